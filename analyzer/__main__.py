@@ -1,0 +1,3 @@
+from analyzer.cli.main import main
+
+main()

@@ -1,0 +1,24 @@
+"""What a game registers with `pushluck bench`.
+
+A :class:`BenchCase` names a kernel job (run through the runner with ``n`` trials, timed by kernel
+time only, on 1 thread and on all threads) and a pure-Python reference of the same algorithm
+(timed on ``ref_n`` trials in the same process). `pushluck bench` reports trials per second for
+each, the 1→all-core scaling and the kernel/reference ratio. Never used by unit tests for timing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from analyzer.runner import KernelJob
+
+
+@dataclass
+class BenchCase:
+    game: str
+    name: str
+    unit: str
+    make_job: Callable[[], KernelJob]
+    n: int
+    reference: Optional[Callable[[int, int], object]] = None  # reference(n, seed)
+    ref_n: int = 0

@@ -1,0 +1,5 @@
+"""`pushluck bench` (being written)."""
+
+
+def bench():
+    """Measure kernel throughput."""

@@ -1,0 +1,112 @@
+"""Printing results: exactly one JSON object on stdout with --json, a readable table otherwise."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from analyzer.stats import Statistic
+
+
+def _default(obj):
+    if isinstance(obj, Statistic):
+        return obj.to_json()
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None
+    if np is not None:
+        if isinstance(obj, np.integer):
+            return int(obj)
+        if isinstance(obj, np.floating):
+            return float(obj)
+        if isinstance(obj, np.bool_):
+            return bool(obj)
+        if isinstance(obj, np.ndarray):
+            return obj.tolist()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+def _clean(obj):
+    """Replace non-finite floats by None so the JSON is standard."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, Statistic):
+        return _clean(obj.to_json())
+    return obj
+
+
+def to_json(payload: dict) -> str:
+    return json.dumps(_clean(payload), default=_default, indent=2, sort_keys=False)
+
+
+def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
+    """Print ``payload`` as JSON, or the text ``render()`` returns."""
+    if as_json:
+        sys.stdout.write(to_json(payload) + "\n")
+    else:
+        sys.stdout.write(render().rstrip("\n") + "\n")
+
+
+def note(message: str) -> None:
+    """A message for the reader that must never pollute stdout (seed drawn, files written)."""
+    sys.stderr.write(message.rstrip("\n") + "\n")
+
+
+def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None = None) -> str:
+    """A plain-text table with aligned columns (no pandas: fast to import)."""
+    rows = [["" if c is None else str(c) for c in r] for r in rows]
+    headers = [str(h) for h in headers]
+    widths = [len(h) for h in headers]
+    for r in rows:
+        for i, c in enumerate(r):
+            widths[i] = max(widths[i], len(c))
+    aligns = aligns or ("l" + "r" * (len(headers) - 1))
+
+    def fmt(cells):
+        out = []
+        for i, c in enumerate(cells):
+            out.append(c.ljust(widths[i]) if aligns[i] == "l" else c.rjust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    lines = [fmt(headers), "  ".join("-" * w for w in widths)]
+    lines += [fmt(r) for r in rows]
+    return "\n".join(lines)
+
+
+def fmt_stat(s: Statistic, digits: int = 4) -> str:
+    return s.format(digits)
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return p
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"))

@@ -1,0 +1,209 @@
+"""Run a Monte Carlo kernel over blocks of trials: in parallel, resumable, adaptive, interruptible.
+
+A *job* describes one kernel: its block size (fixed per kernel, so results never depend on the
+thread count), how many per-block sum columns it returns, and a function that runs a batch of
+blocks (keys, trial counts) and returns a (blocks, columns) float64 array of per-block sums.
+The kernel parallelises over the blocks of a batch with Numba ``prange``; the runner reduces the
+per-block rows in block order, so the same seed and sample size give bit-identical totals with
+any number of threads.
+
+Batches are sized to take about a quarter of a second, which keeps the progress bar moving and
+Ctrl-C responsive (an interrupt is honoured between batches; finished blocks are kept). With a
+target precision the runner keeps adding batches until the 95% half-width of the job's headline
+figure is at most the target, the time limit is reached or the trial cap is hit.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.rng import block_keys
+
+DEFAULT_PRECISION_CAP = 10**10
+DEFAULT_TIME_LIMIT = 60.0
+
+
+@dataclass
+class KernelJob:
+    """What the runner needs to know about a kernel."""
+
+    name: str
+    block_size: int
+    run_blocks: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    headline_half_width: Callable[[np.ndarray, int], float] | None = None
+    unit: str = "trials"
+
+
+@dataclass
+class RunResult:
+    """Reduced sums of a run and how it went."""
+
+    sums: np.ndarray
+    n: int
+    seed: int
+    blocks: int
+    kernel_seconds: float
+    interrupted: bool = False
+    stopped_by: str = "n"  # "n", "precision", "time-limit", "interrupt"
+    block_sums: list = field(default_factory=list, repr=False)
+
+    @property
+    def per_second(self) -> float:
+        return self.n / self.kernel_seconds if self.kernel_seconds > 0 else float("inf")
+
+
+class Progress:
+    """A minimal progress bar on stderr, shown only on a terminal and only after ~1 second."""
+
+    def __init__(self, label: str, total: int | None, unit: str, enabled: bool | None = None):
+        self.label = label
+        self.total = total
+        self.unit = unit
+        self.start = time.perf_counter()
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.shown = False
+
+    def update(self, done: int, note: str = "") -> None:
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if elapsed < 1.0 and not self.shown:
+            return
+        self.shown = True
+        if self.total:
+            frac = min(done / self.total, 1.0)
+            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+            text = f"\r{self.label} [{bar}] {100 * frac:5.1f}% {done:,}/{self.total:,} {self.unit}"
+        else:
+            text = f"\r{self.label} {done:,} {self.unit}"
+        sys.stderr.write(f"{text} {elapsed:6.1f}s {note}   ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def warm_up(job: KernelJob) -> None:
+    """Compile or load the kernel from cache without running any trial."""
+    job.run_blocks(np.zeros((0, 4), dtype=np.uint64), np.zeros(0, dtype=np.int64))
+
+
+def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = None,
+        time_limit: float | None = None, progress: bool | None = None,
+        target_batch_seconds: float = 0.25, stream: int = 0) -> RunResult:
+    """Run ``job`` for ``n`` trials (or adaptively to ``precision``) with ``seed``.
+
+    Returns the per-column sums over all finished trials, reduced in block order.
+    """
+    if n is not None and n <= 0:
+        raise UserError(f"the number of {job.unit} must be positive (got {n})")
+    if precision is not None and precision <= 0:
+        raise UserError(f"--precision must be positive (got {precision})")
+    if time_limit is not None and time_limit <= 0:
+        raise UserError(f"--time-limit must be positive (got {time_limit})")
+    adaptive = precision is not None
+    cap = n if n is not None else (DEFAULT_PRECISION_CAP if adaptive else None)
+    if cap is None:
+        raise UserError(f"give a number of {job.unit} or --precision")
+    if adaptive and time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
+    if adaptive and job.headline_half_width is None:
+        raise UserError(f"--precision is not supported by {job.name}")
+
+    b = job.block_size
+    total_blocks = -(-cap // b)
+    warm_up(job)
+    bar = Progress(job.name, None if adaptive else cap, job.unit, progress)
+    t_start = time.perf_counter()
+    kernel_seconds = 0.0
+    rows: list[np.ndarray] = []
+    done_blocks = 0
+    done_trials = 0
+    batch = max(2 * (os.cpu_count() or 1), 4)
+    stopped_by = "n"
+    interrupted = False
+    try:
+        while done_blocks < total_blocks:
+            m = min(batch, total_blocks - done_blocks)
+            keys = block_keys(seed, done_blocks, m, stream)
+            counts = np.full(m, b, dtype=np.int64)
+            last = done_blocks + m == total_blocks
+            if last:
+                counts[-1] = cap - b * (total_blocks - 1)
+            t0 = time.perf_counter()
+            out = job.run_blocks(keys, counts)
+            dt = time.perf_counter() - t0
+            kernel_seconds += dt
+            rows.append(np.asarray(out, dtype=np.float64))
+            done_blocks += m
+            done_trials += int(counts.sum())
+            note = ""
+            if adaptive:
+                sums = _reduce(rows)
+                hw = job.headline_half_width(sums, done_trials)
+                note = f"half-width {hw:.4g} (target {precision:g})"
+                if hw <= precision:
+                    stopped_by = "precision"
+                    bar.update(done_trials, note)
+                    break
+            elapsed = time.perf_counter() - t_start
+            bar.update(done_trials, note)
+            if time_limit is not None and elapsed >= time_limit:
+                stopped_by = "time-limit"
+                break
+            per_block = dt / m if m else 0.0
+            if per_block > 0:
+                batch = int(min(max(target_batch_seconds / per_block, 1), 4096))
+            if adaptive:
+                # Grow at most geometrically so the stopping sample size stays near the need.
+                batch = min(batch, max(done_blocks, 1))
+    except KeyboardInterrupt:
+        interrupted = True
+        stopped_by = "interrupt"
+        sys.stderr.write(f"\ninterrupted: keeping the {done_trials:,} finished {job.unit}\n")
+    finally:
+        bar.close()
+    if done_trials == 0:
+        raise UserError("interrupted before any block finished")
+    return RunResult(_reduce(rows), done_trials, seed, done_blocks, kernel_seconds,
+                     interrupted, stopped_by, rows)
+
+
+def _reduce(rows: list[np.ndarray]) -> np.ndarray:
+    """Sum per-block rows strictly in block order (deterministic floating-point reduction)."""
+    total = None
+    for chunk in rows:
+        for row in chunk:
+            total = row.copy() if total is None else total + row
+    return total if total is not None else np.zeros(0)
+
+
+def half_width_of_proportion(column: int) -> Callable[[np.ndarray, int], float]:
+    """Headline function: Wilson half-width of the proportion whose count is in ``column``."""
+    from analyzer.stats import wilson
+
+    def f(sums: np.ndarray, n: int) -> float:
+        return wilson(float(sums[column]), n).half_width
+
+    return f
+
+
+def half_width_of_mean(col_sum: int, col_sq: int) -> Callable[[np.ndarray, int], float]:
+    """Headline function: normal 95% half-width of the mean whose Σx, Σx² are in two columns."""
+    from analyzer.stats import mean_from_sums
+
+    def f(sums: np.ndarray, n: int) -> float:
+        if n < 2:
+            return math.inf
+        return mean_from_sums(float(sums[col_sum]), float(sums[col_sq]), n).half_width
+
+    return f

@@ -1,0 +1,1 @@
+"""Numba kernels only: no Typer, pandas or matplotlib imports in this package."""

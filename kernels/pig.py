@@ -1,0 +1,204 @@
+"""Pig: whole-game simulation and the exact win-probability solver.
+
+Model
+-----
+Two players race to ``goal`` points. A turn rolls a ``faces``-sided die repeatedly; any of the
+``bust_faces`` lowest faces (face 1 by default) ends the turn with nothing (a bust); any other face
+``f`` adds ``f`` to the turn total; holding banks the turn total. A turn always starts with a roll.
+
+Exact solver (Neller & Presser, 2004): ``P[i, j, k]`` is the probability that the player to move,
+with score ``i``, opponent score ``j`` and turn total ``k``, wins under optimal play by both::
+
+    P_roll = (b/F)·(1 − P[j, i, 0]) + (1/F)·Σ_{f > b} W(i, j, k + f)
+    P_hold = 1 − P[j, i + k, 0]                      (only when k > 0)
+    P[i, j, k] = max(P_roll, P_hold),   W(i, j, t) = 1 if i + t ≥ goal else P[i, j, t]
+
+solved by Gauss–Seidel value iteration to a fixed tolerance. The policy table stores 1 (roll)
+or 0 (hold) per state.
+
+Simulation
+----------
+A policy is either a threshold ("hold at H": roll while k < H and i + k < goal) or a table as
+produced by the solver. Each game is one trial with its own random stream (kernels/rng.py);
+trial ``t`` of a block starts with player ``t mod 2`` when ``alternate`` is set, else player 0.
+Per-block sums: [first player wins, games, turns, rolls].
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import bounded_local, trial_state, xoshiro
+
+KIND_THRESHOLD = 0
+KIND_TABLE = 1
+NSUMS = 4  # first-mover wins, turns, rolls, seat-0 wins
+
+
+@njit(cache=True)
+def solve_pig(goal, faces, bust_faces, tol, max_iter):
+    """Optimal win probabilities and roll/hold table for two-player Pig (see module doc).
+
+    Returns (P, roll, iterations, max_change).
+    """
+    P = np.zeros((goal, goal, goal), dtype=np.float64)
+    roll = np.zeros((goal, goal, goal), dtype=np.uint8)
+    inv = 1.0 / faces
+    it = 0
+    delta = 1.0
+    while it < max_iter:
+        it += 1
+        delta = 0.0
+        for s in range(2 * goal - 2, -1, -1):  # sweep high score sums first
+            for i in range(goal):
+                j = s - i
+                if j < 0 or j >= goal:
+                    continue
+                for k in range(goal - i - 1, -1, -1):
+                    p_roll = bust_faces * inv * (1.0 - P[j, i, 0])
+                    for f in range(bust_faces + 1, faces + 1):
+                        t = k + f
+                        if i + t >= goal:
+                            p_roll += inv
+                        else:
+                            p_roll += inv * P[i, j, t]
+                    best = p_roll
+                    r = 1
+                    if k > 0:
+                        p_hold = 1.0 - P[j, i + k, 0]
+                        if p_hold > p_roll:
+                            best = p_hold
+                            r = 0
+                    d = abs(best - P[i, j, k])
+                    if d > delta:
+                        delta = d
+                    P[i, j, k] = best
+                    roll[i, j, k] = r
+        if delta < tol:
+            break
+    return P, roll, it, delta
+
+
+@njit(cache=True, inline="always")
+def play_game(key, t, goal, faces, bust_faces, first,
+              kind0, hold0, table0, kind1, hold1, table1):
+    """One whole game on trial ``t``'s stream; returns (winning seat, turns, rolls).
+
+    Die faces come two per 64-bit draw (the high and low 32-bit halves), each exactly uniform.
+    """
+    s0, s1, s2, s3 = trial_state(key, t)
+    player = first
+    score0 = 0
+    score1 = 0
+    turns = 0
+    rolls = 0
+    buf = np.uint64(0)
+    have = 0
+    while True:
+        turns += 1
+        if player == 0:
+            i = score0
+            j = score1
+            kind = kind0
+            hold_at = hold0
+            table = table0
+        else:
+            i = score1
+            j = score0
+            kind = kind1
+            hold_at = hold1
+            table = table1
+        k = 0
+        limit = min(hold_at, goal - i)
+        while True:
+            if have == 0:
+                buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+                x = buf >> np.uint64(32)
+                have = 1
+            else:
+                x = buf & np.uint64(0xFFFFFFFF)
+                have = 0
+            face, s0, s1, s2, s3 = bounded_local(x, faces, s0, s1, s2, s3)
+            face += 1
+            rolls += 1
+            if face <= bust_faces:
+                k = 0
+                break
+            k += face
+            if kind == KIND_THRESHOLD:
+                if k >= limit:
+                    break
+            elif i + k >= goal or table[i, j, k] == 0:
+                break
+        if player == 0:
+            score0 += k
+            if score0 >= goal:
+                return 0, turns, rolls
+        else:
+            score1 += k
+            if score1 >= goal:
+                return 1, turns, rolls
+        player = 1 - player
+
+
+@njit(cache=True, parallel=True)
+def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
+                    kind0, hold0, table0, kind1, hold1, table1):
+    """Per-block sums over games.
+
+    Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0.
+    Seat 0 plays policy 0 and moves first unless ``alternate`` (then seat ``t mod 2`` starts).
+    """
+    m = keys.shape[0]
+    out = np.zeros((m, 4), dtype=np.float64)
+    for b in prange(m):
+        first_wins = 0
+        seat0_wins = 0
+        turns = 0
+        rolls = 0
+        for t in range(counts[b]):
+            first = (t & 1) if alternate else 0
+            w, tu, ro = play_game(keys[b], t, goal, faces, bust_faces, first,
+                                  kind0, hold0, table0, kind1, hold1, table1)
+            turns += tu
+            rolls += ro
+            if w == first:
+                first_wins += 1
+            if w == 0:
+                seat0_wins += 1
+        out[b, 0] = first_wins
+        out[b, 1] = turns
+        out[b, 2] = rolls
+        out[b, 3] = seat0_wins
+    return out
+
+
+@njit(cache=True, parallel=True)
+def paired_blocks(keys, counts, goal, faces, bust_faces,
+                  a_kind0, a_hold0, a_table0, a_kind1, a_hold1, a_table1,
+                  b_kind0, b_hold0, b_table0, b_kind1, b_hold1, b_table1):
+    """Two policy pairs on the same trials (common random numbers), seat 0 moving first.
+
+    Columns: 0 wins of seat 0 under pair A, 1 under pair B, 2 Σd, 3 Σd² with d = w_A − w_B.
+    """
+    m = keys.shape[0]
+    out = np.zeros((m, 4), dtype=np.float64)
+    for b in prange(m):
+        wa = 0
+        wb = 0
+        sd = 0
+        sd2 = 0
+        for t in range(counts[b]):
+            x, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+                                    a_kind0, a_hold0, a_table0, a_kind1, a_hold1, a_table1)
+            y, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+                                    b_kind0, b_hold0, b_table0, b_kind1, b_hold1, b_table1)
+            ia = 1 if x == 0 else 0
+            ib = 1 if y == 0 else 0
+            wa += ia
+            wb += ib
+            sd += ia - ib
+            sd2 += (ia - ib) * (ia - ib)
+        out[b, 0] = wa
+        out[b, 1] = wb
+        out[b, 2] = sd
+        out[b, 3] = sd2
+    return out
