@@ -23,11 +23,13 @@ def build_app() -> typer.Typer:
 
     app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False,
                       pretty_exceptions_enable=False, rich_markup_mode=None)
-    app.add_typer(trash_pandas.app, name="trash-pandas")
-    app.add_typer(pig.app, name="pig")
-    app.command("bench")(bench.bench)
-    for optional in ("ten", "magdagdon", "gostop", "canasta", "report", "tune"):
+    trash_pandas.register(app)
+    for optional in ("ten", "magdagdon", "gostop", "canasta"):
         _add_optional(app, optional)
+    app.add_typer(pig.app, name="pig")
+    for optional in ("report", "tune"):
+        _add_optional(app, optional)
+    bench.register(app)
     return app
 
 

@@ -143,9 +143,10 @@ def simulate(games: Annotated[Optional[int], typer.Option(
         games = 100_000
     if games is not None and games <= 0:
         raise UserError(f"--games must be positive (got {games})")
+    pair = pig.parse_policy_pair(policies)
+    pair_b = pig.parse_policy_pair(vs) if vs is not None else None
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
-    pair = pig.parse_policy_pair(policies)
     if vs is None:
         out = pig.simulate(pair, r, games, seed, precision, time_limit, progress)
         w = out["p_first_player_wins"]
@@ -157,7 +158,6 @@ def simulate(games: Annotated[Optional[int], typer.Option(
             f"  mean turns per game  = {out['mean_turns']:.2f}\n"
             f"  games per second     = {out['games_per_second']:,.0f}"))
         return
-    pair_b = pig.parse_policy_pair(vs)
     out = pig.simulate_paired(pair, pair_b, r, games, seed, precision, time_limit, progress)
     d = out["difference_a_minus_b"]
     emit(out, json, lambda: (

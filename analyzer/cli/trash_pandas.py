@@ -1,4 +1,251 @@
-"""`pushluck trash-pandas …` (being written)."""
-import typer
+"""`pushluck trash-pandas …`: bust odds, stop-or-continue, the optimal policy, turns, scoring."""
+from __future__ import annotations
 
-app = typer.Typer(no_args_is_help=True, help="Trash Pandas: dice bust odds and stop-or-continue.")
+from typing import Optional
+
+import typer
+from typing_extensions import Annotated
+
+from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+                                 TimeLimitOpt, seed_note)
+
+VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
+trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
+turn (0 with all six); a bust is worth `bust` (the consolation draw); spending Blammo!, Nanners or
+MMM Pie! costs `card`; MMM Pie! adds the value of the token it doubles. Collecting all six
+resolves them and plays the bonus turn (cap 3) optimally with the cards left.
+Set weights with --value draw=1,stash=1,steal=1,mask=1,card=1,bust=1 (all default 1)."""
+
+app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll again?
+
+Exact stop-or-continue values for a turn (held tokens × Blammo!/Nanners/MMM Pie! in hand × bonus
+turn), Monte Carlo checks of them, and end-of-game scoring. Tokens: trash, trees, trash-tree, paw,
+mask, recycle.
+
+{VALUE_HELP}""")
+
+HeldOpt = Annotated[Optional[str], typer.Option(
+    "--held", help="Tokens held this turn, comma-separated (e.g. trash,paw); 'none' for none.")]
+BlammoOpt = Annotated[int, typer.Option("--blammo", help="Blammo! cards in hand.")]
+NannersOpt = Annotated[int, typer.Option("--nanners", help="Nanners cards in hand.")]
+PieOpt = Annotated[int, typer.Option("--pie", help="MMM Pie! cards in hand.")]
+ValueOpt = Annotated[Optional[str], typer.Option(
+    "--value", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
+BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus turn (cap 3).")]
+
+
+def _rules(rules_file, sets):
+    from analyzer.games.trash_pandas import TrashPandasRules
+    from analyzer.rules import build_rules
+
+    return build_rules(TrashPandasRules, rules_file, sets)
+
+
+def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
+    from analyzer.errors import UserError
+
+    for name, v in (("--blammo", blammo), ("--nanners", nanners), ("--pie", pie)):
+        if v < 0:
+            raise UserError(f"{name} must be non-negative (got {v})")
+        if v > 7:
+            raise UserError(f"{name} {v}: the deck has at most 7 of each card")
+    return blammo, nanners, pie
+
+
+@app.command()
+def rules(json: JsonOpt = False):
+    """List the house-rule keys of Trash Pandas with their defaults."""
+    from analyzer.cli.common import show_rules
+    from analyzer.games.trash_pandas import TrashPandasRules
+
+    show_rules(TrashPandasRules, json)
+
+
+@app.command()
+def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+         bonus: BonusOpt = False, value: ValueOpt = None, rules_file: RulesOpt = None,
+         set_: SetOpt = None, json: JsonOpt = False):
+    """Bust odds of the next roll and the exact value of stopping now versus rolling on.
+
+    p_bust_next is k/6 with k tokens held; p_bust_next_after_cards is the chance the next roll
+    still ends the turn in a bust when every Blammo! is spent on repeats and a Nanners cancels one:
+    (k/6)^(B+1) without Nanners, 0 with one. ev_roll assumes optimal play afterwards.
+    """
+    from analyzer.games.trash_pandas import TurnSolver, parse_held, parse_values
+    from analyzer.output import emit
+
+    b, n, p = _cards(blammo, nanners, pie)
+    solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
+    mask = parse_held(held)
+    q = solver.query(mask, b, n, p, bonus)
+
+    def render():
+        held_text = ", ".join(q["held"]) or "nothing"
+        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.6f}"
+        margin = "" if q["margin"] is None else f" by {q['margin']:.6f} card-equivalents"
+        lines = [f"Trash Pandas{' bonus turn' if bonus else ''}: holding {held_text}; "
+                 f"in hand Blammo! {b}, Nanners {n}, MMM Pie! {p}  (exact)",
+                 f"  P(next roll repeats a held face)      = {q['p_bust_next']:.6f}",
+                 f"  P(next roll busts after using cards)  = {q['p_bust_next_after_cards']:.6f}",
+                 f"  value if you stop now                 = {q['ev_stop']:.6f}",
+                 f"  value if you roll (then play optimally) = {roll}",
+                 f"  → {q['recommendation'].upper()}{margin}"]
+        return "\n".join(lines)
+
+    emit(q, json, render)
+
+
+@app.command()
+def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+           value: ValueOpt = None, csv: Annotated[Optional[str], typer.Option(
+               "--csv", help="Also write the table to this CSV file.")] = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """The whole optimal policy: for every held set, stop or roll, with both values (exact)."""
+    from analyzer.games.trash_pandas import TurnSolver, parse_values
+    from analyzer.output import atomic_write_text, emit, note, table
+
+    b, n, p = _cards(blammo, nanners, pie)
+    solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
+    rows = solver.policy_rows(b, n, p)
+    if csv:
+        header = list(rows[0])
+        lines = [",".join(header)] + [
+            ",".join(f'"{r[h]}"' if h == "held" else repr(r[h]) if isinstance(r[h], float)
+                     else str(r[h]) for h in header) for r in rows]
+        atomic_write_text(csv, "\n".join(lines) + "\n")
+        note(f"wrote {csv}")
+    payload = {"game": "trash-pandas", "blammo": b, "nanners": n, "pie": p,
+               "turn_value": solver.turn_value(b, n, p), "policy": rows, "exact": True}
+
+    def render():
+        body = table([(r["turn"], r["held"], r["tokens"], f"{r['p_bust_next']:.3f}", r["decision"],
+                       f"{r['ev_stop']:.4f}", f"{r['ev_roll']:.4f}", f"{r['margin']:+.4f}")
+                      for r in rows],
+                     ["turn", "held", "k", "P(bust)", "decision", "stop", "roll", "roll−stop"],
+                     "llrrlrrr")
+        return (f"Optimal Trash Pandas policy with Blammo! {b}, Nanners {n}, MMM Pie! {p} "
+                f"(exact; value of a whole turn {payload['turn_value']:.6f})\n{body}")
+
+    emit(payload, json, render)
+
+
+@app.command()
+def simulate(policy: Annotated[str, typer.Option(
+                 help="optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners on a "
+                      "bust).")] = "optimal",
+             turns: Annotated[Optional[int], typer.Option(
+                 "--turns", "-n", help="Turns to simulate (a cap with --precision).")] = None,
+             blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+             value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
+             time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+             rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Monte Carlo of whole turns under a policy, printed beside the exact values.
+
+    Reports the bust rate, mean tokens resolved per turn (0 on a bust; bonus-turn tokens
+    included), P(all six) and the mean value, each with SE and 95% interval.
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas import parse_values
+    from analyzer.games.trash_pandas_policy import parse_policy, simulate as sim
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+
+    b, n, p = _cards(blammo, nanners, pie)
+    if turns is None and precision is None:
+        turns = 1_000_000
+    if turns is not None and turns <= 0:
+        raise UserError(f"--turns must be positive (got {turns})")
+    spec = parse_policy(policy)
+    values = parse_values(value)
+    r = _rules(rules_file, set_)
+    seed, drawn = resolve_seed(seed)
+    seed_note(seed, drawn, json)
+    out = sim(spec, values, r, b, n, p, turns, seed, precision, time_limit, progress)
+
+    def render():
+        rows = []
+        for key, label in (("bust_rate", "bust rate (main turn)"),
+                           ("mean_tokens", "tokens resolved / turn"),
+                           ("p_all_six", "P(all six)"), ("mean_value", "value / turn")):
+            s = out[key]
+            z = s.z_from_exact()
+            rows.append((label, f"{s.estimate:.5f}", f"{s.se:.5f}",
+                         f"[{s.ci_low:.5f}, {s.ci_high:.5f}]", f"{s.exact_value:.5f}",
+                         f"{z:+.2f}"))
+        from analyzer.output import table
+
+        return (f"Trash Pandas, policy {spec.label}, Blammo! {b}, Nanners {n}, MMM Pie! {p}: "
+                f"n = {out['n']:,} turns, seed {seed}\n" +
+                table(rows, ["statistic", "estimate", "SE", "95% interval", "exact", "z"],
+                      "lrrrrr") +
+                f"\n{out['turns_per_second']:,.0f} turns/s (kernel time)")
+
+    emit(out, json, render)
+
+
+@app.command()
+def score(stash: Annotated[Optional[str], typer.Option(
+              help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
+          file: Annotated[Optional[str], typer.Option(
+              "--file", help="A TOML file with a [stash.<player>] table of card = count.")] = None,
+          deck: Annotated[Optional[str], typer.Option(
+              "--deck", help="Deck file (copies and points); default: the shipped "
+                             "reconstruction.")] = None,
+          json: JsonOpt = False):
+    """End-of-game scoring: majorities with dense places; a tied group scores one point less."""
+    from analyzer.errors import UserError
+    from analyzer.games import trash_pandas_score as ts
+    from analyzer.output import emit, table
+    from analyzer.rules import load_toml
+
+    d = ts.load_deck(deck)
+    if (stash is None) == (file is None):
+        raise UserError("give exactly one of --stash or --file")
+    if stash is not None:
+        players = ts.parse_stash(stash, d)
+    else:
+        data = load_toml(file)
+        raw = data.get("stash")
+        if not isinstance(raw, dict) or not raw:
+            raise UserError(f"{file}: expected a [stash.<player>] table per player")
+        players = {}
+        for name, counts in raw.items():
+            if not isinstance(counts, dict):
+                raise UserError(f"{file}: stash of '{name}' must be a table of card = count")
+            body = ",".join(f"{k}={v}" for k, v in counts.items())
+            players[name] = ts.parse_counts(body, d, name)
+        ts.check_totals(players, d)
+    result = ts.score(players, d)
+    result["deck"] = str(deck or ts.default_deck_path())
+
+    def render():
+        rows = []
+        for name, total in result["scores"].items():
+            parts = ", ".join(f"{d[k].name} {v['count']}→{v['points']}"
+                              for k, v in result["breakdown"][name].items())
+            rows.append((name, total, parts or "—"))
+        return (table(rows, ["player", "points", "cards (count→points)"], "lrl") +
+                f"\nwinner: {', '.join(result['winners'])}\n(deck: {result['deck']})")
+
+    emit(result, json, render)
+
+
+@app.command()
+def report(out: Annotated[str, typer.Option(help="Folder to write into.")] = "reports/out",
+           turns: Annotated[int, typer.Option(help="Monte Carlo turns per check.")] = 2_000_000,
+           seed: Annotated[int, typer.Option(help="Seed of the Monte Carlo checks.")] = 20261130,
+           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
+    """The default analysis: optimal-policy table, a Monte Carlo check of it, and a chart."""
+    from pathlib import Path
+
+    from analyzer.games.trash_pandas import parse_values
+    from analyzer.games.trash_pandas_report import write_report
+    from analyzer.output import emit
+
+    result = write_report(Path(out), seed, turns, parse_values(value), _rules(rules_file, set_))
+    emit(result, json, lambda: result["markdown"])
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="trash-pandas")

@@ -1,0 +1,20 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run_cli(*args, check_json=False):
+    """Run `python -m analyzer ARGS` in a subprocess; returns (code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True,
+                          text=True, timeout=300)
+    if check_json:
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def cli():
+    return run_cli
