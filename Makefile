@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/pushluck run-default --out reports/out
+	$(VENV)/bin/pushluck report all --out reports/out
 
 test: $(STAMP)
 	$(PY) -m pytest

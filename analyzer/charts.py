@@ -38,3 +38,14 @@ def save_figure(fig, base: str | Path) -> list[Path]:
         written.append(atomic_write_bytes(base.with_suffix(f".{ext}"), buf.getvalue()))
     plt.close(fig)
     return written
+
+
+def figure_files(fig, name: str) -> dict[str, bytes]:
+    """The figure as ``{name.png: bytes, name.svg: bytes}`` (same reproducible settings)."""
+    files = {}
+    for ext, meta in (("png", _PNG_META), ("svg", _SVG_META)):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, metadata=meta, bbox_inches="tight")
+        files[f"{name}.{ext}"] = buf.getvalue()
+    plt.close(fig)
+    return files

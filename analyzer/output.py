@@ -90,6 +90,10 @@ def fmt_stat(s: Statistic, digits: int = 4) -> str:
     return s.format(digits)
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
     p = Path(path)
@@ -98,6 +102,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -99,10 +99,14 @@ def warm_up(job: KernelJob) -> None:
 
 def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = None,
         time_limit: float | None = None, progress: bool | None = None,
-        target_batch_seconds: float = 0.25, stream: int = 0) -> RunResult:
+        target_batch_seconds: float = 0.25, stream: int = 0,
+        block_size: int | None = None) -> RunResult:
     """Run ``job`` for ``n`` trials (or adaptively to ``precision``) with ``seed``.
 
-    Returns the per-column sums over all finished trials, reduced in block order.
+    Returns the per-column sums over all finished trials, reduced in block order, and the
+    per-block rows (``block_sums``). ``block_size`` overrides the job's (tuning uses it to get
+    enough independent blocks for batch-means standard errors); ``stream`` selects an
+    independent family of block keys for the same seed.
     """
     if n is not None and n <= 0:
         raise UserError(f"the number of {job.unit} must be positive (got {n})")
@@ -119,7 +123,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
     if adaptive and job.headline_half_width is None:
         raise UserError(f"--precision is not supported by {job.name}")
 
-    b = job.block_size
+    b = int(block_size or job.block_size)
     total_blocks = -(-cap // b)
     warm_up(job)
     bar = Progress(job.name, None if adaptive else cap, job.unit, progress)

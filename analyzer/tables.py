@@ -31,3 +31,9 @@ def write_table(df: pd.DataFrame, base: str | Path, float_digits: int = 4) -> li
     csv = df.to_csv(index=False, lineterminator="\n", float_format="%.10g")
     return [atomic_write_text(base.with_suffix(".csv"), csv),
             atomic_write_text(base.with_suffix(".md"), to_markdown(df, float_digits))]
+
+
+def table_files(df: pd.DataFrame, name: str, float_digits: int = 4) -> dict[str, bytes]:
+    """The table as ``{name.csv: bytes, name.md: bytes}`` (same formats as write_table)."""
+    csv = df.to_csv(index=False, lineterminator="\n", float_format="%.10g")
+    return {f"{name}.csv": csv.encode(), f"{name}.md": to_markdown(df, float_digits).encode()}

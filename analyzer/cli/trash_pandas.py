@@ -230,22 +230,5 @@ def score(stash: Annotated[Optional[str], typer.Option(
     emit(result, json, render)
 
 
-@app.command()
-def report(out: Annotated[str, typer.Option(help="Folder to write into.")] = "reports/out",
-           turns: Annotated[int, typer.Option(help="Monte Carlo turns per check.")] = 2_000_000,
-           seed: Annotated[int, typer.Option(help="Seed of the Monte Carlo checks.")] = 20261130,
-           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
-    """The default analysis: optimal-policy table, a Monte Carlo check of it, and a chart."""
-    from pathlib import Path
-
-    from analyzer.games.trash_pandas import parse_values
-    from analyzer.games.trash_pandas_report import write_report
-    from analyzer.output import emit
-
-    result = write_report(Path(out), seed, turns, parse_values(value), _rules(rules_file, set_))
-    emit(result, json, lambda: result["markdown"])
-
-
 def register(root: typer.Typer) -> None:
     root.add_typer(app, name="trash-pandas")
