@@ -61,7 +61,7 @@ def rules(json: JsonOpt = False):
     show_rules(TrashPandasRules, json)
 
 
-@app.command()
+@app.command(epilog=VALUE_HELP)
 def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
          bonus: BonusOpt = False, value: ValueOpt = None, rules_file: RulesOpt = None,
          set_: SetOpt = None, json: JsonOpt = False):
@@ -95,7 +95,7 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
     emit(q, json, render)
 
 
-@app.command()
+@app.command(epilog=VALUE_HELP)
 def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
            value: ValueOpt = None, csv: Annotated[Optional[str], typer.Option(
                "--csv", help="Also write the table to this CSV file.")] = None,
@@ -129,7 +129,7 @@ def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
     emit(payload, json, render)
 
 
-@app.command()
+@app.command(epilog=VALUE_HELP)
 def simulate(policy: Annotated[str, typer.Option(
                  help="optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners on a "
                       "bust).")] = "optimal",
