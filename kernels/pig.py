@@ -139,16 +139,61 @@ def play_game(key, t, goal, faces, bust_faces, first,
         player = 1 - player
 
 
+@njit(cache=True, inline="always")
+def play_game_thresholds(key, t, goal, faces, bust_faces, first, hold0, hold1):
+    """:func:`play_game` specialised to two "hold at H" policies (same draws, same results)."""
+    s0, s1, s2, s3 = trial_state(key, t)
+    player = first
+    score0 = 0
+    score1 = 0
+    turns = 0
+    rolls = 0
+    buf = np.uint64(0)
+    have = 0
+    while True:
+        turns += 1
+        i = score0 if player == 0 else score1
+        limit = min(hold0 if player == 0 else hold1, goal - i)
+        k = 0
+        while True:
+            if have == 0:
+                buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+                x = buf >> np.uint64(32)
+                have = 1
+            else:
+                x = buf & np.uint64(0xFFFFFFFF)
+                have = 0
+            face, s0, s1, s2, s3 = bounded_local(x, faces, s0, s1, s2, s3)
+            rolls += 1
+            if face < bust_faces:
+                k = 0
+                break
+            k += face + 1
+            if k >= limit:
+                break
+        if player == 0:
+            score0 += k
+            if score0 >= goal:
+                return 0, turns, rolls
+        else:
+            score1 += k
+            if score1 >= goal:
+                return 1, turns, rolls
+        player ^= 1
+
+
 @njit(cache=True, parallel=True)
 def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
-                    kind0, hold0, table0, kind1, hold1, table1):
+                    kind0, hold0, table0, kind1, hold1, table1, force_general=False):
     """Per-block sums over games.
 
     Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0.
     Seat 0 plays policy 0 and moves first unless ``alternate`` (then seat ``t mod 2`` starts).
+    Two threshold policies take a specialised loop (``force_general`` disables it, for tests).
     """
     m = keys.shape[0]
     out = np.zeros((m, 4), dtype=np.float64)
+    both_thresholds = kind0 == KIND_THRESHOLD and kind1 == KIND_THRESHOLD and not force_general
     for b in prange(m):
         first_wins = 0
         seat0_wins = 0
@@ -156,8 +201,12 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
         rolls = 0
         for t in range(counts[b]):
             first = (t & 1) if alternate else 0
-            w, tu, ro = play_game(keys[b], t, goal, faces, bust_faces, first,
-                                  kind0, hold0, table0, kind1, hold1, table1)
+            if both_thresholds:
+                w, tu, ro = play_game_thresholds(keys[b], t, goal, faces, bust_faces, first,
+                                                 hold0, hold1)
+            else:
+                w, tu, ro = play_game(keys[b], t, goal, faces, bust_faces, first,
+                                      kind0, hold0, table0, kind1, hold1, table1)
             turns += tu
             rolls += ro
             if w == first:

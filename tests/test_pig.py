@@ -100,3 +100,15 @@ def test_cli_bad_input_one_line_exit_2(cli, args, needle):
     code, out, err = cli(*args)
     assert code == 2 and out == ""
     assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_threshold_fast_path_equals_general_loop():
+    from analyzer.rng import block_keys
+    from kernels.pig import simulate_blocks
+
+    keys = block_keys(8, 0, 4)
+    counts = np.full(4, 5000, dtype=np.int64)
+    dummy = np.zeros((1, 1, 1), dtype=np.uint8)
+    fast = simulate_blocks(keys, counts, 100, 6, 1, True, 0, 20, dummy, 0, 25, dummy)
+    general = simulate_blocks(keys, counts, 100, 6, 1, True, 0, 20, dummy, 0, 25, dummy, True)
+    assert np.array_equal(fast, general)
