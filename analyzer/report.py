@@ -385,3 +385,27 @@ def write_top_index(out_root: Path, results: list[dict]) -> None:
                       "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>"
                       "pushluck reports</title></head><body><h1>pushluck reports</h1><ul>" +
                       "".join(items) + "</ul></body></html>\n")
+
+
+def section_part(game: str, module: str, name: str = "section",
+                 description: str = "the game's default analysis") -> None:
+    """Register a part kind that runs ``module.report_section(out_dir, seed, quick)``.
+
+    The section writes into a private temporary folder; its files come back as bytes (so the part
+    can run on a Dask worker) and are written into the report folder atomically.
+    """
+
+    def compute(params: dict, rules: dict, seed: int) -> PartResult:
+        import tempfile
+
+        if rules:
+            raise UserError(f"the {game} section part takes no [rules] overrides")
+        mod = importlib.import_module(module)
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            summary = mod.report_section(root, seed, bool(params.get("quick", False)))
+            files = {str(p.relative_to(root)): p.read_bytes()
+                     for p in sorted(root.rglob("*")) if p.is_file()}
+        return PartResult(files, summary, {"quick": bool(params.get("quick", False))})
+
+    register_part(PartKind(game, name, compute, description))
