@@ -44,7 +44,7 @@ class Metric:
     description: str
     rules_cls: type
     make_job: Callable  # (rules, policy: str) -> KernelJob
-    column: int
+    column: int | tuple  # per-trial quantity: this sum column, or the sum of several
     default_policy: str
     kind: str = "mean"  # "rate" or "mean"
     job_key: str = ""  # metrics with the same key share one kernel run per cell
@@ -232,14 +232,14 @@ def _rows(metrics: list[Metric], cells: list[Cell], sums: list[dict], z: float,
         row = {"cell": cell.label, **cell.settings, "policy": cell.policy}
         for m in metrics:
             key = m.job_key or m.name
-            block = s[key]
-            est = batch_mean(block[:, m.column], counts, z)
+            block = _quantity(s[key], m)
+            est = batch_mean(block, counts, z)
             row[m.name] = est.estimate
             row[f"{m.name}_se"] = est.se
             row[f"{m.name}_ci_low"] = est.ci_low
             row[f"{m.name}_ci_high"] = est.ci_high
             if cell.label != "baseline":
-                d = batch_mean(block[:, m.column] - base[key][:, m.column], counts, z)
+                d = batch_mean(block - _quantity(base[key], m), counts, z)
                 row[f"{m.name}_diff"] = d.estimate
                 row[f"{m.name}_diff_se"] = d.se
                 row[f"{m.name}_diff_ci_low"] = d.ci_low
@@ -248,6 +248,12 @@ def _rows(metrics: list[Metric], cells: list[Cell], sums: list[dict], z: float,
         row["n"] = int(counts.sum())
         rows.append(row)
     return rows
+
+
+def _quantity(block: np.ndarray, m: Metric) -> np.ndarray:
+    """Per-block sums of the metric's per-trial quantity."""
+    cols = m.column if isinstance(m.column, tuple) else (m.column,)
+    return block[:, list(cols)].sum(axis=1)
 
 
 def _rules_dict(rules) -> dict:

@@ -176,3 +176,22 @@ def test_cli_tune_and_report_json(cli, tmp_path):
     assert (tmp_path / "t" / "cells.csv").exists() and (tmp_path / "t" / "cells.png").exists()
     code, _, err = cli("tune", "pig", "--sweep", "gaol=50", "--n", "100")
     assert code == 2 and "unknown rule 'gaol'" in err
+
+
+def test_tune_finds_planted_ten_bust_at_effect():
+    """Raising Ten's bust limit under a fixed "stop once T ≥ 7" rule can only remove busts:
+    every turn that survives with limit b survives with b + 1 on the same cards, so the bust rate
+    falls strictly as bust_at goes 9 → 13, and with these sample sizes the Bonferroni-widened
+    intervals of neighbouring cells must not overlap."""
+    pytest.importorskip("analyzer.games.ten_parts")
+    from analyzer.tune import tune
+
+    res = tune("ten", ["bust_at=9,10,11,12,13"], ["bust_rate"], "total:7", 100_000, 8, top=0)
+    cells = [r for r in res["rows"] if r["cell"] != "baseline"]
+    rates = [r["bust_rate"] for r in cells]
+    assert rates == sorted(rates, reverse=True)
+    for a, b in zip(cells, cells[1:]):
+        assert a["bust_rate_ci_low"] > b["bust_rate_ci_high"]
+    # paired differences from the baseline (bust_at = 11) have the sign arithmetic demands
+    assert cells[0]["bust_rate_diff_ci_low"] > 0 and cells[4]["bust_rate_diff_ci_high"] < 0
+    assert cells[2]["bust_rate_diff"] == 0.0
