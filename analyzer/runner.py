@@ -9,13 +9,14 @@ any number of threads.
 
 Batches are sized to take about a quarter of a second, which keeps the progress bar moving and
 Ctrl-C responsive (an interrupt is honoured between batches; finished blocks are kept). With a
-target precision the runner keeps adding batches until the 95% half-width of the job's headline
-figure is at most the target, the time limit is reached or the trial cap is hit.
+target precision the runner checks the 95% half-width of the job's headline figure at fixed block
+counts (8, 10, 12, 15, …: ×1.25 each) and stops at the first one where it is at most the target,
+so the stopping sample size does not depend on the machine's speed; the time limit and the trial
+cap also stop it.
 """
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -132,12 +133,15 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
     rows: list[np.ndarray] = []
     done_blocks = 0
     done_trials = 0
-    batch = max(2 * (os.cpu_count() or 1), 4)
+    batch = 8
     stopped_by = "n"
     interrupted = False
+    milestone = batch  # adaptive runs check the precision only at these block counts
     try:
         while done_blocks < total_blocks:
             m = min(batch, total_blocks - done_blocks)
+            if adaptive:
+                m = min(m, milestone - done_blocks)
             keys = block_keys(seed, done_blocks, m, stream)
             counts = np.full(m, b, dtype=np.int64)
             last = done_blocks + m == total_blocks
@@ -151,7 +155,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             done_blocks += m
             done_trials += int(counts.sum())
             note = ""
-            if adaptive:
+            if adaptive and done_blocks == milestone:
                 sums = _reduce(rows)
                 hw = job.headline_half_width(sums, done_trials)
                 note = f"half-width {hw:.4g} (target {precision:g})"
@@ -159,6 +163,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
                     stopped_by = "precision"
                     bar.update(done_trials, note)
                     break
+                milestone = _next_milestone(milestone)
             elapsed = time.perf_counter() - t_start
             bar.update(done_trials, note)
             if time_limit is not None and elapsed >= time_limit:
@@ -167,9 +172,6 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             per_block = dt / m if m else 0.0
             if per_block > 0:
                 batch = int(min(max(target_batch_seconds / per_block, 1), 4096))
-            if adaptive:
-                # Grow at most geometrically so the stopping sample size stays near the need.
-                batch = min(batch, max(done_blocks, 1))
     except KeyboardInterrupt:
         interrupted = True
         stopped_by = "interrupt"
@@ -180,6 +182,15 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
         raise UserError("interrupted before any block finished")
     return RunResult(_reduce(rows), done_trials, seed, done_blocks, kernel_seconds,
                      interrupted, stopped_by, rows)
+
+
+def _next_milestone(blocks: int) -> int:
+    """Block counts at which an adaptive run checks its precision: ×1.25 each time (at least +1).
+
+    They depend on nothing but the starting batch, so the same seed and target stop at the same
+    sample size on any machine (unless the time limit strikes first).
+    """
+    return max(blocks + 1, int(blocks * 1.25))
 
 
 def _reduce(rows: list[np.ndarray]) -> np.ndarray:

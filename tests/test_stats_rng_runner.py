@@ -211,3 +211,10 @@ def test_rules_file_errors(tmp_path):
         build_rules(_Rules, typed)
     with pytest.raises(UserError, match="no such file"):
         build_rules(_Rules, tmp_path / "missing.toml")
+
+
+def test_precision_stop_does_not_depend_on_batch_timing():
+    fast = run(_coin_job(), None, 21, precision=0.005, progress=False, target_batch_seconds=1e-9)
+    slow = run(_coin_job(), None, 21, precision=0.005, progress=False, target_batch_seconds=10)
+    assert fast.stopped_by == slow.stopped_by == "precision"
+    assert fast.n == slow.n and np.array_equal(fast.sums, slow.sums)

@@ -10,8 +10,9 @@ from analyzer.cli.common import JsonOpt, RulesOpt, SeedOpt, SetOpt, seed_note
 
 
 def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magdagdon, …")],
-         sweep: Annotated[List[str], typer.Option(
-             "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")],
+         sweep: Annotated[Optional[List[str]], typer.Option(
+             "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
+         = None,
          metric: Annotated[Optional[List[str]], typer.Option(
              "--metric", help="Metric to estimate (repeatable); the first one ranks. "
                               "`--list-metrics` shows them.")] = None,
@@ -53,7 +54,7 @@ def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magda
     names = metric or [metrics_of(game)[0].name]
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
-    result = run_tune(game, sweep, names, policy, n, seed, rules_file, set_, scheduler, top, rank)
+    result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top, rank)
     target = Path(out) if out else Path("reports/out") / f"tune-{game}-{names[0]}"
     files = _write_outputs(result, target)
     result["files"] = files
