@@ -26,7 +26,7 @@ Per-block sums: [first player wins, games, turns, rolls].
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_local, trial_state, xoshiro
+from kernels.rng import bounded_pair, trial_state
 
 KIND_THRESHOLD = 0
 KIND_TABLE = 1
@@ -109,14 +109,7 @@ def play_game(key, t, goal, faces, bust_faces, first,
         k = 0
         limit = min(hold_at, goal - i)
         while True:
-            if have == 0:
-                buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                x = buf >> np.uint64(32)
-                have = 1
-            else:
-                x = buf & np.uint64(0xFFFFFFFF)
-                have = 0
-            face, s0, s1, s2, s3 = bounded_local(x, faces, s0, s1, s2, s3)
+            face, buf, have, s0, s1, s2, s3 = bounded_pair(faces, buf, have, s0, s1, s2, s3)
             face += 1
             rolls += 1
             if face <= bust_faces:
@@ -156,14 +149,7 @@ def play_game_thresholds(key, t, goal, faces, bust_faces, first, hold0, hold1):
         limit = min(hold0 if player == 0 else hold1, goal - i)
         k = 0
         while True:
-            if have == 0:
-                buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                x = buf >> np.uint64(32)
-                have = 1
-            else:
-                x = buf & np.uint64(0xFFFFFFFF)
-                have = 0
-            face, s0, s1, s2, s3 = bounded_local(x, faces, s0, s1, s2, s3)
+            face, buf, have, s0, s1, s2, s3 = bounded_pair(faces, buf, have, s0, s1, s2, s3)
             rolls += 1
             if face < bust_faces:
                 k = 0

@@ -160,3 +160,22 @@ def bounded_local(x32, n, s0, s1, s2, s3):
             m = (x >> np.uint64(32)) * un
             low = m & _MASK32
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def bounded_pair(n, buf, have, s0, s1, s2, s3):
+    """Uniform integer in [0, n) using the 32-bit halves of each 64-bit draw in turn.
+
+    ``buf`` holds the current 64-bit draw and ``have`` says whether its low half is still unused
+    (the high half is used first). Returns (value, buf, have, s0, s1, s2, s3). Two dice per
+    xoshiro256** step, each exactly uniform (Lemire with rejection).
+    """
+    if have == 0:
+        buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        x = buf >> np.uint64(32)
+        have = 1
+    else:
+        x = buf & _MASK32
+        have = 0
+    v, s0, s1, s2, s3 = bounded_local(x, n, s0, s1, s2, s3)
+    return v, buf, have, s0, s1, s2, s3

@@ -53,7 +53,7 @@ from the root ((a, b) indices), so its decision in every reached state is a sing
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_local, mix64, trial_state, xoshiro
+from kernels.rng import bounded_pair, mix64, trial_state
 
 WILD = 14
 KIND_TOTAL = 0    # stop once T >= t
@@ -318,14 +318,7 @@ def _play_turn(key, t, a, used, stamp, R, tpos, cpos, isn, ist, T0, C0, n0, tab0
     if not root_forced:
         go = _policy_draws(kind, param, T, tab, na, cb, decision)
     while go and pos < R:
-        if have == 0:
-            buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-            x = buf >> np.uint64(32)
-            have = 1
-        else:
-            x = buf & np.uint64(0xFFFFFFFF)
-            have = 0
-        j, s0, s1, s2, s3 = bounded_local(x, R, s0, s1, s2, s3)
+        j, buf, have, s0, s1, s2, s3 = bounded_pair(R, buf, have, s0, s1, s2, s3)
         if used[j] == stamp:  # already drawn this turn: draw again (uniform over the cards left)
             continue
         used[j] = stamp

@@ -24,7 +24,7 @@ Faces come two per 64-bit draw (its 32-bit halves), each exactly uniform (Lemire
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_local, trial_state, xoshiro
+from kernels.rng import bounded_pair, trial_state
 
 NSUMS = 8
 
@@ -57,14 +57,7 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
             value = 0.0
             tokens = 0
             while True:
-                if have == 0:
-                    buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                    x = buf >> np.uint64(32)
-                    have = 1
-                else:
-                    x = buf & np.uint64(0xFFFFFFFF)
-                    have = 0
-                face, s0, s1, s2, s3 = bounded_local(x, 6, s0, s1, s2, s3)
+                face, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
                 rolls += 1
                 idx = (((mode * 64 + h) * B1 + b) * N1 + n) * P1 + p
                 d = after[idx * 6 + face]
@@ -142,14 +135,7 @@ def stop_at_plain(keys, counts, k_stop):
             have = 0
             buf = np.uint64(0)
             while True:
-                if have == 0:
-                    buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                    x = buf >> np.uint64(32)
-                    have = 1
-                else:
-                    x = buf & np.uint64(0xFFFFFFFF)
-                    have = 0
-                face, s0, s1, s2, s3 = bounded_local(x, 6, s0, s1, s2, s3)
+                face, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
                 bit = 1 << face
                 if h & bit:
                     busts += 1
@@ -170,15 +156,14 @@ def stop_at_plain(keys, counts, k_stop):
 @njit(cache=True, inline="always")
 def _six_faces(s0, s1, s2, s3):
     """Six exactly uniform faces 0..5 from three 64-bit draws (hi then lo 32-bit halves)."""
-    u, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-    f0, s0, s1, s2, s3 = bounded_local(u >> np.uint64(32), 6, s0, s1, s2, s3)
-    f1, s0, s1, s2, s3 = bounded_local(u & np.uint64(0xFFFFFFFF), 6, s0, s1, s2, s3)
-    u, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-    f2, s0, s1, s2, s3 = bounded_local(u >> np.uint64(32), 6, s0, s1, s2, s3)
-    f3, s0, s1, s2, s3 = bounded_local(u & np.uint64(0xFFFFFFFF), 6, s0, s1, s2, s3)
-    u, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-    f4, s0, s1, s2, s3 = bounded_local(u >> np.uint64(32), 6, s0, s1, s2, s3)
-    f5, s0, s1, s2, s3 = bounded_local(u & np.uint64(0xFFFFFFFF), 6, s0, s1, s2, s3)
+    buf = np.uint64(0)
+    have = 0
+    f0, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
+    f1, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
+    f2, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
+    f3, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
+    f4, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
+    f5, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
     return f0, f1, f2, f3, f4, f5, s0, s1, s2, s3
 
 

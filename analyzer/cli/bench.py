@@ -46,7 +46,7 @@ def _time_kernel(case, threads: int, scale: float) -> float:
     job = case.make_job()
     n = max(int(case.n * scale), job.block_size)
     best = 0.0
-    for rep in range(2):
+    for rep in range(3):
         res = run(job, n, 12345 + rep, progress=False)
         best = max(best, res.per_second)
     return best

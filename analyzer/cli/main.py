@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     except _click_exc.ClickException as exc:
         sys.stderr.write(f"pushluck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(exc.exit_code)
-    except _click_exc.Abort:
+    except typer.Abort:
         sys.stderr.write("pushluck: aborted\n")
         sys.exit(130)
     except BrokenPipeError:  # pragma: no cover
