@@ -190,7 +190,7 @@ def simulate(games: Annotated[int, typer.Option("--games", "-n", help="Games to 
     seed_note(seed, drawn, json)
     out = M.simulate(games, r, pols, seed, progress, time_limit)
     if chart:
-        out["chart"] = [str(p) for p in write_chart(out, chart)]
+        out["chart"] = [str(p) for p in M.save_chart(out, chart)]
         note(f"wrote {', '.join(out['chart'])}")
 
     def render():
@@ -206,37 +206,6 @@ def simulate(games: Annotated[int, typer.Option("--games", "-n", help="Games to 
         return head + table(rows, ["per round / per game", "estimate ± se [95% CI]"], "ll")
 
     emit(out, json, render)
-
-
-def write_chart(out: dict, base: str):
-    from analyzer.charts import new_figure, save_figure
-
-    pr = out["per_round"]
-    fig, (ax1, ax2) = _two_axes(new_figure)
-    names = ["red", "black", "wild", "sevens"]
-    vals = [pr[f"{k}_canastas"].estimate for k in names]
-    errs = [1.96 * pr[f"{k}_canastas"].se for k in names]
-    ax1.bar(names, vals, yerr=errs, color=["#c0392b", "#2c3e50", "#8e44ad", "#d4ac0d"])
-    ax1.set_ylabel("canastas per round (all players)")
-    ax1.set_title("Canasta types")
-    ends = ["went_out", "sevens_lock", "stock_exhausted"]
-    ax2.bar(["went out", "sevens lock", "stock out"], [pr[k].estimate for k in ends],
-            yerr=[1.96 * pr[k].se for k in ends], color="#16a085")
-    ax2.set_ylabel("share of rounds")
-    ax2.set_title("How rounds end")
-    fig.suptitle(f"Railroad Canasta, {out['players']} players, {', '.join(out['policies'])}, "
-                 f"n = {out['n']:,} games, seed {out['seed']}")
-    return save_figure(fig, base)
-
-
-def _two_axes(new_figure):
-    fig, ax = new_figure(10.0, 4.5)
-    fig.delaxes(ax)
-    ax1 = fig.add_subplot(1, 2, 1)
-    ax2 = fig.add_subplot(1, 2, 2)
-    for a in (ax1, ax2):
-        a.grid(True, alpha=0.3)
-    return fig, (ax1, ax2)
 
 
 @app.command()

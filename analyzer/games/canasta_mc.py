@@ -399,3 +399,37 @@ def decide(data: dict, rules: CanastaRules, policies: list[CanastaPolicy], n: in
             "margin": main.estimate,
             "unseen_cards": pos["unseen"], "stopped_by": res.stopped_by,
             "playouts_per_second": res.per_second}
+
+
+def chart_figure(out: dict):
+    """Canasta types per round and how rounds end, with 95% error bars (a `simulate` result)."""
+    from analyzer.charts import new_figure
+
+    pr = out["per_round"]
+    fig, ax = new_figure(10.0, 4.5)
+    fig.delaxes(ax)
+    ax1 = fig.add_subplot(1, 2, 1)
+    ax2 = fig.add_subplot(1, 2, 2)
+    for a in (ax1, ax2):
+        a.grid(True, alpha=0.3)
+    names = ["red", "black", "wild", "sevens"]
+    vals = [pr[f"{k}_canastas"].estimate for k in names]
+    errs = [1.96 * pr[f"{k}_canastas"].se for k in names]
+    ax1.bar(names, vals, yerr=errs, color=["#c0392b", "#2c3e50", "#8e44ad", "#d4ac0d"])
+    ax1.set_ylabel("canastas per round (all players)")
+    ax1.set_title("Canasta types")
+    ends = ["went_out", "sevens_lock", "stock_exhausted"]
+    ax2.bar(["went out", "sevens lock", "stock out"], [pr[k].estimate for k in ends],
+            yerr=[1.96 * pr[k].se for k in ends], color="#16a085")
+    ax2.set_ylabel("share of rounds")
+    ax2.set_title("How rounds end")
+    fig.suptitle(f"Railroad Canasta, {out['players']} players, {', '.join(out['policies'])}, "
+                 f"n = {out['n']:,} games, seed {out['seed']}")
+    return fig
+
+
+def save_chart(out: dict, base):
+    """Write the :func:`chart_figure` of ``out`` to BASE.png and BASE.svg."""
+    from analyzer.charts import save_figure
+
+    return save_figure(chart_figure(out), base)

@@ -59,9 +59,14 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
 
     r = _rules(rules)
     games = int(params.get("games", 4000))
+    from analyzer.charts import figure_files
+    from analyzer.games.canasta_mc import chart_figure
+
     rows = []
+    charts = {}
     for i, text in enumerate(params.get("policies", ["greedy", "greedy,builder:10:20"])):
         out = simulate(games, r, parse_policies(text, r.players), seed + i, progress=False)
+        charts.update(figure_files(chart_figure(out), f"simulate_{i + 1}"))
         items = list(out["per_round"].items()) + [("rounds_per_game", out["rounds_per_game"])]
         items += [(f"p_seat{s['seat']}_wins", s["p_win"]) for s in out["seats"]]
         for name, st in items:
@@ -73,7 +78,7 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
                f"{games:,} games per policy list (seed {seed} + row group index). Per-round "
                "figures are ratio estimates over games with cluster-robust standard errors; "
                "win rates are Wilson intervals.\n\n" + to_markdown(df))
-    return PartResult(table_files(df, "simulate"), summary, {"n_games": games})
+    return PartResult({**table_files(df, "simulate"), **charts}, summary, {"n_games": games})
 
 
 section_part("canasta", "analyzer.games.canasta_report")
