@@ -122,7 +122,10 @@ def simulate_blocks(keys, counts, S0, nagari_prev, check):
     m = keys.shape[0]
     out = np.zeros((m, NCOL), dtype=np.float64)
     for b in prange(m):
-        _simulate_block(S0, keys[b], counts[b], nagari_prev, check, out[b])
+        # thread-private copies: the shared arrays' reference counts are never touched per deal
+        row = np.zeros(NCOL, dtype=np.float64)
+        _simulate_block(S0.copy(), keys[b].copy(), counts[b], nagari_prev, check, row)
+        out[b, :] = row
     return out
 
 
@@ -208,6 +211,8 @@ def decide_blocks(keys, counts, S0, unseen, nunseen, opp_sizes, me, nagari_prev,
     m = keys.shape[0]
     out = np.zeros((m, ND), dtype=np.float64)
     for b in prange(m):
-        _decide_block(S0, keys[b], counts[b], unseen, nunseen, opp_sizes, me, nagari_prev,
-                      stop_net, out[b])
+        row = np.zeros(ND, dtype=np.float64)
+        _decide_block(S0.copy(), keys[b].copy(), counts[b], unseen.copy(), nunseen,
+                      opp_sizes.copy(), me, nagari_prev, stop_net, row)
+        out[b, :] = row
     return out
