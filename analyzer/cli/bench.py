@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
-from typing_extensions import Annotated
+from typing import Annotated
 
 from analyzer.cli.common import JsonOpt
 

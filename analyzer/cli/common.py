@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
-from typing_extensions import Annotated
+from typing import Annotated
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
 SeedOpt = Annotated[Optional[int], typer.Option(

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
-from typing_extensions import Annotated
+from typing import Annotated
 
 from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
