@@ -12,7 +12,7 @@ with a ruin or an empty cell earns no bonus; −ruin_penalty per ruin; then the 
 penalties (the first k costs for k uses).
 
 Exact MAGDAGDON odds: the 6^d ordered rolls fall into C(d+5, 5) multisets (126 for d = 4); each
-multiset's feasibility is decided once by the exact search (kernels/magdagdon.py) and weighted
+multiset's feasibility is decided once by the exact search (kernels/magdagdon_board.py) and weighted
 by its number of orderings d!/Πc_v!. With k powers left, V_k(m) = 1 when m is placeable, else
 the best over: a ±1 change of one die (→ V_{k−1}), a reroll of any sub-multiset (the expectation
 of V_{k−1} over the reroll's outcomes), or no power (0); p_magdagdon_after_powers = Σ_m w_m
@@ -289,8 +289,8 @@ def kernel_inputs(rules: MagdagdonRules, diff: Difficulty, book: bool = False):
 def _kernel_inputs(rules: MagdagdonRules, diff: Difficulty):
     """The tuple G the kernels take: (ri, rf, masks, badv, LT, bon, pen, zob, ms_cnt, ms_code,
     oc_code, oc_prob, oc_start, book_k, book_cells, book_values, code_to_multiset)."""
-    from kernels.magdagdon import (MAXD, RF_CELL, RF_POT, RF_POWTHR, RF_RUIN, RI_D, RI_MIN, RI_N,
-                                   RI_POW, line_table)
+    from kernels.magdagdon_board import (MAXD, RF_CELL, RF_POT, RF_POWTHR, RF_RUIN, RI_D,
+                                         RI_MIN, RI_N, RI_POW, line_table)
 
     n = rules.board_size
     N = n * n
@@ -338,7 +338,7 @@ def vm_of(cells) -> np.ndarray:
 
 def feasible(cells, roll, rules: MagdagdonRules, diff: Difficulty) -> dict:
     """Exact: can the turn's minimum be placed? The most dice placeable; witness orders."""
-    from kernels.magdagdon import make_work, search
+    from kernels.magdagdon_board import make_work, search
 
     n = rules.board_size
     G = kernel_inputs(rules, diff)
@@ -371,7 +371,7 @@ def _bit(b) -> int:
 
 def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None = None) -> dict:
     """Exact MAGDAGDON probability of the next roll, before and after the best use of powers."""
-    from kernels.magdagdon import escape_dp, feasible_table
+    from kernels.magdagdon_exact import escape_dp, feasible_table
 
     if powers_left is None:
         powers_left = diff.powers
