@@ -12,14 +12,11 @@ parallelism (start workers with ``--nthreads 1 --nworkers <cores>`` per machine,
 """
 from __future__ import annotations
 
-import functools
-
 from analyzer.errors import UserError
 
 
-@functools.lru_cache(maxsize=4)
 def client_for(address: str):
-    """A Client for ``tcp://HOST:PORT`` (or an in-process LocalCluster's address)."""
+    """A new Client for ``tcp://HOST:PORT``; use it as a context manager so it is closed."""
     try:
         from distributed import Client
     except ImportError:

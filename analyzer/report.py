@@ -224,12 +224,12 @@ def _compute_all(todo, recipe: Recipe, scheduler: str):
         return
     from analyzer.cluster import client_for
 
-    client = client_for(scheduler)
-    futures = [client.submit(compute_part, kind, params, recipe.rules, ps, pure=False)
-               for (_i, _p, kind, params, ps, _fp) in todo]
-    for item, fut in zip(todo, futures):
-        note(f"report: waiting for {item[1]['name']} on {scheduler} …")
-        yield (*item, fut.result())
+    with client_for(scheduler) as client:
+        futures = [client.submit(compute_part, kind, params, recipe.rules, ps, pure=False)
+                   for (_i, _p, kind, params, ps, _fp) in todo]
+        for item, fut in zip(todo, futures):
+            note(f"report: waiting for {item[1]['name']} on {scheduler} …")
+            yield (*item, fut.result())
 
 
 def _read_manifest(out_dir: Path, name: str) -> dict | None:

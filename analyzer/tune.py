@@ -170,9 +170,9 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
     else:
         from analyzer.cluster import client_for
 
-        client = client_for(scheduler)
-        futures = [client.submit(block_sums_task, *a, pure=False) for a in args]
-        results = client.gather(futures)
+        with client_for(scheduler) as client:
+            futures = [client.submit(block_sums_task, *a, pure=False) for a in args]
+            results = client.gather(futures)
     out = [dict() for _ in cells]
     for (ci, key, _name, _kw, _pol), sums in zip(jobs, results):
         out[ci][key] = sums
