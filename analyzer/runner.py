@@ -131,6 +131,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
     t_start = time.perf_counter()
     kernel_seconds = 0.0
     rows: list[np.ndarray] = []
+    total = None  # running sum of the per-block rows, in block order
     done_blocks = 0
     done_trials = 0
     batch = 8
@@ -151,13 +152,14 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             out = job.run_blocks(keys, counts)
             dt = time.perf_counter() - t0
             kernel_seconds += dt
-            rows.append(np.asarray(out, dtype=np.float64))
+            chunk = np.asarray(out, dtype=np.float64)
+            rows.append(chunk)
+            total = _add_rows(total, chunk)
             done_blocks += m
             done_trials += int(counts.sum())
             note = ""
             if adaptive and done_blocks == milestone:
-                sums = _reduce(rows)
-                hw = job.headline_half_width(sums, done_trials)
+                hw = job.headline_half_width(total, done_trials)
                 note = f"half-width {hw:.4g} (target {precision:g})"
                 if hw <= precision:
                     stopped_by = "precision"
@@ -180,7 +182,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
         bar.close()
     if done_trials == 0:
         raise UserError("interrupted before any block finished")
-    return RunResult(_reduce(rows), done_trials, seed, done_blocks, kernel_seconds,
+    return RunResult(total, done_trials, seed, done_blocks, kernel_seconds,
                      interrupted, stopped_by, rows)
 
 
@@ -193,13 +195,12 @@ def _next_milestone(blocks: int) -> int:
     return max(blocks + 1, int(blocks * 1.25))
 
 
-def _reduce(rows: list[np.ndarray]) -> np.ndarray:
-    """Sum per-block rows strictly in block order (deterministic floating-point reduction)."""
-    total = None
-    for chunk in rows:
-        for row in chunk:
-            total = row.copy() if total is None else total + row
-    return total if total is not None else np.zeros(0)
+def _add_rows(total: np.ndarray | None, chunk: np.ndarray) -> np.ndarray:
+    """Add a batch's per-block rows to ``total`` one block at a time, in block order, so the
+    floating-point sums are the same however the blocks were batched."""
+    for row in chunk:
+        total = row.copy() if total is None else total + row
+    return total
 
 
 def half_width_of_proportion(column: int) -> Callable[[np.ndarray, int], float]:
