@@ -86,10 +86,6 @@ def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None =
     return "\n".join(lines)
 
 
-def fmt_stat(s: Statistic, digits: int = 4) -> str:
-    return s.format(digits)
-
-
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 

@@ -107,16 +107,6 @@ def randint(s, n):
     return bounded32(s, next_u64(s) >> np.uint64(32), n)
 
 
-@njit(cache=True)
-def shuffle_int(s, a, n):
-    """Fisher-Yates shuffle of the first ``n`` entries of integer array ``a``, in place."""
-    for i in range(n - 1, 0, -1):
-        j = randint(s, i + 1)
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
-
-
 @njit(cache=True, inline="always")
 def trial_state(key, t):
     """The stream of trial ``t`` under block ``key`` as four local words (same as seed_trial)."""

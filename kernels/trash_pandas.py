@@ -29,6 +29,19 @@ from kernels.rng import bounded_pair, trial_state
 NSUMS = 8
 
 
+@njit(cache=True, inline="always")
+def _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts):
+    """Write one block's sums in the column order of the module doc."""
+    out[blk, 0] = s_val
+    out[blk, 1] = s_val2
+    out[blk, 2] = busts
+    out[blk, 3] = s_tok
+    out[blk, 4] = s_tok2
+    out[blk, 5] = sixes
+    out[blk, 6] = rolls
+    out[blk, 7] = bonus_busts
+
+
 @njit(cache=True, parallel=True)
 def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, card, bust_value,
                    after, roll, stop_pies, six_pies, resolve_val):
@@ -104,14 +117,7 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
             s_val2 += value * value
             s_tok += tokens
             s_tok2 += tokens * tokens
-        out[blk, 0] = s_val
-        out[blk, 1] = s_val2
-        out[blk, 2] = busts
-        out[blk, 3] = s_tok
-        out[blk, 4] = s_tok2
-        out[blk, 5] = sixes
-        out[blk, 6] = rolls
-        out[blk, 7] = bonus_busts
+        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts)
     return out
 
 
@@ -235,12 +241,5 @@ def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll
             s_val2 += value * value
             s_tok += tokens
             s_tok2 += tokens * tokens
-        out[blk, 0] = s_val
-        out[blk, 1] = s_val2
-        out[blk, 2] = busts
-        out[blk, 3] = s_tok
-        out[blk, 4] = s_tok2
-        out[blk, 5] = sixes
-        out[blk, 6] = rolls
-        out[blk, 7] = bonus_busts
+        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts)
     return out

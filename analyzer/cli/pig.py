@@ -65,8 +65,6 @@ def solve(goal: Annotated[Optional[int], typer.Option(help="Points needed to win
 
 
 def _write_policy_csv(path: str, roll, goal: int) -> None:
-    import numpy as np
-
     from analyzer.output import atomic_write_text
 
     lines = ["own_score,opp_score,turn_total,decision"]
@@ -76,7 +74,6 @@ def _write_policy_csv(path: str, roll, goal: int) -> None:
             for k in range(goal - i):
                 lines.append(f"{i},{j},{k},{'roll' if row[k] else 'hold'}")
     atomic_write_text(path, "\n".join(lines) + "\n")
-    del np
 
 
 @app.command()

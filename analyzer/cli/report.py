@@ -34,8 +34,8 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
 
     from analyzer.errors import UserError
     from analyzer.output import emit
-    from analyzer.report import (RECIPE_DIR, available_recipes, load_recipe, recipe_path,
-                                 run_recipe, write_top_index)
+    from analyzer.report import (available_recipes, load_recipe, recipe_path, run_recipe,
+                                 write_top_index)
 
     if list_:
         rows = [{"recipe": p.stem, "path": str(p), "title": load_recipe(p).title}
@@ -65,7 +65,6 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
         f"{rec.title}: wrote {target}/index.md and index.html "
         f"({result['computed']} part(s) computed, {result['skipped']} reused; seed "
         f"{result['seed']})"))
-    del RECIPE_DIR
 
 
 def register(root: typer.Typer) -> None:

@@ -99,17 +99,15 @@ def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magda
 def _write_outputs(result: dict, target) -> list[str]:
     import pandas as pd
 
-    from analyzer.charts import new_figure, save_figure
+    from analyzer.charts import save_figure
     from analyzer.tables import write_table
 
     files = [str(p) for p in write_table(pd.DataFrame(result["rows"]), target / "cells")]
     if result["rerun"]:
         files += [str(p) for p in write_table(pd.DataFrame(result["rerun"]), target / "rerun")]
     names = result["metrics"]
-    fig, axes = new_figure(9, 2.2 + 0.35 * len(result["rows"]) * 1.0)
     import matplotlib.pyplot as plt
 
-    plt.close(fig)
     fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names),
                                                      1.8 + 0.32 * len(result["rows"])),
                              squeeze=False)

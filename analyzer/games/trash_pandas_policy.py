@@ -75,7 +75,7 @@ def build_tables(spec: PolicySpec, solver: TurnSolver, B: int, N: int, P: int) -
         cap = solver.cap(mode)
         for h in range(64):
             k = popcount(h)
-            if k > cap or (mode == MAIN and h == ALL_SIX and False):
+            if k > cap:
                 continue
             for q in range(7):
                 resolve_val[(mode * 64 + h) * 7 + q] = solver.resolve(mode, h, q)
