@@ -22,3 +22,21 @@ class BenchCase:
     n: int
     reference: Optional[Callable[[int, int], object]] = None  # reference(n, seed)
     ref_n: int = 0
+
+
+@dataclass
+class BenchTiming:
+    """A warm wall time worth tracking that is not a trial rate (an exact solve, say)."""
+
+    game: str
+    name: str
+    seconds: Callable[[], float]
+
+
+@dataclass
+class BenchQuery:
+    """A query command timed as a whole process, warm, against ``python -c "import numba"``."""
+
+    game: str
+    name: str
+    argv: tuple[str, ...]  # arguments after `pushluck`

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import importlib
 import json
 import platform
 from dataclasses import dataclass, field
@@ -31,16 +30,6 @@ from analyzer.errors import UserError
 from analyzer.output import atomic_write_bytes, atomic_write_text, note
 from analyzer.rules import load_toml
 
-GAME_PART_MODULES = {
-    "trash-pandas": "analyzer.games.trash_pandas_parts",
-    "pig": "analyzer.games.pig_parts",
-    "ten": "analyzer.games.ten_parts",
-    "magdagdon": "analyzer.games.magdagdon_parts",
-    "gostop": "analyzer.games.gostop_parts",
-    "canasta": "analyzer.games.canasta_parts",
-}
-
-
 @dataclass
 class PartResult:
     files: dict[str, bytes]
@@ -50,41 +39,36 @@ class PartResult:
 
 @dataclass
 class PartKind:
+    """A kind of report part a game offers (listed in its ``report.py`` as ``PARTS``)."""
+
     game: str
     name: str
     compute: Callable[[dict, dict, int], PartResult]
     description: str = ""
 
 
-_REGISTRY: dict[str, PartKind] = {}
 HTML_MAX_ROWS = 60
 
 
-def register_part(kind: PartKind) -> None:
-    _REGISTRY[f"{kind.game}.{kind.name}"] = kind
+def game_parts(game: str) -> dict[str, PartKind]:
+    """The part kinds of ``game``, by name, read from the registry."""
+    from analyzer.games import get_game
 
-
-def load_game_parts(game: str) -> bool:
-    """Import the module that registers ``game``'s part kinds; False if the game is absent."""
-    module = GAME_PART_MODULES.get(game)
-    if module is None:
-        return False
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return False
-        raise
-    return True
+    return {p.name: p for p in get_game(game).load("parts")}
 
 
 def part_kind(kind: str) -> PartKind:
-    game = kind.split(".", 1)[0]
-    load_game_parts(game)
-    if kind not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
+    from analyzer.games import REGISTRY
+
+    game, _, name = kind.partition(".")
+    if game not in REGISTRY:
+        raise UserError(f"unknown part kind '{kind}': no game '{game}' "
+                        f"(games: {', '.join(REGISTRY)})")
+    parts = game_parts(game)
+    if name not in parts:
+        known = ", ".join(f"{game}.{n}" for n in parts) or "none"
         raise UserError(f"unknown part kind '{kind}' (known: {known})")
-    return _REGISTRY[kind]
+    return parts[name]
 
 
 def compute_part(kind: str, params: dict, rules: dict, seed: int) -> PartResult:
@@ -111,13 +95,11 @@ def recipe_path(name_or_path: str) -> Path:
 
 
 def available_recipes() -> list[Path]:
-    """Recipes whose game exists in this installation."""
-    out = []
-    for path in sorted(RECIPE_DIR.glob("*.toml")):
-        game = load_toml(path).get("game", "")
-        if load_game_parts(game):
-            out.append(path)
-    return out
+    """The recipes of the registered games, in registry order."""
+    from analyzer.games import game_keys
+
+    return [RECIPE_DIR / f"{key}.toml" for key in game_keys()
+            if (RECIPE_DIR / f"{key}.toml").exists()]
 
 
 @dataclass
@@ -387,9 +369,10 @@ def write_top_index(out_root: Path, results: list[dict]) -> None:
                       "".join(items) + "</ul></body></html>\n")
 
 
-def section_part(game: str, module: str, name: str = "section",
-                 description: str = "the game's default analysis") -> None:
-    """Register a part kind that runs ``module.report_section(out_dir, seed, quick)``.
+def section_part(game: str, report_section: Callable[[Path, int, bool], str],
+                 name: str = "section",
+                 description: str = "the game's default analysis") -> PartKind:
+    """A part kind that runs ``report_section(out_dir, seed, quick) -> summary``.
 
     The section writes into a private temporary folder; its files come back as bytes (so the part
     can run on a Dask worker) and are written into the report folder atomically.
@@ -400,12 +383,11 @@ def section_part(game: str, module: str, name: str = "section",
 
         if rules:
             raise UserError(f"the {game} section part takes no [rules] overrides")
-        mod = importlib.import_module(module)
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            summary = mod.report_section(root, seed, bool(params.get("quick", False)))
+            summary = report_section(root, seed, bool(params.get("quick", False)))
             files = {str(p.relative_to(root)): p.read_bytes()
                      for p in sorted(root.rglob("*")) if p.is_file()}
         return PartResult(files, summary, {"quick": bool(params.get("quick", False))})
 
-    register_part(PartKind(game, name, compute, description))
+    return PartKind(game, name, compute, description)

@@ -42,6 +42,25 @@ class KernelJob:
     unit: str = "trials"
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """How much to sample and how: what every Monte Carlo entry point takes instead of a list of
+    positional arguments. ``n`` is the number of trials (``None`` with a ``precision`` target:
+    sample until the headline 95% half-width is at most ``precision``, or ``time_limit`` seconds
+    pass); ``progress`` forces the progress bar on or off (``None``: on a terminal)."""
+
+    n: int | None
+    seed: int
+    precision: float | None = None
+    time_limit: float | None = None
+    progress: bool | None = None
+
+    def run(self, job: "KernelJob", **kwargs) -> "RunResult":
+        """Run ``job`` under this specification (keyword arguments as :func:`run`)."""
+        return run(job, self.n, self.seed, precision=self.precision,
+                   time_limit=self.time_limit, progress=self.progress, **kwargs)
+
+
 @dataclass
 class RunResult:
     """Reduced sums of a run and how it went."""

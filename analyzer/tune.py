@@ -51,19 +51,11 @@ class Metric:
     check_policy: Callable | None = None  # (policy: str) -> None, raises UserError
 
 
-_METRICS: dict[tuple[str, str], Metric] = {}
-
-
-def register_metric(metric: Metric) -> None:
-    _METRICS[(metric.game, metric.name)] = metric
-
-
 def metrics_of(game: str) -> list[Metric]:
-    from analyzer.report import load_game_parts
+    """The tuning metrics of ``game`` (its ``tune.py`` ``METRICS``), read from the registry."""
+    from analyzer.games import get_game
 
-    if not load_game_parts(game):
-        raise UserError(f"unknown game '{game}'")
-    found = [m for (g, _), m in _METRICS.items() if g == game]
+    found = list(get_game(game).load("metrics"))
     if not found:
         raise UserError(f"game '{game}' declares no tuning metrics")
     return found

@@ -12,29 +12,19 @@ from typing import List, Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import JsonOpt
-
-GAME_BENCH_MODULES = ["trash_pandas", "pig", "ten", "magdagdon", "gostop", "canasta"]
+from analyzer.options import JsonOpt
 
 
 def _cases(games: list[str] | None):
-    import importlib
+    """Every registered game's bench cases (its ``bench.py`` ``CASES``), or only ``games``'."""
+    from analyzer.games import get_game, game_keys
 
-    from analyzer.games import core_bench
-
-    cases = core_bench.bench_cases()
-    for name in GAME_BENCH_MODULES[2:]:
-        try:
-            mod = importlib.import_module(f"analyzer.games.{name}_bench")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"analyzer.games.{name}_bench":
-                continue
-            raise
-        cases += mod.bench_cases()
+    keys = game_keys()
     if games:
-        wanted = {g.replace("_", "-") for g in games}
-        cases = [c for c in cases if c.game in wanted]
-    return cases
+        for g in games:
+            get_game(g)  # an unknown game is an error naming the games
+        keys = [k for k in keys if k in games]
+    return [case for key in keys for case in get_game(key).load("bench")]
 
 
 def _time_kernel(case, cores: int, scale: float) -> tuple[float, float]:
@@ -67,25 +57,31 @@ def _time_reference(case, scale: float) -> float | None:
     return n / (time.perf_counter() - t0)
 
 
-def _query_latency() -> dict:
-    """Warm wall time of `pushluck trash-pandas odds` vs `python -c "import numba"` (best of 5)."""
+def _query_latency(queries) -> list[dict]:
+    """Warm wall time of each query command vs `python -c "import numba"` (best of 5, the two
+    interleaved so that a drifting machine affects both alike)."""
     import subprocess
     import sys
     import time
 
-    def best(cmd):
+    def once(cmd):
+        t0 = time.perf_counter()
         subprocess.run(cmd, capture_output=True, check=True)
-        times = []
-        for _ in range(5):
-            t0 = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, check=True)
-            times.append(time.perf_counter() - t0)
-        return min(times)
+        return time.perf_counter() - t0
 
-    odds = best([sys.executable, "-m", "analyzer", "trash-pandas", "odds", "--held",
-                 "trash,paw", "--blammo", "1", "--json"])
-    numba = best([sys.executable, "-c", "import numba"])
-    return {"odds_seconds": odds, "import_numba_seconds": numba, "ratio": odds / numba}
+    numba_cmd = [sys.executable, "-c", "import numba"]
+    rows = []
+    for q in queries:
+        cmd = [sys.executable, "-m", "analyzer", *q.argv]
+        once(cmd)
+        once(numba_cmd)
+        t_q, t_n = [], []
+        for _ in range(5):
+            t_q.append(once(cmd))
+            t_n.append(once(numba_cmd))
+        rows.append({"game": q.game, "query": q.name, "seconds": min(t_q),
+                     "import_numba_seconds": min(t_n), "ratio": min(t_q) / min(t_n)})
+    return rows
 
 
 def bench(game: Annotated[Optional[List[str]], typer.Option(
@@ -95,10 +91,14 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
           json: JsonOpt = False):
     """Measure every kernel: trials/s on 1 core and all cores, and against pure Python.
 
+    Examples:
+
+      pushluck bench --game pig --quick
+
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
     their ratio (parallel scaling), the pure-Python reference rate of the same algorithm and the
-    kernel/reference speed-up. Also the warm latency of a `trash-pandas odds` query relative to
-    `python -c "import numba"`.
+    kernel/reference speed-up. Then warm timings (exact solves) and the warm whole-process latency
+    of each game's query commands relative to `python -c "import numba"` in the same run.
     """
     import os
 
@@ -106,10 +106,13 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.output import emit, note, table
 
+    from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
+
     scale = 0.1 if quick else 1.0
     cores = numba.config.NUMBA_NUM_THREADS
+    cases = _cases(game)
     rows = []
-    for case in _cases(game):
+    for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
         one, allc = _time_kernel(case, cores, scale)
         ref = _time_reference(case, scale)
@@ -119,16 +122,16 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None})
     numba.set_num_threads(cores)
-    extra = {}
-    if not game or "trash-pandas" in game or "pig" in game:
-        from analyzer.games.core_bench import pig_solve_seconds
-
-        note("bench: pig solve …")
-        extra["pig_solve_seconds"] = pig_solve_seconds()
-    if not game or "trash-pandas" in game:
+    timings = []
+    for t in [c for c in cases if isinstance(c, BenchTiming)]:
+        note(f"bench: {t.game} / {t.name} …")
+        timings.append({"game": t.game, "name": t.name, "seconds": t.seconds()})
+    queries = [c for c in cases if isinstance(c, BenchQuery)]
+    if queries:
         note("bench: query latency …")
-        extra["trash_pandas_odds_latency"] = _query_latency()
-    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, **extra}
+    latency = _query_latency(queries)
+    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, "timings": timings,
+               "query_latency": latency}
 
     def render():
         body = table([(r["game"], r["case"], f"{r['per_second_1_core']:,.0f}",
@@ -140,13 +143,14 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
         lines = [body]
-        if "pig_solve_seconds" in extra:
-            lines.append(f"pig solve --goal 100 (warm): {extra['pig_solve_seconds']:.2f} s")
-        if "trash_pandas_odds_latency" in extra:
-            q = extra["trash_pandas_odds_latency"]
-            lines.append(f"trash-pandas odds (warm): {q['odds_seconds'] * 1000:.0f} ms; "
-                         f"python -c 'import numba': {q['import_numba_seconds'] * 1000:.0f} ms; "
-                         f"ratio {q['ratio']:.2f}")
+        for t in timings:
+            lines.append(f"{t['game']} {t['name']} (warm): {t['seconds']:.3f} s")
+        if latency:
+            lines.append(table([(q["game"], q["query"], f"{q['seconds'] * 1000:.0f} ms",
+                                 f"{q['import_numba_seconds'] * 1000:.0f} ms",
+                                 f"{q['ratio']:.2f}×") for q in latency],
+                               ["game", "query (warm, whole process)", "time",
+                                "import numba", "ratio"], "llrrr"))
         return "\n".join(lines)
 
     emit(payload, json, render)

@@ -6,7 +6,7 @@ from typing import List, Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 app = typer.Typer(no_args_is_help=True, help="""Railroad Canasta: a kitty, four canasta types.
@@ -33,7 +33,7 @@ def register(root) -> None:
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of Railroad Canasta with their defaults."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.canasta import CanastaRules
 
     show_rules(CanastaRules, json)

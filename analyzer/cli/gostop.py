@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
@@ -32,7 +32,7 @@ def _rules(rules_file, sets, players=None):
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of Go-Stop with their defaults."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.gostop import GoStopRules
 
     show_rules(GoStopRules, json)

@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 app = typer.Typer(no_args_is_help=True, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
@@ -45,7 +45,7 @@ def _play_board(text, r):
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of MAGDAGDON with their defaults."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.magdagdon import MagdagdonRules
 
     show_rules(MagdagdonRules, json)

@@ -1,9 +1,14 @@
-"""`pushluck`: the top-level command. Errors become one line on stderr and exit code 2."""
+"""`pushluck`: the top-level command. Errors become one line on stderr and exit code 2.
+
+Game sub-apps are found in the registry (:mod:`analyzer.games`) and imported only when their name
+is on the command line, so a query imports its own game and nothing else.
+"""
 from __future__ import annotations
 
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from analyzer.errors import UserError
 
@@ -15,35 +20,46 @@ except ImportError:  # pragma: no cover
 HELP = """Exact and Monte Carlo answers to "should I push my luck?" for tabletop games.
 
 Every command takes --json (one JSON object on stdout). Monte Carlo figures come with their
-standard error, 95% interval, sample size and seed; exact answers say so."""
+standard error, 95% interval, sample size and seed; exact answers say so.
+
+Examples:
+
+  pushluck trash-pandas odds --held trash,paw
+
+  pushluck pig decide --me 50 --opp 60 --turn 12
+
+  pushluck report pig --out reports/out"""
+
+
+class GamesGroup(TyperGroup):
+    """The top-level group: the cross-game verbs, then one lazily loaded sub-app per game."""
+
+    def list_commands(self, ctx):
+        from analyzer.games import game_keys
+
+        return list(game_keys()) + [c for c in super().list_commands(ctx)
+                                    if c not in game_keys()]
+
+    def get_command(self, ctx, name):
+        from analyzer.games import REGISTRY, get_game
+
+        if name not in REGISTRY:
+            return super().get_command(ctx, name)
+        game = get_game(name)
+        command = typer.main.get_command(game.load("cli"))
+        command.name = name
+        command.short_help = game.summary
+        return command
 
 
 def build_app() -> typer.Typer:
-    from analyzer.cli import bench, pig, trash_pandas
+    from analyzer.cli import bench, report, tune
 
-    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False,
+    app = typer.Typer(cls=GamesGroup, help=HELP, no_args_is_help=True, add_completion=True,
                       pretty_exceptions_enable=False, rich_markup_mode=None)
-    trash_pandas.register(app)
-    for optional in ("ten", "magdagdon", "gostop", "canasta"):
-        _add_optional(app, optional)
-    app.add_typer(pig.app, name="pig")
-    for optional in ("report", "tune"):
-        _add_optional(app, optional)
-    bench.register(app)
+    for verb in (report, tune, bench):
+        verb.register(app)
     return app
-
-
-def _add_optional(app: typer.Typer, name: str) -> None:
-    """Games and verbs that register themselves when their module exists."""
-    import importlib
-
-    try:
-        module = importlib.import_module(f"analyzer.cli.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"analyzer.cli.{name}":
-            return
-        raise
-    module.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         rv = command.main(args=argv, prog_name="pushluck", standalone_mode=False)
     except UserError as exc:
-        sys.stderr.write(f"pushluck: error: {exc}\n")
+        sys.stderr.write(f"pushluck: error: {' '.join(str(exc).split())}\n")
         sys.exit(2)
     except _click_exc.NoArgsIsHelpError as exc:
         sys.stdout.write(exc.ctx.get_help() + "\n")

@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
@@ -27,7 +27,7 @@ def _rules(rules_file, sets, goal=None):
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of Pig with their defaults."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.pig import PigRules
 
     show_rules(PigRules, json)

@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import JsonOpt
+from analyzer.options import JsonOpt
 
 SchedulerOpt = Annotated[str, typer.Option(
     "--scheduler", help="'local' (this machine's cores) or a Dask scheduler tcp://HOST:PORT.")]

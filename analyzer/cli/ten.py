@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
@@ -56,7 +56,7 @@ def _model(rules_file, sets, deck, tableau, seen, players, value, tokens_held):
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of Ten with their defaults (use with --rules/--set)."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.ten import TenRules
 
     show_rules(TenRules, json)

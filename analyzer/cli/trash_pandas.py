@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
                                  TimeLimitOpt, seed_note)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
@@ -55,7 +55,7 @@ def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
 @app.command()
 def rules(json: JsonOpt = False):
     """List the house-rule keys of Trash Pandas with their defaults."""
-    from analyzer.cli.common import show_rules
+    from analyzer.options import show_rules
     from analyzer.games.trash_pandas import TrashPandasRules
 
     show_rules(TrashPandasRules, json)

@@ -6,10 +6,11 @@ from typing import List, Optional
 import typer
 from typing import Annotated
 
-from analyzer.cli.common import JsonOpt, RulesOpt, SeedOpt, SetOpt, seed_note
+from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note
 
 
-def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magdagdon, …")],
+def tune(game: Annotated[str, typer.Argument(
+             metavar="GAME", help="trash-pandas, ten, magdagdon, gostop, canasta or pig.")],
          sweep: Annotated[Optional[List[str]], typer.Option(
              "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
          = None,
@@ -17,14 +18,17 @@ def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magda
              "--metric", help="Metric to estimate (repeatable); the first one ranks. "
                               "`--list-metrics` shows them.")] = None,
          policy: Annotated[Optional[str], typer.Option(
+             "--policy", metavar="POLICY",
              help="Playing policy for every cell (default: the metric's).")] = None,
-         n: Annotated[int, typer.Option("--n", help="Trials per cell.")] = 1_000_000,
+         n: Annotated[int, typer.Option(
+             "-n", "--trials", min=1, metavar="N",
+             help="Trials per cell (the game's unit: turns, games, deals or rounds).")]
+         = 1_000_000,
          top: Annotated[int, typer.Option(help="Re-run the best this many on a fresh stream.")]
          = 3,
          rank: Annotated[str, typer.Option(help="Rank by the first metric: max or min.")]
          = "max",
-         out: Annotated[Optional[str], typer.Option(
-             help="Folder for the CSV table and the chart (default reports/out/tune-…).")] = None,
+         out: OutOpt = None,
          scheduler: Annotated[str, typer.Option(
              help="'local' (this machine) or a Dask scheduler tcp://HOST:PORT.")] = "local",
          list_metrics: Annotated[bool, typer.Option(
@@ -32,6 +36,12 @@ def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magda
          seed: SeedOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
          json: JsonOpt = False):
     """Sweep house-rule values on common random numbers against the baseline rules.
+
+    Examples:
+
+      pushluck tune pig --sweep goal=50,100 --metric first_player_wins -n 100000
+
+      pushluck tune trash-pandas --list-metrics
 
     Every cell of the Cartesian product of the --sweep values runs the same trials as the
     baseline (same seed and blocks), so differences are paired. Standard errors come from batch
@@ -55,10 +65,10 @@ def tune(game: Annotated[str, typer.Argument(help="trash-pandas, pig, ten, magda
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
     result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top, rank)
-    target = Path(out) if out else Path("reports/out") / f"tune-{game}-{names[0]}"
-    files = _write_outputs(result, target)
-    result["files"] = files
-    note(f"wrote {', '.join(files)}")
+    if out:
+        files = _write_outputs(result, Path(out))
+        result["files"] = files
+        note(f"wrote {', '.join(files)}")
 
     def render():
         head = names[0]

@@ -1,0 +1,84 @@
+"""The one flag vocabulary: options shared by every command of every game, declared once.
+
+Game CLIs (``analyzer/games/<game>/cli.py``) and the cross-game verbs import these, so the same
+idea has the same flag everywhere:
+
+* ``-n/--trials N`` for every sample size; :func:`trials` states the unit and the default;
+* ``--policy`` for the policy under study, ``--vs`` (repeatable) for comparisons on common random
+  numbers, ``--seats A,B,…`` for one policy per seat in games played between seats;
+* ``--out DIR`` for every file output, ``--chart`` wherever a command can draw;
+* ``--seed``, ``--precision``, ``--time-limit``, ``--progress``, ``--rules``, ``--set``, ``--json``.
+"""
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
+SeedOpt = Annotated[Optional[int], typer.Option(
+    "--seed", min=0, metavar="INT",
+    help="Seed for the random numbers; a fresh one is drawn and printed if omitted.")]
+RulesOpt = Annotated[Optional[str], typer.Option(
+    "--rules", metavar="FILE.toml", help="House rules from a TOML file (keys as listed by `rules`).")]
+SetOpt = Annotated[Optional[List[str]], typer.Option(
+    "--set", metavar="KEY=VALUE", help="Override one rule: --set key=value (repeatable).")]
+PrecisionOpt = Annotated[Optional[float], typer.Option(
+    "--precision", metavar="HALF-WIDTH",
+    help="Keep sampling until the headline 95% half-width is at most this.")]
+TimeLimitOpt = Annotated[Optional[float], typer.Option(
+    "--time-limit", metavar="SECONDS",
+    help="Stop sampling after this many seconds (60 when --precision is given without it).")]
+ProgressOpt = Annotated[Optional[bool], typer.Option(
+    "--progress/--no-progress", help="Force the progress bar on or off (default: on a terminal).")]
+OutOpt = Annotated[Optional[str], typer.Option(
+    "--out", metavar="DIR", help="Write tables and charts into this folder (created if needed).")]
+ChartOpt = Annotated[bool, typer.Option(
+    "--chart", help="Also draw a chart (PNG and SVG) into --out.")]
+VsOpt = Annotated[Optional[List[str]], typer.Option(
+    "--vs", metavar="POLICY",
+    help="Compare against this policy on the same trials (common random numbers; repeatable).")]
+
+
+def trials(unit: str, default: int | None):
+    """The ``-n/--trials`` option for a command whose trials are ``unit`` (turns, games, …)."""
+    extra = "" if default is not None else " (required unless --precision is given)"
+    return Annotated[Optional[int] if default is None else int, typer.Option(
+        "-n", "--trials", min=1, metavar="N", show_default=default is not None,
+        help=f"Number of {unit} to simulate{extra}.")]
+
+
+def policy(help: str, metavar: str = "POLICY"):
+    """The ``--policy`` option with the game's own list of policies in its help."""
+    return Annotated[Optional[str], typer.Option("--policy", metavar=metavar, help=help)]
+
+
+def run_spec(n, seed, precision=None, time_limit=None, progress=None, as_json=False):
+    """A :class:`~analyzer.runner.RunSpec` from the shared options; a drawn seed is announced on
+    stderr (so ``--json`` stays one object)."""
+    from analyzer.rng import resolve_seed
+    from analyzer.runner import RunSpec
+
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, as_json)
+    return RunSpec(n, s, precision, time_limit, progress)
+
+
+def seed_note(seed: int, drawn: bool, as_json: bool) -> None:
+    """Tell the user which seed was drawn (stderr, so --json stays clean)."""
+    if drawn:
+        from analyzer.output import note
+
+        note(f"seed {seed} (drawn; pass --seed {seed} to repeat this run)")
+
+
+def show_rules(cls, as_json: bool, game: str | None = None) -> None:
+    """Print a game's house-rule keys, defaults and meanings."""
+    from analyzer.output import emit, table
+    from analyzer.rules import describe_rules
+
+    rows = describe_rules(cls)
+    payload = {"rules": [{"key": k, "default": d, "help": h} for k, d, h in rows]}
+    if game is not None:
+        payload = {"game": game, "exact": True, **payload}
+    emit(payload, as_json, lambda: table(rows, ["key", "default", "meaning"], "lll"))
