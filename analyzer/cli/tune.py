@@ -50,10 +50,12 @@ def tune(game: Annotated[str, typer.Argument(
     """
     from pathlib import Path
 
+    from analyzer.games import get_game
     from analyzer.output import emit, note, table
     from analyzer.rng import resolve_seed
     from analyzer.tune import metrics_of, tune as run_tune
 
+    get_game(game)  # an unknown game is refused before anything else, naming the games
     if list_metrics:
         ms = metrics_of(game)
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
