@@ -10,7 +10,7 @@ import sys
 import typer
 from typer.core import TyperGroup
 
-from analyzer.errors import UserError
+from analyzer.errors import Interrupted, UserError, was_interrupted
 
 try:  # Typer >= 0.20 vendors Click
     from typer._click import exceptions as _click_exc
@@ -80,9 +80,12 @@ def main(argv: list[str] | None = None) -> None:
     except _click_exc.ClickException as exc:
         sys.stderr.write(f"pushluck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        sys.stderr.write("pushluck: aborted\n")
+    except (typer.Abort, KeyboardInterrupt, Interrupted) as exc:
+        what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "nothing finished"
+        sys.stderr.write(f"pushluck: interrupted: {what}\n")
         sys.exit(130)
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
+    if was_interrupted():
+        sys.exit(130)
     sys.exit(rv if isinstance(rv, int) else 0)
