@@ -20,3 +20,8 @@ def mark_interrupted() -> None:
 
 def was_interrupted() -> bool:
     return INTERRUPTED["flag"]
+
+
+def reset_interrupted() -> None:
+    """Forget an earlier interrupt (tests run many commands in one process)."""
+    INTERRUPTED["flag"] = False

@@ -18,3 +18,13 @@ def run_cli(*args, check_json=False):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _no_interrupt_leaks():
+    """An interrupted run marks the process; one test's interrupt must not leak into the next."""
+    from analyzer.errors import reset_interrupted
+
+    reset_interrupted()
+    yield
+    reset_interrupted()

@@ -59,6 +59,20 @@ def build_app() -> typer.Typer:
                       pretty_exceptions_enable=False, rich_markup_mode=None)
     for verb in (report, tune, bench):
         verb.register(app)
+
+    @app.callback()
+    def _top(version: bool = typer.Option(
+            False, "--version", is_eager=True, help="Print the version and exit.")):
+        if version:
+            from importlib import metadata
+
+            try:
+                v = metadata.version("pushluck")
+            except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare tree
+                v = "unknown"
+            sys.stdout.write(f"pushluck {v}\n")
+            raise typer.Exit(0)
+
     return app
 
 
