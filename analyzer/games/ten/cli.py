@@ -274,7 +274,7 @@ def thresholds(by: Annotated[str, typer.Option(
                    metavar="total|cards",
                    help="total: stop once T ≥ t; cards: stop once the tableau holds m cards.")]
                = "total",
-               n: trials("turns per policy (paired)", 200_000) = 200_000,
+               n: trials("turns per policy", 200_000) = 200_000,
                out: OutOpt = None, chart: ChartOpt = False,
                seen: SeenOpt = None, players: PlayersOpt = 4, tokens_held: TokensOpt = 0,
                value: ValueOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
@@ -343,7 +343,8 @@ def thresholds(by: Annotated[str, typer.Option(
 
 @app.command()
 def score(collection: Annotated[str, typer.Option(
-              "--collection", metavar="CARDS", help="Your cards at the end, e.g. r1,r2,r3,b#,*5,**.")],
+              "--collection", metavar="CARDS",
+              help="Your cards at the end, e.g. r1,r2,r3,b#,*5,**.")],
           deck: DeckOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
           json: JsonOpt = False):
     """End-of-game score: each colour's longest run, wilds assigned to maximise the total.

@@ -14,15 +14,16 @@ of *numbers* (card per number card, minus opp·(players−1)·min(C, cap) for th
 gain) and *currency* (token per token gained, at most ``token_cap − tokens_held``); a number bust is
 worth a bust token (bust·token) minus the opponents' gain, a currency bust the bust token alone.
 A wild is worth 0 to the turn (its auction is outside the model). The solver is in
-``kernels/ten/exact.py`` (exact expectimax over the remaining pile by card-type counts, see its doc).
+``kernels/ten/exact.py`` (exact expectimax over the remaining pile by card-type counts; see its
+doc).
 
 Policies: ``optimal`` (the exact solver's table), ``total:t`` (stop once T = N − C ≥ t) and
 ``cards:m`` (stop once the tableau holds m cards; wilds do not count). Threshold policies take the
 better reward under the value model when they stop. Every policy's exact expected value is computed
 by the same backward sweep (``solve``), so Monte Carlo figures carry ``exact_value``.
 
-Cost: the solver visits every reachable multiset of drawn cards once (about 10⁵ states from a
-fresh 4-player deck, well under a second); ``MAX_CELLS`` bounds policies × states.
+Cost: the solver visits every reachable multiset of drawn cards once (151,591 states from a
+fresh 4-player deck, about half a second warm); ``MAX_CELLS`` bounds policies × states.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Ten's rules: house-rule knobs, the deck file, card notation, the turn state and the value model.
 
 What belongs here: everything that turns a rules file, a deck file and the command line's card
-lists into checked plain data (``TenRules``, ``DeckSpec``, ``TurnState``, ``ValueModel``); no solver,
-no sampling.
+lists into checked plain data (``TenRules``, ``DeckSpec``, ``TurnState``, ``ValueModel``); no
+solver, no sampling.
 
 Deck (rules page ``shared/rules/ten.md``): 84 number cards (4 colours × values 1–6 three copies,
 7–9 one copy), 2 colour wilds per colour, 9 number wilds (one per value), 1 full wild and 27
