@@ -23,7 +23,8 @@ better reward under the value model when they stop. Every policy's exact expecte
 by the same backward sweep (``solve``), so Monte Carlo figures carry ``exact_value``.
 
 Cost: the solver visits every reachable multiset of drawn cards once (151,591 states from a
-fresh 4-player deck, about half a second warm); ``MAX_CELLS`` bounds policies × states.
+fresh 4-player deck, a fraction of a second warm: see `pushluck bench --game ten`);
+``MAX_CELLS`` bounds policies × states.
 """
 from __future__ import annotations
 
