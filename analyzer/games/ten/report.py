@@ -1,10 +1,13 @@
-"""Ten's part of the default report: threshold tables and charts against the exact optimal policy.
+"""Ten in reports: the report section (``PARTS``), the threshold table and the threshold chart
+(the chart `ten thresholds --chart` draws too), and the exact rule-sensitivity table.
 
 Imports pandas/matplotlib lazily (only the functions that tabulate or draw use them).
 """
 from __future__ import annotations
 
 import pathlib
+
+from analyzer.report import section_part
 
 
 def threshold_frame(res: dict):
@@ -64,8 +67,10 @@ def threshold_chart(res: dict, base):
 
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     """Run both threshold families on a fresh 4-player deck; write tables and charts; summarise."""
-    from analyzer.games.ten import TenRules, ValueModel, load_deck, turn_state
-    from analyzer.games.ten_policy import Model, thresholds
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.play import thresholds
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
+    from analyzer.runner import RunSpec
     from analyzer.tables import write_table
 
     out_dir = pathlib.Path(out_dir)
@@ -78,7 +83,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
              "Threshold policies are measured by Monte Carlo on common random numbers; every "
              "policy's exact value comes from the same expectimax sweep.", ""]
     for by in ("total", "cards"):
-        res = thresholds(model, by, n, seed)
+        res = thresholds(model, by, RunSpec(n, seed))
         base = out_dir / f"ten_thresholds_{by}"
         write_table(threshold_frame(res), base)
         threshold_chart(res, base)
@@ -114,8 +119,8 @@ def _rule_sensitivity(out_dir: pathlib.Path) -> list[str]:
 
     import pandas as pd
 
-    from analyzer.games.ten import TenRules, ValueModel, load_deck, turn_state
-    from analyzer.games.ten_policy import KIND_OPTIMAL, KIND_TOTAL, Model, TenPolicy, solve
+    from analyzer.games.ten.exact import KIND_OPTIMAL, KIND_TOTAL, Model, TenPolicy, solve
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
     from analyzer.tables import write_table
 
     spec = load_deck()
@@ -143,3 +148,9 @@ def _rule_sensitivity(out_dir: pathlib.Path) -> list[str]:
     lines += ["", "In this turn model a wild only pauses the draw for an auction, so the number of "
               "wilds changes how many auctions a turn triggers but never a turn's value.", ""]
     return lines
+
+
+PARTS = (
+    section_part("ten", report_section, "section",
+                 "threshold policies against the exact optimal policy, rule sensitivity"),
+)

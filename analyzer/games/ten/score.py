@@ -1,4 +1,4 @@
-"""Ten end-of-game scoring: the longest run per colour, with wilds assigned to maximise the total.
+"""Ten end-of-game scoring: the longest run per colour, with wilds placed to maximise the total.
 
 A colour scores its single longest run of consecutive values: 1 point per card, 10 for a complete
 1–9 run; duplicates and shorter runs add nothing. Each wild fills one (colour, value) slot: a colour
@@ -14,7 +14,7 @@ unconstrained score of the remaining colours cannot beat the best found. The res
 from __future__ import annotations
 
 from analyzer.errors import UserError
-from analyzer.games.ten import COLOUR_NAMES, COLOURS, Card
+from analyzer.games.ten.rules import COLOUR_NAMES, COLOURS, Card
 
 
 def run_points(length: int) -> int:

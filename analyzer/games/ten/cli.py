@@ -1,13 +1,16 @@
-"""`pushluck ten …`: card-counting odds, the exact stop/draw policy, thresholds and scoring."""
+"""`pushluck ten …`: card-counting odds, the exact stop/draw policy, thresholds and scoring.
+
+What belongs here: the Typer sub-app only (parse options, call ``rules``/``exact``/``play``/
+``score``/``report``, print); no game logic.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
 
@@ -17,36 +20,41 @@ Cards: r5 b9 g1 o7 (colour + value), $3 (currency), r# (colour wild), *5 (number
 wild); comma-separated lists. The currency split and the player-count marks are assumptions read
 from a deck file (see `pushluck ten deck`; replace with --deck FILE).""")
 
+POLICIES = ("optimal (exact table), total:t (stop once T ≥ t) or cards:m (stop once the tableau "
+            "holds m cards)")
 DeckOpt = Annotated[Optional[str], typer.Option(
-    "--deck", help="Deck composition TOML (default: the bundled assumptions, "
-                   "analyzer/data/ten_deck.toml).")]
+    "--deck", metavar="FILE.toml",
+    help="Deck composition TOML (default: the bundled assumptions, analyzer/data/ten_deck.toml).")]
 TableauOpt = Annotated[Optional[str], typer.Option(
-    "--tableau", help="Cards face up in the current turn's tableau, e.g. r5,$2 (default none: "
-                      "the start of a turn).")]
+    "--tableau", metavar="CARDS",
+    help="Cards face up in the current turn's tableau, e.g. r5,$2 (default none: the start of a "
+         "turn).")]
 SeenOpt = Annotated[Optional[str], typer.Option(
-    "--seen", help="Every other card no longer in the draw pile (earlier turns, market, "
-                   "collections, discards, wilds drawn this turn), e.g. r9,b#,$5.")]
+    "--seen", metavar="CARDS",
+    help="Every other card no longer in the draw pile (earlier turns, market, collections, "
+         "discards, wilds drawn this turn), e.g. r9,b#,$5.")]
 PlayersOpt = Annotated[int, typer.Option(
-    "--players", help="Players at the table (1..5): sets the deck and how many opponents gain "
-                      "tokens.")]
+    "--players", metavar="N",
+    help="Players at the table (1..5): sets the deck and how many opponents gain tokens.")]
 ValueOpt = Annotated[Optional[str], typer.Option(
-    "--value", help="Value model: card=1,token=0.25,bust=3,opp=0 (any subset). card: per number "
-                    "card taken; token: per currency token gained; bust: a bust token in tokens; "
-                    "opp: cost per token each opponent gains.")]
+    "--value", metavar="KEY=NUM,...",
+    help="Value model: card=1,token=0.25,bust=3,opp=0 (any subset). card: per number card taken; "
+         "token: per currency token gained; bust: a bust token in tokens; opp: cost per token "
+         "each opponent gains.")]
 TokensOpt = Annotated[int, typer.Option(
-    "--tokens-held", help="Currency tokens you hold now (the cap limits what you can gain).")]
-
+    "--tokens-held", metavar="N",
+    help="Currency tokens you hold now (the cap limits what you can gain).")]
 
 def _setup(rules_file, sets, deck):
-    from analyzer.games.ten import TenRules, load_deck
+    from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.rules import build_rules
 
     return build_rules(TenRules, rules_file, sets), load_deck(deck)
 
 
 def _model(rules_file, sets, deck, tableau, seen, players, value, tokens_held):
-    from analyzer.games.ten import parse_value_model, turn_state
-    from analyzer.games.ten_policy import Model
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.rules import parse_value_model, turn_state
 
     r, spec = _setup(rules_file, sets, deck)
     st = turn_state(r, spec, tableau, seen, players)
@@ -55,18 +63,34 @@ def _model(rules_file, sets, deck, tableau, seen, players, value, tokens_held):
 
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of Ten with their defaults (use with --rules/--set)."""
-    from analyzer.options import show_rules
-    from analyzer.games.ten import TenRules
+    """List the house-rule keys of Ten with their defaults (use with --rules/--set).
 
-    show_rules(TenRules, json)
+    Examples:
+
+      pushluck ten rules
+
+      pushluck ten rules --json
+    """
+    from analyzer.games.ten.rules import TenRules
+    from analyzer.options import show_rules
+
+    show_rules(TenRules, json, game="ten")
 
 
 @app.command()
 def deck(deck: DeckOpt = None, players: PlayersOpt = 4, rules_file: RulesOpt = None,
          set_: SetOpt = None, json: JsonOpt = False):
-    """Show the deck composition in use and which numbers in it are assumptions."""
-    from analyzer.games.ten import deck_counts
+    """Show the deck composition in use and which numbers in it are assumptions.
+
+    Examples:
+
+      pushluck ten deck
+
+      pushluck ten deck --players 2 --json
+
+      pushluck ten deck --deck my_deck.toml --set number_wilds=10
+    """
+    from analyzer.games.ten.rules import deck_counts
     from analyzer.output import emit
 
     r, spec = _setup(rules_file, set_, deck)
@@ -75,7 +99,7 @@ def deck(deck: DeckOpt = None, players: PlayersOpt = 4, rules_file: RulesOpt = N
     for code, k in counts.items():
         kinds["currency" if code[0] == "$" else "wild" if ("#" in code or code[0] == "*")
               else "number"] += k
-    payload = {"game": "ten", "deck_file": spec.source, "players": players,
+    payload = {"game": "ten", "exact": True, "deck_file": spec.source, "players": players,
                "total": sum(counts.values()), **kinds,
                "number_copies_per_colour": list(spec.copies),
                "currency_counts": list(spec.currency),
@@ -104,9 +128,15 @@ def odds(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
     The draw pile is the deck minus the tableau and the seen cards. The next card is a number
     bust (N + v − C ≥ bust_at), a currency bust (C + u ≥ currency_bust_at), a wild (which only
     triggers an auction) or safe; each probability is matching cards left / cards left.
+
+    Examples:
+
+      pushluck ten odds --tableau r5
+
+      pushluck ten odds --tableau 'r9,$5,$5' --seen 'b7,b#' --json
     """
-    from analyzer.games.ten import odds as ten_odds
-    from analyzer.games.ten import turn_state
+    from analyzer.games.ten.exact import odds as ten_odds
+    from analyzer.games.ten.rules import turn_state
     from analyzer.output import emit
 
     r, spec = _setup(rules_file, set_, deck)
@@ -136,8 +166,16 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
     reachable from the given one is solved exactly (memoised by the counts of each card type
     drawn; colours never matter for the decision). An empty tableau means the start of a turn,
     when drawing is mandatory.
+
+    Examples:
+
+      pushluck ten best --tableau r5,r3
+
+      pushluck ten best --tableau 'r6,$3' --seen r9,b9,g9,o9 --tokens-held 8 --value opp=0.05
+
+      pushluck ten best --tableau r5,r3 --json
     """
-    from analyzer.games.ten_policy import best as ten_best
+    from analyzer.games.ten.exact import best as ten_best
     from analyzer.output import emit
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
@@ -160,14 +198,12 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
 
 @app.command()
-def simulate(policy: Annotated[str, typer.Option(
-                 help="optimal (exact table), total:t (stop once T ≥ t) or cards:m (stop once "
-                      "the tableau holds m cards).")] = "optimal",
-             vs: Annotated[Optional[str], typer.Option(
-                 help="A second policy played on the same shuffles (common random numbers).")]
-             = None,
-             turns: Annotated[Optional[int], typer.Option(
-                 "--turns", "-n", help="Number of turns (a cap with --precision).")] = None,
+def simulate(policy_: policy("The policy under study: " + POLICIES + ".") = "optimal",
+             vs: VsOpt = None,
+             n: Annotated[Optional[int], typer.Option(
+                 "-n", "--trials", min=1, metavar="N",
+                 help="Number of turns to simulate (default 1,000,000; a cap with "
+                      "--precision).")] = None,
              tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
              tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
              seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -176,29 +212,33 @@ def simulate(policy: Annotated[str, typer.Option(
     """Play one turn many times over shuffled piles under a policy.
 
     Reports the bust rate (by kind), the number cards and tokens taken and the value under the
-    model (see `ten best --help`), each with SE and 95% interval, next to the policy's exact value
-    (default 1,000,000 turns). Threshold policies take the better reward when they stop; a wild
-    is not a card for cards:m. With --vs, both policies see the same shuffles and the value
-    difference is paired; turns_per_second then counts the turns of both policies.
+    model (see `ten best --help`), each with SE and 95% interval, next to the policy's exact value.
+    Threshold policies take the better reward when they stop; a wild is not a card for cards:m.
+    With --vs, every policy sees the same shuffles and each value difference is paired;
+    turns_per_second then counts the turns of all policies.
+
+    Examples:
+
+      pushluck ten simulate --policy total:7 --vs optimal -n 1000000 --seed 7
+
+      pushluck ten simulate --policy cards:3 --seen r9,b9,g9,o9,r8,b8 -n 200000 --seed 7
+
+      pushluck ten simulate --policy optimal --vs total:6 --vs cards:3 --precision 0.002 --json
     """
     from analyzer.errors import UserError
-    from analyzer.games.ten_policy import parse_policy
-    from analyzer.games.ten_policy import simulate as ten_sim
+    from analyzer.games.ten.exact import parse_policy
+    from analyzer.games.ten.play import simulate as ten_sim
     from analyzer.output import emit
-    from analyzer.rng import resolve_seed
 
-    if turns is None and precision is None:
-        turns = 1_000_000
-    if turns is not None and turns <= 0:
-        raise UserError(f"--turns must be positive (got {turns})")
+    if n is None and precision is None:
+        n = 1_000_000
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     if model.state.cards_left == 0:
         raise UserError("the draw pile is empty: there is nothing to simulate")
-    pa = parse_policy(policy)
-    pb = parse_policy(vs) if vs is not None else None
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    out = ten_sim(model, pa, pb, turns, seed, precision, time_limit, progress)
+    pa = parse_policy(policy_ or "optimal")
+    others = [parse_policy(v) for v in vs or []]
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = ten_sim(model, pa, others, spec)
 
     def block(d):
         v = d["mean_value"]
@@ -212,14 +252,18 @@ def simulate(policy: Annotated[str, typer.Option(
                 + ("" if v.exact_value is None else f"   (exact {v.exact_value:.6f})") + "\n")
 
     def render():
-        text = (f"Ten, one turn, n = {out['n']:,} turns, seed {seed}, "
+        text = (f"Ten, one turn, n = {out['n']:,} turns, seed {spec.seed}, "
                 f"{out['cards_left']} cards in the pile\n" + block(out["a"]))
-        if pb is not None:
-            d = out["difference_a_minus_b"]
-            text += block(out["b"])
-            text += (f"  value A − B = {d.format(4)}"
+        letters = "abcdefghij"[1:len(others) + 1]
+        for letter in letters:
+            text += block(out[letter])
+        for letter in letters:
+            d = out[f"difference_a_minus_{letter}"]
+            v = out["verdicts"][letter] if len(letters) > 1 else out["verdict"]
+            name = letter.upper()
+            text += (f"  value A − {name} = {d.format(4)}"
                      + ("" if d.exact_value is None else f"  (exact {d.exact_value:.6f})")
-                     + f"\n  → {out['verdict']}\n")
+                     + f"\n  → {v}\n")
         return text + f"  turns per second = {out['turns_per_second']:,.0f}"
 
     emit(out, json, render)
@@ -227,13 +271,11 @@ def simulate(policy: Annotated[str, typer.Option(
 
 @app.command()
 def thresholds(by: Annotated[str, typer.Option(
+                   metavar="total|cards",
                    help="total: stop once T ≥ t; cards: stop once the tableau holds m cards.")]
                = "total",
-               turns: Annotated[int, typer.Option("--turns", "-n",
-                                                  help="Turns per policy (paired).")] = 200_000,
-               out: Annotated[str, typer.Option(
-                   "--out", help="Folder for the CSV/Markdown table and the PNG/SVG chart.")]
-               = "reports/out/ten",
+               n: trials("turns per policy", 200_000) = 200_000,
+               out: OutOpt = None, chart: ChartOpt = False,
                seen: SeenOpt = None, players: PlayersOpt = 4, tokens_held: TokensOpt = 0,
                value: ValueOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
                progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
@@ -242,32 +284,41 @@ def thresholds(by: Annotated[str, typer.Option(
 
     Every policy plays the same shuffled turns (common random numbers). For each: bust rate by
     kind, mean number cards, mean tokens and mean value with SE and 95% interval, each policy's
-    exact value, and the paired value gap to the exact optimal policy. Writes
-    ten_thresholds_<by>.csv/.md and .png/.svg under --out.
+    exact value, and the paired value gap to the exact optimal policy. With --out DIR, writes
+    ten_thresholds_<by>.csv/.md there (and .png/.svg with --chart); without it, nothing is written.
+
+    Examples:
+
+      pushluck ten thresholds --by total -n 200000 --seed 1
+
+      pushluck ten thresholds --by cards -n 200000 --seed 1 --out results --chart
+
+      pushluck ten thresholds --seen r9,b9,g9,o9 --json
     """
     from pathlib import Path
 
     from analyzer.errors import UserError
-    from analyzer.games.ten_policy import thresholds as ten_thr
-    from analyzer.games.ten_report import threshold_frame, threshold_chart
+    from analyzer.games.ten.play import thresholds as ten_thr
     from analyzer.output import emit, note, table
-    from analyzer.rng import resolve_seed
-    from analyzer.tables import write_table
 
     if by not in ("total", "cards"):
         raise UserError(f"--by must be total or cards (got '{by}')")
-    if turns <= 0:
-        raise UserError(f"--turns must be positive (got {turns})")
+    if chart and out is None:
+        raise UserError("--chart writes into --out: give --out DIR")
     model, _spec = _model(rules_file, set_, deck, None, seen, players, value, tokens_held)
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    res = ten_thr(model, by, turns, seed, progress=progress)
-    df = threshold_frame(res)
-    base = Path(out) / f"ten_thresholds_{by}"
-    files = [str(p) for p in write_table(df, base)]
-    files += [str(p) for p in threshold_chart(res, base)]
+    spec = run_spec(n, seed, progress=progress, as_json=json)
+    res = ten_thr(model, by, spec)
+    files = []
+    if out is not None:
+        from analyzer.games.ten.report import threshold_chart, threshold_frame
+        from analyzer.tables import write_table
+
+        base = Path(out) / f"ten_thresholds_{by}"
+        files = [str(p) for p in write_table(threshold_frame(res), base)]
+        if chart:
+            files += [str(p) for p in threshold_chart(res, base)]
+        note("wrote " + ", ".join(files))
     res["files"] = files
-    note("wrote " + ", ".join(files))
 
     def render():
         rows = []
@@ -281,7 +332,8 @@ def thresholds(by: Annotated[str, typer.Option(
                          f"{r['mean_tokens'].estimate:.3f}",
                          f"{v.estimate:.4f} ± {v.se:.4f}", f"{v.exact_value:.4f}",
                          "" if gap is None else f"{gap.estimate:.4f} ± {gap.se:.4f}"])
-        head = (f"Ten thresholds by {by}: n = {res['n']:,} turns per policy (paired), seed {seed}, "
+        head = (f"Ten thresholds by {by}: n = {res['n']:,} turns per policy (paired), "
+                f"seed {spec.seed}, "
                 f"{res['cards_left']} cards in the pile\n")
         return head + table(rows, ["policy", "P(bust)", "num", "cur", "cards", "tokens",
                                    "value ± SE", "exact", "optimal − this ± SE"])
@@ -291,7 +343,8 @@ def thresholds(by: Annotated[str, typer.Option(
 
 @app.command()
 def score(collection: Annotated[str, typer.Option(
-              "--collection", help="Your cards at the end, e.g. r1,r2,r3,b#,*5,**.")],
+              "--collection", metavar="CARDS",
+              help="Your cards at the end, e.g. r1,r2,r3,b#,*5,**.")],
           deck: DeckOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
           json: JsonOpt = False):
     """End-of-game score: each colour's longest run, wilds assigned to maximise the total.
@@ -299,9 +352,15 @@ def score(collection: Annotated[str, typer.Option(
     1 point per card of a colour's single longest run of consecutive values, 10 for a complete
     1–9 run. Each wild fills one slot (colour wild: its colour; number wild: its value; full
     wild: anything); the best assignment is found exactly and shown.
+
+    Examples:
+
+      pushluck ten score --collection 'r1,r2,r4,r5,r7,r8,*3,*6,**,r#,b2,b3'
+
+      pushluck ten score --collection b1,b2,b3,b5,b7,b# --json
     """
-    from analyzer.games.ten import deck_counts, parse_cards, remaining_deck
-    from analyzer.games.ten_score import score_collection
+    from analyzer.games.ten.rules import deck_counts, parse_cards, remaining_deck
+    from analyzer.games.ten.score import score_collection
     from analyzer.output import emit
 
     r, spec = _setup(rules_file, set_, deck)
@@ -324,7 +383,3 @@ def score(collection: Annotated[str, typer.Option(
         return "\n".join(lines)
 
     emit(res, json, render)
-
-
-def register(root: typer.Typer) -> None:
-    root.add_typer(app, name="ten")

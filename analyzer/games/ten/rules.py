@@ -1,4 +1,8 @@
-"""Ten: rules knobs, the deck model, card notation, card-counting odds and the turn state.
+"""Ten's rules: house-rule knobs, the deck file, card notation, the turn state and the value model.
+
+What belongs here: everything that turns a rules file, a deck file and the command line's card
+lists into checked plain data (``TenRules``, ``DeckSpec``, ``TurnState``, ``ValueModel``); no
+solver, no sampling.
 
 Deck (rules page ``shared/rules/ten.md``): 84 number cards (4 colours × values 1–6 three copies,
 7–9 one copy), 2 colour wilds per colour, 9 number wilds (one per value), 1 full wild and 27
@@ -7,11 +11,6 @@ currency cards whose split by value is an assumption read from ``analyzer/data/t
 
 Card notation: ``r5`` (colour letter r/b/g/o + value 1–9), ``$3`` (currency 1–5), ``r#`` (colour
 wild), ``*5`` (number wild of value 5), ``**`` (full wild); comma-separated lists.
-
-Odds: with ``R`` cards left and tableau totals N (numbers) and C (currency), the next card is a
-number bust if it is a number card with ``N + v − C ≥ bust_at``, a currency bust if it is a
-currency card with ``C + u ≥ currency_bust_at``, a wild (any of the three kinds) or safe; each
-probability is (matching cards left) / R.
 """
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from analyzer.rules import rule
 
 COLOURS = ("r", "b", "g", "o")
 COLOUR_NAMES = {"r": "red", "b": "blue", "g": "green", "o": "orange"}
-DEFAULT_DECK = Path(__file__).resolve().parent.parent / "data" / "ten_deck.toml"
+DEFAULT_DECK = Path(__file__).resolve().parents[2] / "data" / "ten_deck.toml"
 _CARD_RE = re.compile(r"^(?:([rbgo])([1-9#])|\*([1-9*])|\$([1-5]))$")
 
 
@@ -43,6 +42,9 @@ class TenRules:
     currency_bust_at: int = rule(11, "currency bust when the tableau's currency C reaches this",
                                  min=2, max=60)
     token_cap: int = rule(10, "most currency tokens a player may hold", min=1, max=50)
+
+
+RULES = TenRules
 
 
 @dataclass(frozen=True)
@@ -244,31 +246,6 @@ def turn_state(rules: TenRules, spec: DeckSpec, tableau_text: str | None = None,
             wilds += k
     n_num = sum(1 for c in tableau if c.kind == "number")
     return TurnState(tuple(avail), wilds, N, C, n_num, len(tableau))
-
-
-def odds(state: TurnState, rules: TenRules) -> dict:
-    """Exact next-card probabilities by card counting (module doc)."""
-    R = state.cards_left
-    if R == 0:
-        raise UserError("the draw pile is empty: the turn is over")
-    nb = cb = safe = 0
-    for i in range(14):
-        k = state.avail[i]
-        v = int(TYPE_VALUES[i])
-        if i < 9:
-            if state.N + v - state.C >= rules.bust_at:
-                nb += k
-            else:
-                safe += k
-        elif state.C + v >= rules.currency_bust_at:
-            cb += k
-        else:
-            safe += k
-    return {"cards_left": R, "N": state.N, "C": state.C, "T": state.T,
-            "p_bust": (nb + cb) / R, "p_number_bust": nb / R, "p_currency_bust": cb / R,
-            "p_wild": state.wilds / R, "p_safe": safe / R,
-            "counts": {"number_bust": nb, "currency_bust": cb, "wild": state.wilds, "safe": safe},
-            "exact": True}
 
 
 # ----------------------------------------------------------------------------------------------
