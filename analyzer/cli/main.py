@@ -46,7 +46,11 @@ class GamesGroup(TyperGroup):
         if name not in REGISTRY:
             return super().get_command(ctx, name)
         game = get_game(name)
-        command = typer.main.get_command(game.load("cli"))
+        sub = game.load("cli")
+        sub.rich_markup_mode = None  # plain help, wrapped as written, as the top level
+        sub._add_completion = False  # completion is installed once, from the top level
+        sub.pretty_exceptions_enable = False
+        command = typer.main.get_command(sub)
         command.name = name
         command.short_help = game.summary
         return command
