@@ -12,7 +12,7 @@ import typer
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
-app = typer.Typer(no_args_is_help=True, help="""Railroad Canasta: a kitty, four canasta types.
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
 
 Each player has a 13-card hand and an 11-card kitty from 106 cards per player; canastas are red
 (7 naturals, 500), black (mixed, 300), wild (1000) and sevens (1500); going out needs all four.
@@ -22,8 +22,8 @@ House rules: `pushluck canasta rules`.
 
 Examples:
 
+\b
   pushluck canasta score analyzer/data/canasta_score_example.toml
-
   pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1""")
 
 SeatsOpt = Annotated[str, typer.Option(
@@ -45,14 +45,14 @@ def rules(json: JsonOpt = False):
 
     Examples:
 
+    \b
       pushluck canasta rules
-
       pushluck canasta rules --json
     """
     from analyzer.games.canasta.rules import CanastaRules
     from analyzer.options import show_rules
 
-    show_rules(CanastaRules, json)
+    show_rules(CanastaRules, json, game="canasta")
 
 
 @app.command()
@@ -69,8 +69,8 @@ def score(file: Annotated[str, typer.Argument(
 
     Examples:
 
+    \b
       pushluck canasta score analyzer/data/canasta_score_example.toml
-
       pushluck canasta score analyzer/data/canasta_score_example.toml --set bonus_wild=2000 --json
     """
     from analyzer.games.canasta.score import score_from_toml
@@ -117,8 +117,8 @@ def check(melds: Annotated[List[str], typer.Argument(
 
     Examples:
 
+    \b
       pushluck canasta check --score 5000 KS,KH,2C 8S,8H,8D
-
       pushluck canasta check --melded --existing QS,QH,QD,QC,QS,QH,QD +QC QD,QC,QS 7S,7H,7D,2C
     """
     from analyzer.games.canasta.score import check_melds
@@ -163,8 +163,8 @@ def meld_odds(score: Annotated[int, typer.Option(
 
     Examples:
 
+    \b
       pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1
-
       pushluck canasta meld-odds --score -100 --players 4 --policy builder:6 --json
     """
     from analyzer.games.canasta.play import meld_odds as run_meld_odds, parse_policy
@@ -208,8 +208,8 @@ def simulate(n: trials("games", 2000) = 2000,
 
     Examples:
 
+    \b
       pushluck canasta simulate -n 2000 --seats greedy,builder:10:20 --seed 1
-
       pushluck canasta simulate -n 2000 --seed 1 --out /tmp/canasta --chart
     """
     from analyzer.errors import UserError
@@ -280,10 +280,9 @@ def decide(position: Annotated[str, typer.Argument(
 
     Examples:
 
+    \b
       pushluck canasta decide analyzer/data/canasta_position_example.toml -n 4000 --seed 1
-
       pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
-
       pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
     """
     from analyzer.games.canasta.decide import decide as run_decide
