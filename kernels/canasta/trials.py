@@ -1,4 +1,4 @@
-"""Railroad Canasta: parallel Monte Carlo drivers over the round engine (kernels/canasta.py).
+"""Railroad Canasta: parallel Monte Carlo drivers over the round engine (kernels/canasta/engine.py).
 
 Model
 -----
@@ -11,7 +11,7 @@ per-block sums (columns documented per kernel) that the runner reduces in block 
 import numpy as np
 from numba import njit, prange
 
-from kernels.canasta import (C_CUM, C_FIRSTMELD, C_KTURN, C_REQ, C_SCORE, G_END, G_SEND, G_SP,
+from kernels.canasta.engine import (C_CUM, C_FIRSTMELD, C_KTURN, C_REQ, C_SCORE, G_END, G_SEND, G_SP,
                              G_TURNS, NG, NPL, NT, NV, R_KITTY, R_MAXROUNDS, R_NP, R_TARGET,
                              deal, new_state, plan_initial, play_turns, score_round)
 from kernels.rng import randint, seed_trial

@@ -1,46 +1,63 @@
-"""`pushluck canasta …`: Railroad Canasta (scores, meld checks, meld odds, games, decisions)."""
+"""`pushluck canasta …`: Railroad Canasta (scores, meld checks, meld odds, games, decisions).
+
+What belongs here: the Typer sub-app only. Each command parses its options, calls ``score``,
+``play``, ``decide`` or ``report`` and prints (a table, or one JSON object with --json).
+"""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
-app = typer.Typer(no_args_is_help=True, help="""Railroad Canasta: a kitty, four canasta types.
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
 
 Each player has a 13-card hand and an 11-card kitty from 106 cards per player; canastas are red
 (7 naturals, 500), black (mixed, 300), wild (1000) and sevens (1500); going out needs all four.
 Exact: `score`, `check` and the meld chance on the deal. Monte Carlo (round engine in
-kernels/canasta.py, policies greedy and builder:K[:F]): `meld-odds`, `simulate`, `decide`.
-House rules: `pushluck canasta rules`.""")
+kernels/canasta/, policies greedy and builder:K[:F]): `meld-odds`, `simulate`, `decide`.
+House rules: `pushluck canasta rules`.
+
+Examples:
+
+\b
+  pushluck canasta score analyzer/data/canasta_score_example.toml
+  pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1""")
+
+SeatsOpt = Annotated[str, typer.Option(
+    "--seats", metavar="POLICY[,POLICY…]",
+    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F].")]
 
 
 def _rules(rules_file, sets, players=None):
-    from analyzer.games.canasta import CanastaRules
+    from analyzer.games.canasta.rules import CanastaRules
     from analyzer.rules import build_rules
 
     extra = {"players": players} if players is not None else None
     return build_rules(CanastaRules, rules_file, sets, extra)
 
 
-def register(root) -> None:
-    root.add_typer(app, name="canasta")
-
-
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of Railroad Canasta with their defaults."""
-    from analyzer.options import show_rules
-    from analyzer.games.canasta import CanastaRules
+    """List the house-rule keys of Railroad Canasta with their defaults.
 
-    show_rules(CanastaRules, json)
+    Examples:
+
+    \b
+      pushluck canasta rules
+      pushluck canasta rules --json
+    """
+    from analyzer.games.canasta.rules import CanastaRules
+    from analyzer.options import show_rules
+
+    show_rules(CanastaRules, json, game="canasta")
 
 
 @app.command()
-def score(file: Annotated[str, typer.Argument(help="TOML file describing one player's round.")],
+def score(file: Annotated[str, typer.Argument(
+              metavar="FILE.toml", help="TOML file describing one player's round.")],
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Score one player's round exactly (section 7 of the rules page).
 
@@ -48,14 +65,20 @@ def score(file: Annotated[str, typer.Argument(help="TOML file describing one pla
     black-three meld only when going out); red_threes = N; hand = ["KS", ...] (cards left);
     kitty = "picked" or the 11 cards of the unpicked kitty; went_out = true/false.
     round = 100 if out + melded card values + canasta bonuses + 100 per red three − hand −
-    unpicked kitty. Example: analyzer/data/canasta_score_example.toml.
+    unpicked kitty.
+
+    Examples:
+
+    \b
+      pushluck canasta score analyzer/data/canasta_score_example.toml
+      pushluck canasta score analyzer/data/canasta_score_example.toml --set bonus_wild=2000 --json
     """
-    from analyzer.games.canasta import score_from_toml
+    from analyzer.games.canasta.score import score_from_toml
     from analyzer.output import emit, table
     from analyzer.rules import load_toml
 
     r = _rules(rules_file, set_)
-    out = score_from_toml(load_toml(file), r)
+    out = {"game": "canasta", **score_from_toml(load_toml(file), r)}
     b = out["breakdown"]
 
     def render():
@@ -71,15 +94,17 @@ def score(file: Annotated[str, typer.Argument(help="TOML file describing one pla
 
 @app.command()
 def check(melds: Annotated[List[str], typer.Argument(
+              metavar="CARDS...",
               help="Proposed melds, each a comma list (e.g. KS,KH,KD); prefix + to add to an "
                    "existing meld.")],
-          score: Annotated[int, typer.Option(help="Your cumulative score (sets the requirement).")]
-          = 0,
+          score: Annotated[int, typer.Option(
+              metavar="POINTS", help="Your cumulative score (sets the requirement).")] = 0,
           melded: Annotated[bool, typer.Option(
               "--melded/--not-melded", help="Whether you have already melded this round.")]
           = False,
           existing: Annotated[Optional[List[str]], typer.Option(
-              "--existing", help="One of your melds already on the table (repeatable).")] = None,
+              "--existing", metavar="CARDS",
+              help="One of your melds already on the table (repeatable).")] = None,
           going_out: Annotated[bool, typer.Option(
               "--going-out", help="This is the turn you go out (black threes may meld).")]
           = False,
@@ -89,12 +114,18 @@ def check(melds: Annotated[List[str], typer.Argument(
     Requirement by cumulative score: below 0 → 15, 0–4995 → 50, 5000–9995 → 90,
     10000–14995 → 120, 15000+ → 150 (card values of the cards laid in the action; red threes and
     bonuses never count). Mixed melds need >= 2 naturals and <= 3 wilds; no wild joins sevens.
+
+    Examples:
+
+    \b
+      pushluck canasta check --score 5000 KS,KH,2C 8S,8H,8D
+      pushluck canasta check --melded --existing QS,QH,QD,QC,QS,QH,QD +QC QD,QC,QS 7S,7H,7D,2C
     """
-    from analyzer.games.canasta import check_melds
+    from analyzer.games.canasta.score import check_melds
     from analyzer.output import emit, table
 
     r = _rules(rules_file, set_)
-    out = check_melds(melds, r, score, melded, existing, going_out)
+    out = {"game": "canasta", **check_melds(melds, r, score, melded, existing, going_out)}
 
     def render():
         rows = [(" ".join(m["cards"]), m["value"], m["canasta"] or "-",
@@ -112,43 +143,44 @@ def check(melds: Annotated[List[str], typer.Argument(
 
 
 @app.command("meld-odds")
-def meld_odds(score: Annotated[int, typer.Option(help="Cumulative score (requirement band).")],
-              players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
-              turns: Annotated[int, typer.Option(help="Also report melding within 1..t own turns.")]
-              = 5,
-              policy: Annotated[str, typer.Option(help="Policy of every player: greedy or "
-                                                  "builder:K[:F].")] = "greedy",
-              n: Annotated[int, typer.Option("--n", "-n", help="Deals to simulate.")] = 20000,
+def meld_odds(score: Annotated[int, typer.Option(
+                  metavar="POINTS", help="Cumulative score (requirement band).")],
+              players: Annotated[Optional[int], typer.Option(
+                  metavar="P", help="Number of players.")] = None,
+              within_turns: Annotated[int, typer.Option(
+                  "--within-turns", metavar="T", min=0, max=200,
+                  help="Also report melding by each of your own turns 1..T of the round.")] = 5,
+              policy_: policy("Policy of every player: greedy or builder:K[:F].") = "greedy",
+              n: trials("deals", 20000) = 20000,
               seed: SeedOpt = None, progress: ProgressOpt = None,
               rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Chance of meeting the initial meld requirement: on the deal and within t turns.
+    """Chance of meeting the initial meld requirement: on the deal and within T turns.
 
     On the deal: exact (enumeration of every 13-card hand composition, hypergeometric weights)
     and Monte Carlo; a hand meets it when its best first melding action (natural melds, a wild
-    meld, pairs with one wild, spare wilds on mixed melds) is worth the requirement. Within t
+    meld, pairs with one wild, spare wilds on mixed melds) is worth the requirement. Within T
     turns: Monte Carlo of the player moving first, drawing/taking and melding under the policy.
+
+    Examples:
+
+    \b
+      pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1
+      pushluck canasta meld-odds --score -100 --players 4 --policy builder:6 --json
     """
-    from analyzer.games import canasta_mc as M
-    from analyzer.games.canasta import parse_policy
+    from analyzer.games.canasta.play import meld_odds as run_meld_odds, parse_policy
     from analyzer.output import emit
-    from analyzer.rng import resolve_seed
 
     r = _rules(rules_file, set_, players)
-    pol = parse_policy(policy)
-    if n <= 0:
-        from analyzer.errors import UserError
-
-        raise UserError(f"--n must be positive (got {n})")
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    out = M.meld_odds(score, turns, r, pol, n, seed, progress)
+    pol = parse_policy(policy_)
+    spec = run_spec(n, seed, progress=progress, as_json=json)
+    out = run_meld_odds(score, within_turns, r, pol, spec)
 
     def render():
         d = out["p_requirement_on_deal"]
         ex = "" if out["p_exact_on_deal"] is None else f"   exact {out['p_exact_on_deal']:.6f}"
         lines = [f"Railroad Canasta, {r.players} players, cumulative score {score}: requirement "
                  f"{out['requirement']}; policy {out['policy']}; n = {out['n']:,} deals, "
-                 f"seed {seed}",
+                 f"seed {spec.seed}",
                  f"  on the deal        {d.format(4)}{ex}"]
         for row in out["by_turn"]:
             lines.append(f"  melded by turn {row['turn']:<3} {row['p_melded'].format(4)}")
@@ -158,39 +190,45 @@ def meld_odds(score: Annotated[int, typer.Option(help="Cumulative score (require
 
 
 @app.command()
-def simulate(games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 2000,
-             players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
-             policies: Annotated[str, typer.Option(
-                 help="One policy for all or one per seat: greedy, builder:K[:F].")] = "greedy",
-             chart: Annotated[Optional[str], typer.Option(
-                 help="Write a chart of canastas per round and outcomes to BASE.png/.svg.")]
-             = None,
+def simulate(n: trials("games", 2000) = 2000,
+             players: Annotated[Optional[int], typer.Option(
+                 metavar="P", help="Number of players.")] = None,
+             seats: SeatsOpt = "greedy",
+             out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Whole games to 20,000 with the rotating dealer between stated policies.
 
     Reports per round (cluster-robust ratio estimates over games): length in turns (all players'
     turns), canastas of each type (all players), kitty pick-ups and the round turn at which they
-    happen, going-out / sevens-lock / stock-exhaustion rates,
-    points per player; per game: rounds to the target, each seat's win rate and the first
-    mover's. greedy: goes out as soon as allowed. builder:K[:F]: only with K canastas or stock
-    <= F (defaults 10 and 20).
+    happen, going-out / sevens-lock / stock-exhaustion rates, points per player; per game:
+    rounds to the target, each seat's win rate and the first mover's. greedy: goes out as soon as
+    allowed. builder:K[:F]: only with K canastas or stock <= F (defaults 10 and 20). --chart
+    draws canastas per round and how rounds end into --out (simulate.png and simulate.svg).
+
+    Examples:
+
+    \b
+      pushluck canasta simulate -n 2000 --seats greedy,builder:10:20 --seed 1
+      pushluck canasta simulate -n 2000 --seed 1 --out /tmp/canasta --chart
     """
     from analyzer.errors import UserError
-    from analyzer.games import canasta_mc as M
-    from analyzer.games.canasta import parse_policies
+    from analyzer.games.canasta.play import parse_policies, simulate as run_simulate
     from analyzer.output import emit, note, table
-    from analyzer.rng import resolve_seed
 
+    if chart and not out_dir:
+        raise UserError("--chart writes into a folder: give --out DIR")
     r = _rules(rules_file, set_, players)
-    if games <= 0:
-        raise UserError(f"--games must be positive (got {games})")
-    pols = parse_policies(policies, r.players)
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    out = M.simulate(games, r, pols, seed, progress, time_limit)
+    pols = parse_policies(seats, r.players)
+    spec = run_spec(n, seed, time_limit=time_limit, progress=progress, as_json=json)
+    out = run_simulate(r, pols, spec)
     if chart:
-        out["chart"] = [str(p) for p in M.save_chart(out, chart)]
+        from pathlib import Path
+
+        from analyzer.games.canasta.report import save_chart
+
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        out["chart"] = [str(p) for p in save_chart(out, Path(out_dir) / "simulate")]
         note(f"wrote {', '.join(out['chart'])}")
 
     def render():
@@ -202,20 +240,24 @@ def simulate(games: Annotated[int, typer.Option("--games", "-n", help="Games to 
                          srow["p_win"].format(4)))
         rows.append(("P(first mover of round 1 wins)", out["p_first_mover_wins"].format(4)))
         head = (f"Railroad Canasta, {r.players} players, {', '.join(out['policies'])}: "
-                f"n = {out['n']:,} games ({out['rounds']:,} rounds), seed {seed}\n")
+                f"n = {out['n']:,} games ({out['rounds']:,} rounds), seed {spec.seed}\n")
         return head + table(rows, ["per round / per game", "estimate ± se [95% CI]"], "ll")
 
     emit(out, json, render)
 
 
 @app.command()
-def decide(position: Annotated[str, typer.Argument(help="TOML file with the position.")],
-           policies: Annotated[str, typer.Option(
-               help="Policy for every player after the decision (one, or one per seat, you "
-                    "first).")] = "greedy",
-           n: Annotated[Optional[int], typer.Option("--n", "-n", help="Playouts per option.")]
-           = None,
+def decide(position: Annotated[str, typer.Argument(
+               metavar="POSITION.toml", help="TOML file with the position.")],
+           seats: Annotated[str, typer.Option(
+               "--seats", metavar="POLICY[,POLICY…]",
+               help="Policy of every player after the decision: one for all, or one per seat "
+                    "(you first): greedy, builder:K[:F].")] = "greedy",
+           n: Annotated[Optional[int], typer.Option(
+               "-n", "--trials", min=1, metavar="N",
+               help="Playouts per option (4000 unless --precision is given).")] = None,
            objective: Annotated[str, typer.Option(
+               metavar="own|lead",
                help="own: your round score; lead: your round score minus the best opponent's.")]
            = "own",
            seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
@@ -227,21 +269,25 @@ def decide(position: Annotated[str, typer.Argument(help="TOML file with the posi
     every meld, placed red threes and the pile) are dealt at random into the opponents' hands
     (their stated sizes), every face-down kitty and the stock (its stated size); both options
     use the same deal and random stream (common random numbers). Everyone then follows the
-    policies. Reports your expected round score under each option and the paired difference
-    with its 95% interval, and the same for your lead over the best opponent; the recommendation
-    follows --objective (own score by default) and is "too close to call" when the interval
-    contains 0; a note says when the other objective disagrees.
+    --seats policies. Reports your expected round score under each option and the paired
+    difference with its 95% interval, and the same for your lead over the best opponent; the
+    recommendation follows --objective (own score by default) and is "too close to call" when
+    the interval contains 0; a note says when the other objective disagrees.
 
     Position keys: phase, stock, [me] score/hand/melds/red_threes/kitty, [[opponents]]
     score/hand_size/melds/red_threes/kitty (in playing order after you), [pile] cards (bottom
-    to top)/frozen. You are the player to move. Example:
-    analyzer/data/canasta_position_example.toml.
+    to top)/frozen. You are the player to move.
+
+    Examples:
+
+    \b
+      pushluck canasta decide analyzer/data/canasta_position_example.toml -n 4000 --seed 1
+      pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
+      pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
     """
-    from analyzer.errors import UserError
-    from analyzer.games import canasta_mc as M
-    from analyzer.games.canasta import parse_policies
+    from analyzer.games.canasta.decide import decide as run_decide
+    from analyzer.games.canasta.play import parse_policies
     from analyzer.output import emit
-    from analyzer.rng import resolve_seed
     from analyzer.rules import load_toml
 
     data = load_toml(position)
@@ -251,12 +297,9 @@ def decide(position: Annotated[str, typer.Argument(help="TOML file with the posi
     r = _rules(rules_file, set_, players)
     if n is None and precision is None:
         n = 4000
-    if n is not None and n <= 0:
-        raise UserError(f"--n must be positive (got {n})")
-    pols = parse_policies(policies, r.players)
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    out = M.decide(data, r, pols, n, seed, precision, time_limit, progress, objective)
+    pols = parse_policies(seats, r.players)
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = run_decide(data, r, pols, spec, objective)
 
     def render():
         a, b = out["options"]
@@ -270,7 +313,7 @@ def decide(position: Annotated[str, typer.Argument(help="TOML file with the posi
             what = "lead over the best opponent" if objective == "own" else "own round score"
             note_line = f"\n  (by {what} the answer is: {other})"
         return (f"Railroad Canasta decision ({out['question']}), policies "
-                f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {seed}\n"
+                f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
                 f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
                 f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
                 f"  difference           = {out['difference_a_minus_b'].format(1)}\n"

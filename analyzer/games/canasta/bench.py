@@ -1,9 +1,10 @@
-"""Railroad Canasta cases for `pushluck bench`: the round engine on independent 2-player rounds.
+"""Railroad Canasta cases for `pushluck bench` (``CASES``): the round engine on independent
+2-player rounds, whole games, and the query commands timed as whole processes.
 
-The pure-Python reference is the *same* engine source (kernels/canasta_core.py and
-kernels/canasta.py) executed without Numba: the module texts are compiled with ``njit`` as the
-identity decorator and the random draws from ``random.Random(seed)``, so the kernel/reference
-ratio measures compilation alone, not a different algorithm.
+The pure-Python reference is the *same* engine source (kernels/canasta/layout.py, meld.py and
+engine.py) executed without Numba: the module texts are compiled with ``njit`` as the identity
+decorator and the random draws from ``random.Random(seed)``, so the kernel/reference ratio
+measures compilation alone, not a different algorithm.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import functools
 import random
 from pathlib import Path
 
-from analyzer.benchkit import BenchCase
+from analyzer.benchkit import BenchCase, BenchQuery
 
 
 @functools.lru_cache(maxsize=1)
@@ -19,8 +20,9 @@ def python_engine() -> dict:
     """The round engine's functions as plain Python (see module doc)."""
     import re
 
-    import kernels.canasta as K
-    import kernels.canasta_core as C
+    import kernels.canasta.engine as E
+    import kernels.canasta.layout as L
+    import kernels.canasta.meld as M
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):
@@ -30,20 +32,20 @@ def python_engine() -> dict:
     ns = {"njit": njit, "prange": range,
           "randint": lambda s, n: s.randrange(n),
           "seed_trial": None, "__name__": "canasta_python_reference"}
-    for mod in (C, K):
+    for mod in (L, M, E):
         src = Path(mod.__file__).read_text()
         src = src.replace("from numba import njit, prange\n", "")
         src = src.replace("from numba import njit\n", "")
         src = src.replace("from kernels.rng import randint, seed_trial\n", "")
-        src = re.sub(r"from kernels\.canasta_core import \([^\n]*\n(?:    [^\n]*\n)*", "", src)
+        src = re.sub(r"from kernels\.canasta\.\w+ import \([^\n]*\n(?:    [^\n]*\n)*", "", src)
         exec(compile(src, f"{mod.__name__} (pure Python)", "exec"), ns)
     return ns
 
 
 def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
     """``n`` independent greedy rounds in pure Python; returns the mean round length."""
-    from analyzer.games.canasta import CanastaRules, parse_policies
-    from analyzer.games.canasta_mc import policy_array, rules_arrays
+    from analyzer.games.canasta.play import parse_policies, policy_array, rules_arrays
+    from analyzer.games.canasta.rules import CanastaRules
 
     E = python_engine()
     rules = CanastaRules(players=players)
@@ -68,9 +70,9 @@ def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
 
 
 def make_rounds_job(players: int = 2):
-    from analyzer.games.canasta import CanastaRules, parse_policies
-    from analyzer.games.canasta_mc import make_job
-    from kernels.canasta_sim import MODE_ROUNDS
+    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import MODE_ROUNDS
 
     rules = CanastaRules(players=players)
     return make_job(MODE_ROUNDS, rules, parse_policies("greedy", players),
@@ -78,18 +80,25 @@ def make_rounds_job(players: int = 2):
 
 
 def make_games_job():
-    from analyzer.games.canasta import CanastaRules, parse_policies
-    from analyzer.games.canasta_mc import make_job
-    from kernels.canasta_sim import MODE_GAMES
+    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import MODE_GAMES
 
     return make_job(MODE_GAMES, CanastaRules(), parse_policies("greedy", 2),
                     name="canasta 2-player greedy games to 20,000", unit="games")
 
 
-def bench_cases() -> list[BenchCase]:
-    return [
-        BenchCase("canasta", "round engine, 2 players, greedy", "rounds", make_rounds_job,
-                  40_000, python_reference_rounds, 30),
-        BenchCase("canasta", "whole games to 20,000, 2 players, greedy", "games",
-                  make_games_job, 10_000, None, 0),
-    ]
+SCORE_EXAMPLE = str(Path(__file__).resolve().parents[2] / "data" / "canasta_score_example.toml")
+
+CASES = [
+    BenchCase("canasta", "round engine, 2 players, greedy", "rounds", make_rounds_job,
+              40_000, python_reference_rounds, 30),
+    BenchCase("canasta", "whole games to 20,000, 2 players, greedy", "games",
+              make_games_job, 10_000, None, 0),
+    BenchQuery("canasta", "score (example round)", ("canasta", "score", SCORE_EXAMPLE, "--json")),
+    BenchQuery("canasta", "check (initial meld at 5000)",
+               ("canasta", "check", "--score", "5000", "KS,KH,2C", "8S,8H,8D", "--json")),
+    BenchQuery("canasta", "check (add to an existing meld)",
+               ("canasta", "check", "--melded", "--existing", "QS,QH,QD,QC,QS,QH,QD", "+QC",
+                "QD,QC,QS", "7S,7H,7D,2C", "--json")),
+]

@@ -11,7 +11,7 @@ the closed-form maximum first-meld value ``max_initial_value`` reaches it.
 import numpy as np
 from numba import njit
 
-from kernels.canasta_core import VAL
+from kernels.canasta.layout import VAL
 
 @njit(cache=True)
 def _binom(n, k):

@@ -1,7 +1,7 @@
 """Railroad Canasta: the round engine (deal, draw or take, meld, discard, kitty, end) in Numba.
 
-Card types, state layout and the melding algorithms are in ``kernels/canasta_core.py`` (imported
-and re-exported here); this module holds the turn flow.
+Card types and the state layout are in ``kernels/canasta/layout.py``, the melding algorithms in
+``kernels/canasta/meld.py`` (both imported and re-exported here); this module holds the turn flow.
 
 Model
 -----
@@ -26,21 +26,22 @@ discard the least useful legal card (or declare a sevens lock when none exists),
 automatic kitty pick-up. The round ends by going out, a sevens lock, or a draw from an empty
 stock. Scores follow section 7 of the rules page.
 
-Policies are integer vectors (one row per seat), see ``P_*`` in canasta_core: ``greedy`` goes
+Policies are integer vectors (one row per seat), see ``P_*`` in layout.py: ``greedy`` goes
 out as soon as it can; ``builder`` waits for a number of canastas (or a low stock).
 """
 import numpy as np
 from numba import njit
 
-from kernels.canasta_core import (  # noqa: F401  (re-exported for callers)
+from kernels.canasta.layout import (  # noqa: F401  (re-exported for callers)
     BLACK3, COPIES, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_CUM, C_FIRSTMELD, C_KON, C_KTURN,
     C_MELDED, C_MVAL, C_OUT, C_OWNTURNS, C_R3, C_REQ, C_SCORE, G_CUR, G_END, G_FROZEN, G_PN,
     G_SEND, G_SP, G_TOP, G_TURNS, JOKER, NG, NPL, NPOL, NRULES, NT, NV, P_BLACKNAT, P_FLOOR,
     P_GOMIN, P_TAKE, P_TAKEMIN, P_WILDMIN, RED3, R_BBLACK, R_BRED, R_BSEV, R_BWILD, R_GOBONUS,
     R_HAND, R_KITTY, R_LOCKREQ, R_MAXROUNDS, R_MAXW, R_NP, R_R3BONUS, R_R3REPL, R_TARGET, R_W7,
-    R_WILDUP, SEVEN, TWO, VAL, V_EMPTY, V_GOOUT, V_MELD, V_SEVEN, apply_plan, discardable,
-    go_out_card, hand_size, has_four_types, meld_all, meld_phase, plan_cards, plan_initial,
-    plan_sevens, put, sevens_free, wild_ok)
+    R_WILDUP, SEVEN, TWO, VAL, V_EMPTY, V_GOOUT, V_MELD, V_SEVEN)
+from kernels.canasta.meld import (  # noqa: F401  (re-exported for callers)
+    apply_plan, discardable, go_out_card, hand_size, has_four_types, meld_all, meld_phase,
+    plan_cards, plan_initial, plan_sevens, put, sevens_free, wild_ok)
 from kernels.rng import randint, seed_trial
 
 
