@@ -31,6 +31,22 @@ Examples:
   pushluck report pig --out reports/out"""
 
 
+def _metavar_without_type() -> None:
+    """Typer prints an argument's Python type beside its metavar (``POSITION.toml <str>``); where
+    a command names the metavar in words, the type is noise, so show the metavar alone."""
+    from typer.core import TyperArgument
+
+    shown = TyperArgument.display_type_rich
+
+    def display(self, ctx):
+        return "" if self.metavar else shown(self, ctx)
+
+    TyperArgument.display_type_rich = display
+
+
+_metavar_without_type()
+
+
 class GamesGroup(TyperGroup):
     """The top-level group: the cross-game verbs, then one lazily loaded sub-app per game."""
 
