@@ -1,13 +1,18 @@
-"""`pushluck pig …`: the calibration game (Neller & Presser's optimal Pig)."""
+"""`pushluck pig …`: the calibration game (Neller & Presser's optimal Pig).
+
+What belongs here: the Typer sub-app only. Each command parses its options, calls :mod:`.exact`
+or :mod:`.play` (or :mod:`.report` for a chart), and prints: a short text, or exactly one JSON
+object with --json. No arithmetic on results, no kernel calls, and heavy imports stay inside the
+commands so a query imports neither pandas nor matplotlib.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -15,9 +20,13 @@ The calibration game: the exact solver and the Monte Carlo kernel reproduce the 
 play (first player wins ≈ 0.5306) and the hold-at-20 rule of thumb (bust ≈ 0.6245, ≈ 8.14 points).
 Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 
+SeatsOpt = Annotated[str, typer.Option(
+    "--seats", metavar="A,B",
+    help="Policy of seat 0 (moves first) and seat 1: hold:H or optimal, e.g. hold:20,optimal.")]
+
 
 def _rules(rules_file, sets, goal=None):
-    from analyzer.games.pig import PigRules
+    from analyzer.games.pig.rules import PigRules
     from analyzer.rules import build_rules
 
     extra = {"goal": goal} if goal is not None else None
@@ -26,67 +35,106 @@ def _rules(rules_file, sets, goal=None):
 
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of Pig with their defaults."""
+    """List the house-rule keys of Pig with their defaults.
+
+    Examples:
+
+      pushluck pig rules
+
+      pushluck pig rules --json
+    """
+    from analyzer.games.pig.rules import PigRules
     from analyzer.options import show_rules
-    from analyzer.games.pig import PigRules
 
     show_rules(PigRules, json)
 
 
 @app.command()
-def solve(goal: Annotated[Optional[int], typer.Option(help="Points needed to win.")] = None,
-          policy_out: Annotated[Optional[str], typer.Option(
-              "--policy-out", help="Write the roll/hold decision of every state to this CSV.")] = None,
+def solve(goal: Annotated[Optional[int], typer.Option(
+              metavar="POINTS", help="Points needed to win (default: the rules' goal, 100).")]
+          = None,
+          out: OutOpt = None, chart: ChartOpt = False,
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Solve two-player Pig exactly: both players maximise their chance of winning.
 
-    Value iteration over (own score, opponent score, turn total) to a 1e-12 change.
+    Value iteration over (own score, opponent score, turn total) to a 1e-12 change. With
+    --out DIR the roll/hold decision of every state is written to DIR/policy.csv; --chart also
+    draws the hold boundary (DIR/hold_boundary.png and .svg).
+
+    Examples:
+
+      pushluck pig solve
+
+      pushluck pig solve --goal 50 --json
+
+      pushluck pig solve --out pig-out --chart
     """
     import time
 
-    from analyzer.games.pig import solve as solve_pig
-    from analyzer.output import emit, note
+    from analyzer.errors import UserError
+    from analyzer.games.pig.exact import solve as solve_pig
+    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
+    if chart and not out:
+        raise UserError("--chart writes into --out DIR: give --out too")
     r = _rules(rules_file, set_, goal)
     t0 = time.perf_counter()
-    P, roll, iterations, change = solve_pig(r)
+    P, _roll, iterations, change = solve_pig(r)
     seconds = time.perf_counter() - t0
     payload = {"game": "pig", "rules": rules_to_dict(r), "p_first_player_wins": float(P[0, 0, 0]),
                "iterations": iterations, "max_change": change, "seconds": seconds, "exact": True}
-    if policy_out:
-        _write_policy_csv(policy_out, roll, r.goal)
-        payload["policy_out"] = policy_out
-        note(f"wrote {policy_out}")
+    if out:
+        payload["files"] = _write_files(out, r, chart)
     emit(payload, json, lambda: (
         f"Pig to {r.goal}, both players optimal (exact, value iteration, {iterations} sweeps)\n"
         f"  P(first player wins) = {P[0, 0, 0]:.6f}\n"
         f"  solved in {seconds:.2f} s (max change at convergence {change:.1e})"))
 
 
-def _write_policy_csv(path: str, roll, goal: int) -> None:
-    from analyzer.output import atomic_write_text
+def _write_files(out: str, r, chart: bool) -> list[str]:
+    """DIR/policy.csv (and the hold-boundary chart); returns the paths written."""
+    from pathlib import Path
 
+    from analyzer.games.pig.exact import policy_rows
+    from analyzer.output import atomic_write_bytes, atomic_write_text, note
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
     lines = ["own_score,opp_score,turn_total,decision"]
-    for i in range(goal):
-        for j in range(goal):
-            row = roll[i, j, : goal - i]
-            for k in range(goal - i):
-                lines.append(f"{i},{j},{k},{'roll' if row[k] else 'hold'}")
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    lines += [f"{i},{j},{k},{d}" for i, j, k, d in policy_rows(r)]
+    written = [folder / "policy.csv"]
+    atomic_write_text(str(written[0]), "\n".join(lines) + "\n")
+    if chart:
+        from analyzer.charts import figure_files
+        from analyzer.games.pig.report import hold_boundary_figure
+
+        _df, fig = hold_boundary_figure(r)
+        for name, data in figure_files(fig, "hold_boundary").items():
+            written.append(atomic_write_bytes(folder / name, data))
+    for path in written:
+        note(f"wrote {path}")
+    return [str(p) for p in written]
 
 
 @app.command()
-def decide(me: Annotated[int, typer.Option(help="Your banked score.")],
-           opp: Annotated[int, typer.Option(help="Your opponent's banked score.")],
-           turn: Annotated[int, typer.Option(help="Your turn total so far.")] = 0,
+def decide(me: Annotated[int, typer.Option(metavar="POINTS", help="Your banked score.")],
+           opp: Annotated[int, typer.Option(metavar="POINTS", help="Your opponent's banked score.")],
+           turn: Annotated[int, typer.Option(metavar="POINTS", help="Your turn total so far.")] = 0,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Should I roll or hold? Exact win probabilities of both choices under optimal play."""
-    from analyzer.games.pig import decide as decide_pig
+    """Should I roll or hold? Exact win probabilities of both choices under optimal play.
+
+    Examples:
+
+      pushluck pig decide --me 80 --opp 95 --turn 12
+
+      pushluck pig decide --me 50 --opp 60 --turn 12 --json
+    """
+    from analyzer.games.pig.exact import decide as decide_pig
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
-    d = decide_pig(me, opp, turn, r)
+    d = {"game": "pig", **decide_pig(me, opp, turn, r)}
     d["rules"] = {"goal": r.goal, "faces": r.faces, "bust_faces": r.bust_faces}
 
     def render():
@@ -100,10 +148,18 @@ def decide(me: Annotated[int, typer.Option(help="Your banked score.")],
 
 
 @app.command()
-def turn(hold: Annotated[int, typer.Option("--hold", min=1, help="Hold once the turn total reaches H.")],
+def turn(hold: Annotated[int, typer.Option(
+             "--hold", min=1, metavar="H", help="Hold once the turn total reaches H.")],
          rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Exact statistics of one turn under "hold at H": bust chance and mean points."""
-    from analyzer.games.pig import turn_stats
+    """Exact statistics of one turn under "hold at H": bust chance and mean points.
+
+    Examples:
+
+      pushluck pig turn --hold 20
+
+      pushluck pig turn --hold 25 --set faces=8 --json
+    """
+    from analyzer.games.pig.exact import turn_stats
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
@@ -118,47 +174,47 @@ def turn(hold: Annotated[int, typer.Option("--hold", min=1, help="Hold once the 
 
 
 @app.command()
-def simulate(games: Annotated[Optional[int], typer.Option(
-                 "--games", "-n", help="Number of games (a cap with --precision).")] = None,
-             policies: Annotated[str, typer.Option(
-                 help="Seat 0 (moves first) and seat 1: hold:H or optimal, e.g. hold:20,optimal.")]
-             = "optimal,optimal",
-             vs: Annotated[Optional[str], typer.Option(
-                 help="A second policy pair played on the same games (common random numbers).")]
-             = None,
+def simulate(n: trials("games", 100_000) = 100_000,
+             seats: SeatsOpt = "optimal,optimal", vs: VsOpt = None,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None,
              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Play whole games between two policies; the first player's win rate with its interval."""
+    """Play whole games between two policies; the first player's win rate with its interval.
+
+    --vs A,B plays a second line-up on the same games (common random numbers) and reports the
+    difference of seat 0's win rates. With --precision, -n is a cap.
+
+    Examples:
+
+      pushluck pig simulate -n 2000000 --seed 1
+
+      pushluck pig simulate -n 1000000 --seats hold:20,hold:20 --vs optimal,hold:20 --seed 1
+    """
     from analyzer.errors import UserError
-    from analyzer.games import pig
+    from analyzer.games.pig import play
     from analyzer.output import emit
-    from analyzer.rng import resolve_seed
 
     r = _rules(rules_file, set_)
-    if games is None and precision is None:
-        games = 100_000
-    if games is not None and games <= 0:
-        raise UserError(f"--games must be positive (got {games})")
-    pair = pig.parse_policy_pair(policies)
-    pair_b = pig.parse_policy_pair(vs) if vs is not None else None
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    if vs is None:
-        out = pig.simulate(pair, r, games, seed, precision, time_limit, progress)
+    pair = play.parse_policy_pair(seats)
+    if vs and len(vs) > 1:
+        raise UserError("pig simulate compares one --vs line-up at a time")
+    pair_b = play.parse_policy_pair(vs[0]) if vs else None
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    if pair_b is None:
+        out = play.simulate(pair, r, spec)
         w = out["p_first_player_wins"]
         exact = "" if w.exact_value is None else f"   (exact {w.exact_value:.6f})"
         emit(out, json, lambda: (
             f"Pig to {r.goal}: {pair[0].label} (first) vs {pair[1].label}, "
-            f"n = {out['n']:,} games, seed {seed}\n"
+            f"n = {out['n']:,} games, seed {spec.seed}\n"
             f"  P(first player wins) = {w.format(4)}{exact}\n"
             f"  mean turns per game  = {out['mean_turns']:.2f}\n"
             f"  games per second     = {out['games_per_second']:,.0f}"))
         return
-    out = pig.simulate_paired(pair, pair_b, r, games, seed, precision, time_limit, progress)
+    out = play.simulate_paired(pair, pair_b, r, spec)
     d = out["difference_a_minus_b"]
     emit(out, json, lambda: (
-        f"Pig to {r.goal}, common random numbers, n = {out['n']:,} games, seed {seed}\n"
+        f"Pig to {r.goal}, common random numbers, n = {out['n']:,} games, seed {spec.seed}\n"
         f"  A {out['a'][0]} vs {out['a'][1]}: P(first wins) = "
         f"{out['p_first_player_wins_a'].format(4)}\n"
         f"  B {out['b'][0]} vs {out['b'][1]}: P(first wins) = "

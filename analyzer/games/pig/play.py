@@ -1,36 +1,21 @@
-"""Pig, the calibration game: rules, policies, the exact solver's results and simulations.
+"""Pig's policies, kernel jobs and Monte Carlo entry points.
 
-Parameters (rules page ``shared/rules/pig.md``): ``goal`` (100), ``faces`` (6), ``bust_faces`` (1:
-the face 1 busts). Published facts the engine reproduces: optimal vs optimal, the first player wins
-with probability ≈ 0.5306; "hold at 20" busts a turn with probability ≈ 0.6245 and scores ≈ 8.1418.
-
-Exact single-turn statistics of "hold at H" (no goal): let ``q[t]`` be the probability of reaching
-turn total ``t`` without busting, ``q[0] = 1`` and ``q[t] = Σ_{f>b, t-f < H} q[t-f] / F`` for t ≥ 1.
-The turn ends holding ``t ≥ H`` with probability ``q[t]`` for ``H ≤ t < H + F`` (t - f < H ensures
-the turn did not stop earlier); p_bust = 1 − Σ_{t≥H} q[t]; mean points = Σ_{t≥H} t·q[t].
+What belongs here: policy notation (``hold:H``, ``optimal``) and its parsing, the wrappers that
+turn rules and policies into the kernel's plain arrays (:func:`policy_arrays`, :func:`make_job`),
+the Monte Carlo entry points (each takes a :class:`~analyzer.runner.RunSpec`), and the pure-Python
+reference of the kernel's game loop (for `pushluck bench`). No printing, no pandas.
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.rules import rule
-
-
-@dataclass(frozen=True)
-class PigRules:
-    goal: int = rule(100, "points needed to win", min=2, max=400)
-    faces: int = rule(6, "faces of the die", min=2, max=20)
-    bust_faces: int = rule(1, "how many of the lowest faces bust the turn (1: only a 1)", min=1,
-                           max=19)
-
-    def check(self) -> None:
-        if self.bust_faces >= self.faces:
-            raise UserError("rule 'bust_faces' must be smaller than 'faces'")
+from analyzer.games.pig.exact import solve
+from analyzer.games.pig.rules import PigRules, rules_dict
+from analyzer.runner import RunSpec
 
 
 @dataclass(frozen=True)
@@ -56,69 +41,12 @@ def parse_policy(text: str) -> PigPolicy:
 
 
 def parse_policy_pair(text: str) -> tuple[PigPolicy, PigPolicy]:
+    """``A,B``: seat 0 (moves first) plays A, seat 1 plays B."""
     parts = [p for p in text.split(",")]
     if len(parts) != 2:
-        raise UserError(f"--policies expects two policies separated by a comma, got '{text}'")
+        raise UserError(f"--seats expects two policies separated by a comma (seat 0, then seat 1), "
+                        f"got '{text}'")
     return parse_policy(parts[0]), parse_policy(parts[1])
-
-
-@functools.lru_cache(maxsize=4)
-def solve(rules: PigRules, tol: float = 1e-12):
-    """Optimal win probabilities ``P[i, j, k]`` and the roll table (1 roll, 0 hold)."""
-    from kernels.pig import solve_pig
-
-    P, roll, iterations, change = solve_pig(rules.goal, rules.faces, rules.bust_faces, tol, 100000)
-    return P, roll, int(iterations), float(change)
-
-
-def turn_stats(hold_at: int, rules: PigRules) -> dict:
-    """Exact one-turn statistics of "hold at H" ignoring the goal (module doc)."""
-    F, b = rules.faces, rules.bust_faces
-    top = hold_at + F
-    q = [0.0] * top
-    q[0] = 1.0
-    for t in range(1, top):
-        acc = 0.0
-        for f in range(b + 1, F + 1):
-            prev = t - f
-            if 0 <= prev < hold_at:
-                acc += q[prev]
-        q[t] = acc / F
-    end = {t: q[t] for t in range(hold_at, top) if q[t] > 0}
-    p_hold = sum(end.values())
-    return {"p_bust": 1.0 - p_hold, "mean_points": sum(t * p for t, p in end.items()),
-            "distribution": end}
-
-
-def check_scores(me: int, opp: int, turn: int, rules: PigRules) -> None:
-    for name, v in (("--me", me), ("--opp", opp), ("--turn", turn)):
-        if v < 0:
-            raise UserError(f"{name} must be non-negative (got {v})")
-    if me >= rules.goal or opp >= rules.goal:
-        raise UserError(f"scores must be below the goal {rules.goal}: the game is already over")
-    if me + turn >= rules.goal:
-        raise UserError(f"--me {me} plus --turn {turn} reaches the goal {rules.goal}: just hold")
-
-
-def decide(me: int, opp: int, turn: int, rules: PigRules) -> dict:
-    """Exact roll/hold decision with the win probability of each choice."""
-    check_scores(me, opp, turn, rules)
-    P, _roll, _it, _ch = solve(rules)
-    F, b, goal = rules.faces, rules.bust_faces, rules.goal
-    p_roll = b / F * (1.0 - P[opp, me, 0])
-    for f in range(b + 1, F + 1):
-        t = turn + f
-        p_roll += (1.0 if me + t >= goal else P[me, opp, t]) / F
-    p_hold = None if turn == 0 else 1.0 - P[opp, me + turn, 0]
-    if p_hold is None:
-        rec = "roll"
-    elif abs(p_roll - p_hold) <= 1e-9:
-        rec = "either"
-    else:
-        rec = "roll" if p_roll > p_hold else "hold"
-    return {"me": me, "opp": opp, "turn": turn, "p_win_roll": p_roll, "p_win_hold": p_hold,
-            "recommendation": rec,
-            "margin": None if p_hold is None else abs(p_roll - p_hold), "exact": True}
 
 
 def policy_arrays(policy: PigPolicy, rules: PigRules):
@@ -177,35 +105,30 @@ def python_reference_games(n: int, seed: int, hold0: int = 20, hold1: int = 20,
     return wins / n
 
 
-def simulate(pair, rules: PigRules, n: int | None, seed: int, precision=None, time_limit=None,
-             progress=None) -> dict:
+def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
     """Whole games between a policy pair: first player's win rate (Wilson), turns, rolls."""
-    from analyzer.runner import run
-    from analyzer.stats import mean_from_sums, wilson
+    from analyzer.stats import wilson
+    from kernels.pig import GAME_COLUMNS
 
-    res = run(make_job(pair, rules), n, seed, precision=precision, time_limit=time_limit,
-              progress=progress)
-    s = res.sums
-    win = wilson(float(s[0]), res.n)
-    exact = None
+    res = spec.run(make_job(pair, rules))
+    s = {name: float(v) for name, v in zip(GAME_COLUMNS, res.sums)}
+    win = wilson(s["first_mover_wins"], res.n)
     if pair[0].kind == "optimal" and pair[1].kind == "optimal":
-        exact = float(solve(rules)[0][0, 0, 0])
-        win = win.with_exact(exact)
+        win = win.with_exact(float(solve(rules)[0][0, 0, 0]))
     return {
         "game": "pig", "policies": [pair[0].label, pair[1].label], "rules": rules_dict(rules),
-        "seed": seed, "n": res.n, "p_first_player_wins": win,
-        "mean_turns": float(s[1]) / res.n, "mean_rolls": float(s[2]) / res.n,
+        "seed": spec.seed, "n": res.n, "p_first_player_wins": win,
+        "mean_turns": s["turns"] / res.n, "mean_rolls": s["rolls"] / res.n,
         "games_per_second": res.per_second, "stopped_by": res.stopped_by,
-        "interrupted": res.interrupted,
+        "interrupted": res.interrupted, "exact": False,
     }
 
 
-def simulate_paired(pair_a, pair_b, rules: PigRules, n: int | None, seed: int, precision=None,
-                    time_limit=None, progress=None) -> dict:
+def simulate_paired(pair_a, pair_b, rules: PigRules, spec: RunSpec) -> dict:
     """Pair A vs pair B on common random numbers: seat 0's win rate under each, and A − B."""
-    from analyzer.runner import KernelJob, half_width_of_mean, run
+    from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import paired_difference, wilson
-    from kernels.pig import paired_blocks
+    from kernels.pig import PAIRED_COLUMNS, paired_blocks
 
     a = [policy_arrays(p, rules) for p in pair_a]
     b = [policy_arrays(p, rules) for p in pair_b]
@@ -214,18 +137,20 @@ def simulate_paired(pair_a, pair_b, rules: PigRules, n: int | None, seed: int, p
         return paired_blocks(keys, counts, rules.goal, rules.faces, rules.bust_faces,
                              *a[0], *a[1], *b[0], *b[1])
 
-    job = KernelJob("pig paired", 1 << 14, run_blocks, half_width_of_mean(2, 3), unit="games")
-    res = run(job, n, seed, precision=precision, time_limit=time_limit, progress=progress)
-    s = res.sums
-    diff = paired_difference(float(s[2]), float(s[3]), res.n)
+    col = PAIRED_COLUMNS.index
+    job = KernelJob("pig paired", 1 << 14, run_blocks,
+                    half_width_of_mean(col("sum_d"), col("sum_d2")), unit="games")
+    res = spec.run(job)
+    s = {name: float(v) for name, v in zip(PAIRED_COLUMNS, res.sums)}
+    diff = paired_difference(s["sum_d"], s["sum_d2"], res.n)
     return {
-        "game": "pig", "seed": seed, "n": res.n, "rules": rules_dict(rules),
+        "game": "pig", "seed": spec.seed, "n": res.n, "rules": rules_dict(rules),
         "a": [p.label for p in pair_a], "b": [p.label for p in pair_b],
-        "p_first_player_wins_a": wilson(float(s[0]), res.n),
-        "p_first_player_wins_b": wilson(float(s[1]), res.n),
+        "p_first_player_wins_a": wilson(s["seat0_wins_a"], res.n),
+        "p_first_player_wins_b": wilson(s["seat0_wins_b"], res.n),
         "difference_a_minus_b": diff,
         "verdict": _verdict(diff),
-        "stopped_by": res.stopped_by, "interrupted": res.interrupted,
+        "stopped_by": res.stopped_by, "interrupted": res.interrupted, "exact": False,
     }
 
 
@@ -234,9 +159,3 @@ def _verdict(diff) -> str:
         return f"no significant difference at n = {diff.n:,}"
     return "A's first player wins more often" if diff.estimate > 0 else \
         "B's first player wins more often"
-
-
-def rules_dict(rules: PigRules) -> dict:
-    from analyzer.rules import rules_to_dict
-
-    return rules_to_dict(rules)
