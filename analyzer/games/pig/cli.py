@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec, trials)
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -23,6 +23,14 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
     help="Policy of seat 0 (moves first) and seat 1: hold:H or optimal, e.g. hold:20,optimal.")]
+
+# -n/--trials as options.trials("games", ...), but with no cap when --precision is given alone
+# (options.trials has no "default unless --precision" form).
+TrialsOpt = Annotated[Optional[int], typer.Option(
+    "-n", "--trials", min=1, metavar="N",
+    help="Number of games to simulate [default: 100,000; with --precision: until the target is "
+         "met, or a cap].")]
+DEFAULT_TRIALS = 100_000
 
 
 def _rules(rules_file, sets, goal=None):
@@ -174,7 +182,7 @@ def turn(hold: Annotated[int, typer.Option(
 
 
 @app.command()
-def simulate(n: trials("games", 100_000) = 100_000,
+def simulate(n: TrialsOpt = None,
              seats: SeatsOpt = "optimal,optimal", vs: VsOpt = None,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None,
@@ -199,6 +207,8 @@ def simulate(n: trials("games", 100_000) = 100_000,
     if vs and len(vs) > 1:
         raise UserError("pig simulate compares one --vs line-up at a time")
     pair_b = play.parse_policy_pair(vs[0]) if vs else None
+    if n is None and precision is None:
+        n = DEFAULT_TRIALS
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     if pair_b is None:
         out = play.simulate(pair, r, spec)

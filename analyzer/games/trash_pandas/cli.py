@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
-                              SetOpt, TimeLimitOpt, policy as policy_opt, run_spec, trials)
+                              SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
@@ -36,6 +36,14 @@ PieOpt = Annotated[int, typer.Option("--pie", metavar="N", help="MMM Pie! cards 
 ValueOpt = Annotated[Optional[str], typer.Option(
     "--value", metavar="KEY=W,...", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
 BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus turn (cap 3).")]
+
+# -n/--trials as options.trials("turns", ...), but with no cap when --precision is given alone
+# (options.trials has no "default unless --precision" form).
+TrialsOpt = Annotated[Optional[int], typer.Option(
+    "-n", "--trials", min=1, metavar="N",
+    help="Number of turns to simulate [default: 1,000,000; with --precision: until the target is "
+         "met, or a cap].")]
+DEFAULT_TRIALS = 1_000_000
 
 
 def _rules(rules_file, sets):
@@ -169,7 +177,7 @@ def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
 @app.command(epilog=VALUE_HELP)
 def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners "
                              "on a bust).") = "optimal",
-             n: trials("turns", 1_000_000) = 1_000_000,
+             n: TrialsOpt = None,
              blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
              value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
              time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
@@ -194,6 +202,8 @@ def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Bla
     spec_policy = parse_policy(policy or "optimal")
     values = parse_values(value)
     r = _rules(rules_file, set_)
+    if n is None and precision is None:
+        n = DEFAULT_TRIALS
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = sim(spec_policy, values, r, (b, n_, p), spec)
     seed = spec.seed
