@@ -7,12 +7,12 @@ commands so a query imports neither pandas nor matplotlib.
 """
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec)
+                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -23,13 +23,16 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
     help="Policy of seat 0 (moves first) and seat 1: hold:H or optimal, e.g. hold:20,optimal.")]
+VsOpt = Annotated[Optional[List[str]], typer.Option(
+    "--vs", metavar="A,B",
+    help="A second line-up (seat 0, seat 1) played on the same games (common random numbers).")]
 
 # -n/--trials as options.trials("games", ...), but with no cap when --precision is given alone
 # (options.trials has no "default unless --precision" form).
 TrialsOpt = Annotated[Optional[int], typer.Option(
     "-n", "--trials", min=1, metavar="N",
-    help="Number of games to simulate [default: 100,000; with --precision: until the target is "
-         "met, or a cap].")]
+    help="Number of games to simulate (default 100,000; with --precision alone: until the "
+         "target is met).")]
 DEFAULT_TRIALS = 100_000
 
 

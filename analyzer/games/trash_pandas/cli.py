@@ -19,6 +19,7 @@ turn (0 with all six); a bust is worth `bust` (the consolation draw); spending B
 MMM Pie! costs `card`; MMM Pie! adds the value of the token it doubles. Collecting all six
 resolves them and plays the bonus turn (cap 3) optimally with the cards left.
 Set weights with --value draw=1,stash=1,steal=1,mask=1,card=1,bust=1 (all default 1)."""
+VALUE_HELP = " ".join(VALUE_HELP.split())  # one paragraph: the help reflows it to the terminal
 
 app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll again?
 
@@ -41,8 +42,8 @@ BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus tur
 # (options.trials has no "default unless --precision" form).
 TrialsOpt = Annotated[Optional[int], typer.Option(
     "-n", "--trials", min=1, metavar="N",
-    help="Number of turns to simulate [default: 1,000,000; with --precision: until the target is "
-         "met, or a cap].")]
+    help="Number of turns to simulate (default 1,000,000; with --precision alone: until the "
+         "target is met).")]
 DEFAULT_TRIALS = 1_000_000
 
 
@@ -234,7 +235,7 @@ def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Bla
 def score(stash: Annotated[Optional[str], typer.Option(
               metavar="STASHES", help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
           file: Annotated[Optional[str], typer.Option(
-              "--file", metavar="FILE.toml", help="A TOML file with a [stash.<player>] table of card = count.")] = None,
+              "--file", metavar="FILE.toml", help="A TOML file with one stash.<player> table of card = count per player.")] = None,
           deck: Annotated[Optional[str], typer.Option(
               "--deck", metavar="FILE.toml", help="Deck file (copies and points); default: the shipped "
                              "reconstruction.")] = None,
