@@ -57,7 +57,7 @@ def rules(json: JsonOpt = False):
     from analyzer.games.pig.rules import PigRules
     from analyzer.options import show_rules
 
-    show_rules(PigRules, json)
+    show_rules(PigRules, json, game="pig")
 
 
 @app.command()

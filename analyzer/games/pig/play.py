@@ -42,9 +42,9 @@ def parse_policy(text: str) -> PigPolicy:
 
 def parse_policy_pair(text: str) -> tuple[PigPolicy, PigPolicy]:
     """``A,B``: seat 0 (moves first) plays A, seat 1 plays B."""
-    parts = [p for p in text.split(",")]
+    parts = text.split(",")
     if len(parts) != 2:
-        raise UserError(f"--seats expects two policies separated by a comma (seat 0, then seat 1), "
+        raise UserError(f"a line-up is two policies separated by a comma (seat 0, then seat 1), "
                         f"got '{text}'")
     return parse_policy(parts[0]), parse_policy(parts[1])
 
@@ -61,7 +61,7 @@ def policy_arrays(policy: PigPolicy, rules: PigRules):
 def make_job(pair: tuple[PigPolicy, PigPolicy], rules: PigRules, alternate: bool = False):
     """A runner job playing whole games: seat 0 plays pair[0], seat 1 pair[1]."""
     from analyzer.runner import KernelJob, half_width_of_proportion
-    from kernels.pig import simulate_blocks
+    from kernels.pig import GAME_COLUMNS, simulate_blocks
 
     k0, h0, t0 = policy_arrays(pair[0], rules)
     k1, h1, t1 = policy_arrays(pair[1], rules)
@@ -71,7 +71,8 @@ def make_job(pair: tuple[PigPolicy, PigPolicy], rules: PigRules, alternate: bool
                                k0, h0, t0, k1, h1, t1)
 
     return KernelJob(f"pig {pair[0].label} vs {pair[1].label}", 1 << 14, run_blocks,
-                     half_width_of_proportion(0), unit="games")
+                     half_width_of_proportion(GAME_COLUMNS.index("first_mover_wins")),
+                     unit="games")
 
 
 def python_reference_games(n: int, seed: int, hold0: int = 20, hold1: int = 20,

@@ -78,7 +78,7 @@ def rules(json: JsonOpt = False):
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.options import show_rules
 
-    show_rules(TrashPandasRules, json)
+    show_rules(TrashPandasRules, json, game="trash-pandas")
 
 
 @app.command(epilog=VALUE_HELP)
@@ -104,7 +104,7 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
     b, n, p = _cards(blammo, nanners, pie)
     solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
     mask = parse_held(held)
-    q = solver.query(mask, b, n, p, bonus)
+    q = {"game": "trash-pandas", **solver.query(mask, b, n, p, bonus)}
 
     def render():
         held_text = ", ".join(q["held"]) or "nothing"
@@ -270,7 +270,7 @@ def score(stash: Annotated[Optional[str], typer.Option(
             body = ",".join(f"{k}={v}" for k, v in counts.items())
             players[name] = ts.parse_counts(body, d, name)
         ts.check_totals(players, d)
-    result = ts.score(players, d)
+    result = {"game": "trash-pandas", **ts.score(players, d), "exact": True}
     result["deck"] = str(deck or ts.default_deck_path())
 
     def render():
