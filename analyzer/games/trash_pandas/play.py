@@ -55,7 +55,7 @@ def parse_policy(text: str) -> PolicySpec:
 
 @dataclass
 class PolicyTables:
-    """Flat decision tables in the layout kernels/trash_pandas.py documents."""
+    """Flat decision tables in the layout kernels/trash_pandas/turn.py documents."""
 
     B: int
     N: int
