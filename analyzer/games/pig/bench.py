@@ -42,7 +42,7 @@ CASES = [
               10_000_000, _reference, 20_000),
     BenchCase("pig", "games, optimal vs optimal", "games", _pig_job("optimal,optimal"),
               5_000_000),
-    BenchTiming("pig", "exact solve, goal 100 (warm)", solve_seconds),
+    BenchTiming("pig", "exact solve, goal 100", solve_seconds),
     BenchQuery("pig", "decide --me 50 --opp 60 --turn 12",
                ("pig", "decide", "--me", "50", "--opp", "60", "--turn", "12", "--json")),
 ]
