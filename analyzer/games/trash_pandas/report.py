@@ -1,9 +1,13 @@
-"""Report parts of Trash Pandas: the optimal policy, a Monte Carlo check of it, a chart."""
+"""Report parts of Trash Pandas: the optimal policy, a Monte Carlo check of it, a chart.
+
+What belongs here: the report parts (``PARTS``), the tables and charts they write, and any chart a
+command also draws. pandas and matplotlib are imported inside the functions that use them.
+"""
 from __future__ import annotations
 
-from analyzer.games.trash_pandas import (MAIN, TrashPandasRules, TurnSolver, ValueModel,
-                                         popcount)
-from analyzer.report import PartKind, PartResult, register_part
+from analyzer.games.trash_pandas.exact import TurnSolver
+from analyzer.games.trash_pandas.rules import MAIN, TrashPandasRules, ValueModel, popcount
+from analyzer.report import PartKind, PartResult
 
 DEFAULT_HANDS = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]]
 
@@ -50,7 +54,8 @@ def policy_part(params: dict, rules: dict, seed: int) -> PartResult:
 def mc_check_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.trash_pandas_policy import parse_policy, simulate
+    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
     _solver, values, r = _setup(params, rules)
@@ -60,7 +65,8 @@ def mc_check_part(params: dict, rules: dict, seed: int) -> PartResult:
     for i, (b, n, p) in enumerate(params.get("hands", DEFAULT_HANDS)):
         for j, name in enumerate(policies):
             s_seed = seed + 100 * i + j
-            res = simulate(parse_policy(name), values, r, b, n, p, turns, s_seed, progress=False)
+            res = simulate(parse_policy(name), values, r, (b, n, p),
+                           RunSpec(turns, s_seed, progress=False))
             for key in ("mean_value", "bust_rate", "mean_tokens", "p_all_six"):
                 s = res[key]
                 rows.append({"blammo": b, "nanners": n, "pie": p, "policy": name,
@@ -121,37 +127,10 @@ def values_chart_part(params: dict, rules: dict, seed: int) -> PartResult:
     return PartResult(figure_files(fig, "values_by_tokens"), summary, {"exact": True})
 
 
-register_part(PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)"))
-register_part(PartKind("trash-pandas", "mc-check", mc_check_part,
-                       "Monte Carlo of policies beside their exact values"))
-register_part(PartKind("trash-pandas", "values-chart", values_chart_part,
-                       "chart of bust odds and stop/roll values by tokens held"))
-
-
-# ------------------------------------------------------------------------------- tuning metrics
-def _turn_job(rules: TrashPandasRules, policy: str):
-    from analyzer.games.trash_pandas_policy import build_tables, make_job, parse_policy
-
-    solver = TurnSolver(ValueModel(), rules)
-    return make_job(build_tables(parse_policy(policy), solver, 0, 0, 0), solver)
-
-
-def _check_policy(policy: str) -> None:
-    from analyzer.games.trash_pandas_policy import parse_policy
-
-    parse_policy(policy)
-
-
-def _register_metrics() -> None:
-    from analyzer.tune import Metric, register_metric
-
-    register_metric(Metric("trash-pandas", "turn_value",
-                           "mean value of a turn (card-equivalents, default value model, no cards)",
-                           TrashPandasRules, _turn_job, 0, "optimal", "mean", "turn",
-                           _check_policy))
-    register_metric(Metric("trash-pandas", "bust_rate", "P(the main turn busts)",
-                           TrashPandasRules, _turn_job, 2, "optimal", "rate", "turn",
-                           _check_policy))
-
-
-_register_metrics()
+PARTS = (
+    PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)"),
+    PartKind("trash-pandas", "mc-check", mc_check_part,
+             "Monte Carlo of policies beside their exact values"),
+    PartKind("trash-pandas", "values-chart", values_chart_part,
+             "chart of bust odds and stop/roll values by tokens held"),
+)

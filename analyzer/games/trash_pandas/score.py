@@ -5,6 +5,10 @@ the type compete; they are grouped by count, highest first, into **dense** place
 skip the next place). A lone player in place i scores p_i; every member of a tied group scores
 p_i − 1 (floor 0); places beyond the third score 0. Blammo! scores 1 point per stashed card.
 Winner: most points, then most distinct types stashed, then most stashed cards; else shared.
+
+What belongs here: the deck file (``analyzer/data/trash_pandas_deck.toml``: copies and majority
+points per card type), the stash notation and its checks against the deck, and the scoring.
+Pure Python; no kernels, no pandas.
 """
 from __future__ import annotations
 

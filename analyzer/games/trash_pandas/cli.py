@@ -1,13 +1,17 @@
-"""`pushluck trash-pandas …`: bust odds, stop-or-continue, the optimal policy, turns, scoring."""
+"""`pushluck trash-pandas …`: bust odds, stop-or-continue, the optimal policy, turns, scoring.
+
+What belongs here: the Typer sub-app only. Each command parses its options, calls :mod:`.exact`,
+:mod:`.play` or :mod:`.score`, and prints (a table, or one JSON object with --json). Heavy
+imports stay inside the commands so a query imports neither pandas nor matplotlib.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
+                              SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
@@ -15,6 +19,7 @@ turn (0 with all six); a bust is worth `bust` (the consolation draw); spending B
 MMM Pie! costs `card`; MMM Pie! adds the value of the token it doubles. Collecting all six
 resolves them and plays the bonus turn (cap 3) optimally with the cards left.
 Set weights with --value draw=1,stash=1,steal=1,mask=1,card=1,bust=1 (all default 1)."""
+VALUE_HELP = " ".join(VALUE_HELP.split())  # one paragraph: the help reflows it to the terminal
 
 app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll again?
 
@@ -25,17 +30,25 @@ mask, recycle.
 {VALUE_HELP}""")
 
 HeldOpt = Annotated[Optional[str], typer.Option(
-    "--held", help="Tokens held this turn, comma-separated (e.g. trash,paw); 'none' for none.")]
-BlammoOpt = Annotated[int, typer.Option("--blammo", help="Blammo! cards in hand.")]
-NannersOpt = Annotated[int, typer.Option("--nanners", help="Nanners cards in hand.")]
-PieOpt = Annotated[int, typer.Option("--pie", help="MMM Pie! cards in hand.")]
+    "--held", metavar="TOKENS", help="Tokens held this turn, comma-separated (e.g. trash,paw); 'none' for none.")]
+BlammoOpt = Annotated[int, typer.Option("--blammo", metavar="N", help="Blammo! cards in hand.")]
+NannersOpt = Annotated[int, typer.Option("--nanners", metavar="N", help="Nanners cards in hand.")]
+PieOpt = Annotated[int, typer.Option("--pie", metavar="N", help="MMM Pie! cards in hand.")]
 ValueOpt = Annotated[Optional[str], typer.Option(
-    "--value", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
+    "--value", metavar="KEY=W,...", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
 BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus turn (cap 3).")]
+
+# -n/--trials as options.trials("turns", ...), but with no cap when --precision is given alone
+# (options.trials has no "default unless --precision" form).
+TrialsOpt = Annotated[Optional[int], typer.Option(
+    "-n", "--trials", min=1, metavar="N",
+    help="Number of turns to simulate (default 1,000,000; with --precision alone: until the "
+         "target is met).")]
+DEFAULT_TRIALS = 1_000_000
 
 
 def _rules(rules_file, sets):
-    from analyzer.games.trash_pandas import TrashPandasRules
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.rules import build_rules
 
     return build_rules(TrashPandasRules, rules_file, sets)
@@ -54,11 +67,18 @@ def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
 
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of Trash Pandas with their defaults."""
-    from analyzer.options import show_rules
-    from analyzer.games.trash_pandas import TrashPandasRules
+    """List the house-rule keys of Trash Pandas with their defaults.
 
-    show_rules(TrashPandasRules, json)
+    Examples:
+
+      pushluck trash-pandas rules
+
+      pushluck trash-pandas rules --json
+    """
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.options import show_rules
+
+    show_rules(TrashPandasRules, json, game="trash-pandas")
 
 
 @app.command(epilog=VALUE_HELP)
@@ -70,14 +90,21 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
     p_bust_next is k/6 with k tokens held; p_bust_next_after_cards is the chance the next roll
     still ends the turn in a bust when every Blammo! is spent on repeats and a Nanners cancels one:
     (k/6)^(B+1) without Nanners, 0 with one. ev_roll assumes optimal play afterwards.
+
+    Examples:
+
+      pushluck trash-pandas odds --held trash,paw --blammo 1
+
+      pushluck trash-pandas odds --held trash,trees,mask --bonus --json
     """
-    from analyzer.games.trash_pandas import TurnSolver, parse_held, parse_values
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_held, parse_values
     from analyzer.output import emit
 
     b, n, p = _cards(blammo, nanners, pie)
     solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
     mask = parse_held(held)
-    q = solver.query(mask, b, n, p, bonus)
+    q = {"game": "trash-pandas", **solver.query(mask, b, n, p, bonus)}
 
     def render():
         held_text = ", ".join(q["held"]) or "nothing"
@@ -97,23 +124,27 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
 
 @app.command(epilog=VALUE_HELP)
 def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
-           value: ValueOpt = None, csv: Annotated[Optional[str], typer.Option(
-               "--csv", help="Also write the table to this CSV file.")] = None,
+           value: ValueOpt = None, out: OutOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """The whole optimal policy: for every held set, stop or roll, with both values (exact)."""
-    from analyzer.games.trash_pandas import TurnSolver, parse_values
-    from analyzer.output import atomic_write_text, emit, note, table
+    """The whole optimal policy: for every held set, stop or roll, with both values (exact).
+
+    With --out DIR the table is also written to DIR/policy.csv.
+
+    Examples:
+
+      pushluck trash-pandas policy
+
+      pushluck trash-pandas policy --blammo 1 --nanners 1 --out tp-policy
+    """
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit, table
 
     b, n, p = _cards(blammo, nanners, pie)
     solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
     rows = solver.policy_rows(b, n, p)
-    if csv:
-        header = list(rows[0])
-        lines = [",".join(header)] + [
-            ",".join(f'"{r[h]}"' if h == "held" else repr(r[h]) if isinstance(r[h], float)
-                     else str(r[h]) for h in header) for r in rows]
-        atomic_write_text(csv, "\n".join(lines) + "\n")
-        note(f"wrote {csv}")
+    if out:
+        _write_policy_csv(out, rows)
     payload = {"game": "trash-pandas", "blammo": b, "nanners": n, "pie": p,
                "turn_value": solver.turn_value(b, n, p), "policy": rows, "exact": True}
 
@@ -129,12 +160,25 @@ def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
     emit(payload, json, render)
 
 
+def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
+    from pathlib import Path
+
+    from analyzer.output import atomic_write_text, note
+
+    header = list(rows[0])
+    lines = [",".join(header)] + [
+        ",".join(f'"{r[h]}"' if h == "held" else repr(r[h]) if isinstance(r[h], float)
+                 else str(r[h]) for h in header) for r in rows]
+    path = Path(out_dir) / "policy.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(str(path), "\n".join(lines) + "\n")
+    note(f"wrote {path}")
+
+
 @app.command(epilog=VALUE_HELP)
-def simulate(policy: Annotated[str, typer.Option(
-                 help="optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners on a "
-                      "bust).")] = "optimal",
-             turns: Annotated[Optional[int], typer.Option(
-                 "--turns", "-n", help="Turns to simulate (a cap with --precision).")] = None,
+def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners "
+                             "on a bust).") = "optimal",
+             n: TrialsOpt = None,
              blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
              value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
              time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
@@ -142,25 +186,28 @@ def simulate(policy: Annotated[str, typer.Option(
     """Monte Carlo of whole turns under a policy, printed beside the exact values.
 
     Reports the bust rate, mean tokens resolved per turn (0 on a bust; bonus-turn tokens
-    included), P(all six) and the mean value, each with SE and 95% interval.
-    """
-    from analyzer.errors import UserError
-    from analyzer.games.trash_pandas import parse_values
-    from analyzer.games.trash_pandas_policy import parse_policy, simulate as sim
-    from analyzer.output import emit
-    from analyzer.rng import resolve_seed
+    included), P(all six) and the mean value, each with SE and 95% interval. With --precision,
+    -n is a cap.
 
-    b, n, p = _cards(blammo, nanners, pie)
-    if turns is None and precision is None:
-        turns = 1_000_000
-    if turns is not None and turns <= 0:
-        raise UserError(f"--turns must be positive (got {turns})")
-    spec = parse_policy(policy)
+    Examples:
+
+      pushluck trash-pandas simulate --policy stop-at:3 -n 1000000 --seed 7
+
+      pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
+    """
+    from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit
+
+    b, n_, p = _cards(blammo, nanners, pie)
+    spec_policy = parse_policy(policy or "optimal")
     values = parse_values(value)
     r = _rules(rules_file, set_)
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    out = sim(spec, values, r, b, n, p, turns, seed, precision, time_limit, progress)
+    if n is None and precision is None:
+        n = DEFAULT_TRIALS
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = sim(spec_policy, values, r, (b, n_, p), spec)
+    seed = spec.seed
 
     def render():
         rows = []
@@ -174,7 +221,8 @@ def simulate(policy: Annotated[str, typer.Option(
                          f"{z:+.2f}"))
         from analyzer.output import table
 
-        return (f"Trash Pandas, policy {spec.label}, Blammo! {b}, Nanners {n}, MMM Pie! {p}: "
+        return (f"Trash Pandas, policy {spec_policy.label}, Blammo! {b}, Nanners {n_}, "
+                f"MMM Pie! {p}: "
                 f"n = {out['n']:,} turns, seed {seed}\n" +
                 table(rows, ["statistic", "estimate", "SE", "95% interval", "exact", "z"],
                       "lrrrrr") +
@@ -185,16 +233,23 @@ def simulate(policy: Annotated[str, typer.Option(
 
 @app.command()
 def score(stash: Annotated[Optional[str], typer.Option(
-              help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
+              metavar="STASHES", help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
           file: Annotated[Optional[str], typer.Option(
-              "--file", help="A TOML file with a [stash.<player>] table of card = count.")] = None,
+              "--file", metavar="FILE.toml", help="A TOML file with one stash.<player> table of card = count per player.")] = None,
           deck: Annotated[Optional[str], typer.Option(
-              "--deck", help="Deck file (copies and points); default: the shipped "
+              "--deck", metavar="FILE.toml", help="Deck file (copies and points); default: the shipped "
                              "reconstruction.")] = None,
           json: JsonOpt = False):
-    """End-of-game scoring: majorities with dense places; a tied group scores one point less."""
+    """End-of-game scoring: majorities with dense places; a tied group scores one point less.
+
+    Examples:
+
+      pushluck trash-pandas score --stash "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1"
+
+      pushluck trash-pandas score --file stash.toml --json
+    """
     from analyzer.errors import UserError
-    from analyzer.games import trash_pandas_score as ts
+    from analyzer.games.trash_pandas import score as ts
     from analyzer.output import emit, table
     from analyzer.rules import load_toml
 
@@ -215,7 +270,7 @@ def score(stash: Annotated[Optional[str], typer.Option(
             body = ",".join(f"{k}={v}" for k, v in counts.items())
             players[name] = ts.parse_counts(body, d, name)
         ts.check_totals(players, d)
-    result = ts.score(players, d)
+    result = {"game": "trash-pandas", **ts.score(players, d), "exact": True}
     result["deck"] = str(deck or ts.default_deck_path())
 
     def render():
@@ -228,7 +283,3 @@ def score(stash: Annotated[Optional[str], typer.Option(
                 f"\nwinner: {', '.join(result['winners'])}\n(deck: {result['deck']})")
 
     emit(result, json, render)
-
-
-def register(root: typer.Typer) -> None:
-    root.add_typer(app, name="trash-pandas")

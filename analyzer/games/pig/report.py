@@ -1,8 +1,14 @@
-"""Report parts of Pig: the exact optimal solution, hold-at-H statistics, Monte Carlo matchups."""
+"""Pig's report parts (``PARTS``) and the tables and charts they draw.
+
+What belongs here: one function per report part (``params, rules, seed → PartResult``), the
+tables and charts they write, and any chart a command draws too (:func:`hold_boundary_figure`,
+used by the ``solve`` part and by ``pushluck pig solve --chart``). pandas and matplotlib are
+imported inside the functions, never at module level.
+"""
 from __future__ import annotations
 
-from analyzer.games.pig import PigRules
-from analyzer.report import PartKind, PartResult, register_part
+from analyzer.games.pig.rules import PigRules
+from analyzer.report import PartKind, PartResult
 
 
 def _rules(rules: dict) -> PigRules:
@@ -11,24 +17,24 @@ def _rules(rules: dict) -> PigRules:
     return build_rules(PigRules, None, None, rules)
 
 
-def solve_part(params: dict, rules: dict, seed: int) -> PartResult:
+def hold_boundary_figure(r: PigRules, opponent_scores=(0, 30, 60, 90)):
+    """The optimal hold boundary as a tidy table (every own and opponent score) and a figure
+    (hold-at turn total by own score, one line per opponent score)."""
     import pandas as pd
 
-    from analyzer.charts import figure_files, new_figure
-    from analyzer.games.pig import solve
-    from analyzer.tables import table_files
+    from analyzer.charts import new_figure
+    from analyzer.games.pig.exact import hold_boundary, solve
 
-    r = _rules(rules)
-    P, roll, iterations, change = solve(r)
+    P = solve(r)[0]
     rows = []
-    for i in range(r.goal):
-        for j in range(r.goal):
-            hold_at = next((k for k in range(1, r.goal - i) if roll[i, j, k] == 0), r.goal - i)
-            rows.append({"own_score": i, "opp_score": j, "hold_at": hold_at,
-                         "p_win_at_turn_start": float(P[i, j, 0])})
-    df = pd.DataFrame(rows)
+    for j in range(r.goal):
+        for i, hold_at in enumerate(hold_boundary(r, j)):
+            rows.append((i, j, hold_at, float(P[i, j, 0])))
+    rows.sort()
+    df = pd.DataFrame([{"own_score": i, "opp_score": j, "hold_at": h, "p_win_at_turn_start": p}
+                       for i, j, h, p in rows])
     fig, ax = new_figure(9, 5.5)
-    for j in params.get("opponent_scores", [0, 30, 60, 90]):
+    for j in opponent_scores:
         sub = df[df.opp_score == j]
         ax.plot(sub.own_score, sub.hold_at, label=f"opponent at {j}")
     ax.axhline(20, color="grey", ls=":", label="hold at 20")
@@ -36,6 +42,17 @@ def solve_part(params: dict, rules: dict, seed: int) -> PartResult:
     ax.set_ylabel("turn total at which optimal play holds")
     ax.set_title(f"Pig to {r.goal}: the optimal hold boundary (exact, value iteration)")
     ax.legend()
+    return df, fig
+
+
+def solve_part(params: dict, rules: dict, seed: int) -> PartResult:
+    from analyzer.charts import figure_files
+    from analyzer.games.pig.exact import solve
+    from analyzer.tables import table_files
+
+    r = _rules(rules)
+    P, roll, iterations, change = solve(r)
+    df, fig = hold_boundary_figure(r, params.get("opponent_scores", [0, 30, 60, 90]))
     files = {**table_files(df, "hold_boundary"), **figure_files(fig, "hold_boundary")}
     summary = (f"Both players maximise their chance of winning (value iteration, {iterations} "
                f"sweeps, final change {change:.1e}). The first player wins with probability "
@@ -49,7 +66,7 @@ def hold_thresholds_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
     from analyzer.charts import figure_files, new_figure
-    from analyzer.games.pig import turn_stats
+    from analyzer.games.pig.exact import turn_stats
     from analyzer.tables import table_files, to_markdown
 
     r = _rules(rules)
@@ -81,7 +98,8 @@ def hold_thresholds_part(params: dict, rules: dict, seed: int) -> PartResult:
 def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.pig import parse_policy_pair, simulate
+    from analyzer.games.pig.play import parse_policy_pair, simulate
+    from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
     r = _rules(rules)
@@ -89,7 +107,7 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     rows = []
     for i, pair_text in enumerate(params.get("pairs", ["optimal,optimal", "hold:20,hold:20",
                                                        "optimal,hold:20", "hold:20,optimal"])):
-        out = simulate(parse_policy_pair(pair_text), r, games, seed + i, progress=False)
+        out = simulate(parse_policy_pair(pair_text), r, RunSpec(games, seed + i, progress=False))
         w = out["p_first_player_wins"]
         rows.append({"first": out["policies"][0], "second": out["policies"][1],
                      "p_first_wins": w.estimate, "se": w.se, "ci_low": w.ci_low,
@@ -101,32 +119,9 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     return PartResult(table_files(df, "matchups"), summary, {"n_per_row": games})
 
 
-register_part(PartKind("pig", "solve", solve_part, "exact optimal play and its hold boundary"))
-register_part(PartKind("pig", "hold-thresholds", hold_thresholds_part,
-                       "exact one-turn statistics of hold at H"))
-register_part(PartKind("pig", "matchups", matchups_part, "Monte Carlo win rates of policy pairs"))
-
-
-# ------------------------------------------------------------------------------- tuning metrics
-def _games_job(rules: PigRules, policy: str):
-    from analyzer.games.pig import make_job, parse_policy_pair
-
-    return make_job(parse_policy_pair(policy), rules)
-
-
-def _check_policy(policy: str) -> None:
-    from analyzer.games.pig import parse_policy_pair
-
-    parse_policy_pair(policy)
-
-
-def _register_metrics() -> None:
-    from analyzer.tune import Metric, register_metric
-
-    register_metric(Metric("pig", "p_first_wins", "P(the first player wins)", PigRules,
-                           _games_job, 0, "hold:20,hold:20", "rate", "games", _check_policy))
-    register_metric(Metric("pig", "mean_turns", "turns per game", PigRules, _games_job, 1,
-                           "hold:20,hold:20", "mean", "games", _check_policy))
-
-
-_register_metrics()
+PARTS = (
+    PartKind("pig", "solve", solve_part, "exact optimal play and its hold boundary"),
+    PartKind("pig", "hold-thresholds", hold_thresholds_part,
+             "exact one-turn statistics of hold at H"),
+    PartKind("pig", "matchups", matchups_part, "Monte Carlo win rates of policy pairs"),
+)

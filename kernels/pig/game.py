@@ -1,4 +1,4 @@
-"""Pig: whole-game simulation and the exact win-probability solver.
+"""Pig: whole-game simulation kernels.
 
 Model
 -----
@@ -6,22 +6,14 @@ Two players race to ``goal`` points. A turn rolls a ``faces``-sided die repeated
 ``bust_faces`` lowest faces (face 1 by default) ends the turn with nothing (a bust); any other face
 ``f`` adds ``f`` to the turn total; holding banks the turn total. A turn always starts with a roll.
 
-Exact solver (Neller & Presser, 2004): ``P[i, j, k]`` is the probability that the player to move,
-with score ``i``, opponent score ``j`` and turn total ``k``, wins under optimal play by both::
-
-    P_roll = (b/F)·(1 − P[j, i, 0]) + (1/F)·Σ_{f > b} W(i, j, k + f)
-    P_hold = 1 − P[j, i + k, 0]                      (only when k > 0)
-    P[i, j, k] = max(P_roll, P_hold),   W(i, j, t) = 1 if i + t ≥ goal else P[i, j, t]
-
-solved by Gauss–Seidel value iteration to a fixed tolerance. The policy table stores 1 (roll)
-or 0 (hold) per state.
-
 Simulation
 ----------
 A policy is either a threshold ("hold at H": roll while k < H and i + k < goal) or a table as
-produced by the solver. Each game is one trial with its own random stream (kernels/rng.py);
-trial ``t`` of a block starts with player ``t mod 2`` when ``alternate`` is set, else player 0.
-Per-block sums: [first player wins, games, turns, rolls].
+produced by the exact solver (kernels/pig/exact.py; ``table[i, j, k]`` uint8, 1 roll, 0 hold).
+Each game is one trial with its own random stream (kernels/rng.py); trial ``t`` of a block starts
+with player ``t mod 2`` when ``alternate`` is set, else player 0.
+Per-block sums of :func:`simulate_blocks`: :data:`GAME_COLUMNS`; of :func:`paired_blocks`:
+:data:`PAIRED_COLUMNS`.
 """
 import numpy as np
 from numba import njit, prange
@@ -30,51 +22,11 @@ from kernels.rng import bounded_pair, trial_state
 
 KIND_THRESHOLD = 0
 KIND_TABLE = 1
-NSUMS = 4  # first-mover wins, turns, rolls, seat-0 wins
-
-
-@njit(cache=True)
-def solve_pig(goal, faces, bust_faces, tol, max_iter):
-    """Optimal win probabilities and roll/hold table for two-player Pig (see module doc).
-
-    Returns (P, roll, iterations, max_change).
-    """
-    P = np.zeros((goal, goal, goal), dtype=np.float64)
-    roll = np.zeros((goal, goal, goal), dtype=np.uint8)
-    inv = 1.0 / faces
-    it = 0
-    delta = 1.0
-    while it < max_iter:
-        it += 1
-        delta = 0.0
-        for s in range(2 * goal - 2, -1, -1):  # sweep high score sums first
-            for i in range(goal):
-                j = s - i
-                if j < 0 or j >= goal:
-                    continue
-                for k in range(goal - i - 1, -1, -1):
-                    p_roll = bust_faces * inv * (1.0 - P[j, i, 0])
-                    for f in range(bust_faces + 1, faces + 1):
-                        t = k + f
-                        if i + t >= goal:
-                            p_roll += inv
-                        else:
-                            p_roll += inv * P[i, j, t]
-                    best = p_roll
-                    r = 1
-                    if k > 0:
-                        p_hold = 1.0 - P[j, i + k, 0]
-                        if p_hold > p_roll:
-                            best = p_hold
-                            r = 0
-                    d = abs(best - P[i, j, k])
-                    if d > delta:
-                        delta = d
-                    P[i, j, k] = best
-                    roll[i, j, k] = r
-        if delta < tol:
-            break
-    return P, roll, it, delta
+#: Columns of :func:`simulate_blocks`' per-block sums.
+GAME_COLUMNS = ("first_mover_wins", "turns", "rolls", "seat0_wins")
+#: Columns of :func:`paired_blocks`' per-block sums (d = seat 0 wins under A − under B).
+PAIRED_COLUMNS = ("seat0_wins_a", "seat0_wins_b", "sum_d", "sum_d2")
+NSUMS = len(GAME_COLUMNS)
 
 
 @njit(cache=True, inline="always")

@@ -1,7 +1,12 @@
 """Trash Pandas policies as tables, their exact evaluation, and the Monte Carlo jobs.
 
-A policy fixes every decision of the turn model in analyzer/games/trash_pandas.py: roll or stop
-after taking a token; take / Blammo! / Nanners after each face; pies used on stopping and on
+What belongs here: policy notation (``optimal``, ``stop-at:K``), the decision tables a policy
+becomes, the exact evaluation of a policy (the numbers Monte Carlo is printed beside), the wrapper
+that turns tables into a kernel job, the Monte Carlo entry point (taking a ``RunSpec``) and the
+pure-Python reference of the kernel. No pandas, no matplotlib, no printing.
+
+A policy fixes every decision of the turn model in analyzer/games/trash_pandas/exact.py: roll or
+stop after taking a token; take / Blammo! / Nanners after each face; pies used on stopping and on
 collecting all six. ``optimal`` copies the exact solver's argmax decisions; ``stop-at:K`` rolls
 until K tokens are held (min(K, bonus cap) in the bonus turn), answers a bust with Blammo! while it
 has one and then Nanners, never spends a card on a good roll, and uses pies whenever they gain.
@@ -18,9 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.runner import RunSpec
+
 from analyzer.errors import UserError
-from analyzer.games.trash_pandas import (ALL_SIX, BLAMMO, BONUS, MAIN, NANNERS, TAKE,
-                                         TrashPandasRules, TurnSolver, ValueModel, popcount)
+from analyzer.games.trash_pandas.exact import TurnSolver
+from analyzer.games.trash_pandas.rules import (ALL_SIX, BLAMMO, BONUS, MAIN, NANNERS, TAKE,
+                                               TrashPandasRules, ValueModel, popcount)
 
 BLOCK_SIZE = 1 << 16
 
@@ -47,7 +55,7 @@ def parse_policy(text: str) -> PolicySpec:
 
 @dataclass
 class PolicyTables:
-    """Flat decision tables in the layout kernels/trash_pandas.py documents."""
+    """Flat decision tables in the layout kernels/trash_pandas/turn.py documents."""
 
     B: int
     N: int
@@ -178,32 +186,35 @@ def make_job(tables: PolicyTables, solver: TurnSolver, label: str = "trash-panda
     return KernelJob(label, BLOCK_SIZE, run_blocks, half_width_of_mean(0, 1), unit="turns")
 
 
-def simulate(spec: PolicySpec, values: ValueModel, rules: TrashPandasRules, B: int, N: int, P: int,
-             n: int | None, seed: int, precision=None, time_limit=None, progress=None) -> dict:
-    """Monte Carlo of whole turns with the exact values of the same policy beside them."""
-    from analyzer.rules import rules_to_dict
-    from analyzer.runner import run
-    from analyzer.stats import mean_from_sums, wilson
+def simulate(policy: PolicySpec, values: ValueModel, rules: TrashPandasRules,
+             cards: tuple[int, int, int], spec: RunSpec) -> dict:
+    """Monte Carlo of whole turns with the exact values of the same policy beside them.
 
+    ``cards`` is (Blammo!, Nanners, MMM Pie!) in hand; ``spec`` says how many turns and the seed.
+    """
+    from analyzer.rules import rules_to_dict
+    from analyzer.stats import mean_from_sums, wilson
+    from kernels.trash_pandas import COLUMNS
+
+    B, N, P = cards
     solver = TurnSolver(values, rules)
-    tables = build_tables(spec, solver, B, N, P)
+    tables = build_tables(policy, solver, B, N, P)
     exact = PolicyEvaluator(tables, solver).turn()
-    res = run(make_job(tables, solver, f"trash-pandas {spec.label}"), n, seed,
-              precision=precision, time_limit=time_limit, progress=progress)
-    s = res.sums
+    res = spec.run(make_job(tables, solver, f"trash-pandas {policy.label}"))
+    s = {name: float(v) for name, v in zip(COLUMNS, res.sums)}
     return {
-        "game": "trash-pandas", "policy": spec.label, "blammo": B, "nanners": N, "pie": P,
-        "values": values.__dict__, "rules": rules_to_dict(rules), "seed": seed, "n": res.n,
-        "bust_rate": wilson(float(s[2]), res.n).with_exact(exact["bust_rate"]),
-        "mean_tokens": mean_from_sums(float(s[3]), float(s[4]), res.n).with_exact(
+        "game": "trash-pandas", "policy": policy.label, "blammo": B, "nanners": N, "pie": P,
+        "values": values.__dict__, "rules": rules_to_dict(rules), "seed": spec.seed, "n": res.n,
+        "bust_rate": wilson(s["main_busts"], res.n).with_exact(exact["bust_rate"]),
+        "mean_tokens": mean_from_sums(s["sum_tokens"], s["sum_tokens2"], res.n).with_exact(
             exact["mean_tokens"]),
-        "p_all_six": wilson(float(s[5]), res.n).with_exact(exact["p_all_six"]),
-        "mean_value": mean_from_sums(float(s[0]), float(s[1]), res.n).with_exact(
+        "p_all_six": wilson(s["all_six"], res.n).with_exact(exact["p_all_six"]),
+        "mean_value": mean_from_sums(s["sum_value"], s["sum_value2"], res.n).with_exact(
             exact["mean_value"]),
-        "p_bonus_bust": wilson(float(s[7]), res.n),
-        "mean_rolls": float(s[6]) / res.n,
+        "p_bonus_bust": wilson(s["bonus_busts"], res.n),
+        "mean_rolls": s["rolls"] / res.n,
         "turns_per_second": res.per_second, "stopped_by": res.stopped_by,
-        "interrupted": res.interrupted,
+        "interrupted": res.interrupted, "exact": False,
     }
 
 

@@ -6,7 +6,7 @@ The die has six equally likely faces, one per token (0 trash … 5 recycle). A t
 set ``H`` (6-bit mask), the mode (0 main turn, cap 6; 1 bonus turn, cap ``bonus_cap``) and the
 Blammo!/Nanners/MMM Pie! cards in hand ``(b, n, p)``. Every decision comes from flat tables indexed
 by ``idx(mode, H, b, n, p) = (((mode·64 + H)·B1 + b)·N1 + n)·P1 + p`` (see
-analyzer/games/trash_pandas_policy.py, which builds them from the exact solver or from a rule of
+analyzer/games/trash_pandas/play.py, which builds them from the exact solver or from a rule of
 thumb):
 
 * after each roll of face ``f``: ``after[idx·6 + f]`` ∈ {0 take (or bust if f ∈ H), 1 spend
@@ -17,8 +17,9 @@ thumb):
   pies are used in the first resolve, then the bonus turn starts from an empty held set.
 
 Value accounting: resolve values (pies' costs included) + ``bust_value`` on a bust − ``card``
-per Blammo!/Nanners spent. Per-block sums (columns): 0 Σvalue, 1 Σvalue², 2 main-turn busts,
-3 Σtokens resolved, 4 Σtokens², 5 turns that collected all six, 6 rolls, 7 bonus-turn busts.
+per Blammo!/Nanners spent. Per-block sums (columns, named in :data:`COLUMNS`): 0 Σvalue,
+1 Σvalue², 2 main-turn busts, 3 Σtokens resolved, 4 Σtokens², 5 turns that collected all six,
+6 rolls, 7 bonus-turn busts.
 Faces come two per 64-bit draw (its 32-bit halves), each exactly uniform (Lemire + rejection).
 """
 import numpy as np
@@ -26,7 +27,10 @@ from numba import njit, prange
 
 from kernels.rng import bounded_pair, trial_state
 
-NSUMS = 8
+#: Names of the per-block sum columns, in order (module doc).
+COLUMNS = ("sum_value", "sum_value2", "main_busts", "sum_tokens", "sum_tokens2", "all_six",
+           "rolls", "bonus_busts")
+NSUMS = len(COLUMNS)
 
 
 @njit(cache=True, inline="always")
