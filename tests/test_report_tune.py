@@ -118,8 +118,9 @@ def test_tune_finds_planted_bonus_turn_effect():
     P(six) = 5/324 and V_bonus (bonus turn from nothing, cap 3, stop-at:6 → roll to the cap) is
     computed exactly by the policy evaluator; the tuned paired difference must cover it.
     """
-    from analyzer.games.trash_pandas import TrashPandasRules, TurnSolver
-    from analyzer.games.trash_pandas_policy import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.tune import tune
 
     def exact(rules):
