@@ -41,7 +41,7 @@ def rules(json: JsonOpt = False):
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.options import show_rules
 
-    show_rules(GoStopRules, json)
+    show_rules(GoStopRules, json, game="gostop")
 
 
 @app.command()
