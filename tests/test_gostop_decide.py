@@ -213,8 +213,8 @@ def _position_from_state(S, me, rules):
         "players": n, "me": me,
         "hand": " ".join(name(S[KSt.HAND + me * KSt.MAXH + i]) for i in range(S[KSt.HN + me])),
         "layout": " ".join(singles), "stacks": ";".join(stacks),
-        "piles": ";".join(" ".join(name(S[KSt.PILE + q * KS.MAXC + i]) for i in range(S[KSt.PN + q]))
-                          for q in range(n)),
+        "piles": ";".join(" ".join(name(S[KSt.PILE + q * KS.MAXC + i])
+                                   for i in range(S[KSt.PN + q])) for q in range(n)),
         "go_counts": [int(PV[q, KS.V_GO]) for q in range(n)],
         "last_go": [int(PV[q, KS.V_LASTGO]) for q in range(n)],
         "shaken": ";".join(",".join(str(m + 1) for m in range(12) if PV[q, KS.V_SHAKEMASK] >> m & 1)
@@ -242,7 +242,8 @@ def test_real_decision_points_are_accepted_and_unseen_cards_match(players):
                   for i in range(S[KSt.HN + q])]
         actual += [S[KSt.STOCK + i] for i in range(S[KSt.SPOS], S[KSt.SLEN])]
         assert sorted(built.unseen) == sorted(int(c) for c in actual)
-        assert info["opponent_hand_sizes"] == [int(S[KSt.HN + q]) for q in range(players) if q != me]
+        assert info["opponent_hand_sizes"] == [int(S[KSt.HN + q]) for q in range(players)
+                                               if q != me]
         assert info["score"] == KS.best_score(S, me)
         checked += 1
     assert checked > 50

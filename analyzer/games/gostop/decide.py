@@ -300,7 +300,8 @@ def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
     KS.settle(built.S, me, rules.players, nagari, net)
     stop_net = int(net[me])
     base = {"game": "gostop", "exact": False, "seed": spec.seed, "position": info,
-            "stop_payment": stop_net, "policies": {"me": me_policy.label, "opponents": opp_policy.label}}
+            "stop_payment": stop_net,
+            "policies": {"me": me_policy.label, "opponents": opp_policy.label}}
     if info["forced_stop"]:
         base.update({"recommendation": "stop", "forced": True, "n": 0,
                      "reason": "no turn left for this seat: it must stop"})

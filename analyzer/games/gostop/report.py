@@ -4,7 +4,7 @@ tables `gostop simulate --out` writes, and the report section (``PARTS``).
 Report section: (1) 2 and 3 players, greedy everywhere: nagari/chongtong rates, wins and mean net
 payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 0 (greedy,
 go:1, go:2, go:3) against greedy opponents in 2 players, on common random numbers (same deals);
-(3) the payment distribution chart. Imports pandas/matplotlib lazily (only reports, `--out`, `--chart`).
+(3) the payment distribution chart. Imports pandas/matplotlib lazily (reports, `--out`, `--chart`).
 """
 from __future__ import annotations
 
