@@ -79,7 +79,7 @@ def score(captures: Annotated[str, typer.Option(
 
         pushluck gostop score --captures "02A 04A 08A 05A 06A 07A" --opponents "01B;11J1"
 
-        pushluck gostop score --captures "09A 05A 06A 07A 10A 01J1 01J2 02J1" --set sake_cup=flex
+        pushluck gostop score --captures 09A,11D,12D,01J1,01J2,02J1,02J2 --set sake_cup=flex
     """
     from analyzer.errors import UserError
     from analyzer.games.gostop import score as G
@@ -286,7 +286,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
 
         pushluck gostop decide --position analyzer/data/gostop_position_example.toml --precision 0.1
 
-        pushluck gostop decide --me 0 --hand 11J1 --layout "04J1 09R" --piles "01B 03B;11B" -n 5000
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
     """
     from analyzer.errors import UserError
     from analyzer.games.gostop.decide import decide as run_playouts
