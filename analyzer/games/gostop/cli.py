@@ -1,13 +1,16 @@
-"""`pushluck gostop …`: Go-Stop scoring, whole-deal simulation and the go-or-stop decision."""
+"""`pushluck gostop …`: Go-Stop scoring, whole-deal simulation and the go-or-stop decision.
+
+Only parses options, calls ``rules``/``score``/``play``/``decide``/``report`` and prints.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
 
@@ -17,12 +20,8 @@ x2 from the 3rd go; pi-bak at <= 5 junk); Korean house rules are flags
 (`pushluck gostop rules`).""")
 
 
-def register(root) -> None:
-    root.add_typer(app, name="gostop")
-
-
 def _rules(rules_file, sets, players=None):
-    from analyzer.games.gostop import GoStopRules
+    from analyzer.games.gostop.rules import GoStopRules
     from analyzer.rules import build_rules
 
     extra = {"players": players} if players is not None else None
@@ -31,30 +30,41 @@ def _rules(rules_file, sets, players=None):
 
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of Go-Stop with their defaults."""
-    from analyzer.options import show_rules
-    from analyzer.games.gostop import GoStopRules
+    """List the house-rule keys of Go-Stop with their defaults.
 
-    show_rules(GoStopRules, json)
+    Examples:
+
+        pushluck gostop rules
+
+        pushluck gostop rules --json
+    """
+    from analyzer.games.gostop.rules import GoStopRules
+    from analyzer.options import show_rules
+
+    show_rules(GoStopRules, json, game="gostop")
 
 
 @app.command()
 def score(captures: Annotated[str, typer.Option(
-              help="The winner's capture pile, e.g. '01B 03B 12B 02A 04A 08A'.")],
+              metavar="CARDS", help="The winner's capture pile, e.g. '01B 03B 12B 02A 04A 08A'.")],
           opponents: Annotated[Optional[str], typer.Option(
+              metavar="CARDS;CARDS",
               help="Opponents' capture piles separated by ';' (one or two): adds payments.")]
           = None,
-          go_count: Annotated[int, typer.Option(help="Times the winner said go.")] = 0,
-          shaken: Annotated[int, typer.Option(help="Months the winner shook (x2 each).")] = 0,
+          go_count: Annotated[int, typer.Option(metavar="N", help="Times the winner said go.")]
+          = 0,
+          shaken: Annotated[int, typer.Option(
+              metavar="N", help="Months the winner shook (x2 each).")] = 0,
           bombs: Annotated[int, typer.Option(
-              help="Bombs the winner made (x2 each only with bomb_bonus=korean).")] = 0,
+              metavar="N", help="Bombs the winner made (x2 each only with bomb_bonus=korean).")]
+          = 0,
           nagari: Annotated[bool, typer.Option(
               "--nagari", help="The previous deal was nagari (x2).")] = False,
           nagari_streak: Annotated[int, typer.Option(
-              help="Consecutive nagari deals before this one (matters with "
+              metavar="N", help="Consecutive nagari deals before this one (matters with "
                    "nagari_multiplier=stack); implies --nagari when > 0.")] = 0,
           opponent_gos: Annotated[Optional[str], typer.Option(
-              help="Go calls of each opponent, e.g. '0,1' (for go_bak).")] = None,
+              metavar="N,N", help="Go calls of each opponent, e.g. '0,1' (for go_bak).")] = None,
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Points of a capture pile, line by line, and what each opponent pays (exact).
 
@@ -62,20 +72,29 @@ def score(captures: Annotated[str, typer.Option(
     ribbons (count - 4 from 5) + hongdan/cheongdan/chodan 3 each + junk (value - 9 from 10).
     Payment per opponent = (score + gos) x 2^shaken x go bonus x meong-bak x nagari x gwang-bak
     x pi-bak (rules page section 9).
+
+    Examples:
+
+        pushluck gostop score --captures 01B,03B,12B --json
+
+        pushluck gostop score --captures "02A 04A 08A 05A 06A 07A" --opponents "01B;11J1"
+
+        pushluck gostop score --captures 09A,11D,12D,01J1,01J2,02J1,02J2 --set sake_cup=flex
     """
     from analyzer.errors import UserError
-    from analyzer.games import gostop as G
+    from analyzer.games.gostop import score as G
+    from analyzer.games.gostop.rules import CardPool, card_name
     from analyzer.output import emit
 
     opp_texts = [] if opponents is None else opponents.split(";")
     if len(opp_texts) > 2:
         raise UserError(f"--opponents lists {len(opp_texts)} piles; at most 2 (3 players)")
     r = _rules(rules_file, set_, 1 + len(opp_texts) if opp_texts else None)
-    pool = G.CardPool(r)
+    pool = CardPool(r)
     win = pool.parse(captures, "--captures")
     opps = [pool.parse(t, f"opponent {i + 1}'s pile") for i, t in enumerate(opp_texts)]
     sc = G.score_cards(win, r)
-    payload = {"game": "gostop", "exact": True, "captures": [G.card_name(c, r) for c in win],
+    payload = {"game": "gostop", "exact": True, "captures": [card_name(c, r) for c in win],
                "points": sc["points"], "breakdown": sc["breakdown"],
                "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"],
                "stop_target": r.stop_target, "can_stop": sc["points"] >= r.stop_target}
@@ -110,19 +129,28 @@ def score(captures: Annotated[str, typer.Option(
     emit(payload, json, render)
 
 
+SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "
+              "plays first): greedy, random, go:K (go while fewer than K gos), go:K:T (and at "
+              "least T own turns left).")
+
+
 @app.command()
-def simulate(games: Annotated[Optional[int], typer.Option(
-                 "--games", "-n", help="Number of deals (a cap with --precision).")] = None,
+def simulate(trials: Annotated[Optional[int], typer.Option(
+                 "-n", "--trials", min=1, metavar="N",
+                 help="Number of deals to simulate (default 100,000; a cap with --precision).")]
+             = None,
              players: Annotated[Optional[int], typer.Option(
-                 help="2 or 3 active players (overrides the rules).")] = None,
-             policies: Annotated[str, typer.Option(
-                 help="One policy for everyone or one per seat (seat 0 deals and plays first): "
-                      "greedy, random, go:K (go while fewer than K gos), go:K:T (and at least T "
-                      "own turns left).")] = "greedy",
+                 metavar="N", help="2 or 3 active players (overrides the rules).")] = None,
+             seats: Annotated[str, typer.Option(metavar="POLICY[,POLICY...]", help=SEATS_HELP)]
+             = "greedy",
+             vs: Annotated[Optional[list[str]], typer.Option(
+                 "--vs", metavar="POLICY[,POLICY...]",
+                 help="Also play this line-up (as --seats) on the same deals (repeatable).")]
+             = None,
              nagari_before: Annotated[int, typer.Option(
-                 help="Consecutive nagari deals before each simulated deal (payment x2).")] = 0,
-             chart: Annotated[Optional[str], typer.Option(
-                 help="Write the per-seat payment distribution chart to BASE.png/.svg.")] = None,
+                 metavar="N", help="Consecutive nagari deals before each simulated deal "
+                                   "(payment x2).")] = 0,
+             out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None,
              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
@@ -131,32 +159,49 @@ def simulate(games: Annotated[Optional[int], typer.Option(
 
     Each deal is independent (void deals are redealt inside it); payments are net chips per seat
     (zero-sum). Dealer advantage = seat 0's net minus the mean of the other seats. --precision
-    targets the half-width of seat 0's mean net payment.
+    targets the half-width of seat 0's mean net payment. Each --vs line-up plays the same deals
+    (common random numbers); its results are listed under "vs". --out DIR writes the seats and
+    events tables (CSV and Markdown); --chart adds the payment distribution (PNG and SVG).
+
+    Examples:
+
+        pushluck gostop simulate -n 200000 --seed 7 --out /tmp/gostop --chart
+
+        pushluck gostop simulate -n 100000 --players 3 --seats greedy,go:2,random --seed 7
+
+        pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
     """
     from analyzer.errors import UserError
-    from analyzer.games import gostop as G
-    from analyzer.games import gostop_play as GP
+    from analyzer.games.gostop.play import parse_seats, simulate as run_deals
     from analyzer.output import emit, note
-    from analyzer.rng import resolve_seed
+    from analyzer.runner import RunSpec
 
     r = _rules(rules_file, set_, players)
-    if games is None and precision is None:
-        games = 100_000
-    if games is not None and games <= 0:
-        raise UserError(f"--games must be positive (got {games})")
+    if chart and out_dir is None:
+        raise UserError("--chart writes into --out DIR: give --out")
+    if trials is None and precision is None:
+        trials = 100_000
     if nagari_before < 0:
         raise UserError("--nagari-before must be non-negative")
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    pols = G.parse_policies(policies, r.players)
-    out = GP.simulate(r, pols, games, seed, nagari_before, precision, time_limit, progress)
-    if chart:
-        from analyzer.games.gostop_report import payment_chart
+    lineups = [parse_seats(seats, r.players)]
+    lineups += [parse_seats(v, r.players, "--vs") for v in vs or []]
+    spec = run_spec(trials, seed, precision, time_limit, progress, json)
+    out = run_deals(r, lineups[0], spec, nagari_before)
+    if len(lineups) > 1:
+        # the same deals: the same seed and, under --precision, the sample size reached above
+        fixed = RunSpec(out["n"], spec.seed, progress=spec.progress)
+        out["vs"] = [run_deals(r, pols, fixed, nagari_before) for pols in lineups[1:]]
+    if out_dir is not None:
+        from analyzer.games.gostop.report import write_simulation
 
-        files = payment_chart(out, chart)
-        out["chart"] = [str(f) for f in files]
+        files = write_simulation(out, out_dir, chart)
+        for k, other in enumerate(out.get("vs", []), 1):
+            files += write_simulation(other, Path(out_dir) / f"vs{k}", chart)
+        if chart:
+            out["chart"] = [str(f) for f in files if f.suffix in (".png", ".svg")]
         note("wrote " + ", ".join(str(f) for f in files))
-    emit(out, json, lambda: render_simulation(out))
+    emit(out, json, lambda: "\n\n".join(
+        [render_simulation(out)] + [render_simulation(o) for o in out.get("vs", [])]))
 
 
 def render_simulation(out: dict) -> str:
@@ -181,40 +226,49 @@ def render_simulation(out: dict) -> str:
 
 @app.command()
 def decide(position: Annotated[Optional[str], typer.Option(
-               help="TOML file with the position (keys as the flags below, under [position] or "
-                    "at top level).")] = None,
-           players: Annotated[Optional[int], typer.Option(help="2 or 3 active players.")] = None,
+               metavar="FILE.toml",
+               help="TOML file with the position (keys as the flags below, in a 'position' table "
+                    "or at top level).")] = None,
+           players: Annotated[Optional[int], typer.Option(
+               metavar="N", help="2 or 3 active players.")] = None,
            me: Annotated[Optional[int], typer.Option(
-               help="Seat deciding (its turn just ended; seat 0 dealt).")] = None,
-           hand: Annotated[Optional[str], typer.Option(help="The decider's hand.")] = None,
-           layout: Annotated[Optional[str], typer.Option(help="Single cards in the layout.")]
-           = None,
+               metavar="SEAT", help="Seat deciding (its turn just ended; seat 0 dealt).")] = None,
+           hand: Annotated[Optional[str], typer.Option(
+               metavar="CARDS", help="The decider's hand.")] = None,
+           layout: Annotated[Optional[str], typer.Option(
+               metavar="CARDS", help="Single cards in the layout.")] = None,
            stacks: Annotated[Optional[str], typer.Option(
+               metavar="STACKS",
                help="Triple stacks, ';'-separated; '@s' = made by seat s on its latest turn, "
                     "e.g. '05A,05R,05J1@1'.")] = None,
            piles: Annotated[Optional[str], typer.Option(
-               help="Capture pile of every seat, ';'-separated in seat order.")] = None,
-           go_counts: Annotated[Optional[str], typer.Option(help="Go calls per seat, e.g. 1,0.")]
+               metavar="PILES", help="Capture pile of every seat, ';'-separated in seat order.")]
            = None,
+           go_counts: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Go calls per seat, e.g. 1,0.")] = None,
            last_go: Annotated[Optional[str], typer.Option(
-               help="Score at each seat's last go, e.g. 7,0.")] = None,
+               metavar="N,N", help="Score at each seat's last go, e.g. 7,0.")] = None,
            shaken: Annotated[Optional[str], typer.Option(
-               help="Shaken months per seat, ';'-separated, e.g. '5;'.")] = None,
-           bombs: Annotated[Optional[str], typer.Option(help="Bombs per seat, e.g. 0,1.")] = None,
+               metavar="MONTHS", help="Shaken months per seat, ';'-separated, e.g. '5;'.")]
+           = None,
+           bombs: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Bombs per seat, e.g. 0,1.")] = None,
            skip_tokens: Annotated[Optional[str], typer.Option(
-               help="Bomb skip tokens left per seat.")] = None,
+               metavar="N,N", help="Bomb skip tokens left per seat.")] = None,
            stock: Annotated[Optional[int], typer.Option(
-               help="Stock size (checked against the position).")] = None,
+               metavar="N", help="Stock size (checked against the position).")] = None,
            nagari: Annotated[Optional[int], typer.Option(
-               help="Consecutive nagari deals before this one.")] = None,
+               metavar="N", help="Consecutive nagari deals before this one.")] = None,
            policy: Annotated[str, typer.Option(
-               help="The decider's policy after going (greedy stops at the next chance).")]
-           = "greedy",
-           opponents_policy: Annotated[str, typer.Option(help="The opponents' policy.")]
-           = "greedy",
-           playouts: Annotated[Optional[int], typer.Option(
-               "--playouts", "-n", help="Playouts of the go branch (default 20,000; a cap with "
-                                        "--precision).")] = None,
+               metavar="POLICY",
+               help="The decider's policy after going (greedy stops at the next chance; go:K, "
+                    "go:K:T, random).")] = "greedy",
+           opponents_policy: Annotated[str, typer.Option(
+               metavar="POLICY", help="The opponents' policy.")] = "greedy",
+           trials: Annotated[Optional[int], typer.Option(
+               "-n", "--trials", min=1, metavar="N",
+               help="Number of playouts of the go branch (default 20,000; a cap with "
+                    "--precision).")] = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
            progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
@@ -225,12 +279,19 @@ def decide(position: Annotated[Optional[str], typer.Option(
     everyone follows the stated policies. The difference go - stop comes with its 95% interval;
     when the interval contains 0 the answer is "too close to call". --precision X samples until
     the half-width of the difference is at most X chips.
+
+    Examples:
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --seed 1
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --precision 0.1
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
     """
     from analyzer.errors import UserError
-    from analyzer.games import gostop as G
-    from analyzer.games import gostop_play as GP
+    from analyzer.games.gostop.decide import decide as run_playouts
+    from analyzer.games.gostop.play import parse_policy
     from analyzer.output import emit
-    from analyzer.rng import resolve_seed
     from analyzer.rules import load_toml
 
     pos: dict = {}
@@ -246,18 +307,15 @@ def decide(position: Annotated[Optional[str], typer.Option(
         raise UserError("give the capture piles (--piles 'SEAT0;SEAT1' or piles in --position)")
     np_ = pos.pop("players", None)
     r = _rules(rules_file, set_, int(np_) if np_ is not None else None)
-    if playouts is not None and playouts <= 0:
-        raise UserError(f"--playouts must be positive (got {playouts})")
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
-    mp = G.parse_policy(policy)
-    op = G.parse_policy(opponents_policy)
-    out = GP.decide(pos, r, mp, op, playouts, seed, precision, time_limit, progress)
+    mp = parse_policy(policy)
+    op = parse_policy(opponents_policy)
+    spec = run_spec(trials, seed, precision, time_limit, progress, json)
+    out = run_playouts(pos, r, mp, op, spec)
 
     def render():
         p = out["position"]
         head = (f"Go-Stop decision for seat {p['me']} at score {p['score']} "
-                f"(stop minimum {r.stop_target}), stock {p['stock']}, seed {seed}")
+                f"(stop minimum {r.stop_target}), stock {p['stock']}, seed {spec.seed}")
         if out.get("forced"):
             return f"{head}\n  no turn left: must STOP and collect {out['stop_payment']}"
         aw = out["after_go"]

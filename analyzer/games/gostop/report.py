@@ -1,13 +1,16 @@
-"""Go-Stop section of the default report: tables and charts of whole-deal simulations.
+"""Go-Stop tables and charts: the payment chart (also drawn by `gostop simulate --chart`), the
+tables `gostop simulate --out` writes, and the report section (``PARTS``).
 
-Batch: (1) 2 and 3 players, greedy everywhere: nagari/chongtong rates, wins and mean net payment
-per seat, dealer advantage, event frequencies; (2) the go appetite of seat 0 (greedy, go:1, go:2,
-go:3) against greedy opponents in 2 players, on common random numbers (same deals); (3) the
-payment distribution chart. Imports pandas/matplotlib (only used by `make run` / `--chart`).
+Report section: (1) 2 and 3 players, greedy everywhere: nagari/chongtong rates, wins and mean net
+payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 0 (greedy,
+go:1, go:2, go:3) against greedy opponents in 2 players, on common random numbers (same deals);
+(3) the payment distribution chart. Imports pandas/matplotlib lazily (reports, `--out`, `--chart`).
 """
 from __future__ import annotations
 
 import pathlib
+
+from analyzer.report import section_part
 
 
 def payment_chart(out: dict, base) -> list:
@@ -34,16 +37,51 @@ def payment_chart(out: dict, base) -> list:
     return save_figure(fig, base)
 
 
+def seat_rows(out: dict) -> list[dict]:
+    """One tidy row per seat of a `simulate` result."""
+    return [{"players": out["players"], "seat": s["seat"], "dealer": s["dealer"],
+             "p_win": s["p_win"].estimate, "p_win_lo": s["p_win"].ci_low,
+             "p_win_hi": s["p_win"].ci_high,
+             "mean_net": s["mean_net_payment"].estimate,
+             "mean_net_lo": s["mean_net_payment"].ci_low,
+             "mean_net_hi": s["mean_net_payment"].ci_high} for s in out["seats"]]
+
+
+def event_rows(out: dict) -> list[dict]:
+    """One tidy row per event of a `simulate` result."""
+    return [{"players": out["players"], "event": name, "per_deal": e["per_deal"].estimate,
+             "se": e["per_deal"].se, "p_any": e["p_at_least_one"].estimate}
+            for name, e in out["events"].items()]
+
+
+def write_simulation(out: dict, out_dir, chart: bool) -> list[pathlib.Path]:
+    """`gostop simulate --out DIR [--chart]`: seats and events tables (CSV and Markdown), and the
+    payment chart. Returns the files written."""
+    import pandas as pd
+
+    from analyzer.tables import write_table
+
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = write_table(pd.DataFrame(seat_rows(out)), out_dir / "gostop_seats")
+    files += write_table(pd.DataFrame(event_rows(out)), out_dir / "gostop_events")
+    if chart:
+        files += payment_chart(out, out_dir / "gostop_payments")
+    return files
+
+
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     import pandas as pd
 
-    from analyzer.games import gostop as G
-    from analyzer.games import gostop_play as GP
+    from analyzer.games.gostop.play import parse_seats, simulate
+    from analyzer.games.gostop.rules import GoStopRules
+    from analyzer.runner import RunSpec
     from analyzer.tables import write_table
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     n = 20_000 if quick else 400_000
+    spec = RunSpec(n, seed, progress=False)
     md = ["## Go-Stop", "",
           f"Whole deals under the source rules (defaults of `pushluck gostop rules`), seed {seed}, "
           f"n = {n:,} deals per row; intervals are 95%.", ""]
@@ -51,21 +89,11 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     ev_rows = []
     sims = {}
     for players in (2, 3):
-        r = G.GoStopRules(players=players)
-        pols = G.parse_policies("greedy", players)
-        out = GP.simulate(r, pols, n, seed, progress=False)
+        r = GoStopRules(players=players)
+        out = simulate(r, parse_seats("greedy", players), spec)
         sims[players] = out
-        for s in out["seats"]:
-            rows.append({"players": players, "seat": s["seat"], "dealer": s["dealer"],
-                         "p_win": s["p_win"].estimate, "p_win_lo": s["p_win"].ci_low,
-                         "p_win_hi": s["p_win"].ci_high,
-                         "mean_net": s["mean_net_payment"].estimate,
-                         "mean_net_lo": s["mean_net_payment"].ci_low,
-                         "mean_net_hi": s["mean_net_payment"].ci_high})
-        for name, e in out["events"].items():
-            ev_rows.append({"players": players, "event": name,
-                            "per_deal": e["per_deal"].estimate, "se": e["per_deal"].se,
-                            "p_any": e["p_at_least_one"].estimate})
+        rows += seat_rows(out)
+        ev_rows += event_rows(out)
     write_table(pd.DataFrame(rows), out_dir / "gostop_seats")
     write_table(pd.DataFrame(ev_rows), out_dir / "gostop_events")
     for players, out in sims.items():
@@ -83,9 +111,9 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
            "`gostop_payments_2p.png`.", ""]
     # go appetite of seat 0, same deals for every row
     go_rows = []
-    r = G.GoStopRules()
+    r = GoStopRules()
     for label in ("greedy", "go:1", "go:2", "go:3"):
-        out = GP.simulate(r, G.parse_policies(f"{label},greedy", 2), n, seed, progress=False)
+        out = simulate(r, parse_seats(f"{label},greedy", 2), spec)
         m = out["seats"][0]["mean_net_payment"]
         go_rows.append({"seat0_policy": label, "mean_net": m.estimate, "lo": m.ci_low,
                         "hi": m.ci_high, "p_win": out["seats"][0]["p_win"].estimate,
@@ -104,3 +132,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
 
 def _pct(stat) -> str:
     return f"{stat.estimate:.2%} [{stat.ci_low:.2%}, {stat.ci_high:.2%}]"
+
+
+PARTS = [section_part("gostop", report_section, "section",
+                      "seats, events, payments and the appetite for going")]

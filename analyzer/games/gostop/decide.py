@@ -1,4 +1,4 @@
-"""Go-Stop positions, whole-deal simulation and the go-or-stop decision.
+"""Go-Stop positions and the go-or-stop decision: building a position, then playouts of going.
 
 Position model (``decide``): the seat ``me`` has just finished its turn and is eligible to stop
 (S >= target and, after a go, S above the score of its last go). Known: ``me``'s hand, the layout
@@ -20,13 +20,20 @@ its interval is that of the go value shifted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.games.gostop import (CardPool, GoStopRules, Policy, card_name, month_of,
-                                   policy_array, rules_vector)
+from analyzer.games.gostop.play import Policy, policy_array
+from analyzer.games.gostop.rules import CardPool, GoStopRules, card_name, month_of, rules_vector
+
+if TYPE_CHECKING:
+    from analyzer.runner import RunSpec
+
+#: playouts of the go branch when neither -n nor --precision is given
+DECIDE_PLAYOUTS = 20_000
 
 
 @dataclass
@@ -40,22 +47,21 @@ class Built:
 
     @property
     def PS(self):
-        from kernels.gostop import views
+        from kernels.gostop.state import views
         return views(self.S)[0]
 
     @property
     def PV(self):
-        from kernels.gostop import views
+        from kernels.gostop.state import views
         return views(self.S)[1]
 
     @property
     def EV(self):
-        from kernels.gostop import views
+        from kernels.gostop.state import views
         return views(self.S)[2]
 
     def set_policies(self, pols) -> None:
-        from kernels.gostop import MAXP, NPOL
-        from kernels.gostop_score import POLB
+        from kernels.gostop.score import MAXP, NPOL, POLB
         self.S[POLB:POLB + MAXP * NPOL] = policy_array(pols).reshape(-1)
 
 
@@ -66,8 +72,8 @@ def make_state(rules: GoStopRules, hands, layout, stacks, piles, stock, go_count
     ``stacks``: list of (three cards, creator seat or -1, creator's turn index at creation).
     ``shaken``: per seat a list of 1-based months.
     """
-    from kernels import gostop as K
-    from kernels import gostop_score as KS
+    from kernels.gostop import state as K
+    from kernels.gostop import score as KS
 
     n = rules.players
     S = K.new_state(rules_vector(rules), policy_array([Policy("greedy")] * n))
@@ -155,7 +161,7 @@ KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts",
 
 def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
     """Validate a decide position (TOML table or flags) and build the kernel arrays."""
-    from kernels import gostop_score as KS
+    from kernels.gostop import score as KS
 
     unknown = set(pos) - KNOWN_KEYS
     if unknown:
@@ -277,13 +283,15 @@ def _as_list(v, n: int | None = None) -> list[str]:
     return [str(x) for x in v]
 
 
-def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy, n: int | None,
-           seed: int, precision=None, time_limit=None, progress=None) -> dict:
-    """Expected net payment to ``me`` of going and of stopping, and their difference."""
-    from analyzer.runner import KernelJob, half_width_of_mean, run
+def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
+           spec: RunSpec) -> dict:
+    """Expected net payment to ``me`` of going and of stopping, and their difference.
+
+    ``spec.n`` playouts of the go branch (``None`` without a precision target: 20,000)."""
+    from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import mean_from_sums, paired_difference, wilson
-    from kernels import gostop_batch as K
-    from kernels import gostop_score as KS
+    from kernels.gostop import batch as K
+    from kernels.gostop import score as KS
 
     built, info = build_position(pos, rules)
     me = info["me"]
@@ -291,7 +299,8 @@ def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
     net = np.zeros(K.MAXP, np.int64)
     KS.settle(built.S, me, rules.players, nagari, net)
     stop_net = int(net[me])
-    base = {"game": "gostop", "seed": seed, "position": info, "stop_payment": stop_net,
+    base = {"game": "gostop", "exact": False, "seed": spec.seed, "position": info,
+            "stop_payment": stop_net,
             "policies": {"me": me_policy.label, "opponents": opp_policy.label}}
     if info["forced_stop"]:
         base.update({"recommendation": "stop", "forced": True, "n": 0,
@@ -309,9 +318,9 @@ def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
 
     job = KernelJob("gostop decide", 1024, run_blocks, half_width_of_mean(K.D_DIFF, K.D_DIFF2),
                     unit="playouts")
-    if n is None and precision is None:
-        n = 20_000
-    res = run(job, n, seed, precision=precision, time_limit=time_limit, progress=progress)
+    if spec.n is None and spec.precision is None:
+        spec = replace(spec, n=DECIDE_PLAYOUTS)
+    res = spec.run(job)
     s = res.sums
     if s[K.D_ERR] > 0:  # pragma: no cover - engine invariant
         raise UserError(f"engine error in {int(s[K.D_ERR])} playouts")
@@ -330,89 +339,3 @@ def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
         "playouts_per_second": res.per_second, "stopped_by": res.stopped_by,
     })
     return base
-
-
-# ---- simulate ---------------------------------------------------------------------------------
-
-EVENT_NAMES = ["ppuk", "sweep", "bomb", "shake", "jjok", "ttadak", "stack_capture", "ja_ppuk",
-               "go", "junk_stolen"]
-
-
-def make_sim_job(rules: GoStopRules, pols: list[Policy], nagari_prev: int = 0,
-                 check: bool = False):
-    from analyzer.runner import KernelJob, half_width_of_mean
-    from kernels import gostop as K
-    from kernels import gostop_batch as KB
-
-    S0 = K.new_state(rules_vector(rules), policy_array(pols))
-
-    def run_blocks(keys, counts):
-        return KB.simulate_blocks(keys, counts, S0, nagari_prev, check)
-
-    label = ",".join(p.label for p in pols)
-    return KernelJob(f"gostop {label}", 2048, run_blocks,
-                     half_width_of_mean(KB.C_NET, KB.C_NET2), unit="deals")
-
-
-def simulate(rules: GoStopRules, pols: list[Policy], n: int | None, seed: int, nagari_prev=0,
-             precision=None, time_limit=None, progress=None) -> dict:
-    """Whole deals: nagari and chongtong rates, wins and net payment per seat, dealer advantage,
-    event frequencies, the winner's go counts and the per-seat payment histogram."""
-    from analyzer.runner import run
-    from analyzer.stats import mean_from_sums, wilson
-    from kernels import gostop_batch as K
-
-    res = run(make_sim_job(rules, pols, nagari_prev), n, seed, precision=precision,
-              time_limit=time_limit, progress=progress)
-    s = res.sums
-    N = res.n
-    if s[K.C_ERR] > 0:  # pragma: no cover - engine invariant
-        raise UserError(f"engine error in {int(s[K.C_ERR])} deals")
-    seats = []
-    for q in range(rules.players):
-        hist = s[K.C_HIST + q * K.NBIN: K.C_HIST + (q + 1) * K.NBIN]
-        seats.append({
-            "seat": q, "policy": pols[q].label, "dealer": q == 0,
-            "p_win": wilson(float(s[K.C_WIN + q]), N),
-            "mean_net_payment": mean_from_sums(float(s[K.C_NET + q]), float(s[K.C_NET2 + q]), N),
-            "payment_histogram": {str(v - K.HMAX): int(hist[v]) for v in range(K.NBIN)
-                                  if hist[v] > 0},
-        })
-    events = {}
-    for e, name in enumerate(EVENT_NAMES):
-        events[name] = {
-            "per_deal": mean_from_sums(float(s[K.C_EV + e]), float(s[K.C_EV2 + e]), N),
-            "p_at_least_one": wilson(float(s[K.C_EVANY + e]), N)}
-    wins = float(s[K.C_WIN:K.C_WIN + 3].sum())
-    return {
-        "game": "gostop", "seed": seed, "n": N, "players": rules.players,
-        "policies": [p.label for p in pols], "nagari_before": nagari_prev,
-        "rules": _rules_dict(rules),
-        "p_nagari": wilson(float(s[K.C_NAGARI]), N),
-        "p_chongtong": wilson(float(s[K.C_CHONG]), N),
-        "void_redeals_per_deal": float(s[K.C_VOIDS]) / N,
-        "seats": seats,
-        "dealer_advantage": mean_from_sums(float(s[K.C_DADV]), float(s[K.C_DADV2]), N),
-        "events": events,
-        "winner_go_counts": {("5+" if g == 5 else str(g)): int(s[K.C_GOHIST + g])
-                             for g in range(6)},
-        "won_deals": int(wins),
-        "deals_per_second": res.per_second, "stopped_by": res.stopped_by,
-        "interrupted": res.interrupted,
-        "histogram_clip": K.HMAX,
-    }
-
-
-def _rules_dict(rules: GoStopRules) -> dict:
-    from analyzer.rules import rules_to_dict
-
-    d = rules_to_dict(rules)
-    d["stop_target"] = rules.stop_target
-    return d
-
-
-def make_job_for_tests(rules: GoStopRules, policies: str, check: bool = True):
-    """A simulation job with the per-turn invariant checks switched on (tests)."""
-    from analyzer.games.gostop import parse_policies
-
-    return make_sim_job(rules, parse_policies(policies, rules.players), 0, check)

@@ -1,7 +1,7 @@
 """Go-Stop batch kernels: whole-deal simulation and go/stop playouts over blocks of trials.
 
-Model and algorithm: see ``kernels.gostop`` (the deal engine). ``simulate_blocks`` plays deal t of
-block b on the stream (keys[b], t) and accumulates per-block sums (columns ``C_*``);
+Model and algorithm: see ``kernels.gostop.deal`` (the deal engine). ``simulate_blocks`` plays
+deal t of block b on the stream (keys[b], t) and accumulates per-block sums (columns ``C_*``);
 ``decide_blocks`` plays the rest of a deal after a go from a fixed position, dealing the unseen
 cards at random per trial (columns ``D_*``). Both run the blocks of a batch in parallel (``prange``)
 and a block's trials in order, so results do not depend on the thread count.
@@ -11,9 +11,11 @@ from numba import njit, prange
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from kernels.gostop import (HAND, HN, MAXH, OUT_CHONG, OUT_NAGARI, OUT_WIN, SLEN, SPOS, STOCK,
-                            apply_go, play_deal, run_from)
-from kernels.gostop_score import (EVB, MAXP, NEV, NVAR, PVB, RB, R_NP, V_GO, best_score,
+from kernels.gostop.deal import play_deal, run_from
+from kernels.gostop.state import (HAND, HN, MAXH, OUT_CHONG, OUT_NAGARI, OUT_WIN, SLEN, SPOS,
+                                  STOCK)
+from kernels.gostop.turn import apply_go
+from kernels.gostop.score import (EVB, MAXP, NEV, NVAR, PVB, RB, R_NP, V_GO, best_score,
                                   settle)
 from kernels.rng import randint, seed_trial
 

@@ -7,8 +7,8 @@ Cards are integers. The 48 hwatu cards are ``c = 4*(month-1) + slot`` with the s
 of the rules page's deck table (``01B 01R 01J1 01J2``, ``02A 02R 02J1 02J2``, ... ``12B 12A 12R
 12D``); jokers are ``48 + j`` (j = 0..4). Everything lives in one int64 state array ``S``
 (layout below): the rules vector with per-card tables (kind, junk value, greedy value), then
-per-seat pile counters, variables, event counts and policy rows; ``kernels.gostop`` appends the
-cards. One array per call keeps Numba's reference counting out of the hot loop.
+per-seat pile counters, variables, event counts and policy rows; ``kernels.gostop.state``
+appends the cards. One array per call keeps Numba's reference counting out of the hot loop.
 
 A capture pile is summarised by ten counters (``stats_add``): brights, rain bright held, animals
 (the sake cup ``09A`` included), godori birds, ribbons, hongdan, cheongdan, chodan ribbons, junk
@@ -31,8 +31,8 @@ with g' = g (g' = min(g, 2) under ``cap2``) and GO(g) per ``go_multiplier`` (``g
 applies go-bak.
 
 Note on caching: Numba's on-disk cache does not notice edits of constants imported from this
-module by ``kernels.gostop``/``kernels.gostop_batch``; delete ``kernels/__pycache__/gostop*``
-after changing the layout constants here.
+module by the other ``kernels.gostop`` modules; delete ``kernels/gostop/__pycache__`` after
+changing the layout constants here.
 """
 import numpy as np
 from numba import njit
@@ -304,7 +304,7 @@ NO_GO = 1 << 30
 
 # ---- the flat state array -----------------------------------------------------------------
 # Everything a deal needs lives in ONE int64 array S (rules, pile counters, per-seat variables,
-# event counts, policy rows, then the engine's cards and scratch, see kernels.gostop): passing
+# event counts, policy rows, then the engine's cards and scratch, see kernels.gostop.state): passing
 # a single array between the engine's functions keeps Numba's reference-count traffic low.
 MAXP = 3
 NEV = 10
@@ -314,7 +314,7 @@ PSB = RB + NRULE                         # pile counters, (MAXP + 1) rows of NST
 PVB = PSB + (MAXP + 1) * NSTAT           # per-seat variables, MAXP rows of NVAR
 EVB = PVB + MAXP * NVAR                  # per-seat event counts, MAXP rows of NEV
 POLB = EVB + MAXP * NEV                  # policy rows, MAXP rows of NPOL
-ENG = POLB + MAXP * NPOL                 # start of the engine block (kernels.gostop)
+ENG = POLB + MAXP * NPOL                 # start of the engine block (kernels.gostop.state)
 
 
 @njit(cache=True)
