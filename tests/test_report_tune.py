@@ -76,7 +76,9 @@ def test_resume_skips_finished_parts_and_leaves_no_temporary_files(tmp_path, mon
     with monkeypatch.context() as m:
         m.setattr(rep, "game_parts", lambda game: {
             **real_parts, "values-chart": PartKind("trash-pandas", "values-chart", killed)})
-        with pytest.raises(KeyboardInterrupt):
+        from analyzer.errors import Interrupted
+
+        with pytest.raises(Interrupted, match="2 of 3 part"):
             run_recipe(rec, out)
     assert calls == ["chart"]
     assert (out / "parts" / "policy.json").exists() and (out / "parts" / "check.json").exists()
