@@ -1,13 +1,17 @@
-"""`pushluck magdagdon …`: the solo 4×4 dice-placement game (rules: shared/rules/magdagdon.md)."""
+"""`pushluck magdagdon …`: the solo 4×4 dice-placement game (rules: shared/rules/magdagdon.md).
+
+Only parses options, calls rules/exact/play/decide and prints; charts and tables come from
+report.py. Queries (score, feasible, odds) import neither pandas nor matplotlib.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
-from typing import Annotated
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                                 TimeLimitOpt, seed_note)
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_option,
+                              run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
 
@@ -15,27 +19,35 @@ A board is its rows top to bottom separated by '/', one character per cell: 1-6 
 '.' empty, 'x' a ruin (e.g. 12../2.../..../...x). A roll is its dice (e.g. 3446). Difficulties:
 PEACEFUL (place 2, 3 powers costing 10/20/40), SURVIVAL (place 2, 1 power costing 70),
 NIGHTMARE (place 3, no power). Exact answers: score, feasible, odds. Monte Carlo: best, simulate.
-House rules: `pushluck magdagdon rules`.""")
+House rules: `pushluck magdagdon rules`.
 
-BoardOpt = Annotated[str, typer.Option("--board", "-b", help="The board, e.g. 12../2.../..../...x")]
-RollOpt = Annotated[str, typer.Option("--roll", "-r", help="The roll, e.g. 3446.")]
-DiffOpt = Annotated[str, typer.Option("--difficulty", "-d",
+Examples:
+
+  pushluck magdagdon odds --board 12../2.../..../...x --difficulty peaceful
+
+  pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7""")
+
+KEY = "magdagdon"
+BoardOpt = Annotated[str, typer.Option("--board", "-b", metavar="BOARD",
+                                       help="The board, rows separated by '/': 1-6 a number, "
+                                            "'.' empty, 'x' a ruin, e.g. 12../2.../..../...x")]
+RollOpt = Annotated[str, typer.Option("--roll", "-r", metavar="DICE",
+                                      help="The roll, e.g. 3446 (or 3,4,4,6).")]
+DiffOpt = Annotated[str, typer.Option("--difficulty", "-d", metavar="LEVEL",
                                       help="peaceful, survival or nightmare.")]
-
-
-def register(root: typer.Typer) -> None:
-    root.add_typer(app, name="magdagdon")
+PowersLeftOpt = Annotated[Optional[int], typer.Option(
+    "--powers-left", metavar="N", help="Majda Powers left (default: all of the difficulty's).")]
 
 
 def _rules(rules_file, sets):
-    from analyzer.games.magdagdon import MagdagdonRules
+    from analyzer.games.magdagdon.rules import MagdagdonRules
     from analyzer.rules import build_rules
 
     return build_rules(MagdagdonRules, rules_file, sets)
 
 
 def _play_board(text, r):
-    from analyzer.games.magdagdon import check_tolerance, parse_board
+    from analyzer.games.magdagdon.rules import check_tolerance, parse_board
 
     cells = parse_board(text, r)
     check_tolerance(cells, r)
@@ -44,23 +56,38 @@ def _play_board(text, r):
 
 @app.command()
 def rules(json: JsonOpt = False):
-    """List the house-rule keys of MAGDAGDON with their defaults."""
-    from analyzer.options import show_rules
-    from analyzer.games.magdagdon import MagdagdonRules
+    """List the house-rule keys of MAGDAGDON with their defaults.
 
-    show_rules(MagdagdonRules, json)
+    Examples:
+
+      pushluck magdagdon rules
+
+      pushluck magdagdon rules --json
+    """
+    from analyzer.games.magdagdon.rules import MagdagdonRules
+    from analyzer.options import show_rules
+
+    show_rules(MagdagdonRules, json, game=KEY)
 
 
 @app.command()
 def score(board: BoardOpt, difficulty: DiffOpt = "peaceful",
           powers_used: Annotated[int, typer.Option(
+              "--powers-used", metavar="N",
               help="Majda Powers used so far (their penalties are subtracted).")] = 0,
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Score a board exactly: every row and column scores the sum of its numbers; a full line of
     numbers earns its best bonus (straight 60, four of a kind 40, two pairs 20); −15 per ruin;
-    then the difficulty's power penalties. Unfinished boards are scored as they stand."""
-    from analyzer.games.magdagdon import difficulty as get_diff
-    from analyzer.games.magdagdon import parse_board, score as score_board
+    then the difficulty's power penalties. Unfinished boards are scored as they stand.
+
+    Examples:
+
+      pushluck magdagdon score --board 3434/4343/3434/434x --difficulty peaceful --powers-used 2
+
+      pushluck magdagdon score --board 2345/2345/2345/2345 --json
+    """
+    from analyzer.games.magdagdon.exact import score as score_board
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_board
     from analyzer.output import emit, table
 
     r = _rules(rules_file, set_)
@@ -86,9 +113,16 @@ def feasible(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
     The roll is a MAGDAGDON when no order places the turn's minimum (the difficulty's, lowered to
     the number of empty cells). Also reports the most dice of the roll that can be placed, and a
-    witness order (value, row, column) for both."""
-    from analyzer.games.magdagdon import difficulty as get_diff
-    from analyzer.games.magdagdon import feasible as feas, parse_roll
+    witness order (value, row, column) for both.
+
+    Examples:
+
+      pushluck magdagdon feasible --board ..../.3../..../.... --roll 4566 --difficulty nightmare
+
+      pushluck magdagdon feasible --board ..../..../..../...x --roll 1,3,5,6 -d nightmare --json
+    """
+    from analyzer.games.magdagdon.exact import feasible as feas
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
@@ -113,17 +147,22 @@ def feasible(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
 
 @app.command()
-def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful",
-         powers_left: Annotated[Optional[int], typer.Option(
-             help="Majda Powers left (default: all of the difficulty's).")] = None,
+def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersLeftOpt = None,
          rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Exact chance that the next roll is a MAGDAGDON, over all 6⁴ = 1296 ordered rolls.
 
     p_magdagdon_after_powers: the chance of still facing it when the powers left (±1 on one die,
     reroll any dice; each use spends one power) are used to maximise the chance of escaping,
-    rerolls being chance events (an exact dynamic programme over roll multisets)."""
-    from analyzer.games.magdagdon import difficulty as get_diff
-    from analyzer.games.magdagdon import odds as odds_of
+    rerolls being chance events (an exact dynamic programme over roll multisets).
+
+    Examples:
+
+      pushluck magdagdon odds --board 12../2.../..../...x --difficulty peaceful
+
+      pushluck magdagdon odds --board 3.xx/xxxx/xxxx/xxxx --powers-left 0 --json
+    """
+    from analyzer.games.magdagdon.exact import odds as odds_of
+    from analyzer.games.magdagdon.rules import difficulty as get_diff
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
@@ -146,13 +185,12 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful",
 
 @app.command()
 def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
-         powers_left: Annotated[Optional[int], typer.Option(
-             help="Majda Powers left (default: all of the difficulty's).")] = None,
-         games: Annotated[int, typer.Option("--games", "-n",
-                                            help="Rollouts per action.")] = 400,
-         policy: Annotated[str, typer.Option(
-             help="Policy playing the rest of the game: greedy, max-dice or min-dice.")] = "greedy",
-         top: Annotated[int, typer.Option(help="How many actions to list.")] = 10,
+         powers_left: PowersLeftOpt = None,
+         n: trials("games played out after each action", 400) = 400,
+         policy: policy_option("Policy playing the rest of the game: greedy, max-dice or "
+                               "min-dice (default greedy).") = None,
+         top: Annotated[int, typer.Option("--top", metavar="N",
+                                          help="How many actions to list.")] = 10,
          seed: SeedOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
          json: JsonOpt = False):
     """Best action for this board and roll, by Monte Carlo rollouts.
@@ -160,25 +198,30 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
     Every distinct legal action is evaluated: each distinct set of placed dice (any number from
     the minimum up; one placement order shown), each power use (±1 on a die, reroll of any dice)
     when powers are left, or — on a MAGDAGDON — accepting it with the ruin on each empty cell.
-    Each action's value is the mean final score of --games games played to the end by --policy,
+    Each action's value is the mean final score of -n games played to the end by --policy,
     all actions on the same dice (common random numbers). The recommendation is the top action
     unless its paired margin over the second contains 0 ("too close to call"). On the empty board
-    placements are listed up to the board's symmetries."""
-    from analyzer.games.magdagdon import difficulty as get_diff
-    from analyzer.games.magdagdon import parse_roll
-    from analyzer.games.magdagdon_play import best as best_of, parse_policy
+    placements are listed up to the board's symmetries.
+
+    Examples:
+
+      pushluck magdagdon best --board 33../34../45../.... --roll 1256 -n 400 --seed 1 --top 6
+
+      pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
+    """
+    from analyzer.games.magdagdon.decide import best as best_of
+    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
     from analyzer.output import emit, table
-    from analyzer.rng import resolve_seed
 
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
     cells = _play_board(board, r)
     dice = parse_roll(roll, r)
-    pol = parse_policy(policy)
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
+    pol = parse_policy(policy or "greedy")
+    spec = run_spec(n, seed, as_json=json)
     pl = diff.powers if powers_left is None else powers_left
-    out = best_of(cells, dice, r, diff, pl, games, seed, pol, top)
+    out = best_of(cells, dice, r, diff, pl, spec, pol, top)
 
     def render():
         rows = [(x["text"], f"{x['mean_final_score'].estimate:.2f}",
@@ -189,8 +232,8 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
         margin = "" if m is None else f"\n  margin over the 2nd: {m.format(2)}"
         return (f"MAGDAGDON {diff.name} board {out['board']} roll {roll}"
                 f"{' (a MAGDAGDON)' if out['magdagdon'] else ''}, powers left {pl}\n"
-                f"  {out['actions_evaluated']} actions × n = {games:,} games each "
-                f"({pol.label} afterwards), seed {seed}\n"
+                f"  {out['actions_evaluated']} actions × n = {spec.n:,} games each "
+                f"({pol.label} afterwards), seed {spec.seed}\n"
                 + table(rows, ["action", "mean score", "SE", "95% CI"], "lrrr") +
                 f"{margin}\n  → {out['recommendation']}")
 
@@ -198,16 +241,14 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
 
 @app.command()
-def simulate(games: Annotated[Optional[int], typer.Option(
-                 "--games", "-n", help="Number of games (a cap with --precision).")] = None,
+def simulate(n: Annotated[Optional[int], typer.Option(
+                 "-n", "--trials", min=1, metavar="N",
+                 help="Number of games to simulate (default 20,000, or 200 when a rollout "
+                      "policy plays; a cap with --precision).")] = None,
              difficulty: DiffOpt = "peaceful",
-             policy: Annotated[str, typer.Option(
-                 help="greedy, max-dice, min-dice or rollout:K.")] = "greedy",
-             vs: Annotated[Optional[str], typer.Option(
-                 help="A second policy played on the same games (common random numbers).")]
-             = None,
-             chart: Annotated[Optional[str], typer.Option(
-                 help="Write the score histogram to BASE.png and BASE.svg.")] = None,
+             policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
+                                   "greedy).") = None,
+             vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
              json: JsonOpt = False):
@@ -218,40 +259,55 @@ def simulate(games: Annotated[Optional[int], typer.Option(
     value: 2 × numbers + 7 per live empty cell − ruin penalty per ruin or dead cell + line
     bonuses, 0.5 × attainable bonus on open lines), max-dice, min-dice, rollout:K (8 best
     candidates by that value, K greedy rollouts each). Powers are spent only on a MAGDAGDON and
-    only while the next one costs less than ruin_penalty + 7. --vs compares two policies on the
-    same games."""
+    only while the next one costs less than ruin_penalty + 7. --vs compares with a second policy
+    on the same games. --out DIR writes the score histogram (magdagdon_simulate_scores.csv/.md);
+    --chart also draws it (.png/.svg).
+
+    Examples:
+
+      pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
+
+      pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
+
+      pushluck magdagdon simulate -n 2000 --vs min-dice --out /tmp/mag --chart --seed 1
+    """
     from analyzer.errors import UserError
-    from analyzer.games.magdagdon import difficulty as get_diff
-    from analyzer.games.magdagdon_play import parse_policy, simulate as sim, simulate_paired
+    from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
+    from analyzer.games.magdagdon.rules import difficulty as get_diff
     from analyzer.output import emit, note
-    from analyzer.rng import resolve_seed
 
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
-    pa = parse_policy(policy)
-    pb = parse_policy(vs) if vs is not None else None
-    if games is None and precision is None:
+    pa = parse_policy(policy or "greedy")
+    if vs and len(vs) > 1:
+        raise UserError(f"--vs given {len(vs)} times: simulate compares with one policy at a "
+                        f"time")
+    pb = parse_policy(vs[0]) if vs else None
+    if chart and out_dir is None:
+        raise UserError("--chart writes into --out DIR: give --out too")
+    if n is None and precision is None:
         rollout = pa.label.startswith("rollout") or (pb is not None and pb.label.startswith("rollout"))
-        games = 200 if rollout else 20_000
-    if games is not None and games <= 0:
-        raise UserError(f"--games must be positive (got {games})")
-    seed, drawn = resolve_seed(seed)
-    seed_note(seed, drawn, json)
+        n = 200 if rollout else 20_000
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+
+    def write(out, series):
+        if out_dir is not None:
+            from analyzer.games.magdagdon.report import write_simulation
+
+            written = write_simulation(out_dir, series, diff.name, chart)
+            out.update(written)
+            note(f"wrote {', '.join(p for paths in written.values() for p in paths)}")
+
     if pb is None:
-        out = sim(r, diff, pa, games, seed, precision, time_limit, progress)
-        if chart:
-            out["chart"] = [str(p) for p in _chart(chart, [(pa.label, out)], diff)]
-            note(f"wrote {', '.join(out['chart'])}")
-        emit(out, json, lambda: _render_one(out, diff, seed))
+        out = sim(r, diff, pa, spec)
+        write(out, [(pa.label, out)])
+        emit(out, json, lambda: _render_one(out, diff, spec.seed))
         return
-    out = simulate_paired(r, diff, pa, pb, games, seed, precision, time_limit, progress)
-    if chart:
-        out["chart"] = [str(p) for p in _chart(chart, [(pa.label, out["a_stats"]),
-                                                       (pb.label, out["b_stats"])], diff)]
-        note(f"wrote {', '.join(out['chart'])}")
+    out = simulate_paired(r, diff, pa, pb, spec)
+    write(out, [(pa.label, out["a_stats"]), (pb.label, out["b_stats"])])
     d = out["difference_a_minus_b"]
     emit(out, json, lambda: (
-        f"MAGDAGDON {diff.name}, common random numbers, n = {out['n']:,} games, seed {seed}\n"
+        f"MAGDAGDON {diff.name}, common random numbers, n = {out['n']:,} games, seed {spec.seed}\n"
         + _render_stats(f"A {pa.label}", out["a_stats"]) + "\n"
         + _render_stats(f"B {pb.label}", out["b_stats"]) +
         f"\n  A − B score = {d.format(2)}  → {out['verdict']}"))
@@ -271,20 +327,3 @@ def _render_one(out, diff, seed) -> str:
     return (f"MAGDAGDON {diff.name}, policy {out['policy']}, n = {out['n']:,} games, seed {seed}\n"
             + _render_stats("final", out) +
             f"\n  games per second: {out['games_per_second']:,.0f}")
-
-
-def _chart(base, series, diff):
-    from analyzer.charts import new_figure, save_figure
-
-    fig, ax = new_figure()
-    from analyzer.games.magdagdon_play import binned
-
-    for label, st in series:
-        edges, share = binned(st["histogram"], st["score"].n)
-        ax.stairs(share, edges + [edges[-1] + 10],
-                  label=f"{label} (mean {st['score'].estimate:.1f})")
-    ax.set_xlabel("final score (bins of 10 points)")
-    ax.set_ylabel("share of games")
-    ax.set_title(f"MAGDAGDON {diff.name}: final score distribution")
-    ax.legend()
-    return save_figure(fig, base)

@@ -17,7 +17,7 @@ Each level enumerates (distinct die value, valid cell) pairs from the bitboards,
 as soon as ``target`` dice are placed (MAGDAGDON check: target = the turn's minimum; most dice
 placeable: target = min(dice, empty cells)). Equal dice are one branch (multiset).
 
-The heuristic board value ``heur`` (used by every policy, see kernels/magdagdon.py) and the
+The heuristic board value ``heur`` (used by every policy, see kernels/magdagdon/policy.py) and the
 exact line scores ``line_value``/``line_table`` live here too, with the small helpers that
 place and take back a die on both representations.
 """
