@@ -155,3 +155,14 @@ def test_cli_simulate_and_best_json(capsys, tmp_path):
     code, out, err = run_cli(["magdagdon", "simulate", "-n", "10", "--policy", "lucky"],
                              capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
+    code, out, err = run_cli(["magdagdon", "simulate", "-n", "10", "--chart"], capsys)
+    assert code == 2 and out == "" and "--out" in err and err.count("\n") == 1
+
+
+def test_cli_simulate_several_vs(capsys):
+    code, out, _ = run_cli(["magdagdon", "simulate", "-n", "64", "--seed", "4", "--vs",
+                            "min-dice", "--vs", "max-dice", "--json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and [c["b"] for c in d["comparisons"]] == ["min-dice", "max-dice"]
+    # A is played on the same games in both comparisons
+    assert d["comparisons"][0]["a_stats"]["score"] == d["comparisons"][1]["a_stats"]["score"]

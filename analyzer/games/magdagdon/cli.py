@@ -13,7 +13,7 @@ from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressO
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_option,
                               run_spec, trials)
 
-app = typer.Typer(no_args_is_help=True, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
 
 A board is its rows top to bottom separated by '/', one character per cell: 1-6 a number,
 '.' empty, 'x' a ruin (e.g. 12../2.../..../...x). A roll is its dice (e.g. 3446). Difficulties:
@@ -23,8 +23,8 @@ House rules: `pushluck magdagdon rules`.
 
 Examples:
 
+\b
   pushluck magdagdon odds --board 12../2.../..../...x --difficulty peaceful
-
   pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7""")
 
 KEY = "magdagdon"
@@ -60,8 +60,8 @@ def rules(json: JsonOpt = False):
 
     Examples:
 
+    \b
       pushluck magdagdon rules
-
       pushluck magdagdon rules --json
     """
     from analyzer.games.magdagdon.rules import MagdagdonRules
@@ -76,14 +76,16 @@ def score(board: BoardOpt, difficulty: DiffOpt = "peaceful",
               "--powers-used", metavar="N",
               help="Majda Powers used so far (their penalties are subtracted).")] = 0,
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Score a board exactly: every row and column scores the sum of its numbers; a full line of
-    numbers earns its best bonus (straight 60, four of a kind 40, two pairs 20); −15 per ruin;
+    """Score a board exactly (line sums, bonuses, ruins, power penalties).
+
+    Every row and column scores the sum of its numbers; a full line of numbers earns its best
+    bonus (straight 60, four of a kind 40, two pairs 20); −15 per ruin;
     then the difficulty's power penalties. Unfinished boards are scored as they stand.
 
     Examples:
 
+    \b
       pushluck magdagdon score --board 3434/4343/3434/434x --difficulty peaceful --powers-used 2
-
       pushluck magdagdon score --board 2345/2345/2345/2345 --json
     """
     from analyzer.games.magdagdon.exact import score as score_board
@@ -117,8 +119,8 @@ def feasible(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
     Examples:
 
+    \b
       pushluck magdagdon feasible --board ..../.3../..../.... --roll 4566 --difficulty nightmare
-
       pushluck magdagdon feasible --board ..../..../..../...x --roll 1,3,5,6 -d nightmare --json
     """
     from analyzer.games.magdagdon.exact import feasible as feas
@@ -157,8 +159,8 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
 
     Examples:
 
+    \b
       pushluck magdagdon odds --board 12../2.../..../...x --difficulty peaceful
-
       pushluck magdagdon odds --board 3.xx/xxxx/xxxx/xxxx --powers-left 0 --json
     """
     from analyzer.games.magdagdon.exact import odds as odds_of
@@ -205,8 +207,8 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
     Examples:
 
+    \b
       pushluck magdagdon best --board 33../34../45../.... --roll 1256 -n 400 --seed 1 --top 6
-
       pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
     """
     from analyzer.games.magdagdon.decide import best as best_of
@@ -259,17 +261,17 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     value: 2 × numbers + 7 per live empty cell − ruin penalty per ruin or dead cell + line
     bonuses, 0.5 × attainable bonus on open lines), max-dice, min-dice, rollout:K (8 best
     candidates by that value, K greedy rollouts each). Powers are spent only on a MAGDAGDON and
-    only while the next one costs less than ruin_penalty + 7. --vs compares with a second policy
-    on the same games. --out DIR writes the score histogram (magdagdon_simulate_scores.csv/.md);
-    --chart also draws it (.png/.svg).
+    only while the next one costs less than ruin_penalty + 7. --vs compares with another policy
+    on the same games (repeat --vs for several; the JSON then lists them under "comparisons").
+    --out DIR writes the score histogram (magdagdon_simulate_scores.csv/.md); --chart also
+    draws it (.png/.svg).
 
     Examples:
 
+    \b
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
-
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
-
-      pushluck magdagdon simulate -n 2000 --vs min-dice --out /tmp/mag --chart --seed 1
+      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
     """
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
@@ -279,14 +281,11 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
     pa = parse_policy(policy or "greedy")
-    if vs and len(vs) > 1:
-        raise UserError(f"--vs given {len(vs)} times: simulate compares with one policy at a "
-                        f"time")
-    pb = parse_policy(vs[0]) if vs else None
+    pbs = [parse_policy(v) for v in vs or []]
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out too")
     if n is None and precision is None:
-        rollout = pa.label.startswith("rollout") or (pb is not None and pb.label.startswith("rollout"))
+        rollout = any(p.label.startswith("rollout") for p in [pa, *pbs])
         n = 200 if rollout else 20_000
     spec = run_spec(n, seed, precision, time_limit, progress, json)
 
@@ -298,19 +297,30 @@ def simulate(n: Annotated[Optional[int], typer.Option(
             out.update(written)
             note(f"wrote {', '.join(p for paths in written.values() for p in paths)}")
 
-    if pb is None:
+    if not pbs:
         out = sim(r, diff, pa, spec)
         write(out, [(pa.label, out)])
         emit(out, json, lambda: _render_one(out, diff, spec.seed))
         return
-    out = simulate_paired(r, diff, pa, pb, spec)
-    write(out, [(pa.label, out["a_stats"]), (pb.label, out["b_stats"])])
-    d = out["difference_a_minus_b"]
-    emit(out, json, lambda: (
-        f"MAGDAGDON {diff.name}, common random numbers, n = {out['n']:,} games, seed {spec.seed}\n"
-        + _render_stats(f"A {pa.label}", out["a_stats"]) + "\n"
-        + _render_stats(f"B {pb.label}", out["b_stats"]) +
-        f"\n  A − B score = {d.format(2)}  → {out['verdict']}"))
+    # one paired run per --vs policy, each on the same games (common random numbers)
+    runs = [simulate_paired(r, diff, pa, pb, spec) for pb in pbs]
+    out = runs[0] if len(runs) == 1 else {
+        "game": "magdagdon", "difficulty": diff.name, "seed": spec.seed, "a": pa.label,
+        "comparisons": runs, "exact": False}
+    write(out, [(pa.label, runs[0]["a_stats"])] + [(x["b"], x["b_stats"]) for x in runs])
+
+    def render():
+        parts = []
+        for x in runs:
+            d = x["difference_a_minus_b"]
+            parts.append(
+                f"MAGDAGDON {diff.name}, common random numbers, n = {x['n']:,} games, seed "
+                f"{spec.seed}\n" + _render_stats(f"A {x['a']}", x["a_stats"]) + "\n"
+                + _render_stats(f"B {x['b']}", x["b_stats"]) +
+                f"\n  A − B score = {d.format(2)}  → {x['verdict']}")
+        return "\n".join(parts)
+
+    emit(out, json, render)
 
 
 def _render_stats(label, st) -> str:
