@@ -2,7 +2,7 @@
 
 ``feasible_table`` decides, for one board, whether each multiset of dice (coded in base
 ``MAXD + 1`` by ``code_of``) can be placed to the turn's minimum, by the exact search of
-kernels/magdagdon_board.py. ``escape_dp`` is the dynamic programme over the powers left: with
+kernels/magdagdon/board.py. ``escape_dp`` is the dynamic programme over the powers left: with
 k powers the chance of still facing a MAGDAGDON is the minimum over a ±1 change of one die
 (deterministic) and a reroll of any sub-multiset (a chance event over its outcomes, weighted by
 their multinomial probabilities) of the value with k − 1 powers; ``reroll_value`` evaluates one
@@ -11,7 +11,7 @@ reroll against a feasibility table.
 import numpy as np
 from numba import njit
 
-from kernels.magdagdon_board import (RI_D, RI_N, board_from_cells, feasible_fast, make_work,
+from kernels.magdagdon.board import (RI_D, RI_N, board_from_cells, feasible_fast, make_work,
                                      search)
 
 

@@ -1,61 +1,20 @@
-"""`pushluck bench` cases for MAGDAGDON: feasibility checks on mid-game boards and whole greedy
-games, each with a pure-Python reference of the same algorithm.
+"""MAGDAGDON pure-Python references: the kernels' algorithms in plain Python, for ``bench``.
 
-* ``feasibility``: trial t rolls four dice and decides whether the PEACEFUL minimum (2) can be
-  placed on mid-game board t mod 8 (the boards below) — the exact depth-first search over
-  placement orders on bitboards.
-* ``greedy games``: whole SURVIVAL games under the greedy policy from the empty board (SURVIVAL's
-  one power costs 70, more than the policy's threshold, so no power is ever used and the
-  reference needs no power logic). The kernel tabulates the empty-board choice once per run
+They document the algorithms (the exact depth-first placement search, the heuristic board value
+H, the greedy policy) and give ``pushluck bench`` its kernel/Python speed-up, measured in the same
+process. They cover the default 4×4 rules only.
+
+* ``reference_feasibility``: trial t rolls four dice and decides whether the PEACEFUL minimum (2)
+  can be placed on board t mod B — the exact search over placement orders.
+* ``reference_greedy_games``: whole SURVIVAL games under the greedy policy from the empty board
+  (SURVIVAL's one power costs 70, more than the policy's threshold, so no power is ever used and
+  the reference needs no power logic). The kernel tabulates the empty-board choice once per run
   (an "opening book"); the reference searches every turn.
 """
 from __future__ import annotations
 
 import random
 
-import numpy as np
-
-from analyzer.benchkit import BenchCase
-
-MID_GAME_BOARDS = (
-    "..../.34./.45./....", "33../34../45../....", "x.../.33./.45./..6.", "2345/..../..../....",
-    "12../2.../..../...x", ".x../.56./..5./.x..", "444./4.../4..x/....", "..../.65./..4./.x..",
-)
-
-
-def _inputs(difficulty: str):
-    from analyzer.games import magdagdon as M
-    from analyzer.rules import build_rules
-
-    rules = build_rules(M.MagdagdonRules)
-    return rules, M.difficulty(rules, difficulty)
-
-
-def feasibility_job():
-    from analyzer.games import magdagdon as M
-    from analyzer.runner import KernelJob
-    from kernels.magdagdon import feasibility_blocks
-
-    rules, diff = _inputs("peaceful")
-    G = M.kernel_inputs(rules, diff)
-    cells = [M.parse_board(b, rules) for b in MID_GAME_BOARDS]
-    boards = np.array([M.vm_of(c) for c in cells], dtype=np.uint64)
-    need = np.array([M.min_dice(c, rules, diff) for c in cells], dtype=np.int64)
-
-    def run_blocks(keys, counts):
-        return feasibility_blocks(keys, counts, boards, need, G)
-
-    return KernelJob("magdagdon feasibility", 1 << 16, run_blocks, None, unit="checks")
-
-
-def greedy_job():
-    from analyzer.games.magdagdon_play import make_job, parse_policy
-
-    rules, diff = _inputs("survival")
-    return make_job(rules, diff, parse_policy("greedy"))
-
-
-# ----------------------------------------------------------------------------- pure Python
 
 def _neighbours(n):
     out = []
@@ -103,11 +62,13 @@ def _most(cells, dice, target, placed=0):
     return best
 
 
-def reference_feasibility(n: int, seed: int) -> float:
-    from analyzer.games import magdagdon as M
+def reference_feasibility(boards, n: int, seed: int) -> float:
+    """Share of ``n`` random rolls whose PEACEFUL minimum (2) fits on board t mod B of ``boards``
+    (board notation, default rules), by the same search as the kernel."""
+    from analyzer.games.magdagdon.rules import MagdagdonRules, parse_board
 
-    rules, diff = _inputs("peaceful")
-    boards = [[int(x) for x in M.parse_board(b, rules)] for b in MID_GAME_BOARDS]
+    rules = MagdagdonRules()
+    boards = [[int(x) for x in parse_board(b, rules)] for b in boards]
     rnd = random.Random(seed)
     ok = 0
     for t in range(n):
@@ -201,12 +162,3 @@ def reference_greedy_games(n: int, seed: int) -> float:
                 cells[best] = 7
         total += _heur(cells)
     return total / n
-
-
-def bench_cases() -> list[BenchCase]:
-    return [
-        BenchCase("magdagdon", "feasibility check (mid-game boards)", "checks", feasibility_job,
-                  4_000_000, reference_feasibility, 20_000),
-        BenchCase("magdagdon", "greedy whole games (SURVIVAL)", "games", greedy_job, 40_000,
-                  reference_greedy_games, 20),
-    ]

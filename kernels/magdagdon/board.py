@@ -17,68 +17,41 @@ Each level enumerates (distinct die value, valid cell) pairs from the bitboards,
 as soon as ``target`` dice are placed (MAGDAGDON check: target = the turn's minimum; most dice
 placeable: target = min(dice, empty cells)). Equal dice are one branch (multiset).
 
-The heuristic board value ``heur`` (used by every policy, see kernels/magdagdon.py) and the
+The heuristic board value ``heur`` (used by every policy, see kernels/magdagdon/policy.py) and the
 exact line scores ``line_value``/``line_table`` live here too, with the small helpers that
 place and take back a die on both representations.
 """
 import numpy as np
 from numba import njit
 
-EMPTY = 0
-
-
+EMPTY = 0                  # cell codes: 0 empty, 1-6 a number, 7 a ruin
 RUIN = 7
-
-
-MAXD = 8
-
-
-TT_SIZE = 32768
-
-
+MAXD = 8                   # most dice per roll the work arrays hold
+TT_SIZE = 32768            # transposition table of ``choose`` (a power of two)
 TT_MASK = TT_SIZE - 1
+TT_LIMIT = 24000           # entries used before the table stops recording
+TOP_M = 8                  # candidates rollout:K plays out
 
-
-TT_LIMIT = 24000
-
-
-TOP_M = 8
-
-
+# indices into G[0] (rule integers) and G[1] (rule floats)
 RI_N, RI_D, RI_MIN, RI_POW, RI_CAP = 0, 1, 2, 3, 4
-
-
 RF_RUIN, RF_CELL, RF_POWTHR, RF_POT = 0, 1, 2, 3
 
-
+# policy codes (P_STORE: ``choose`` stores every distinct placement)
 P_GREEDY, P_MAX, P_MIN, P_STORE, P_ROLLOUT = 0, 1, 2, 3, 4
 
-
 U0 = np.uint64(0)
-
-
 U1 = np.uint64(1)
 
-
+# de Bruijn table for the index of a single set bit
 _DB = np.uint64(0x03F79D71B4CB0A89)
-
-
 _DB_TABLE = np.zeros(64, dtype=np.int64)
-
-
 for _i in range(64):
     _DB_TABLE[((((1 << _i) * 0x03F79D71B4CB0A89) & 0xFFFFFFFFFFFFFFFF) >> 58)] = _i
 
-
+# SWAR popcount masks
 _K1 = np.uint64(0x5555555555555555)
-
-
 _K2 = np.uint64(0x3333333333333333)
-
-
 _K4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-
-
 _KH = np.uint64(0x0101010101010101)
 
 
