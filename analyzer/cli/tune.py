@@ -6,11 +6,12 @@ from typing import List, Optional
 import typer
 from typing import Annotated
 
+from analyzer.games import REGISTRY
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note
 
 
 def tune(game: Annotated[str, typer.Argument(
-             metavar="GAME", help="trash-pandas, ten, magdagdon, gostop, canasta or pig.")],
+             metavar="GAME", help="A game: " + ", ".join(REGISTRY) + ".")],
          sweep: Annotated[Optional[List[str]], typer.Option(
              "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
          = None,
