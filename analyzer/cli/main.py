@@ -69,6 +69,10 @@ class GamesGroup(TyperGroup):
         command = typer.main.get_command(sub)
         command.name = name
         command.short_help = game.summary
+        command.help = (command.help or "").rstrip() + (
+            f"\n\nRules as modelled, with every decision and house-rule key: "
+            f"docs/rules/{game.rules_page} in the repository (`pushluck {name} rules` lists "
+            f"the keys).")
         return command
 
 
