@@ -28,3 +28,12 @@ def _no_interrupt_leaks():
     reset_interrupted()
     yield
     reset_interrupted()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_solution_cache(tmp_path_factory):
+    """Exact solutions are cached on disk (analyzer/cache.py); tests use a cache of their own."""
+    import os
+
+    os.environ["PUSHLUCK_CACHE_DIR"] = str(tmp_path_factory.mktemp("pushluck-cache"))
+    yield

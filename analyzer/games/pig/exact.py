@@ -19,16 +19,34 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from analyzer.games.pig.rules import PigRules, check_scores
 
 
 @functools.lru_cache(maxsize=4)
 def solve(rules: PigRules, tol: float = 1e-12):
-    """Optimal win probabilities ``P[i, j, k]`` and the roll table (1 roll, 0 hold)."""
-    from kernels.pig import solve_pig
+    """Optimal win probabilities ``P[i, j, k]`` and the roll table (1 roll, 0 hold).
 
-    P, roll, iterations, change = solve_pig(rules.goal, rules.faces, rules.bust_faces, tol, 100000)
-    return P, roll, int(iterations), float(change)
+    The solution is kept on disk per rule set and solver code (:mod:`analyzer.cache`), so a
+    query after the first loads it instead of solving (and never imports Numba)."""
+    from pathlib import Path
+
+    from analyzer.cache import cached_arrays
+
+    def compute():
+        from kernels.pig import solve_pig
+
+        P, roll, iterations, change = solve_pig(rules.goal, rules.faces, rules.bust_faces, tol,
+                                                100000)
+        return {"P": P, "roll": roll, "iterations": np.int64(iterations),
+                "change": np.float64(change)}
+
+    kernel = Path(__file__).resolve().parents[3] / "kernels" / "pig" / "exact.py"
+    params = {"goal": rules.goal, "faces": rules.faces, "bust_faces": rules.bust_faces,
+              "tol": tol}
+    got = cached_arrays("pig-solution", params, [kernel], compute)
+    return got["P"], got["roll"], int(got["iterations"]), float(got["change"])
 
 
 def turn_stats(hold_at: int, rules: PigRules) -> dict:
