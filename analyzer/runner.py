@@ -143,13 +143,14 @@ def warm_up(job: KernelJob) -> None:
 def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = None,
         time_limit: float | None = None, progress: bool | None = None,
         target_batch_seconds: float = 0.25, stream: int = 0,
-        block_size: int | None = None) -> RunResult:
+        block_size: int | None = None, start_block: int = 0) -> RunResult:
     """Run ``job`` for ``n`` trials (or adaptively to ``precision``) with ``seed``.
 
     Returns the per-column sums over all finished trials, reduced in block order, and the
     per-block rows (``block_sums``). ``block_size`` overrides the job's (tuning uses it to get
     enough independent blocks for batch-means standard errors); ``stream`` selects an
-    independent family of block keys for the same seed.
+    independent family of block keys for the same seed; ``start_block`` continues an earlier run
+    of the same seed with the blocks after it (the trials are those blocks' trials).
     """
     if n is not None and n <= 0:
         raise UserError(f"the number of {job.unit} must be positive (got {n})")
@@ -187,7 +188,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             m = min(batch, total_blocks - done_blocks)
             if adaptive:
                 m = min(m, milestone - done_blocks)
-            keys = block_keys(seed, done_blocks, m, stream)
+            keys = block_keys(seed, start_block + done_blocks, m, stream)
             counts = np.full(m, b, dtype=np.int64)
             last = done_blocks + m == total_blocks
             if last:

@@ -82,7 +82,7 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
 
 
 def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str, n: int,
-                    seed: int, block_size: int, stream: int) -> np.ndarray:
+                    seed: int, block_size: int, stream: int, start_block: int = 0) -> np.ndarray:
     """One cell's kernel work: per-block sums (blocks × columns). Runs locally or on Dask."""
     from analyzer.cluster import one_numba_thread_per_task
     from analyzer.runner import run
@@ -91,7 +91,7 @@ def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str
     m = get_metric(game, metric_name)
     rules = m.rules_cls(**rules_kwargs)
     res = run(m.make_job(rules, policy), n, seed, progress=False, stream=stream,
-              block_size=block_size)
+              block_size=block_size, start_block=start_block)
     return np.vstack(res.block_sums)
 
 

@@ -173,7 +173,7 @@ def test_dask_local_cluster_gives_the_local_numbers():
 
 def test_cli_tune_and_report_json(cli, tmp_path):
     out = cli("tune", "pig", "--sweep", "goal=50,100", "-n", "20000", "--seed", "2",
-              "--top", "1", "--out", str(tmp_path / "t"), "--json", check_json=True)
+              "--top", "1", "--out", str(tmp_path / "t"), "--chart", "--json", check_json=True)
     assert out["seed"] == 2 and out["cells"] == 2
     assert (tmp_path / "t" / "cells.csv").exists() and (tmp_path / "t" / "cells.png").exists()
     code, _, err = cli("tune", "pig", "--sweep", "gaol=50", "--trials", "100")

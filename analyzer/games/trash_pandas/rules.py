@@ -38,6 +38,13 @@ class TrashPandasRules:
                             choices=("mandatory", "optional"))
     deck: str = rule("", "deck file (TOML); empty: the shipped reconstruction")
 
+    def canonical(self) -> "TrashPandasRules":
+        """The same game with keys that cannot matter reset: without a bonus turn the bonus
+        cap is never used (so `tune` counts such cells once)."""
+        import dataclasses
+
+        return self if self.bonus_turn else dataclasses.replace(self, bonus_cap=3)
+
 
 @dataclass(frozen=True)
 class ValueModel:
