@@ -191,20 +191,28 @@ def bounded_local(x32, n, s0, s1, s2, s3):
 
 
 @njit(cache=True, inline="always")
+def next_half(buf, have, s0, s1, s2, s3):
+    """The next unused 32-bit half of the current 64-bit draw: returns (x32, buf, have, s0..s3).
+
+    ``buf`` holds the current draw and ``have`` says whether its low half is still unused. With
+    ``have == 0`` a new draw is made and its high half returned; otherwise the low half.
+    """
+    if have == 0:
+        buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        return buf >> np.uint64(32), buf, 1, s0, s1, s2, s3
+    return buf & _MASK32, buf, 0, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
 def bounded_pair(n, buf, have, s0, s1, s2, s3):
     """Uniform integer in [0, n) using the 32-bit halves of each 64-bit draw in turn.
 
     ``buf`` holds the current 64-bit draw and ``have`` says whether its low half is still unused
     (the high half is used first). Returns (value, buf, have, s0, s1, s2, s3). Two dice per
-    xoshiro256** step, each exactly uniform (Lemire with rejection).
+    xoshiro256** step, each exactly uniform (Lemire with rejection; a redraw uses the high half of
+    a fresh draw and leaves ``buf`` alone).
     """
-    if have == 0:
-        buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-        x = buf >> np.uint64(32)
-        have = 1
-    else:
-        x = buf & _MASK32
-        have = 0
+    x, buf, have, s0, s1, s2, s3 = next_half(buf, have, s0, s1, s2, s3)
     v, s0, s1, s2, s3 = bounded_local(x, n, s0, s1, s2, s3)
     return v, buf, have, s0, s1, s2, s3
 
@@ -240,12 +248,6 @@ def pair_face(n, thr, exact, buf, have, s0, s1, s2, s3):
     if exact:
         v, buf, have, s0, s1, s2, s3 = bounded_pair(n, buf, have, s0, s1, s2, s3)
         return v, np.int64(0), buf, have, s0, s1, s2, s3
-    if have == 0:
-        buf, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-        x = buf >> np.uint64(32)
-        have = 1
-    else:
-        x = buf & _MASK32
-        have = 0
+    x, buf, have, s0, s1, s2, s3 = next_half(buf, have, s0, s1, s2, s3)
     v, r = face_flag(x, n, thr)
     return v, r, buf, have, s0, s1, s2, s3
