@@ -20,12 +20,20 @@ output ``rotl(s1 * 5, 7) * 9``. Two equivalent interfaces give the same numbers:
 * array state: ``s`` is a length-4 uint64 array owned by the caller (allocated once per block),
   ``seed_trial(key, t, s)``, ``next_u64(s)``, ``randint(s, n)``, ``next_double(s)``; convenient
   for long, branchy kernels;
-* local state: the four words travel in local variables, ``s0, s1, s2, s3 = trial_state(key, t)``,
-  ``x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)``, ``v, s0, s1, s2, s3 = bounded_local(x32, n,
-  s0, s1, s2, s3)``; LLVM keeps them in registers, which is about 4x faster in tight dice loops.
+* local state: the four words travel in local variables, ``s0, s1, s2, s3 = seed_words(k0, k1,
+  k2, k3, t)`` with the block's key words read once per block (``trial_state(key, t)`` is the
+  same from a key row, but slicing ``keys[b]`` per trial costs a reference count and blocks
+  vectorisation), ``x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)``, ``v, s0, s1, s2, s3 =
+  bounded_local(x32, n, s0, s1, s2, s3)``, two dice per draw with ``bounded_pair``; LLVM keeps
+  them in registers, which is about 4x faster in tight dice loops.
 
 Bounded integers use Lemire's multiply-shift on 32-bit halves with the rejection step, so a die
-face is exactly uniform (the rejection branch is taken with probability < n / 2**32).
+face is exactly uniform; a word is rejected with probability ``(2**32 mod n) / 2**32`` (< n /
+2**32). The rejection loop is a separate function (not inlined by Numba; LLVM may still inline
+it), entered only when the low word is below n. That alone does not make a dice loop faster: any
+rejection loop keeps LLVM from vectorising it. Short fixed-length trials (a dice turn) go fastest with the branch-free pass of
+:func:`pair_face` and an exact redo of any block that raised a rejection flag (see the section
+before :func:`face_flag`); it gives the same numbers as :func:`bounded_pair`.
 """
 import numpy as np
 from numba import njit
@@ -127,8 +135,8 @@ def seed_trial(key, t, s):
 # over-represented v and leaves floor(2**32 / n) words for each v, so the accepted v is exactly
 # uniform (D. Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 29(1), 2019).
 # Since thr < n, "low >= n" accepts without computing thr (the division is only done when
-# low < n). The rejection loop lives in a separate, non-inlined function so the common path is a
-# multiply, a compare and a branch that is never taken in practice.
+# low < n). The rejection loop lives in a separate function (Numba does not inline it) so the
+# common path is a multiply, a compare and a branch that is never taken in practice.
 @njit(cache=True, inline="always")
 def lemire_threshold(n):
     """``2**32 mod n`` as a uint64: Lemire's rejection threshold for ``n`` in [1, 2**32)."""
