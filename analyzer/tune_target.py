@@ -82,7 +82,8 @@ def parse_target(text: str) -> Target:
 
 
 def parse_space(text: str) -> tuple[str, list[str]]:
-    """``key=lo..hi[:step]`` (inclusive, numeric) or ``key=v1,v2,…``; values as --set text."""
+    """``key=lo..hi[:step]`` (inclusive, numeric) or ``key=v1,v2,…`` (``key=a,b;c,d`` when the
+    values themselves hold commas, e.g. Pig's seat pairs); values as --set text."""
     if "=" not in text:
         raise UserError(f"--space expects KEY=LO..HI[:STEP] or KEY=V1,V2,…, got '{text}'")
     key, spec = (x.strip() for x in text.split("=", 1))
@@ -100,7 +101,8 @@ def parse_space(text: str) -> tuple[str, list[str]]:
             raise UserError(f"--space {key}: {count} values (at most 1000 per key)")
         values = [str(a + i * s) if ints else f"{a + i * s:.10g}" for i in range(count)]
     else:
-        values = [v.strip() for v in spec.split(",")]
+        sep = ";" if ";" in spec else ","  # values that hold commas (seat pairs) use ';'
+        values = [v.strip() for v in spec.split(sep)]
         if not key or any(v == "" for v in values):
             raise UserError(f"--space expects KEY=LO..HI[:STEP] or KEY=V1,V2,…, got '{text}'")
     if len(set(values)) != len(values):

@@ -37,6 +37,8 @@ def test_parsing_targets_and_spaces():
     assert parse_space("goal=20..50:10") == ("goal", ["20", "30", "40", "50"])
     assert parse_space("rate=0.1..0.3:0.1") == ("rate", ["0.1", "0.2", "0.3"])
     assert parse_space("policy=hold:20,hold:25") == ("policy", ["hold:20", "hold:25"])
+    assert parse_space("policy=hold:20,hold:20;hold:25,hold:25") == (
+        "policy", ["hold:20,hold:20", "hold:25,hold:25"])
     for bad in ("goal", "goal=5..1", "goal=1..9:0", "goal=1,1", "goal=1,,2", "g=1..100000"):
         with pytest.raises(UserError):
             parse_space(bad)

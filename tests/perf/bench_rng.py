@@ -13,7 +13,7 @@ Variants run interleaved in one process, best of REPS repetitions; ratios are wh
 The kernels are compiled afresh on every run (no cache=True): Numba's cache of a function does
 not notice changes in the helpers inlined into it, so a cached bench could time stale helpers.
 
-Usage: PYTHONPATH=. python scripts/bench_rng.py [turns_per_block] [blocks] [reps]
+Usage: PYTHONPATH=. python tests/perf/bench_rng.py [turns_per_block] [blocks] [reps]
 """
 import sys
 import time
