@@ -22,6 +22,8 @@ def flat_rows(result: dict) -> list[dict]:
                 row[k] = v["estimate"]
                 row[f"{k}_ci_low"] = v["ci_low"]
                 row[f"{k}_ci_high"] = v["ci_high"]
+                if "effect" in v:
+                    row[f"{k}_effect"] = v["effect"]
         rows.append(row)
     return rows
 

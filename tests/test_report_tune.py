@@ -136,12 +136,19 @@ def test_tune_finds_planted_bonus_turn_effect():
                "stop-at:6", 400_000, 5, top=1)
     off = next(r for r in res["rows"] if r["cell"] == "bonus_turn=false")
     on = next(r for r in res["rows"] if r["cell"] == "bonus_turn=true")
-    assert off["turn_value_diff_ci_low"] <= planted <= off["turn_value_diff_ci_high"]
-    assert off["turn_value_diff_significant"]
-    assert on["turn_value_diff"] == 0.0 and on["bust_rate_diff"] == 0.0  # same trials, same rules
-    assert off["bust_rate_diff"] == 0.0  # the bonus turn never changes the main-turn bust
+    d_off = off["turn_value_vs_baseline"]
+    assert d_off["ci_low"] <= planted <= d_off["ci_high"]
+    assert d_off["effect"] == "lower"
+    # same trials, same rules: identical on every trial, and said so (not ranked as better)
+    assert on["same_as_baseline"]
+    assert on["turn_value_vs_baseline"]["effect"] == "no effect (identical on every trial)"
+    assert on["bust_rate_vs_baseline"]["estimate"] == 0.0
+    # the bonus turn never changes the main-turn bust
+    assert off["bust_rate_vs_baseline"]["effect"] == "no effect (identical on every trial)"
     assert res["ranked"][0] == "bonus_turn=true"
-    assert len(res["rerun"]) == 2  # baseline + the best cell on a fresh stream
+    assert res["ranking"][0]["vs_next"] == ">"
+    # the top cell is the baseline's own rules: no re-run slot is spent on it
+    assert [r["cell"] for r in res["rerun"]] == ["baseline", "bonus_turn=false"]
 
 
 def test_tune_errors():
@@ -189,10 +196,12 @@ def test_tune_finds_planted_ten_bust_at_effect():
 
     res = tune("ten", ["bust_at=9,10,11,12,13"], ["bust_rate"], "total:7", 100_000, 8, top=0)
     cells = [r for r in res["rows"] if r["cell"] != "baseline"]
-    rates = [r["bust_rate"] for r in cells]
+    rates = [r["bust_rate"]["estimate"] for r in cells]
     assert rates == sorted(rates, reverse=True)
     for a, b in zip(cells, cells[1:]):
-        assert a["bust_rate_ci_low"] > b["bust_rate_ci_high"]
+        assert a["bust_rate"]["ci_low"] > b["bust_rate"]["ci_high"]
     # paired differences from the baseline (bust_at = 11) have the sign arithmetic demands
-    assert cells[0]["bust_rate_diff_ci_low"] > 0 and cells[4]["bust_rate_diff_ci_high"] < 0
-    assert cells[2]["bust_rate_diff"] == 0.0
+    assert cells[0]["bust_rate_vs_baseline"]["effect"] == "higher"
+    assert cells[4]["bust_rate_vs_baseline"]["effect"] == "lower"
+    assert cells[2]["bust_rate_vs_baseline"]["estimate"] == 0.0
+    assert cells[2]["bust_at"] == 11  # sweep values keep the rule's type

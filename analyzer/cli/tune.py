@@ -132,33 +132,37 @@ def tune(game: Annotated[str, typer.Argument(
 
     def render():
         head = names[0]
+
+        def fmt(st, sign=""):
+            return (f"{st['estimate']:{sign}.5f} [{st['ci_low']:{sign}.5f}, "
+                    f"{st['ci_high']:{sign}.5f}]")
+
         rows = []
         for r in result["rows"]:
-            line = [r["cell"], r["policy"]]
+            line = [r["cell"] + (f" (+{len(r['same_rules_as'])} same)" if r["same_rules_as"]
+                                 else ""), r["policy"]]
             for name in names:
-                line.append(f"{r[name]:.5f} [{r[name + '_ci_low']:.5f}, "
-                            f"{r[name + '_ci_high']:.5f}]")
-                if r["cell"] == "baseline":
-                    line.append("—")
-                else:
-                    mark = "*" if r[name + "_diff_significant"] else ""
-                    line.append(f"{r[name + '_diff']:+.5f} [{r[name + '_diff_ci_low']:+.5f}, "
-                                f"{r[name + '_diff_ci_high']:+.5f}]{mark}")
+                line.append(fmt(r[name]))
+                d = r.get(f"{name}_vs_baseline")
+                line.append("—" if d is None else f"{fmt(d, '+')} {d['effect']}")
             rows.append(line)
         headers = ["cell", "policy"]
         for name in names:
             headers += [name, f"{name} − baseline"]
+        chain = ""
+        for item in result["ranking"][:8]:
+            chain += item["cell"] + (f" {item['vs_next']} " if "vs_next" in item else "")
         text = [f"tune {game}: {result['cells']} cells × n = {n:,}, seed {seed}",
                 f"method: {result['method']}", table(rows, headers, "l" * len(headers)),
-                "* interval excludes 0",
-                f"ranked by {head} ({rank}): " + " > ".join(result["ranked"][:5])]
+                f"ranked by {head} ({rank}): {chain.strip()}",
+                "  ('>' a resolved paired difference, '≈' not resolved, '=' identical on "
+                "every trial)"]
         if result["rerun"]:
             text.append("re-run on a fresh stream:")
-            text.append(table([[r["cell"], f"{r[head]:.5f} [{r[head + '_ci_low']:.5f}, "
-                                           f"{r[head + '_ci_high']:.5f}]",
+            text.append(table([[r["cell"], fmt(r[head]),
                                 "—" if r["cell"] == "baseline" else
-                                f"{r[head + '_diff']:+.5f} [{r[head + '_diff_ci_low']:+.5f}, "
-                                f"{r[head + '_diff_ci_high']:+.5f}]"]
+                                f"{fmt(r[head + '_vs_baseline'], '+')} "
+                                f"{r[head + '_vs_baseline']['effect']}"]
                                for r in result["rerun"]],
                               ["cell", head, f"{head} − baseline"], "lll"))
         return "\n".join(text)
@@ -223,31 +227,39 @@ def _write_outputs(result: dict, target, chart: bool = True) -> list[str]:
     from analyzer.charts import save_figure
     from analyzer.tables import write_table
 
-    files = [str(p) for p in write_table(pd.DataFrame(result["rows"]), target / "cells")]
+    from analyzer.tune_report import flat_rows
+
+    files = [str(p) for p in write_table(pd.DataFrame(flat_rows(result)), target / "cells")]
     if result["rerun"]:
-        files += [str(p) for p in write_table(pd.DataFrame(result["rerun"]), target / "rerun")]
+        files += [str(p) for p in write_table(pd.DataFrame(flat_rows(
+            {"rows": result["rerun"]})), target / "rerun")]
     if not chart:
         return files
     names = result["metrics"]
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names),
-                                                     1.8 + 0.32 * len(result["rows"])),
-                             squeeze=False)
-    labels = [r["cell"] for r in result["rows"]]
+    cells = [r for r in result["rows"] if r["cell"] != "baseline"]
+    fig, axes = plt.subplots(1, len(names), figsize=(6.5 * len(names), 1.6 + 0.35 * len(cells)),
+                             squeeze=False, sharey=True)
+    ys = list(range(len(cells)))
     for ax, name in zip(axes[0], names):
-        est = [r[name] for r in result["rows"]]
-        lo = [r[name] - r[name + "_ci_low"] for r in result["rows"]]
-        hi = [r[name + "_ci_high"] - r[name] for r in result["rows"]]
-        ys = list(range(len(labels)))
-        ax.errorbar(est, ys, xerr=[lo, hi], fmt="o", capsize=3)
-        ax.axvline(result["rows"][0][name], color="grey", ls=":", label="baseline")
-        ax.set_yticks(ys)
-        ax.set_yticklabels(labels)
-        ax.invert_yaxis()
-        ax.set_xlabel(f"{name} (Bonferroni-widened 95% intervals)")
+        d = [r[f"{name}_vs_baseline"] for r in cells]
+        est = [x["estimate"] for x in d]
+        colours = ["tab:green" if x["effect"] == "higher" else "tab:red"
+                   if x["effect"] == "lower" else "grey" for x in d]
+        for y, e, x, c in zip(ys, est, d, colours):
+            ax.errorbar([e], [y], xerr=[[e - x["ci_low"]], [x["ci_high"] - e]], fmt="o",
+                        color=c, capsize=3)
+        ax.axvline(0.0, color="black", lw=0.8)
+        ax.set_xlabel(f"{name}: cell − baseline (paired)", fontsize=9)
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"tune {result['game']}: n = {result['n']:,} per cell, seed {result['seed']}")
+    axes[0][0].set_yticks(ys, [r["cell"] for r in cells], fontsize=8)
+    axes[0][0].invert_yaxis()
+    fig.suptitle(f"tune {result['game']}: paired differences from the baseline", fontsize=10)
+    fig.text(0.01, 0.0, f"all intervals together ≥ 95% (Bonferroni over "
+                        f"{result['intervals_in_family']}); n = {result['n']:,} per cell; "
+                        f"seed {result['seed']}", fontsize=7, va="top")
+    fig.tight_layout()
     files += [str(p) for p in save_figure(fig, target / "cells")]
     return files
 
