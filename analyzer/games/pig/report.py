@@ -112,7 +112,7 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
         rows.append({"first": out["policies"][0], "second": out["policies"][1],
                      "p_first_wins": w.estimate, "se": w.se, "ci_low": w.ci_low,
                      "ci_high": w.ci_high, "n": w.n, "exact": w.exact_value,
-                     "mean_turns": out["mean_turns"], "seed": seed + i})
+                     "mean_turns": out["mean_turns"].estimate, "seed": seed + i})
     df = pd.DataFrame(rows)
     summary = (f"Whole games, the first-named policy moves first; n = {games:,} games each, "
                f"seed {seed} + row index; Wilson 95% intervals.\n\n" + to_markdown(df))
