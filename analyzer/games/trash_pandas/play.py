@@ -193,36 +193,55 @@ def simulate(policy: PolicySpec, values: ValueModel, rules: TrashPandasRules,
     ``cards`` is (Blammo!, Nanners, MMM Pie!) in hand; ``spec`` says how many turns and the seed.
     """
     from analyzer.rules import rules_to_dict
-    from analyzer.stats import RARE_MIN, mean_from_sums, mean_with_rare, wilson
-    from kernels.trash_pandas import COLUMNS
 
     B, N, P = cards
     solver = TurnSolver(values, rules)
     tables = build_tables(policy, solver, B, N, P)
     exact = PolicyEvaluator(tables, solver).turn()
     res = spec.run(make_job(tables, solver, f"trash-pandas {policy.label}"))
-    s = {name: float(v) for name, v in zip(COLUMNS, res.sums)}
-    k = int(s["all_six"])
-    tok_ranges, val_ranges = _rare_ranges(tables, solver)
-    mean_tokens, tok_ok = mean_with_rare(s["sum_tokens"], s["sum_tokens2"], res.n, k,
-                                         s["six_tokens"], s["six_tokens2"], *tok_ranges)
-    mean_value, val_ok = mean_with_rare(s["sum_value"], s["sum_value2"], res.n, k,
-                                        s["six_value"], s["six_value2"], *val_ranges)
+    stats = turn_statistics(res.sums, res.n, tables, solver, exact)
+    warning = stats.pop("warning", None)
     out = {
         "game": "trash-pandas", "policy": policy.label, "blammo": B, "nanners": N, "pie": P,
         "values": values.__dict__, "rules": rules_to_dict(rules), "seed": spec.seed, "n": res.n,
-        "bust_rate": wilson(s["main_busts"], res.n).with_exact(exact["bust_rate"]),
-        "mean_tokens": mean_tokens.with_exact(exact["mean_tokens"]),
-        "p_all_six": wilson(s["all_six"], res.n).with_exact(exact["p_all_six"]),
-        "mean_value": mean_value.with_exact(exact["mean_value"]),
-        "p_bonus_bust": wilson(s["bonus_busts"], res.n),
-        "mean_rolls": mean_from_sums(s["rolls"], s["rolls2"], res.n),
+        **stats,
         "turns_per_second": res.per_second, "stopped_by": res.stopped_by,
         "interrupted": res.interrupted, "exact": False,
     }
+    if warning:
+        out["warning"] = warning
+    return out
+
+
+def turn_statistics(sums, n: int, tables: PolicyTables, solver: TurnSolver, exact: dict) -> dict:
+    """The statistics of ``n`` simulated turns from the kernel's sums (columns ``COLUMNS``).
+
+    Proportions get Wilson intervals; the mean rolls a normal interval; the mean tokens and value,
+    which the rare all-six turns drive (stop-at:6 scores only on them), get
+    :func:`analyzer.stats.mean_with_rare` with the all-six turns as the rare event, and a
+    ``"warning"`` when the sample is too small to support a normal interval.
+    """
+    from analyzer.stats import RARE_MIN, mean_from_sums, mean_with_rare, wilson
+    from kernels.trash_pandas import COLUMNS
+
+    s = {name: float(v) for name, v in zip(COLUMNS, sums)}
+    k = int(s["all_six"])
+    tok_ranges, val_ranges = _rare_ranges(tables, solver)
+    mean_tokens, tok_ok = mean_with_rare(s["sum_tokens"], s["sum_tokens2"], n, k,
+                                         s["six_tokens"], s["six_tokens2"], *tok_ranges)
+    mean_value, val_ok = mean_with_rare(s["sum_value"], s["sum_value2"], n, k,
+                                        s["six_value"], s["six_value2"], *val_ranges)
+    out = {
+        "bust_rate": wilson(s["main_busts"], n).with_exact(exact["bust_rate"]),
+        "mean_tokens": mean_tokens.with_exact(exact["mean_tokens"]),
+        "p_all_six": wilson(s["all_six"], n).with_exact(exact["p_all_six"]),
+        "mean_value": mean_value.with_exact(exact["mean_value"]),
+        "p_bonus_bust": wilson(s["bonus_busts"], n),
+        "mean_rolls": mean_from_sums(s["rolls"], s["rolls2"], n),
+    }
     if not (tok_ok and val_ok):
         out["warning"] = (
-            f"only {k:,} of {res.n:,} turns collected all six: too few to support a normal "
+            f"only {k:,} of {n:,} turns collected all six: too few to support a normal "
             f"interval for the mean tokens and value, whose rare all-six turns weigh heavily; "
             f"their intervals are the conservative stratified bound (Wilson bound on the all-six "
             f"rate × the range of an all-six turn). Simulate more turns (at least "
