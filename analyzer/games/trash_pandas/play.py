@@ -219,18 +219,24 @@ def turn_statistics(sums, n: int, tables: PolicyTables, solver: TurnSolver, exac
     Proportions get Wilson intervals; the mean rolls a normal interval; the mean tokens and value,
     which the rare all-six turns drive (stop-at:6 scores only on them), get
     :func:`analyzer.stats.mean_with_rare` with the all-six turns as the rare event, and a
-    ``"warning"`` when the sample is too small to support a normal interval.
+    ``"warning"`` when the sample is too small to support a normal interval. A policy that can
+    never collect all six (its exact P(all six) is 0: stop-at:K with K < 6, or the optimal
+    policy with a Nanners in hand) has no rare stratum: its means get the normal interval.
     """
     from analyzer.stats import RARE_MIN, mean_from_sums, mean_with_rare, wilson
     from kernels.trash_pandas import COLUMNS
 
     s = {name: float(v) for name, v in zip(COLUMNS, sums)}
     k = int(s["all_six"])
-    tok_ranges, val_ranges = _rare_ranges(tables, solver)
-    mean_tokens, tok_ok = mean_with_rare(s["sum_tokens"], s["sum_tokens2"], n, k,
-                                         s["six_tokens"], s["six_tokens2"], *tok_ranges)
-    mean_value, val_ok = mean_with_rare(s["sum_value"], s["sum_value2"], n, k,
-                                        s["six_value"], s["six_value2"], *val_ranges)
+    if exact["p_all_six"] == 0.0:
+        mean_tokens, tok_ok = mean_from_sums(s["sum_tokens"], s["sum_tokens2"], n), True
+        mean_value, val_ok = mean_from_sums(s["sum_value"], s["sum_value2"], n), True
+    else:
+        tok_ranges, val_ranges = _rare_ranges(tables, solver)
+        mean_tokens, tok_ok = mean_with_rare(s["sum_tokens"], s["sum_tokens2"], n, k,
+                                             s["six_tokens"], s["six_tokens2"], *tok_ranges)
+        mean_value, val_ok = mean_with_rare(s["sum_value"], s["sum_value2"], n, k,
+                                            s["six_value"], s["six_value2"], *val_ranges)
     out = {
         "bust_rate": wilson(s["main_busts"], n).with_exact(exact["bust_rate"]),
         "mean_tokens": mean_tokens.with_exact(exact["mean_tokens"]),
