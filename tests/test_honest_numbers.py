@@ -135,3 +135,17 @@ def test_magdagdon_odds_prints_probabilities_inside_the_unit_interval():
     assert all(0.0 <= x["p_escape_with_powers"] <= 1.0 for x in out["magdagdon_rolls"])
     text = _cli("magdagdon", "odds", "--board", "3.xx/xxxx/xxxx/xxxx", "-d", "peaceful").stdout
     assert "-0.000000" not in text
+
+
+def test_quantile_interval_by_order_statistics_by_hand():
+    """Item 10 (MAGDAGDON quantiles are statistic objects): 100 games scoring 0..99 once each;
+    the median is the 50th score (49); its ranks 50 ∓ 1.96·5 = 40.2 and 59.8 round out to 40
+    and 60, i.e. the scores 39 and 59; a rank above n takes the highest possible score."""
+    from analyzer.games.magdagdon.play import _quantile
+
+    cdf = np.cumsum(np.ones(100, dtype=np.int64))
+    med = _quantile(cdf, 0, 0.5)
+    assert (med.estimate, med.ci_low, med.ci_high, med.n) == (49.0, 39.0, 59.0, 100)
+    top = _quantile(np.cumsum(np.r_[np.ones(100, dtype=np.int64), np.zeros(50, np.int64)]),
+                    0, 0.99)
+    assert top.ci_high == 149.0

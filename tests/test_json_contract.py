@@ -64,7 +64,7 @@ INVOCATIONS = [
 #: Keys that hold Monte Carlo figures when a result is not exact, by name: they must be
 #: statistic objects (a dict with estimate/se/ci_low/ci_high/n), never bare numbers.
 STAT_KEYS = {"estimate", "se", "ci_low", "ci_high", "n"}
-MC_PREFIXES = ("mean_", "p_", "rate", "bust_rate")
+MC_PREFIXES = ("mean_", "p_", "rate", "bust_rate", "margin", "q0", "q1", "q2", "q5", "q7", "q9")
 MC_SUFFIXES = ("_per_deal", "_rate", "_per_game", "_advantage")
 
 
