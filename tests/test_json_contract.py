@@ -53,7 +53,7 @@ INVOCATIONS = [
     ("canasta", "decide", [f"{DATA}/canasta_position_example.toml", "-n", "40", "--seed", "1"]),
     ("pig", "rules", []),
     ("pig", "solve", ["--goal", "30"]),
-    ("pig", "decide", ["--me", "50", "--opp", "60", "--turn", "12"]),
+    ("pig", "decide", ["--me", "10", "--opp", "20", "--turn", "5", "--set", "goal=30"]),
     ("pig", "turn", ["--hold", "20"]),
     ("pig", "simulate", ["-n", "2000", "--seats", "hold:20,hold:20", "--vs", "optimal,hold:20",
                          "--seed", "1"]),
