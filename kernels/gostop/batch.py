@@ -57,7 +57,8 @@ C_EVANY = C_EV2 + NEV          # + event: deals with at least one
 C_GOHIST = C_EVANY + NEV       # winner's go count 0..5+ (6)
 C_ERR = C_GOHIST + 6
 C_HIST = C_ERR + 1             # + seat * NBIN + bin
-NCOL = C_HIST + MAXP * NBIN
+C_VOIDS2 = C_HIST + MAXP * NBIN  # Σ (void redeals per deal)²
+NCOL = C_VOIDS2 + 1
 
 
 @njit(cache=True)
@@ -69,6 +70,7 @@ def _accumulate(row, S, net, nplayers, outcome, w, voids, err):
     elif outcome == OUT_CHONG:
         row[C_CHONG] += 1
     row[C_VOIDS] += voids
+    row[C_VOIDS2] += voids * voids
     if w >= 0:
         row[C_WIN + w] += 1
         if outcome == OUT_WIN:

@@ -23,7 +23,7 @@ from kernels.rng import bounded_pair, trial_state
 KIND_THRESHOLD = 0
 KIND_TABLE = 1
 #: Columns of :func:`simulate_blocks`' per-block sums.
-GAME_COLUMNS = ("first_mover_wins", "turns", "rolls", "seat0_wins")
+GAME_COLUMNS = ("first_mover_wins", "turns", "rolls", "seat0_wins", "turns2", "rolls2")
 #: Columns of :func:`paired_blocks`' per-block sums (d = seat 0 wins under A − under B).
 PAIRED_COLUMNS = ("seat0_wins_a", "seat0_wins_b", "sum_d", "sum_d2")
 NSUMS = len(GAME_COLUMNS)
@@ -125,18 +125,21 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
                     kind0, hold0, table0, kind1, hold1, table1, force_general=False):
     """Per-block sums over games.
 
-    Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0.
+    Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0,
+    4 Σturns², 5 Σrolls² (per game, for the standard errors of the means).
     Seat 0 plays policy 0 and moves first unless ``alternate`` (then seat ``t mod 2`` starts).
     Two threshold policies take a specialised loop (``force_general`` disables it, for tests).
     """
     m = keys.shape[0]
-    out = np.zeros((m, 4), dtype=np.float64)
+    out = np.zeros((m, NSUMS), dtype=np.float64)
     both_thresholds = kind0 == KIND_THRESHOLD and kind1 == KIND_THRESHOLD and not force_general
     for b in prange(m):
         first_wins = 0
         seat0_wins = 0
         turns = 0
         rolls = 0
+        turns2 = 0
+        rolls2 = 0
         for t in range(counts[b]):
             first = (t & 1) if alternate else 0
             if both_thresholds:
@@ -147,6 +150,8 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
                                       kind0, hold0, table0, kind1, hold1, table1)
             turns += tu
             rolls += ro
+            turns2 += tu * tu
+            rolls2 += ro * ro
             if w == first:
                 first_wins += 1
             if w == 0:
@@ -155,6 +160,8 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
         out[b, 1] = turns
         out[b, 2] = rolls
         out[b, 3] = seat0_wins
+        out[b, 4] = turns2
+        out[b, 5] = rolls2
     return out
 
 

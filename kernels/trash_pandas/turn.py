@@ -19,7 +19,9 @@ thumb):
 Value accounting: resolve values (pies' costs included) + ``bust_value`` on a bust − ``card``
 per Blammo!/Nanners spent. Per-block sums (columns, named in :data:`COLUMNS`): 0 Σvalue,
 1 Σvalue², 2 main-turn busts, 3 Σtokens resolved, 4 Σtokens², 5 turns that collected all six,
-6 rolls, 7 bonus-turn busts.
+6 Σrolls, 7 bonus-turn busts, 8 Σrolls², then the same sums restricted to the turns that
+collected all six (the rare, large contributions behind the skewed means; see
+:func:`analyzer.stats.mean_with_rare`): 9 Σtokens, 10 Σtokens², 11 Σvalue, 12 Σvalue².
 Faces come two per 64-bit draw (its 32-bit halves), each exactly uniform (Lemire + rejection).
 """
 import numpy as np
@@ -29,12 +31,14 @@ from kernels.rng import bounded_pair, trial_state
 
 #: Names of the per-block sum columns, in order (module doc).
 COLUMNS = ("sum_value", "sum_value2", "main_busts", "sum_tokens", "sum_tokens2", "all_six",
-           "rolls", "bonus_busts")
+           "rolls", "bonus_busts", "rolls2", "six_tokens", "six_tokens2", "six_value",
+           "six_value2")
 NSUMS = len(COLUMNS)
 
 
 @njit(cache=True, inline="always")
-def _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts):
+def _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts, rolls2,
+           x_tok, x_tok2, x_val, x_val2):
     """Write one block's sums in the column order of the module doc."""
     out[blk, 0] = s_val
     out[blk, 1] = s_val2
@@ -44,6 +48,11 @@ def _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_bu
     out[blk, 5] = sixes
     out[blk, 6] = rolls
     out[blk, 7] = bonus_busts
+    out[blk, 8] = rolls2
+    out[blk, 9] = x_tok
+    out[blk, 10] = x_tok2
+    out[blk, 11] = x_val
+    out[blk, 12] = x_val2
 
 
 @njit(cache=True, parallel=True)
@@ -61,6 +70,11 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
         sixes = 0
         rolls = 0
         bonus_busts = 0
+        rolls2 = 0
+        x_tok = 0
+        x_tok2 = 0
+        x_val = 0.0
+        x_val2 = 0.0
         for t in range(counts[blk]):
             s0, s1, s2, s3 = trial_state(keys[blk], t)
             buf = np.uint64(0)
@@ -73,9 +87,12 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
             p = P
             value = 0.0
             tokens = 0
+            r_t = 0
+            six = False
             while True:
                 face, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
                 rolls += 1
+                r_t += 1
                 idx = (((mode * 64 + h) * B1 + b) * N1 + n) * P1 + p
                 d = after[idx * 6 + face]
                 if d == 1:  # Blammo!: ignore the roll, roll again
@@ -101,6 +118,7 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
                 nh += 1
                 if mode == 0 and nh == 6:
                     sixes += 1
+                    six = True
                     q = six_pies[(b * N1 + n) * P1 + p]
                     value += resolve_val[(0 * 64 + 63) * 7 + q]
                     p -= q
@@ -121,7 +139,14 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
             s_val2 += value * value
             s_tok += tokens
             s_tok2 += tokens * tokens
-        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts)
+            rolls2 += r_t * r_t
+            if six:
+                x_tok += tokens
+                x_tok2 += tokens * tokens
+                x_val += value
+                x_val2 += value * value
+        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts, rolls2,
+               x_tok, x_tok2, x_val, x_val2)
     return out
 
 
@@ -221,11 +246,18 @@ def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll
         sixes = 0
         rolls = 0
         bonus_busts = 0
+        rolls2 = 0
+        x_tok = 0
+        x_tok2 = 0
+        x_val = 0.0
+        x_val2 = 0.0
         for t in range(counts[blk]):
             s0, s1, s2, s3 = trial_state(keys[blk], t)
             f0, f1, f2, f3, f4, f5, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3)
             h, nh, bust, r = _run_faces(f0, f1, f2, f3, f4, f5, roll, 0)
             rolls += r
+            r_t = r
+            six = h == 63
             busts += bust
             value = bust_value if bust else resolve_val[h * 7]
             tokens = 0 if bust else nh
@@ -235,6 +267,7 @@ def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll
                     f0, f1, f2, f3, f4, f5, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3)
                     hb, nb, bb, rb = _run_faces(f0, f1, f2, f3, f4, f5, roll, 64)
                     rolls += rb
+                    r_t += rb
                     bonus_busts += bb
                     if bb:
                         value += bust_value
@@ -245,5 +278,12 @@ def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll
             s_val2 += value * value
             s_tok += tokens
             s_tok2 += tokens * tokens
-        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts)
+            rolls2 += r_t * r_t
+            if six:
+                x_tok += tokens
+                x_tok2 += tokens * tokens
+                x_val += value
+                x_val2 += value * value
+        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts, rolls2,
+               x_tok, x_tok2, x_val, x_val2)
     return out

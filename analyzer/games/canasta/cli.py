@@ -300,6 +300,9 @@ def decide(position: Annotated[str, typer.Argument(
     pols = parse_policies(seats, r.players)
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = run_decide(data, r, pols, spec, objective)
+    # the margin as a statistic object (the difference behind the recommendation), not a number
+    out["margin"] = (out["difference_a_minus_b"] if objective == "own"
+                     else out["lead_over_best_opponent_difference"])
 
     def render():
         a, b = out["options"]

@@ -124,8 +124,9 @@ def chart_figure(out: dict):
             yerr=[1.96 * pr[k].se for k in ends], color="#16a085")
     ax2.set_ylabel("share of rounds")
     ax2.set_title("How rounds end")
-    fig.suptitle(f"Railroad Canasta, {out['players']} players, {', '.join(out['policies'])}, "
-                 f"n = {out['n']:,} games, seed {out['seed']}")
+    fig.suptitle(f"Railroad Canasta, {out['players']} players, {', '.join(out['policies'])}")
+    fig.text(0.01, -0.02, f"n = {out['n']:,} games, seed {out['seed']}; 95% intervals",
+             fontsize=8, ha="left", va="top", color="dimgrey")
     return fig
 
 

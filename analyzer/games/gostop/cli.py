@@ -311,6 +311,10 @@ def decide(position: Annotated[Optional[str], typer.Option(
     op = parse_policy(opponents_policy)
     spec = run_spec(trials, seed, precision, time_limit, progress, json)
     out = run_playouts(pos, r, mp, op, spec)
+    if "difference_go_minus_stop" in out:  # the margin as a statistic object, not a bare number
+        from analyzer.stats import magnitude
+
+        out["margin"] = magnitude(out["difference_go_minus_stop"])
 
     def render():
         p = out["position"]
@@ -329,7 +333,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
             f"{aw['p_nagari'].estimate:.3f}, P(opponent wins) {aw['p_opponent_wins'].estimate:.3f}",
             f"  → {out['recommendation'].upper()}"
             + ("" if out["recommendation"].startswith("too close")
-               else f" by {out['margin']:.3f} chips"),
+               else f" by {out['margin'].estimate:.3f} chips"),
         ])
 
     emit(out, json, render)

@@ -132,7 +132,7 @@ def simulate(rules: GoStopRules, pols: list[Policy], spec: RunSpec, nagari_prev:
         "rules": _rules_dict(rules),
         "p_nagari": wilson(float(s[K.C_NAGARI]), N),
         "p_chongtong": wilson(float(s[K.C_CHONG]), N),
-        "void_redeals_per_deal": float(s[K.C_VOIDS]) / N,
+        "void_redeals_per_deal": mean_from_sums(float(s[K.C_VOIDS]), float(s[K.C_VOIDS2]), N),
         "seats": seats,
         "dealer_advantage": mean_from_sums(float(s[K.C_DADV]), float(s[K.C_DADV2]), N),
         "events": events,

@@ -27,13 +27,20 @@ def payment_chart(out: dict, base) -> list:
                label=f"seat {seat['seat']} ({seat['policy']}"
                      f"{', dealer' if seat['dealer'] else ''})")
     clip = out.get("histogram_clip", 60)
-    ax.set_xlabel(f"net chips per deal (zero = {out['p_nagari'].estimate:.2%} nagari and "
-                  f"non-paying deals omitted; clipped at ±{clip})")
+    axis = min(35, clip)
+    beyond = sum(c for seat in out["seats"] for v, c in seat["payment_histogram"].items()
+                 if abs(int(v)) > axis) / (out["n"] * len(out["seats"]))
+    ax.set_xlabel(f"net chips per deal (zero omitted; axis cut at ±{axis})")
     ax.set_ylabel("fraction of deals")
-    ax.set_title(f"Go-Stop {out['players']} players, {', '.join(out['policies'])}: payment per "
-                 f"deal (n = {out['n']:,}, seed {out['seed']})")
-    ax.set_xlim(-35, 35)
-    ax.legend()
+    ax.set_title(f"Go-Stop {out['players']} players, {', '.join(out['policies'])}: "
+                 f"payment per deal")
+    ax.set_xlim(-axis - 1, axis + 1)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.text(0.01, -0.02, f"n = {out['n']:,} deals, seed {out['seed']}. Zero (nagari "
+             f"{out['p_nagari'].estimate:.2%}, and deals a seat neither paid nor received) is "
+             f"left out;\n{beyond:.2%} of seat-deals lie beyond ±{axis} (the histogram in the "
+             f"JSON output is clipped at ±{clip}).", fontsize=8, ha="left", va="top",
+             color="dimgrey")
     return save_figure(fig, base)
 
 

@@ -326,8 +326,8 @@ def simulate(n: Annotated[Optional[int], typer.Option(
 def _render_stats(label, st) -> str:
     q = st["quantiles"]
     return (f"  {label}: score {st['score'].format(2)}, SD {st['score_sd']:.1f}\n"
-            f"    quantiles 5/25/50/75/95%: {q['q05']} / {q['q25']} / {q['q50']} / {q['q75']} / "
-            f"{q['q95']}\n"
+            f"    quantiles 5/25/50/75/95%: " + " / ".join(
+                f"{q[k].estimate:.0f}" for k in ("q05", "q25", "q50", "q75", "q95")) + "\n"
             f"    per game: turns {st['turns'].estimate:.2f}, MAGDAGDON rolls "
             f"{st['magdagdon_rolls'].estimate:.3f}, ruins {st['ruins'].estimate:.3f}, powers "
             f"used {st['powers_used'].estimate:.3f}")

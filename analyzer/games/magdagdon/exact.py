@@ -117,6 +117,7 @@ def _bit(b) -> int:
 
 def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None = None) -> dict:
     """Exact MAGDAGDON probability of the next roll, before and after the best use of powers."""
+    from analyzer.stats import clamp_probability
     from kernels.magdagdon.exact import escape_dp, feasible_table
 
     if powers_left is None:
@@ -133,10 +134,12 @@ def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None
     V = escape_dp(feas, powers_left, G)
     total = 6 ** d
     bad = int(sum(int(w) for w, f in zip(weights, feas) if not f))
-    p_after = float(np.dot(weights, 1.0 - V[powers_left])) / total
+    # Sums of floating-point escape probabilities can land an ulp outside [0, 1] (-0.000000,
+    # 1.0000000000000002): every probability printed is clamped.
+    p_after = clamp_probability(float(np.dot(weights, 1.0 - V[powers_left])) / total)
     worst = [{"roll": "".join(str(v) for v in range(1, 7) for _ in range(int(ms_cnt[m, v]))),
               "orderings": int(weights[m]),
-              "p_escape_with_powers": float(V[powers_left, m])}
+              "p_escape_with_powers": clamp_probability(V[powers_left, m])}
              for m in range(len(weights)) if not feas[m]]
     return {"game": "magdagdon", "board": format_board(cells, rules.board_size),
             "difficulty": diff.name, "min_dice": need, "powers_left": powers_left,

@@ -18,6 +18,7 @@ choices let the games run alike. Every entry point takes a :class:`~analyzer.run
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -67,13 +68,29 @@ def _stats_block(s, n, o=0):
             for k, nm in enumerate(names)}
 
 
+def _quantile(cdf, lo: int, q: float):
+    """The q-quantile of a score histogram (its cumulative counts ``cdf``, first score ``lo``)
+    with a distribution-free 95% interval: the scores at ranks n·q ∓ 1.96·sqrt(n·q(1-q)) (the
+    number of games below the true quantile is binomial(n, q)); a rank below 1 or above n takes
+    the lowest or highest possible score. SE = half-width / 1.96 (the normal equivalent)."""
+    from analyzer.stats import Z95, Statistic
+
+    n = int(cdf[-1])
+    value = lambda rank: lo + int(np.searchsorted(cdf, rank))  # noqa: E731 - score at rank
+    half = Z95 * math.sqrt(n * q * (1 - q))
+    r_lo, r_hi = math.floor(n * q - half), math.ceil(n * q + half)
+    low = value(r_lo) if r_lo >= 1 else lo
+    high = value(r_hi) if r_hi <= n else lo + len(cdf) - 1
+    est = value(q * n)
+    return Statistic(float(est), (high - low) / (2 * Z95), float(low), float(high), n)
+
+
 def _distribution(hist, lo: int) -> dict:
     hist = np.asarray(hist)
-    n = hist.sum()
     cdf = np.cumsum(hist)
     qs = {}
     for q in (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99):
-        qs[f"q{int(round(q * 100)):02d}"] = int(lo + int(np.searchsorted(cdf, q * n)))
+        qs[f"q{int(round(q * 100)):02d}"] = _quantile(cdf, lo, q)
     nz = np.nonzero(hist)[0]
     return {"quantiles": qs, "min": int(lo + nz[0]), "max": int(lo + nz[-1]),
             "histogram": {str(lo + i): int(hist[i]) for i in nz}}

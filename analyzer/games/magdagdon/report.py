@@ -90,8 +90,9 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
         rows.append({
             "difficulty": diff.name, "policy": policy.label, "n": out["n"], "seed": seed + k,
             "mean_score": s.estimate, "se": s.se, "ci_low": s.ci_low, "ci_high": s.ci_high,
-            "sd": out["score_sd"], "q05": q["q05"], "q25": q["q25"], "median": q["q50"],
-            "q75": q["q75"], "q95": q["q95"],
+            "sd": out["score_sd"], "q05": int(q["q05"].estimate), "q25": int(q["q25"].estimate),
+            "median": int(q["q50"].estimate), "q75": int(q["q75"].estimate),
+            "q95": int(q["q95"].estimate),
             "magdagdon_rolls": out["magdagdon_rolls"].estimate,
             "ruins": out["ruins"].estimate, "ruins_se": out["ruins"].se,
             "powers_used": out["powers_used"].estimate, "powers_used_se": out["powers_used"].se,

@@ -221,7 +221,7 @@ def simulate(n: TrialsOpt = None,
             f"Pig to {r.goal}: {pair[0].label} (first) vs {pair[1].label}, "
             f"n = {out['n']:,} games, seed {spec.seed}\n"
             f"  P(first player wins) = {w.format(4)}{exact}\n"
-            f"  mean turns per game  = {out['mean_turns']:.2f}\n"
+            f"  mean turns per game  = {out['mean_turns'].format(2)}\n"
             f"  games per second     = {out['games_per_second']:,.0f}"))
         return
     out = play.simulate_paired(pair, pair_b, r, spec)

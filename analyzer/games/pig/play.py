@@ -107,8 +107,9 @@ def python_reference_games(n: int, seed: int, hold0: int = 20, hold1: int = 20,
 
 
 def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
-    """Whole games between a policy pair: first player's win rate (Wilson), turns, rolls."""
-    from analyzer.stats import wilson
+    """Whole games between a policy pair: first player's win rate (Wilson), mean turns and rolls
+    per game (mean ± 1.96·SE from Σx and Σx²)."""
+    from analyzer.stats import mean_from_sums, wilson
     from kernels.pig import GAME_COLUMNS
 
     res = spec.run(make_job(pair, rules))
@@ -119,7 +120,8 @@ def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
     return {
         "game": "pig", "policies": [pair[0].label, pair[1].label], "rules": rules_dict(rules),
         "seed": spec.seed, "n": res.n, "p_first_player_wins": win,
-        "mean_turns": s["turns"] / res.n, "mean_rolls": s["rolls"] / res.n,
+        "mean_turns": mean_from_sums(s["turns"], s["turns2"], res.n),
+        "mean_rolls": mean_from_sums(s["rolls"], s["rolls2"], res.n),
         "games_per_second": res.per_second, "stopped_by": res.stopped_by,
         "interrupted": res.interrupted, "exact": False,
     }

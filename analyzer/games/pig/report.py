@@ -41,7 +41,8 @@ def hold_boundary_figure(r: PigRules, opponent_scores=(0, 30, 60, 90)):
     ax.set_xlabel("own score")
     ax.set_ylabel("turn total at which optimal play holds")
     ax.set_title(f"Pig to {r.goal}: the optimal hold boundary (exact, value iteration)")
-    ax.legend()
+    # outside the axes: inside, it covered the boundary lines
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return df, fig
 
 
@@ -82,7 +83,8 @@ def hold_thresholds_part(params: dict, rules: dict, seed: int) -> PartResult:
     ax2.set_ylabel("P(turn busts)")
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
-    ax.legend(h1 + h2, l1 + l2)
+    ax.legend(h1 + h2, l1 + l2, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2,
+              frameon=False)  # below the axes: inside, it covered the curves
     ax.set_title("Pig: one turn of 'hold at H' (exact)")
     best = df.loc[df.mean_points.idxmax()]
     h20 = df[df.hold_at == 20]
@@ -112,7 +114,7 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
         rows.append({"first": out["policies"][0], "second": out["policies"][1],
                      "p_first_wins": w.estimate, "se": w.se, "ci_low": w.ci_low,
                      "ci_high": w.ci_high, "n": w.n, "exact": w.exact_value,
-                     "mean_turns": out["mean_turns"], "seed": seed + i})
+                     "mean_turns": out["mean_turns"].estimate, "seed": seed + i})
     df = pd.DataFrame(rows)
     summary = (f"Whole games, the first-named policy moves first; n = {games:,} games each, "
                f"seed {seed} + row index; Wilson 95% intervals.\n\n" + to_markdown(df))

@@ -359,14 +359,14 @@ def score(collection: Annotated[str, typer.Option(
 
       pushluck ten score --collection b1,b2,b3,b5,b7,b# --json
     """
-    from analyzer.games.ten.rules import deck_counts, parse_cards, remaining_deck
-    from analyzer.games.ten.score import score_collection
+    from analyzer.games.ten.rules import deck_counts, parse_cards
+    from analyzer.games.ten.score import check_copies, score_collection
     from analyzer.output import emit
 
     r, spec = _setup(rules_file, set_, deck)
     cards = parse_cards(collection, "--collection list")
-    remaining_deck(deck_counts(r, spec, 5), cards, [])  # no more copies than the deck holds
-    res = score_collection(cards)
+    check_copies(cards, deck_counts(r, spec, 5), "--collection")
+    res = {"game": "ten", **score_collection(cards), "exact": True}
 
     def render():
         lines = [f"Ten score (exact): {res['score']} points from {res['cards']} cards"]

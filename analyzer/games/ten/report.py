@@ -51,17 +51,21 @@ def threshold_chart(res: dict, base):
     label = "stop once T ≥ t" if res["by"] == "total" else "stop after m tableau cards"
     ax.set_xlabel(f"threshold ({label})")
     vm = res["value_model"]
-    ax.set_ylabel(f"value per turn (card={vm['card']:g}, token={vm['token']:g}, "
-                  f"bust={vm['bust']:g} tokens, opp={vm['opp']:g})")
+    ax.set_ylabel("value per turn")
     ax2 = ax.twinx()
     ax2.plot(x, [r["p_bust"].estimate for r in rows], "s:", color="tab:red", label="P(bust)")
     ax2.set_ylabel("P(bust)", color="tab:red")
     ax2.set_ylim(0, 1)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
-    ax.legend(h1 + h2, l1 + l2, loc="lower right", fontsize=8)
-    ax.set_title(f"Ten: threshold policies by {res['by']}, n = {res['n']:,} turns, "
-                 f"seed {res['seed']}")
+    # the legend sits below the axes (it covered the points inside them)
+    ax.legend(h1 + h2, l1 + l2, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4,
+              fontsize=8, frameon=False)
+    ax.set_title(f"Ten: threshold policies by {res['by']}")
+    fig.text(0.01, -0.06, f"n = {res['n']:,} turns per policy, seed {res['seed']}; value in "
+             f"card-equivalents (card={vm['card']:g}, token={vm['token']:g}, "
+             f"bust={vm['bust']:g} tokens, opp={vm['opp']:g})", fontsize=8, ha="left",
+             va="top", color="dimgrey")
     return save_figure(fig, base)
 
 

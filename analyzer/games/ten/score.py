@@ -53,6 +53,16 @@ def _match(gaps: list[tuple[str, int]], wilds: list[Card]):
     return assign
 
 
+def check_copies(cards: list[Card], deck, flag: str) -> None:
+    """Refuse a list (given with ``flag``) holding more copies of a card than ``deck`` has."""
+    from collections import Counter
+
+    for code, k in Counter(c.code for c in cards).items():
+        if k > deck.get(code, 0):
+            raise UserError(f"{flag}: card '{code}' is listed {k} time{'s' if k > 1 else ''} "
+                            f"but the deck holds {deck.get(code, 0)}")
+
+
 def score_collection(cards: list[Card]) -> dict:
     """Exact best score of a collection and the wild assignment that achieves it."""
     for c in cards:

@@ -208,6 +208,10 @@ def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Bla
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = sim(spec_policy, values, r, (b, n_, p), spec)
     seed = spec.seed
+    if "warning" in out and not json:
+        from analyzer.output import note
+
+        note(f"warning: {out['warning']}")
 
     def render():
         rows = []

@@ -193,29 +193,92 @@ def simulate(policy: PolicySpec, values: ValueModel, rules: TrashPandasRules,
     ``cards`` is (Blammo!, Nanners, MMM Pie!) in hand; ``spec`` says how many turns and the seed.
     """
     from analyzer.rules import rules_to_dict
-    from analyzer.stats import mean_from_sums, wilson
-    from kernels.trash_pandas import COLUMNS
 
     B, N, P = cards
     solver = TurnSolver(values, rules)
     tables = build_tables(policy, solver, B, N, P)
     exact = PolicyEvaluator(tables, solver).turn()
     res = spec.run(make_job(tables, solver, f"trash-pandas {policy.label}"))
-    s = {name: float(v) for name, v in zip(COLUMNS, res.sums)}
-    return {
+    stats = turn_statistics(res.sums, res.n, tables, solver, exact)
+    warning = stats.pop("warning", None)
+    out = {
         "game": "trash-pandas", "policy": policy.label, "blammo": B, "nanners": N, "pie": P,
         "values": values.__dict__, "rules": rules_to_dict(rules), "seed": spec.seed, "n": res.n,
-        "bust_rate": wilson(s["main_busts"], res.n).with_exact(exact["bust_rate"]),
-        "mean_tokens": mean_from_sums(s["sum_tokens"], s["sum_tokens2"], res.n).with_exact(
-            exact["mean_tokens"]),
-        "p_all_six": wilson(s["all_six"], res.n).with_exact(exact["p_all_six"]),
-        "mean_value": mean_from_sums(s["sum_value"], s["sum_value2"], res.n).with_exact(
-            exact["mean_value"]),
-        "p_bonus_bust": wilson(s["bonus_busts"], res.n),
-        "mean_rolls": s["rolls"] / res.n,
+        **stats,
         "turns_per_second": res.per_second, "stopped_by": res.stopped_by,
         "interrupted": res.interrupted, "exact": False,
     }
+    if warning:
+        out["warning"] = warning
+    return out
+
+
+def turn_statistics(sums, n: int, tables: PolicyTables, solver: TurnSolver, exact: dict) -> dict:
+    """The statistics of ``n`` simulated turns from the kernel's sums (columns ``COLUMNS``).
+
+    Proportions get Wilson intervals; the mean rolls a normal interval; the mean tokens and value,
+    which the rare all-six turns drive (stop-at:6 scores only on them), get
+    :func:`analyzer.stats.mean_with_rare` with the all-six turns as the rare event, and a
+    ``"warning"`` when the sample is too small to support a normal interval. A policy that can
+    never collect all six (its exact P(all six) is 0: stop-at:K with K < 6, or the optimal
+    policy with a Nanners in hand) has no rare stratum: its means get the normal interval.
+    """
+    from analyzer.stats import RARE_MIN, mean_from_sums, mean_with_rare, wilson
+    from kernels.trash_pandas import COLUMNS
+
+    s = {name: float(v) for name, v in zip(COLUMNS, sums)}
+    k = int(s["all_six"])
+    if exact["p_all_six"] == 0.0:
+        mean_tokens, tok_ok = mean_from_sums(s["sum_tokens"], s["sum_tokens2"], n), True
+        mean_value, val_ok = mean_from_sums(s["sum_value"], s["sum_value2"], n), True
+    else:
+        tok_ranges, val_ranges = _rare_ranges(tables, solver)
+        mean_tokens, tok_ok = mean_with_rare(s["sum_tokens"], s["sum_tokens2"], n, k,
+                                             s["six_tokens"], s["six_tokens2"], *tok_ranges)
+        mean_value, val_ok = mean_with_rare(s["sum_value"], s["sum_value2"], n, k,
+                                            s["six_value"], s["six_value2"], *val_ranges)
+    out = {
+        "bust_rate": wilson(s["main_busts"], n).with_exact(exact["bust_rate"]),
+        "mean_tokens": mean_tokens.with_exact(exact["mean_tokens"]),
+        "p_all_six": wilson(s["all_six"], n).with_exact(exact["p_all_six"]),
+        "mean_value": mean_value.with_exact(exact["mean_value"]),
+        "p_bonus_bust": wilson(s["bonus_busts"], n),
+        "mean_rolls": mean_from_sums(s["rolls"], s["rolls2"], n),
+    }
+    if not (tok_ok and val_ok):
+        out["warning"] = (
+            f"only {k:,} of {n:,} turns collected all six: too few to support a normal "
+            f"interval for the mean tokens and value, whose rare all-six turns weigh heavily; "
+            f"their intervals are the conservative stratified bound (Wilson bound on the all-six "
+            f"rate × the range of an all-six turn). Simulate more turns (at least "
+            f"{RARE_MIN} all-six turns) for a normal interval.")
+    return out
+
+
+def _rare_ranges(tables: PolicyTables, solver: TurnSolver) -> tuple:
+    """A-priori ranges of tokens and value: on a turn that collects all six, and on any turn.
+
+    They come from the model, never from the sample (see :func:`analyzer.stats.mean_with_rare`):
+    an all-six turn resolves six tokens with ``q`` pies (0 ≤ q ≤ P) and, with the bonus turn,
+    adds a bust (``bust_value``) or a resolve of at most ``bonus_cap`` tokens; each card spent
+    moves the value by at most ``|card|`` (at most B + N cards are spent in a turn).
+    """
+    r = solver.rules
+    P1 = tables.P + 1
+    rv = tables.resolve_val
+    slack = abs(float(solver.card)) * (tables.B + tables.N)
+
+    def resolves(mode: int, cap: int) -> list[float]:
+        return [float(rv[(mode * 64 + h) * 7 + q]) for h in range(64)
+                if popcount(h) <= cap for q in range(P1)]
+
+    six = [float(rv[63 * 7 + q]) for q in range(P1)]
+    bonus_cap = r.bonus_cap if r.bonus_turn else 0
+    bonus = resolves(BONUS, r.bonus_cap) + [float(solver.bust_value)] if r.bonus_turn else [0.0]
+    rare_val = (min(six) + min(bonus) - slack, max(six) + max(bonus) + slack)
+    main = resolves(MAIN, 6) + [float(solver.bust_value)]
+    any_val = (min(min(main) - slack, rare_val[0]), max(max(main) + slack, rare_val[1]))
+    return ((6.0, 6.0 + bonus_cap), (0.0, 6.0 + bonus_cap)), (rare_val, any_val)
 
 
 def python_reference_turns(n: int, seed: int, k_stop: int = 6) -> float:
