@@ -371,6 +371,29 @@ def has_four_types(can, p):
 
 
 @njit(cache=True)
+def may_complete_types(p, hand, un, can, rp):
+    """A quick necessary condition for going out this turn: every missing canasta type could
+    be closed from an unfinished meld plus the hand (red or sevens: 7 naturals of one rank and
+    no wild in the meld; black: 7 cards of one rank's slot with wilds; wild: 7 wild cards)."""
+    hw = hand[p, JOKER] + hand[p, TWO]
+    if can[p, CT_WILD] == 0 and un[p, 0, 1] + un[p, 0, 2] + hw < 7:
+        return False
+    if can[p, CT_SEVENS] == 0 and (un[p, SEVEN, 1] + un[p, SEVEN, 2] > 0
+                                   or un[p, SEVEN, 0] + hand[p, SEVEN] < 7):
+        return False
+    red = can[p, CT_RED] > 0
+    black = can[p, CT_BLACK] > 0
+    for r in range(4, NT):
+        n = un[p, r, 0] + hand[p, r]
+        wi = un[p, r, 1] + un[p, r, 2]
+        if not red and r != SEVEN and wi == 0 and n >= 7:
+            red = True
+        if not black and wild_ok(r, rp) and n >= 2 and n + wi + hw >= 7:
+            black = True
+    return red and black
+
+
+@njit(cache=True)
 def completes_four_types(p, d, hand, un, can, pl, mcnt, rp):
     """Would melding every card but ``d`` (the ``meld_all`` arrangement) leave player ``p``
     with a canasta of each of the four types? Plays the melds on copies of the state."""
@@ -394,6 +417,8 @@ def go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp):
     Going out needs the four canasta types at going out (section 8), not before the turn: when
     some type is missing, the go-out melds themselves must complete it."""
     four = has_four_types(can, p)
+    if not four and not may_complete_types(p, hand, un, can, rp):
+        return -1
     order = (3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 1, 0)
     for d in order:
         if hand[p, d] == 0:
