@@ -201,7 +201,8 @@ def simulate(n: trials("games", 2000) = 2000,
 
     Reports per round (cluster-robust ratio estimates over games): length in turns (all players'
     turns), canastas of each type (all players), kitty pick-ups and the round turn at which they
-    happen, going-out / sevens-lock / stock-exhaustion rates, points per player; per game:
+    happen, going-out / sevens-lock / stall / stock-exhaustion rates (a stall: one card left
+    that is not a seven and no go-out, scored like a lock), points per player; per game:
     rounds to the target, each seat's win rate and the first mover's. greedy: goes out as soon as
     allowed. builder:K[:F]: only with K canastas or stock <= F (defaults 10 and 20). --chart
     draws canastas per round and how rounds end into --out (simulate.png and simulate.svg).

@@ -87,6 +87,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
         md += [f"**{label}** (seat 0 first in the list): rounds per game "
                f"{_fmt(s['rounds_per_game'], 2)}; turns per round {_fmt(pr['turns'], 1)}; "
                f"going out {_fmt(pr['went_out'])}, sevens lock {_fmt(pr['sevens_lock'])}, "
+               f"stall {_fmt(pr['stall'])}, "
                f"stock exhausted {_fmt(pr['stock_exhausted'])} of rounds; canastas per round "
                f"(both players) red {_fmt(pr['red_canastas'], 2)}, black "
                f"{_fmt(pr['black_canastas'], 2)}, wild {_fmt(pr['wild_canastas'], 2)}, sevens "
@@ -119,8 +120,8 @@ def chart_figure(out: dict):
     ax1.bar(names, vals, yerr=errs, color=["#c0392b", "#2c3e50", "#8e44ad", "#d4ac0d"])
     ax1.set_ylabel("canastas per round (all players)")
     ax1.set_title("Canasta types")
-    ends = ["went_out", "sevens_lock", "stock_exhausted"]
-    ax2.bar(["went out", "sevens lock", "stock out"], [pr[k].estimate for k in ends],
+    ends = ["went_out", "sevens_lock", "stall", "stock_exhausted"]
+    ax2.bar(["went out", "sevens lock", "stall", "stock out"], [pr[k].estimate for k in ends],
             yerr=[1.96 * pr[k].se for k in ends], color="#16a085")
     ax2.set_ylabel("share of rounds")
     ax2.set_title("How rounds end")

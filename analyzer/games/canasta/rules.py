@@ -49,8 +49,8 @@ class CanastaRules:
     wilds_in_sevens: bool = rule(False, "OPTION: wilds may join sevens melds (a mixed sevens "
                                         "canasta then counts as black)")
     lock_meld_needs_requirement: bool = rule(
-        True, "a player who has not melded must meet the initial requirement to meld sevens "
-              "in a sevens lock")
+        False, "OPTION: in a sevens lock, a player who has not melded must meet the initial "
+               "requirement to meld their sevens (DEFAULT false: they meld them anyway)")
     max_rounds: int = rule(200, "safety cap on rounds per simulated game", min=1, max=10000)
 
     def check(self) -> None:

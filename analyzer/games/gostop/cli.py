@@ -94,10 +94,9 @@ def score(captures: Annotated[str, typer.Option(
     win = pool.parse(captures, "--captures")
     opps = [pool.parse(t, f"opponent {i + 1}'s pile") for i, t in enumerate(opp_texts)]
     sc = G.score_cards(win, r)
+    stop_points = sc["points"]  # the go/stop check reads 09A to its owner's best points
     payload = {"game": "gostop", "exact": True, "captures": [card_name(c, r) for c in win],
-               "points": sc["points"], "breakdown": sc["breakdown"],
-               "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"],
-               "stop_target": r.stop_target, "can_stop": sc["points"] >= r.stop_target}
+               "stop_target": r.stop_target, "can_stop": stop_points >= r.stop_target}
     if opps:
         gos = None
         if opponent_gos is not None:
@@ -110,6 +109,10 @@ def score(captures: Annotated[str, typer.Option(
         p = G.payments(win, opps, r, go_count, shaken, bombs, streak, gos)
         payload.update({"go_count": go_count, "shaken": shaken, "payments": p["payments"],
                         "total": p["total"]})
+        # show the reading of 09A the payment used (it may score fewer points: meong-bak)
+        sc = G.score_cards(win, r, p["reading"])
+    payload.update({"points": sc["points"], "breakdown": sc["breakdown"],
+                    "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"]})
 
     def render():
         lines = [f"Go-Stop capture pile ({len(win)} cards), exact"]
@@ -118,6 +121,9 @@ def score(captures: Annotated[str, typer.Option(
         if sc["sake_cup_as"]:
             lines.append(f"  (09A counted as {sc['sake_cup_as']})")
         lines.append(f"  {'points':<22} {sc['points']:>3}   (stop minimum {r.stop_target})")
+        if stop_points != sc["points"]:
+            lines.append(f"  (read for the most points, 09A scores {stop_points} for the "
+                         "stop check; the payment reading pays more)")
         for row in payload.get("payments", []):
             mult = ", ".join(row["multipliers"]) or "no multiplier"
             extra = f"  [{row['note']}]" if "note" in row else ""

@@ -51,7 +51,15 @@ def _rules(rules_file, sets):
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.rules import build_rules
 
-    return build_rules(TrashPandasRules, rules_file, sets)
+    r = build_rules(TrashPandasRules, rules_file, sets)
+    if r.consolation == "optional":
+        from analyzer.output import note
+
+        # A draw is never worth less than nothing in the value model (bust >= 0 is enforced),
+        # so declining the consolation draw never changes a turn-level value or decision.
+        note("note: consolation = optional has no effect at the turn level (a consolation draw "
+             "is never worth less than nothing here); it matters only in the whole game")
+    return r
 
 
 def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
