@@ -261,7 +261,8 @@ class Searcher:
             if g == r0.feature:
                 continue
             for c in self.features[g].values[1:]:
-                s = self._fit_bands(Rule("banded", r0.feature, r0.op, r0.thresholds * 2, g, (c,)))
+                s = self._fit_bands(Rule("banded", r0.feature, r0.op, r0.thresholds * 2, g, (c,)),
+                                    (1,))
                 if best2 is None or s.loss < best2.loss:
                     best2 = s
         if best2 is None:
@@ -278,27 +279,24 @@ class Searcher:
                 cuts = tuple(sorted((r2.cuts[0], c)))
                 t = (r2.thresholds[0], r2.thresholds[1], r2.thresholds[1]) if c > r2.cuts[0] \
                     else (r2.thresholds[0], r2.thresholds[0], r2.thresholds[1])
-                s = self._fit_bands(Rule("banded", r2.feature, r2.op, t, r2.band_feature, cuts))
+                s = self._fit_bands(Rule("banded", r2.feature, r2.op, t, r2.band_feature, cuts),
+                                    (2 if c > r2.cuts[0] else 0,))
                 if best3 is None or s.loss < best3.loss:
                     best3 = s
             if best3 is not None:
                 out.append(self.climb(best3))
         return out
 
-    def _fit_bands(self, r: Rule, sweeps: int = 2) -> Scored:
-        """Coordinate descent on the thresholds of each band over the coarse grid."""
+    def _fit_bands(self, r: Rule, bands: tuple) -> Scored:
+        """The best coarse-grid threshold of the new band(s) ``bands``, the others kept (the
+        best cut is then hill-climbed in every number)."""
         grid = self.features[r.feature].values
         cur = self.score([r])[0]
-        for _ in range(sweeps):
-            moved = False
-            for b in range(len(r.thresholds)):
-                cands = [_replace(cur.rule, thresholds=_set(cur.rule.thresholds, b, v))
-                         for v in grid]
-                s = self._best(cands)
-                if s.loss < cur.loss - 1e-13:
-                    cur, moved = s, True
-            if not moved:
-                break
+        for b in bands:
+            cands = [_replace(cur.rule, thresholds=_set(cur.rule.thresholds, b, v)) for v in grid]
+            s = self._best(cands)
+            if s.loss < cur.loss - 1e-13:
+                cur = s
         return cur
 
     # -- decision lists -------------------------------------------------------------------------
@@ -340,3 +338,29 @@ def _replace(r: Rule, **kw) -> Rule:
     from dataclasses import replace
 
     return replace(r, **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+def rule_row(s: Scored, features: Sequence[Feature], decision: Decision) -> dict:
+    """One scored rule as JSON: words, data, complexity and loss (exact or a statistic)."""
+    fd = {f.name: f for f in features}
+    row = {"complexity": s.rule.complexity, "words": s.rule.words(fd, decision),
+           "rule": s.rule.to_json()}
+    if s.n:
+        row["loss"] = {"estimate": s.loss, "se": (s.hi - s.lo) / (2 * 1.96), "ci_low": s.lo,
+                       "ci_high": s.hi, "n": s.n}
+    else:
+        row["loss"] = s.loss
+    row.update(s.extra)
+    return row
+
+
+def front_text(rows: Sequence[dict], unit: str, digits: int = 4) -> str:
+    """The front as readable lines: complexity, loss and the rule in words."""
+    lines = [f"  {'cx':>3}  {'loss (' + unit + ')':>18}  rule"]
+    for r in rows:
+        loss = r["loss"]
+        txt = (f"{loss:.{digits}f}" if not isinstance(loss, dict) else
+               f"{loss['estimate']:.{digits}f} ± {1.96 * loss['se']:.{digits}f}")
+        lines.append(f"  {r['complexity']:>3}  {txt:>18}  {r['words']}")
+    return "\n".join(lines)

@@ -233,3 +233,74 @@ def simulate(n: TrialsOpt = None,
         f"  B {out['b'][0]} vs {out['b'][1]}: P(first wins) = "
         f"{out['p_first_player_wins_b'].format(4)}\n"
         f"  A − B = {d.format(4)}  → {out['verdict']}"))
+
+
+@app.command()
+def advice(max_loss: Annotated[Optional[float], typer.Option(
+               "--max-loss", metavar="EPS",
+               help="Also name the simplest rule losing at most EPS win probability.")] = None,
+           bands: Annotated[int, typer.Option(
+               min=1, max=3, help="Most bands of a threshold rule (1: no banded rules).")] = 3,
+           clauses: Annotated[int, typer.Option(
+               min=1, max=3, help="Most conditions of a decision list.")] = 3,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Rules of thumb for Pig and their exact cost in win probability against optimal play.
+
+    Searches single thresholds (hold at 25), thresholds in bands of a second feature and
+    decision lists of up to 3 conditions over turn total, own and opponent's score, points
+    behind and points needed; each rule is evaluated exactly (policy evaluation against the
+    optimal player, both seats). Prints the Pareto front of complexity (numbers + conditions to
+    remember) against loss, and where each front rule goes wrong most often.
+
+    Examples:
+
+      pushluck pig advice
+
+      pushluck pig advice --max-loss 0.01 --json
+    """
+    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.games.pig.advice import DECISION, advise
+    from analyzer.output import emit
+    from analyzer.rules import rules_to_dict
+
+    r = _rules(rules_file, set_)
+    res = advise(r, bands, clauses)
+    feats = res["features"]
+    rows = [rule_row(s, feats, DECISION) for s in res["front"]]
+    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
+    payload = {"game": "pig", "rules": rules_to_dict(r), "exact": True,
+               "unit": "win probability (average over seats, against the optimal player)",
+               "p_first_optimal": res["p_first_optimal"],
+               "best_hold_at": rule_row(res["best_hold_at"], feats, DECISION),
+               "front": rows, "candidates_evaluated": res["evaluations"],
+               "seconds": res["seconds"]}
+    if max_loss is not None:
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+
+    def render():
+        hold = payload["best_hold_at"]
+        lines = [f"Pig to {r.goal}: rules of thumb against the optimal player (exact; loss = "
+                 f"0.5 − win probability averaged over both seats)",
+                 f"  best single threshold: {hold['words']} loss {hold['loss']:.4f} "
+                 f"(moving first: {hold['p_win_first']:.4f} vs optimal "
+                 f"{res['p_first_optimal']:.4f})",
+                 "Pareto front (complexity = numbers + conditions to remember):",
+                 front_text(rows, "win prob.")]
+        for row in rows:
+            m = row["mistakes"]
+            cell = m["cells"][0] if m["cells"] else None
+            where = "" if cell is None else (
+                f"; most often at own {cell['own'][0]}–{cell['own'][1]}, opponent "
+                f"{cell['opp'][0]}–{cell['opp'][1]} "
+                f"({'rolls where optimal holds' if cell['rule_rolls_should_hold'] > 0.5 else 'holds where optimal rolls'})")
+            lines.append(f"  cx {row['complexity']}: wrong in {100 * m['share_wrong']:.1f}% of "
+                         f"decisions{where}")
+        if max_loss is not None:
+            p = payload["simplest_within"]
+            lines.append(f"Simplest rule within {max_loss}: " +
+                         ("none found" if p is None else f"{p['words']} (loss {p['loss']:.4f})"))
+        lines.append(f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s")
+        return "\n".join(lines)
+
+    emit(payload, json, render)
