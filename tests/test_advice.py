@@ -166,3 +166,36 @@ def test_front_losses_remeasured_with_a_fresh_evaluator(pig):
 def test_pig_advice_refuses_bad_options(cli):
     code, out, err = cli("pig", "advice", "--bands", "5")
     assert code == 2 and out == ""
+
+
+# ----- Trash Pandas turn (exact) ----------------------------------------------------------------
+def test_trash_pandas_best_token_threshold_with_no_cards():
+    from analyzer.advice import Searcher
+    from analyzer.games.trash_pandas.advice import TurnEvaluator, features
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, PolicySpec, build_tables
+
+    solver = TurnSolver()
+    ev = TurnEvaluator(solver, (0, 0, 0))
+    tok = [f for f in features((0, 0, 0)) if f.name == "tokens"]
+    best = Searcher(tok, ev).thresholds()
+
+    def value(spec):
+        return PolicyEvaluator(build_tables(spec, solver, 0, 0, 0), solver).turn()["mean_value"]
+
+    v_opt = value(PolicySpec("optimal"))
+    assert abs(v_opt - solver.turn_value(0, 0, 0)) < 1e-12
+    losses = {k: v_opt - value(PolicySpec("stop-at", k)) for k in range(1, 7)}
+    k_best = min(losses, key=losses.get)
+    assert best.rule == Rule("threshold", "tokens", "<=", (k_best - 1,))
+    assert abs(best.loss - losses[k_best]) < 1e-12
+
+
+def test_trash_pandas_advice_cli_json(cli):
+    got = cli("trash-pandas", "advice", "--clauses", "2", "--bands", "2", "--max-loss", "0.1",
+              "--json", check_json=True)
+    assert got["game"] == "trash-pandas" and got["exact"] is True
+    front = got["front"]
+    assert front[0]["rule"]["kind"] == "threshold"
+    assert [r["complexity"] for r in front] == sorted(r["complexity"] for r in front)
+    assert got["simplest_within"]["loss"] <= 0.1

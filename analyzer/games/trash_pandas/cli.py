@@ -283,3 +283,74 @@ def score(stash: Annotated[Optional[str], typer.Option(
                 f"\nwinner: {', '.join(result['winners'])}\n(deck: {result['deck']})")
 
     emit(result, json, render)
+
+
+@app.command(epilog=VALUE_HELP)
+def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+           max_loss: Annotated[Optional[float], typer.Option(
+               "--max-loss", metavar="EPS",
+               help="Also name the simplest rule losing at most EPS card-equivalents.")] = None,
+           bands: Annotated[int, typer.Option(
+               min=1, max=3, help="Most bands of a threshold rule (1: no banded rules).")] = 3,
+           clauses: Annotated[int, typer.Option(
+               min=1, max=3, help="Most conditions of a decision list.")] = 3,
+           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
+    """Rules of thumb for rolling on or stopping in a turn, with their exact cost.
+
+    Searches single thresholds (stop at 3 tokens), thresholds in bands of a second feature and
+    decision lists of up to 3 conditions over tokens held, bust chance, the cards in hand and
+    the bonus turn; cards are used by habit (Blammo! on a bust, then Nanners). Each rule's turn
+    value is computed exactly; the loss is the optimal value minus the rule's, in
+    card-equivalents, for a turn started with the given hand.
+
+    Examples:
+
+      pushluck trash-pandas advice
+
+      pushluck trash-pandas advice --blammo 1 --nanners 1 --json
+    """
+    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.games.trash_pandas.advice import DECISION, advise as search
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit
+    from analyzer.rules import rules_to_dict
+
+    cards = _cards(blammo, nanners, pie)
+    r = _rules(rules_file, set_)
+    res = search(TurnSolver(parse_values(value), r), cards, bands, clauses)
+    feats = res["features"]
+    rows = [rule_row(s, feats, DECISION) for s in res["front"]]
+    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
+    payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "exact": True,
+               "blammo": cards[0], "nanners": cards[1], "pie": cards[2],
+               "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
+               "front": rows, "candidates_evaluated": res["evaluations"],
+               "seconds": res["seconds"]}
+    if max_loss is not None:
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+
+    def render():
+        lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
+                 f"MMM Pie! {cards[2]}: optimal value {res['v_optimal']:.4f} (exact)",
+                 "Pareto front (complexity = numbers + conditions to remember):",
+                 front_text(rows, "card-eq.")]
+        for row in rows:
+            m = row["mistakes"]
+            st = m["states"][0] if m["states"] else None
+            where = "" if st is None else (
+                f"; most often with {st['tokens']} tokens, cards {st['blammo']}/{st['nanners']}"
+                f"/{st['pie']}{' (bonus turn)' if st['bonus'] else ''}, where it says "
+                f"{st['rule']}")
+            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
+                         f"per turn{where}")
+        if max_loss is not None:
+            p = payload["simplest_within"]
+            lines.append(f"Simplest rule within {max_loss}: " +
+                         ("none found" if p is None else f"{p['words']} (loss {p['loss']:.4f})"))
+        lines.append(f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s")
+        return "\n".join(lines)
+
+    emit(payload, json, render)
