@@ -199,3 +199,38 @@ def test_trash_pandas_advice_cli_json(cli):
     assert front[0]["rule"]["kind"] == "threshold"
     assert [r["complexity"] for r in front] == sorted(r["complexity"] for r in front)
     assert got["simplest_within"]["loss"] <= 0.1
+
+
+# ----- Ten turn (exact) ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ten():
+    from analyzer.games.ten.advice import TenEvaluator
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
+
+    r = TenRules()
+    return TenEvaluator(Model(turn_state(r, load_deck(None), None, None, 4), r, ValueModel(), 4,
+                              0))
+
+
+def test_ten_rule_values_equal_the_solver_policy_values(ten):
+    from analyzer.games.ten.exact import KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, TenPolicy, solve
+
+    sol = solve(ten.model, [TenPolicy(KIND_OPTIMAL), TenPolicy(KIND_TOTAL, 7),
+                            TenPolicy(KIND_CARDS, 3)])
+    assert abs(ten.value(ten.optimal_draw) - sol.value(0)) < 1e-12
+    total7, cards3 = ten([Rule("threshold", "T", "<=", (6,)),
+                          Rule("threshold", "cards", "<=", (2,))])
+    assert abs(total7.extra["value"] - sol.value(1)) < 1e-12
+    assert abs(cards3.extra["value"] - sol.value(2)) < 1e-12
+    assert abs(total7.loss - (sol.value(0) - sol.value(1))) < 1e-12
+
+
+def test_ten_reach_accounts_for_the_whole_value(ten):
+    rule = Rule("list", clauses=(("cards", "<=", 1, True), ("bust", ">=", 30, False)))
+    draw = np.asarray(rule.acts(ten.X), dtype=bool)
+    reach = ten.reach(draw)
+    d = (draw | ten.forced_draw) & ~ten.no_draw
+    # every turn ends once: stopping states and busts carry the whole value
+    assert abs((reach * ~d * ten.S).sum() + (reach * d * ten.const).sum() - ten.value(draw)) \
+        < 1e-9

@@ -33,8 +33,8 @@ DECISION = Decision("draw", "stop")
 def features(model: Model) -> list[Feature]:
     r = model.rules
     return [Feature("T", "T = N − C", tuple(range(2, r.bust_at, 1)), unit=""),
-            Feature("cards", "the cards in your tableau", tuple(range(1, 9))),
-            Feature("bust", "the chance that the next card busts (%)",
+            Feature("cards", "the number of cards in your tableau", tuple(range(1, 9))),
+            Feature("bust", "your bust chance on the next card (%)",
                     tuple(range(10, 91, 10)), tuple(range(5, 96, 5))),
             Feature("C", "your currency total C", tuple(range(1, r.currency_bust_at)))]
 
@@ -126,20 +126,31 @@ class TenEvaluator:
             out.append(Scored(rule, loss, loss, loss, 0, {"value": v}))
         return out
 
+    def reach(self, draw: np.ndarray) -> np.ndarray:
+        """Probability that the turn reaches each state under the draw mask (forward pass)."""
+        draw = (draw | self.forced_draw) & ~self.no_draw
+        r = np.zeros(len(self.S))
+        r[self.root] = 1.0
+        for idx, kids, w in reversed(self.levels):
+            go = r[idx] * draw[idx]
+            np.add.at(r, kids.ravel(), (w * go).ravel())
+        return r
+
     def mistakes(self, rule: Rule) -> dict:
-        """Share of states where the rule and the optimal table disagree, by T (unweighted: the
-        solver keeps no reach probabilities)."""
+        """States where the rule and the optimal table disagree, weighted by the probability
+        that the rule's turn reaches them; grouped by T."""
         draw = np.asarray(rule.acts(self.X), dtype=bool)
         live = ~self.forced_draw & ~self.no_draw
         wrong = live & (draw != self.optimal_draw)
+        reach = self.reach(draw)
         T = self.X["T"]
         rows = []
         for t in np.unique(T[wrong]):
-            m = live & (T == t)
-            rows.append({"T": int(t), "share_wrong": float(wrong[m].mean()),
-                         "rule_draws": bool(draw[wrong & (T == t)].mean() > 0.5)})
-        rows.sort(key=lambda x: -x["share_wrong"])
-        return {"share_wrong": float(wrong.sum() / max(live.sum(), 1)), "by_T": rows[:5]}
+            m = wrong & (T == t)
+            rows.append({"T": int(t), "wrong_per_turn": float(reach[m].sum()),
+                         "rule_draws": bool(draw[m].mean() > 0.5)})
+        rows.sort(key=lambda x: -x["wrong_per_turn"])
+        return {"wrong_per_turn": float(reach[wrong].sum()), "by_T": rows[:5]}
 
 
 def advise(model: Model, max_bands: int = 3, max_clauses: int = 3) -> dict:
