@@ -122,6 +122,8 @@ class Rule:
             first_band = f"{g.words} is below {num(self.band_feature, self.cuts[0])}"
             return text.replace(" while", f" (when {first_band}) while", 1) + \
                 f"; otherwise {decision.rest}."
+        if not self.clauses:
+            return f"Always {decision.act if self.default_act else decision.rest}."
         parts = [f"If {features[f].words} is {_cmp_words(op, num(f, v))}, "
                  f"{decision.act if act else decision.rest}." for f, op, v, act in self.clauses]
         parts.append(f"Otherwise {decision.act if self.default_act else decision.rest}.")
@@ -347,20 +349,21 @@ def rule_row(s: Scored, features: Sequence[Feature], decision: Decision) -> dict
     row = {"complexity": s.rule.complexity, "words": s.rule.words(fd, decision),
            "rule": s.rule.to_json()}
     if s.n:
-        row["loss"] = {"estimate": s.loss, "se": (s.hi - s.lo) / (2 * 1.96), "ci_low": s.lo,
-                       "ci_high": s.hi, "n": s.n}
+        row["loss"] = {"estimate": s.loss, "se": s.extra.get("se", (s.hi - s.lo) / 3.92),
+                       "ci_low": s.lo, "ci_high": s.hi, "n": s.n}
     else:
         row["loss"] = s.loss
-    row.update(s.extra)
+    row.update({k: v for k, v in s.extra.items() if k != "se"})
     return row
 
 
 def front_text(rows: Sequence[dict], unit: str, digits: int = 4) -> str:
     """The front as readable lines: complexity, loss and the rule in words."""
-    lines = [f"  {'cx':>3}  {'loss (' + unit + ')':>18}  rule"]
+    lines = [f"  {'cx':>3}  {'loss (' + unit + ')':>22}  rule"]
     for r in rows:
         loss = r["loss"]
         txt = (f"{loss:.{digits}f}" if not isinstance(loss, dict) else
-               f"{loss['estimate']:.{digits}f} ± {1.96 * loss['se']:.{digits}f}")
-        lines.append(f"  {r['complexity']:>3}  {txt:>18}  {r['words']}")
+               f"{loss['estimate']:.{digits}f} [{loss['ci_low']:.{digits}f}, "
+               f"{loss['ci_high']:.{digits}f}]")
+        lines.append(f"  {r['complexity']:>3}  {txt:>22}  {r['words']}")
     return "\n".join(lines)

@@ -60,8 +60,8 @@ def race(rules: Sequence[Rule], sample: Callable, batch: int, max_rounds: int = 
         if len(alive) <= 1 and precision <= 0:
             break
     lo, hi = _bounds(s1, s2, n, z)
-    out = [Scored(rules[i], s1[i] / n[i], lo[i], hi[i], n[i], {"survived": i in alive})
-           for i in range(m)]
+    out = [Scored(rules[i], s1[i] / n[i], lo[i], hi[i], n[i],
+                  {"survived": i in alive, "se": (hi[i] - lo[i]) / (2 * z)}) for i in range(m)]
     nmax = max(n[i] for i in alive) if alive else max(n)
     return out, {"trials_spent": spent, "trials_flat": m * nmax, "rounds": rounds,
                  "survivors": len(alive), "z": z}
