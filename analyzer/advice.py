@@ -367,3 +367,20 @@ def front_text(rows: Sequence[dict], unit: str, digits: int = 4) -> str:
                f"{loss['ci_high']:.{digits}f}]")
         lines.append(f"  {r['complexity']:>3}  {txt:>22}  {r['words']}")
     return "\n".join(lines)
+
+
+def exact_search(features: Sequence[Feature], evaluator, max_bands: int = 3,
+                 max_clauses: int = 3) -> dict:
+    """Run :class:`Searcher` with an exact evaluator that also has ``mistakes(rule)``; the front
+    carries each rule's mistakes. Returns scored rules, front, evaluation count and seconds."""
+    import time
+
+    t0 = time.perf_counter()
+    s = Searcher(features, evaluator)
+    scored = s.run(max_bands, max_clauses)
+    front = pareto(scored)
+    for x in front:
+        x.extra["mistakes"] = evaluator.mistakes(x.rule)
+    return {"features": list(features), "scored": scored, "front": front,
+            "evaluations": evaluator.evaluations, "seconds": time.perf_counter() - t0,
+            "evaluator": evaluator}

@@ -234,3 +234,32 @@ def test_ten_reach_accounts_for_the_whole_value(ten):
     # every turn ends once: stopping states and busts carry the whole value
     assert abs((reach * ~d * ten.S).sum() + (reach * d * ten.const).sum() - ten.value(draw)) \
         < 1e-9
+
+
+# ----- Go-Stop (Monte Carlo, raced) ---------------------------------------------------------------
+def test_gostop_raced_loss_agrees_with_a_fresh_stream():
+    from analyzer.advice_race import race
+    from analyzer.games.gostop.advice import GoStopRacer, family
+    from analyzer.games.gostop.rules import GoStopRules
+
+    fam = {p: r for r, p in family()}
+    pols = ["go:3", "greedy", "go:1"]
+    rules = [fam[p] for p in pols]
+
+    def sampler(racer):
+        def sample(idx, rnd):
+            base = racer.values(pols[0], rnd)
+            out = []
+            for i in idx:
+                d = base - racer.values(pols[i], rnd)
+                out.append((float(d.sum()), float((d * d).sum())))
+            return out
+        return sample
+
+    scored, cost = race(rules, sampler(GoStopRacer(GoStopRules(), 21, 2)), 2, max_rounds=3)
+    fresh, _ = race(rules, sampler(GoStopRacer(GoStopRules(), 22, 2)), 2, max_rounds=3)
+    assert cost["trials_spent"] <= cost["trials_flat"]
+    for a, b in zip(scored, fresh):
+        if a.n and b.n:
+            se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
+            assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12

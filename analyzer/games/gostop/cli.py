@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice_cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -335,6 +336,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
     emit(out, json, render)
 
 
+
 @app.command()
 def advice(seed: SeedOpt = None,
            precision: Annotated[float, typer.Option(
@@ -345,10 +347,8 @@ def advice(seed: SeedOpt = None,
                "--rounds", min=1, max=200,
                help="Most racing rounds (each: 4 blocks of 2048 deals per surviving rule).")]
            = 12,
-           max_loss: Annotated[Optional[float], typer.Option(
-               "--max-loss", metavar="EPS",
-               help="Also name the simplest rule whose loss interval lies below EPS.")] = None,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
     The rules are the engine's go:K:T family in words (always stop; go while fewer than K gos;
@@ -363,7 +363,8 @@ def advice(seed: SeedOpt = None,
 
       pushluck gostop advice --seed 5 --json
     """
-    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.advice import rule_row
+    from analyzer.advice_cli import front_block, front_payload, tail_lines
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -375,33 +376,23 @@ def advice(seed: SeedOpt = None,
     seed_note(s, drawn, json)
     res = search(r, s, rounds, precision)
     feats = res["features"]
-    rows = [rule_row(x, feats, DECISION) for x in res["front"]]
     everyone = [rule_row(x, feats, DECISION) for x in sorted(res["all"], key=lambda x: x.loss)]
-    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
     payload = {"game": "gostop", "rules": rules_to_dict(r), "exact": False, "seed": s,
                "unit": "net points per deal (studied seat, both seats, greedy opponents)",
-               "reference": res["reference"], "front": rows, "all": everyone,
-               "race": res["race"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+               "reference": res["reference"], "all": everyone, "race": res["race"],
+               "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
 
     def render():
         c = res["race"]
         lines = [f"Go-Stop ({r.players} players): when to say go (Monte Carlo, seed {s}); loss "
                  f"against the best of the family ({res['reference']}) in net points per deal, "
-                 f"95% Bonferroni intervals",
-                 "Pareto front of the surviving rules:",
-                 front_text(rows, "points", 3),
+                 f"95% Bonferroni intervals; surviving rules only",
+                 *front_block(rows, "points", 3),
                  f"Racing: {c['trials_spent']} blocks spent ({c['deals_spent']:,} deals incl. "
                  f"the pilot) vs {c['trials_flat']} blocks to take every rule to the same "
                  f"sample; {c['survivors']} of {len(everyone)} rules survived {c['rounds']} "
                  f"rounds"]
-        if max_loss is not None:
-            p = payload["simplest_within"]
-            lines.append(f"Simplest rule within {max_loss}: " +
-                         ("none found" if p is None else p["words"]))
-        lines.append(f"{res['seconds']:.1f} s")
-        return "\n".join(lines)
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.advice import Decision, Feature, Rule, Scored, Searcher, pareto
+from analyzer.advice import Decision, Feature, Rule, Scored, exact_search
 from analyzer.games.pig.rules import PigRules
 
 DECISION = Decision("roll", "hold")
@@ -128,18 +128,8 @@ def hold_at(t: int) -> Rule:
 
 def advise(rules: PigRules = PigRules(), max_bands: int = 3, max_clauses: int = 3) -> dict:
     """Search Pig's rules of thumb; the front, the best "hold at" rule and the counts."""
-    import time
-
-    t0 = time.perf_counter()
     ev = PigEvaluator(rules)
-    feats = features(rules.goal)
-    s = Searcher(feats, ev, ops=("<=", ">="))
-    scored = s.run(max_bands, max_clauses)
-    front = pareto(scored)
-    hold = min((x for x in scored if x.rule.kind == "threshold" and x.rule.feature == "turn"
-                and x.rule.op == "<="), key=lambda x: x.loss)
-    for x in front:
-        x.extra["mistakes"] = ev.mistakes(x.rule)
-    return {"searcher": s, "features": feats, "front": front, "best_hold_at": hold,
-            "evaluations": ev.evaluations, "seconds": time.perf_counter() - t0,
-            "p_first_optimal": ev.p_first, "evaluator": ev}
+    res = exact_search(features(rules.goal), ev, max_bands, max_clauses)
+    hold = min((x for x in res["scored"] if x.rule.kind == "threshold"
+                and x.rule.feature == "turn" and x.rule.op == "<="), key=lambda x: x.loss)
+    return {**res, "best_hold_at": hold, "p_first_optimal": ev.p_first}

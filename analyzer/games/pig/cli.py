@@ -11,6 +11,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
+from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -235,14 +236,9 @@ def simulate(n: TrialsOpt = None,
         f"  A − B = {d.format(4)}  → {out['verdict']}"))
 
 
+
 @app.command()
-def advice(max_loss: Annotated[Optional[float], typer.Option(
-               "--max-loss", metavar="EPS",
-               help="Also name the simplest rule losing at most EPS win probability.")] = None,
-           bands: Annotated[int, typer.Option(
-               min=1, max=3, help="Most bands of a threshold rule (1: no banded rules).")] = 3,
-           clauses: Annotated[int, typer.Option(
-               min=1, max=3, help="Most conditions of a decision list.")] = 3,
+def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Rules of thumb for Pig and their exact cost in win probability against optimal play.
 
@@ -258,7 +254,8 @@ def advice(max_loss: Annotated[Optional[float], typer.Option(
 
       pushluck pig advice --max-loss 0.01 --json
     """
-    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.advice import rule_row
+    from analyzer.advice_cli import front_block, front_payload, tail_lines
     from analyzer.games.pig.advice import DECISION, advise
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict
@@ -266,17 +263,12 @@ def advice(max_loss: Annotated[Optional[float], typer.Option(
     r = _rules(rules_file, set_)
     res = advise(r, bands, clauses)
     feats = res["features"]
-    rows = [rule_row(s, feats, DECISION) for s in res["front"]]
-    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
     payload = {"game": "pig", "rules": rules_to_dict(r), "exact": True,
                "unit": "win probability (average over seats, against the optimal player)",
                "p_first_optimal": res["p_first_optimal"],
                "best_hold_at": rule_row(res["best_hold_at"], feats, DECISION),
-               "front": rows, "candidates_evaluated": res["evaluations"],
-               "seconds": res["seconds"]}
-    if max_loss is not None:
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+               "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
 
     def render():
         hold = payload["best_hold_at"]
@@ -284,23 +276,19 @@ def advice(max_loss: Annotated[Optional[float], typer.Option(
                  f"0.5 − win probability averaged over both seats)",
                  f"  best single threshold: {hold['words']} loss {hold['loss']:.4f} "
                  f"(moving first: {hold['p_win_first']:.4f} vs optimal "
-                 f"{res['p_first_optimal']:.4f})",
-                 "Pareto front (complexity = numbers + conditions to remember):",
-                 front_text(rows, "win prob.")]
+                 f"{res['p_first_optimal']:.4f})", *front_block(rows, "win prob.")]
         for row in rows:
             m = row["mistakes"]
             cell = m["cells"][0] if m["cells"] else None
+            how = "" if cell is None else ("rolls where optimal holds"
+                                           if cell["rule_rolls_should_hold"] > 0.5
+                                           else "holds where optimal rolls")
             where = "" if cell is None else (
                 f"; most often at own {cell['own'][0]}–{cell['own'][1]}, opponent "
-                f"{cell['opp'][0]}–{cell['opp'][1]} "
-                f"({'rolls where optimal holds' if cell['rule_rolls_should_hold'] > 0.5 else 'holds where optimal rolls'})")
+                f"{cell['opp'][0]}–{cell['opp'][1]} ({how})")
             lines.append(f"  cx {row['complexity']}: wrong in {100 * m['share_wrong']:.1f}% of "
                          f"decisions{where}")
-        if max_loss is not None:
-            p = payload["simplest_within"]
-            lines.append(f"Simplest rule within {max_loss}: " +
-                         ("none found" if p is None else f"{p['words']} (loss {p['loss']:.4f})"))
-        lines.append(f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s")
-        return "\n".join(lines)
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
     emit(payload, json, render)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.advice import Decision, Feature, Rule, Scored, Searcher, pareto
+from analyzer.advice import Decision, Feature, Rule, Scored, exact_search
 from analyzer.games.ten.exact import Model
 
 DECISION = Decision("draw", "stop")
@@ -154,16 +154,6 @@ class TenEvaluator:
 
 
 def advise(model: Model, max_bands: int = 3, max_clauses: int = 3) -> dict:
-    import time
-
-    t0 = time.perf_counter()
     ev = TenEvaluator(model)
-    feats = features(model)
-    s = Searcher(feats, ev, ops=("<=", ">="))
-    scored = s.run(max_bands, max_clauses)
-    front = pareto(scored)
-    for x in front:
-        x.extra["mistakes"] = ev.mistakes(x.rule)
-    return {"features": feats, "front": front, "evaluations": ev.evaluations,
-            "v_optimal": ev.v_opt, "states": len(ev.S),
-            "seconds": time.perf_counter() - t0, "evaluator": ev}
+    return {**exact_search(features(model), ev, max_bands, max_clauses), "v_optimal": ev.v_opt,
+            "states": len(ev.S)}

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
 
@@ -385,24 +386,18 @@ def score(collection: Annotated[str, typer.Option(
     emit(res, json, render)
 
 
+
 @app.command()
 def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
            tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
-           max_loss: Annotated[Optional[float], typer.Option(
-               "--max-loss", metavar="EPS",
-               help="Also name the simplest rule losing at most EPS (value-model units).")] = None,
-           bands: Annotated[int, typer.Option(
-               min=1, max=3, help="Most bands of a threshold rule (1: no banded rules).")] = 3,
-           clauses: Annotated[int, typer.Option(
-               min=1, max=3, help="Most conditions of a decision list.")] = 3,
+           max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Rules of thumb for drawing on or stopping in a turn, with their exact cost.
 
-    Searches single thresholds, thresholds in bands of a second feature and decision lists of
-    up to 3 conditions over T = N − C, the currency total C, the cards in the tableau and the
-    bust chance of the next card; each rule is evaluated exactly over every state the solver
-    enumerates (wilds left out, as in the solver). The loss is the optimal turn value minus the
-    rule's, in the value model's units (number cards).
+    Searches thresholds, banded thresholds and decision lists of up to 3 conditions over
+    T = N − C, the currency total C, the cards in the tableau and the next card's bust chance;
+    each rule is evaluated exactly over every state the solver enumerates (wilds left out, as in
+    the solver). Loss = optimal turn value − the rule's (value-model units).
 
     Examples:
 
@@ -410,29 +405,22 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
       pushluck ten advice --players 3 --max-loss 0.03 --json
     """
-    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.advice_cli import front_block, front_payload, tail_lines
     from analyzer.games.ten.advice import DECISION, advise as search
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     res = search(model, bands, clauses)
-    feats = res["features"]
-    rows = [rule_row(s, feats, DECISION) for s in res["front"]]
-    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
     payload = {"game": "ten", "rules": rules_to_dict(model.rules), "exact": True,
                "players": players, "unit": "value-model units (number cards) per turn",
-               "v_optimal": res["v_optimal"], "states": res["states"], "front": rows,
+               "v_optimal": res["v_optimal"], "states": res["states"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+    rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
 
     def render():
         lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "
-                 f"{res['states']:,} states)",
-                 "Pareto front (complexity = numbers + conditions to remember):",
-                 front_text(rows, "value")]
+                 f"{res['states']:,} states)", *front_block(rows, "value")]
         for row in rows:
             m = row["mistakes"]
             worst = m["by_T"][0] if m["by_T"] else None
@@ -441,11 +429,7 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
                 f"where it {'draws' if worst['rule_draws'] else 'stops'})")
             lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
                          f"per turn{where}")
-        if max_loss is not None:
-            p = payload["simplest_within"]
-            lines.append(f"Simplest rule within {max_loss}: " +
-                         ("none found" if p is None else f"{p['words']} (loss {p['loss']:.4f})"))
-        lines.append(f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s")
-        return "\n".join(lines)
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
     emit(payload, json, render)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.advice import Decision, Feature, Rule, Scored, Searcher, pareto
+from analyzer.advice import Decision, Feature, Rule, Scored, exact_search
 from analyzer.games.trash_pandas.exact import TurnSolver
 from analyzer.games.trash_pandas.play import PolicyEvaluator, PolicySpec, build_tables
 from analyzer.games.trash_pandas.rules import MAIN, popcount
@@ -157,15 +157,5 @@ def _reach(t, solver) -> np.ndarray:
 
 def advise(solver: TurnSolver, cards=(0, 0, 0), max_bands: int = 3,
            max_clauses: int = 3) -> dict:
-    import time
-
-    t0 = time.perf_counter()
     ev = TurnEvaluator(solver, cards)
-    feats = features(cards)
-    s = Searcher(feats, ev, ops=("<=", ">="))
-    scored = s.run(max_bands, max_clauses)
-    front = pareto(scored)
-    for x in front:
-        x.extra["mistakes"] = ev.mistakes(x.rule)
-    return {"features": feats, "front": front, "evaluations": ev.evaluations,
-            "v_optimal": ev.v_opt, "seconds": time.perf_counter() - t0, "evaluator": ev}
+    return {**exact_search(features(cards), ev, max_bands, max_clauses), "v_optimal": ev.v_opt}

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
                               SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
 
@@ -285,15 +286,10 @@ def score(stash: Annotated[Optional[str], typer.Option(
     emit(result, json, render)
 
 
+
 @app.command(epilog=VALUE_HELP)
 def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
-           max_loss: Annotated[Optional[float], typer.Option(
-               "--max-loss", metavar="EPS",
-               help="Also name the simplest rule losing at most EPS card-equivalents.")] = None,
-           bands: Annotated[int, typer.Option(
-               min=1, max=3, help="Most bands of a threshold rule (1: no banded rules).")] = 3,
-           clauses: Annotated[int, typer.Option(
-               min=1, max=3, help="Most conditions of a decision list.")] = 3,
+           max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
            value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
            json: JsonOpt = False):
     """Rules of thumb for rolling on or stopping in a turn, with their exact cost.
@@ -310,7 +306,7 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
 
       pushluck trash-pandas advice --blammo 1 --nanners 1 --json
     """
-    from analyzer.advice import front_text, rule_row, simplest_within
+    from analyzer.advice_cli import front_block, front_payload, tail_lines
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values
@@ -320,23 +316,16 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
     cards = _cards(blammo, nanners, pie)
     r = _rules(rules_file, set_)
     res = search(TurnSolver(parse_values(value), r), cards, bands, clauses)
-    feats = res["features"]
-    rows = [rule_row(s, feats, DECISION) for s in res["front"]]
-    pick = simplest_within(res["front"], max_loss) if max_loss is not None else None
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "exact": True,
                "blammo": cards[0], "nanners": cards[1], "pie": cards[2],
                "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
-               "front": rows, "candidates_evaluated": res["evaluations"],
-               "seconds": res["seconds"]}
-    if max_loss is not None:
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else rule_row(pick, feats, DECISION)
+               "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
 
     def render():
         lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
                  f"MMM Pie! {cards[2]}: optimal value {res['v_optimal']:.4f} (exact)",
-                 "Pareto front (complexity = numbers + conditions to remember):",
-                 front_text(rows, "card-eq.")]
+                 *front_block(rows, "card-eq.")]
         for row in rows:
             m = row["mistakes"]
             st = m["states"][0] if m["states"] else None
@@ -346,11 +335,7 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                 f"{st['rule']}")
             lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
                          f"per turn{where}")
-        if max_loss is not None:
-            p = payload["simplest_within"]
-            lines.append(f"Simplest rule within {max_loss}: " +
-                         ("none found" if p is None else f"{p['words']} (loss {p['loss']:.4f})"))
-        lines.append(f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s")
-        return "\n".join(lines)
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
     emit(payload, json, render)
