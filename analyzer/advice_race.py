@@ -80,3 +80,32 @@ def _bounds(s1, s2, n, z):
         lo.append(mean - h)
         hi.append(mean + h)
     return lo, hi
+
+
+def race_family(rules: Sequence, policies: Sequence, values: Callable, blocks: int,
+                max_rounds: int, precision: float, pilot_round: int = 10_000):
+    """Race engine policies against the best of them (module doc of the game's advice).
+
+    ``values(policy, round) -> per-block values`` (the same blocks for every policy of a round:
+    common random numbers). A pilot round on its own blocks names the reference (the highest
+    mean); each later round scores ``value(reference) − value(rule)`` per block. Returns
+    (scored rules with ``policy`` in extra, cost dict, reference policy).
+    """
+    pilot = [float(values(p, pilot_round).mean()) for p in policies]
+    ref = policies[max(range(len(pilot)), key=pilot.__getitem__)]
+    cache: dict = {}
+
+    def sample(idx, rnd):
+        if rnd not in cache:
+            cache[rnd] = values(ref, rnd)
+        base = cache[rnd]
+        out = []
+        for i in idx:
+            d = base - values(policies[i], rnd)
+            out.append((float(d.sum()), float((d * d).sum())))
+        return out
+
+    scored, cost = race(rules, sample, blocks, max_rounds, precision)
+    for s, p in zip(scored, policies):
+        s.extra["policy"] = p
+    return scored, cost, ref

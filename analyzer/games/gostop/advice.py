@@ -73,28 +73,13 @@ def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.02,
     import time
 
     from analyzer.advice import pareto
-    from analyzer.advice_race import race
+    from analyzer.advice_race import race_family
 
     t0 = time.perf_counter()
     fam = family()
     racer = GoStopRacer(rules, seed, blocks_per_round)
-    pilot = np.array([racer.values(p, 10_000).mean() for _r, p in fam])
-    ref = fam[int(pilot.argmax())][1]
-    cache: dict[int, np.ndarray] = {}
-
-    def sample(idx, rnd):
-        if rnd not in cache:
-            cache[rnd] = racer.values(ref, rnd)
-        base = cache[rnd]
-        out = []
-        for i in idx:
-            d = base - racer.values(fam[i][1], rnd)
-            out.append((float(d.sum()), float((d * d).sum())))
-        return out
-
-    scored, cost = race([r for r, _p in fam], sample, blocks_per_round, max_rounds, precision)
-    for s, (_r, p) in zip(scored, fam):
-        s.extra["policy"] = p
+    scored, cost, ref = race_family([r for r, _p in fam], [p for _r, p in fam], racer.values,
+                                    blocks_per_round, max_rounds, precision)
     front = pareto([s for s in scored if s.extra["survived"]])
     cost["deals_spent"] = racer.deals
     cost["unit"] = f"blocks of {BLOCK} deals"
