@@ -263,3 +263,18 @@ def test_gostop_raced_loss_agrees_with_a_fresh_stream():
         if a.n and b.n:
             se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
             assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
+
+
+def test_canasta_raced_loss_agrees_with_a_fresh_stream():
+    from analyzer.advice_race import race_family
+    from analyzer.games.canasta.advice import CanastaRacer, Combo
+    from analyzer.games.canasta.rules import CanastaRules
+
+    fam = [Combo(1, 0), Combo(5, 0)]
+    runs = [race_family(fam, fam, CanastaRacer(CanastaRules(), seed, 2).values, 2, 3, 0.0)
+            for seed in (31, 32)]
+    (a_sc, a_cost, _), (b_sc, _c, _r) = runs
+    assert a_cost["trials_spent"] <= a_cost["trials_flat"]
+    for a, b in zip(a_sc, b_sc):
+        se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
+        assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
