@@ -109,3 +109,22 @@ def race_family(rules: Sequence, policies: Sequence, values: Callable, blocks: i
     for s, p in zip(scored, policies):
         s.extra["policy"] = p
     return scored, cost, ref
+
+
+def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int, blocks: int,
+                    block: int):
+    """Per-block means of the studied seat's column in round ``rnd``: half the blocks with the
+    studied policy in seat 0, half in seat 1 (``job_for(seat)`` builds the kernel job, the
+    studied seat's sum is ``column_for(seat)``). Every policy of a round gets the same keys.
+    Returns (values, trials played)."""
+    import numpy as np
+
+    from analyzer.rng import block_keys
+
+    half = max(1, blocks // 2)
+    out = []
+    for seat in (0, 1):
+        keys = block_keys(seed, rnd * 2 * half + seat * half, half)
+        rows = np.asarray(job_for(seat).run_blocks(keys, np.full(half, block, dtype=np.int64)))
+        out.append(rows[:, column_for(seat)] / block)
+    return np.concatenate(out), 2 * half * block

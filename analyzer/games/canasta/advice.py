@@ -77,21 +77,19 @@ class CanastaRacer:
 
     def values(self, combo: Combo, rnd: int) -> np.ndarray:
         """Win rate of the studied seat per block of round ``rnd`` (both seats)."""
+        from analyzer.advice_race import two_seat_values
         from analyzer.games.canasta.play import CanastaPolicy, make_job
-        from analyzer.rng import block_keys
         from kernels.canasta import MODE_GAMES
 
-        half = max(1, self.blocks // 2)
-        out = []
-        for seat in (0, 1):
+        def job_for(seat):
             pols = [CanastaPolicy("greedy")] * self.rules.players
             pols[seat] = combo.policy()
-            job = make_job(MODE_GAMES, self.rules, pols)
-            keys = block_keys(self.seed, rnd * 2 * half + seat * half, half)
-            rows = np.asarray(job.run_blocks(keys, np.full(half, BLOCK, dtype=np.int64)))
-            out.append(rows[:, 4 + seat] / BLOCK)
-            self.games += half * BLOCK
-        return np.concatenate(out)
+            return make_job(MODE_GAMES, self.rules, pols)
+
+        v, played = two_seat_values(job_for, lambda seat: 4 + seat, self.seed, rnd,
+                                    self.blocks, BLOCK)
+        self.games += played
+        return v
 
 
 def advise(rules, seed: int, max_rounds: int = 8, precision: float = 0.02,

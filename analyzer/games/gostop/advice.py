@@ -50,22 +50,20 @@ class GoStopRacer:
         self.deals = 0
 
     def values(self, policy: str, rnd: int) -> np.ndarray:
-        """Mean net payment of the studied seat per block of round ``rnd``."""
+        """Mean net payment of the studied seat per block of round ``rnd`` (both seats)."""
+        from analyzer.advice_race import two_seat_values
         from analyzer.games.gostop.play import make_sim_job, parse_seats
-        from analyzer.rng import block_keys
         from kernels.gostop import batch as KB
 
-        half = self.blocks // 2
-        out = []
-        for seat in (0, 1):
+        def job_for(seat):
             pols = ["greedy"] * self.rules.players
             pols[seat] = policy
-            job = make_sim_job(self.rules, parse_seats(",".join(pols), self.rules.players))
-            keys = block_keys(self.seed, rnd * self.blocks + seat * half, half)
-            rows = np.asarray(job.run_blocks(keys, np.full(half, BLOCK, dtype=np.int64)))
-            out.append(rows[:, KB.C_NET + seat] / BLOCK)
-            self.deals += half * BLOCK
-        return np.concatenate(out)
+            return make_sim_job(self.rules, parse_seats(",".join(pols), self.rules.players))
+
+        v, played = two_seat_values(job_for, lambda seat: KB.C_NET + seat, self.seed, rnd,
+                                    self.blocks, BLOCK)
+        self.deals += played
+        return v
 
 
 def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.02,
