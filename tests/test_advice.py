@@ -52,7 +52,7 @@ def test_pareto_keeps_strict_improvements_and_max_loss_picks_the_simplest():
 
 
 def test_racing_keeps_the_best_and_spends_far_fewer_trials():
-    from analyzer.advice_race import race
+    from analyzer.advice.race import race
 
     true = np.array([0.0, 0.002] + [0.01 * k for k in range(1, 39)])
     rules = [Rule("threshold", "tok", "<=", (k,)) for k in range(len(true))]
@@ -248,7 +248,7 @@ def test_ten_reach_accounts_for_the_whole_value(ten):
 # ----- Go-Stop (Monte Carlo, raced) ---------------------------------------------------------------
 @mc_only
 def test_gostop_raced_loss_agrees_with_a_fresh_stream():
-    from analyzer.advice_race import race
+    from analyzer.advice.race import race
     from analyzer.games.gostop.advice import GoStopRacer, family
     from analyzer.games.gostop.rules import GoStopRules
 
@@ -277,7 +277,7 @@ def test_gostop_raced_loss_agrees_with_a_fresh_stream():
 
 @mc_only
 def test_canasta_raced_loss_agrees_with_a_fresh_stream():
-    from analyzer.advice_race import race_family
+    from analyzer.advice.race import race_family
     from analyzer.games.canasta.advice import CanastaRacer, Combo
     from analyzer.games.canasta.rules import CanastaRules
 

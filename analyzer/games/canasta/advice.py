@@ -1,7 +1,7 @@
 """Railroad Canasta: when to take the pile and when to go out, raced by Monte Carlo.
 
 What belongs here: the take-the-pile / go-out rules the engine's bots can play and their racing
-(:func:`analyzer.advice_race.race_family`). No pandas, no printing.
+(:func:`analyzer.advice.race.race_family`). No pandas, no printing.
 
 The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over
 one visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and
@@ -77,7 +77,7 @@ class CanastaRacer:
 
     def values(self, combo: Combo, rnd: int) -> np.ndarray:
         """Win rate of the studied seat per block of round ``rnd`` (both seats)."""
-        from analyzer.advice_race import two_seat_values
+        from analyzer.advice.race import two_seat_values
         from analyzer.games.canasta.play import CanastaPolicy, make_job
         from kernels.canasta import MODE_GAMES
 
@@ -97,7 +97,7 @@ def advise(rules, seed: int, max_rounds: int = 8, precision: float = 0.02,
     import time
 
     from analyzer.advice import pareto
-    from analyzer.advice_race import race_family
+    from analyzer.advice.race import race_family
 
     t0 = time.perf_counter()
     fam = family()

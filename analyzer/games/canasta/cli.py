@@ -9,7 +9,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from analyzer.advice_cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
@@ -355,7 +355,7 @@ def advice(seed: SeedOpt = None,
       pushluck canasta advice --seed 4 --json
     """
     from analyzer.advice import pareto, simplest_within
-    from analyzer.advice_cli import tail_lines
+    from analyzer.advice.cli import tail_lines
     from analyzer.games.canasta.advice import advise as search, row
     from analyzer.options import seed_note
     from analyzer.output import emit

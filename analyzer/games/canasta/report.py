@@ -218,7 +218,7 @@ PARTS = (
 
 def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Take the pile / go out: the raced rules (``pushluck canasta advice``)."""
-    from analyzer.advice_report import front_files
+    from analyzer.advice.report import front_files
     from analyzer.games.canasta.advice import advise, row
     from analyzer.games.canasta.rules import CanastaRules
     from analyzer.rules import build_rules

@@ -1,7 +1,7 @@
 """Go-Stop: when to say go, as rules of thumb raced by Monte Carlo on common random numbers.
 
 What belongs here: the go-or-stop rules the deal engine can play and their racing
-(:mod:`analyzer.advice_race`). No pandas, no printing.
+(:mod:`analyzer.advice.race`). No pandas, no printing.
 
 The engine's go rule (kernels/gostop/turn.py) is ``go:K:T``: once eligible to stop, say go while
 you have said fewer than K gos and at least T turns are left; otherwise stop (``greedy`` = always
@@ -14,7 +14,7 @@ Value: the mean net payment per deal of the seat under study against greedy oppo
 over the dealer seat and the other seat (half the blocks each). Best known policy: the family
 member with the highest mean in a pilot round; the loss of a rule is best − rule, per block of
 deals played on the same keys by every rule (common random numbers; blocks are independent, so
-the batch-means SE over blocks is honest), raced by :func:`analyzer.advice_race.race`.
+the batch-means SE over blocks is honest), raced by :func:`analyzer.advice.race.race`.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class GoStopRacer:
 
     def values(self, policy: str, rnd: int) -> np.ndarray:
         """Mean net payment of the studied seat per block of round ``rnd`` (both seats)."""
-        from analyzer.advice_race import two_seat_values
+        from analyzer.advice.race import two_seat_values
         from analyzer.games.gostop.play import make_sim_job, parse_seats
         from kernels.gostop import batch as KB
 
@@ -71,7 +71,7 @@ def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.02,
     import time
 
     from analyzer.advice import pareto
-    from analyzer.advice_race import race_family
+    from analyzer.advice.race import race_family
 
     t0 = time.perf_counter()
     fam = family()

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice_cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -374,7 +374,7 @@ def advice(seed: SeedOpt = None,
       pushluck gostop advice --seed 5 --json
     """
     from analyzer.advice import rule_row
-    from analyzer.advice_cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit

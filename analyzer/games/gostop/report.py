@@ -148,7 +148,7 @@ PARTS = [section_part("gostop", report_section, "section",
 def advice_part(params: dict, rules: dict, seed: int):
     """When to say go: the raced go:K:T rules (``pushluck gostop advice``)."""
     from analyzer.advice import rule_row
-    from analyzer.advice_report import front_files
+    from analyzer.advice.report import front_files
     from analyzer.games.gostop.advice import DECISION, FEATURES, advise
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.report import PartResult

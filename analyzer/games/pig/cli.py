@@ -11,7 +11,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -255,7 +255,7 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
       pushluck pig advice --max-loss 0.01 --json
     """
     from analyzer.advice import rule_row
-    from analyzer.advice_cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
     from analyzer.games.pig.advice import DECISION, advise
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict

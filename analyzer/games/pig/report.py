@@ -132,7 +132,7 @@ PARTS = (
 def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Rules of thumb and their exact win-probability loss (``pushluck pig advice``)."""
     from analyzer.advice import rule_row
-    from analyzer.advice_report import front_files
+    from analyzer.advice.report import front_files
     from analyzer.games.pig.advice import DECISION, advise
 
     r = _rules(rules)

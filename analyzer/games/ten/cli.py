@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
 
@@ -405,7 +405,7 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
       pushluck ten advice --players 3 --max-loss 0.03 --json
     """
-    from analyzer.advice_cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
     from analyzer.games.ten.advice import DECISION, advise as search
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict

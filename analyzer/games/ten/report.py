@@ -163,7 +163,7 @@ PARTS = (
 def advice_part(params: dict, rules: dict, seed: int):
     """Draw-or-stop rules of thumb from a fresh turn, with their exact loss (``ten advice``)."""
     from analyzer.advice import rule_row
-    from analyzer.advice_report import front_files
+    from analyzer.advice.report import front_files
     from analyzer.games.ten.advice import DECISION, advise
     from analyzer.games.ten.exact import Model
     from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state

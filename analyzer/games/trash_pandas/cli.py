@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice_cli import BandsOpt, ClausesOpt, MaxLossOpt
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
                               SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
 
@@ -318,7 +318,7 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
 
       pushluck trash-pandas advice --blammo 1 --nanners 1 --json
     """
-    from analyzer.advice_cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values

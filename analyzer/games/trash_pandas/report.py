@@ -139,7 +139,7 @@ PARTS = (
 def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Roll-or-stop rules of thumb per hand, with their exact loss (``trash-pandas advice``)."""
     from analyzer.advice import rule_row
-    from analyzer.advice_report import front_files
+    from analyzer.advice.report import front_files
     from analyzer.games.trash_pandas.advice import DECISION, advise
 
     solver, _values, _r = _setup(params, rules)
