@@ -120,6 +120,7 @@ def run_example(ex: Example) -> str:
         raise SystemExit(f"README example exited {proc.returncode}, expected {ex.exit}: "
                          f"{ex.command}\n{proc.stderr}")
     text = proc.stdout if proc.returncode == 0 else proc.stderr
+    text = text.replace(f"{ROOT}/", "")  # data files named by absolute path read as relative
     out = text.rstrip("\n").splitlines()
     if ex.lines is not None and len(out) > ex.lines:
         out = out[:ex.lines] + ["…"]

@@ -76,3 +76,18 @@ def test_every_game_has_a_rules_page_naming_every_house_rule_key():
         keys = [f.name for f in dataclasses.fields(rules)]
         missing = [k for k in keys if f"`{k}`" not in text]
         assert not missing, f"docs/rules/{game.rules_page} does not name the keys {missing}"
+
+
+def test_output_names_data_files_relative_to_the_repository(monkeypatch):
+    gen = _generator()
+    fake = subprocess.CompletedProcess([], 0, stdout=f"deck ({gen.ROOT}/analyzer/data/x.toml)\n",
+                                       stderr="")
+    monkeypatch.setattr(gen.subprocess, "run", lambda *a, **k: fake)
+    assert gen.run_example(gen.Example(0, 1, "pushluck ten deck")) == \
+        "deck (analyzer/data/x.toml)"
+    failed = subprocess.CompletedProcess([], 2, stdout="", stderr="pushluck: error: bad\n")
+    monkeypatch.setattr(gen.subprocess, "run", lambda *a, **k: failed)
+    assert gen.run_example(gen.Example(0, 1, "pushluck ten odds", exit=2)) == \
+        "pushluck: error: bad"
+    with pytest.raises(SystemExit, match="exited 2, expected 0"):
+        gen.run_example(gen.Example(0, 1, "pushluck ten odds"))
