@@ -1,4 +1,4 @@
-"""Go-Stop deck, notation, scoring and payments against the rules page (shared/rules/go-stop.md).
+"""Go-Stop deck, notation, scoring and payments against the rules reference (docs/rules/gostop.md).
 
 Every expected value below is derived by hand from sections 1, 7 and 9 of the rules page; the
 derivation is in the comment next to it.

@@ -13,7 +13,7 @@ holds (naturals, jokers, twos) of that unfinished meld. When a slot reaches 7 ca
 classified (red / black / wild / sevens) and emptied, so a new meld of that rank may start.
 The discard pile is a count vector plus its top card and the frozen flag; a black three on top
 is the one-turn block (the next discard covers it). All rules follow
-``shared/rules/railroad-canasta.md`` and reach the kernel as the integer vector ``rp``.
+``docs/rules/canasta.md`` and reach the kernel as the integer vector ``rp``.
 
 Algorithm (one round)
 ---------------------
@@ -26,7 +26,7 @@ discard the least useful legal card, then the automatic kitty pick-up. With no l
 the round ends: a sevens lock when the hand holds sevens (only sevens, or a single seven), else a
 stall (a single card that is not a seven, typically after drawing only red threes), scored the
 same way but counted apart. The round ends by going out, a sevens lock, a stall, or a draw from
-an empty stock (``END_*`` in layout.py). Scores follow section 7 of the rules page.
+an empty stock (``END_*`` in layout.py). Scores follow section 7 of docs/rules/canasta.md.
 
 Policies are integer vectors (one row per seat), see ``P_*`` in layout.py: ``greedy`` goes
 out as soon as it can; ``builder`` waits for a number of canastas (or a low stock).

@@ -75,7 +75,7 @@ G_END = 6      # how the round ended: END_* below (0 while it runs)
 G_CUR = 7
 NG = 8
 
-# how a round ends (g[G_END]); section 7 of the rules page
+# how a round ends (g[G_END]); section 7 of docs/rules/canasta.md
 END_OUT = 1    # a player went out
 END_LOCK = 2   # sevens lock (case 3): only sevens left and sevens may not be discarded
 END_STOCK = 3  # stock exhausted (case 2)

@@ -60,7 +60,7 @@ def rules(json: JsonOpt = False):
 def score(file: Annotated[str, typer.Argument(
               metavar="FILE.toml", help="TOML file describing one player's round.")],
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Score one player's round exactly (section 7 of the rules page).
+    """Score one player's round exactly (section 7 of docs/rules/canasta.md).
 
     The TOML file holds: melds = [["QS","QH",...], ...] (every meld, canastas as 7 cards, a
     black-three meld only when going out); red_threes = N; hand = ["KS", ...] (cards left);

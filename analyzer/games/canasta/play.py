@@ -34,7 +34,7 @@ BLOCK = 64  # trials per block (games or rounds are long: small blocks keep batc
 ROUND_STATS = ("turns", "went_out", "sevens_lock", "stock_exhausted", "red_canastas",
                "black_canastas", "wild_canastas", "sevens_canastas", "kitty_pickups",
                "kitty_turn_sum", "points_per_player", "stall")
-# how a round ends (section 7 of the rules page): shown in this order, the stall (case 4) beside
+# how a round ends (section 7 of docs/rules/canasta.md): shown in this order, the stall (case 4) beside
 # the sevens lock (case 3); the four rates sum to 1
 ENDINGS = ("went_out", "sevens_lock", "stall", "stock_exhausted")
 

@@ -2,8 +2,8 @@
 
 What belongs here: the rules dataclass (one ``rule(...)`` per house-rule key), card parsing and
 card values, the supply check and the initial-meld requirement per cumulative score. Meld
-legality and round scoring are in ``score.py``. The rules page is
-``shared/rules/railroad-canasta.md``.
+legality and round scoring are in ``score.py``. The rules reference is
+``docs/rules/canasta.md``.
 
 Cards are written rank + suit (``QS``, ``7H``, ``TD`` or ``10D`` for a ten, ``2C``, ``AS``) and
 ``JK`` for a joker; lists are comma- or space-separated. Internally a card is a *type*: 0 joker,

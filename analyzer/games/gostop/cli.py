@@ -72,7 +72,7 @@ def score(captures: Annotated[str, typer.Option(
     Score = brights (3: 3, or 2 with 12B; 4: 4; 5: 15) + animals (count - 4 from 5) + godori 5 +
     ribbons (count - 4 from 5) + hongdan/cheongdan/chodan 3 each + junk (value - 9 from 10).
     Payment per opponent = (score + gos) x 2^shaken x go bonus x meong-bak x nagari x gwang-bak
-    x pi-bak (rules page section 9).
+    x pi-bak (section 9 of docs/rules/gostop.md).
 
     Examples:
 
