@@ -1,0 +1,489 @@
+"""Ten, whole games in Numba: draw phase, auctions, stop rewards, busts, buys, the end, scoring.
+
+Model (rules page ``shared/rules/ten.md``; constants in ``kernels/ten_whole/layout.py``)
+-----
+Seat 0 starts; turns go clockwise until the draw pile is empty. A turn draws one card at a time
+(the first draw is mandatory). A wild pauses the draw for an auction: bidders left of the active
+player clockwise, the active player last, one chance each to bid above the current bid (an
+opening bid is at least 1) or pass; with ``R_MEANS`` nobody bids more than they can pay
+(currency tokens + bust tokens × R_BUSTVAL + collection cards); the winner pays and takes the
+wild; if all pass the wild is discarded (``R_ALLPASS`` 1: the active player takes it free). A
+number card adds its value to N, a currency card to C; T = N − C. Number bust: T ≥ R_BUST on a
+number draw; currency bust: C ≥ R_CBUST on a currency draw. A bust gives a bust token (while the
+supply lasts), sends the tableau's numbers to the market, and on a number bust every other player
+gains C tokens. Stopping (forced when the pile is empty) takes either the numbers (into the
+collection; every other player gains C; then a buy phase) or the currency (gain C; numbers to the
+market). Every gain is min(C, cap − held, supply). Currency cards are discarded. A buy takes one
+market card not identical to an owned number card, price = value, paid as in an auction. After
+the turn that draws the last card everyone gets a final buy phase, starting left of that player
+(``R_FINALLAST``: the last player included, last). Scores: ``kernels/ten_whole/score.py``; the
+winner has the most points, then the most currency tokens, then the fewest cards; a shared win
+counts 1/k to each of the k seats.
+
+Payment of a price X (every bot): bust tokens ⌊X/3⌋ (while held), then currency tokens, then one
+more bust token if the rest is unpaid (the change is lost), then collection cards one by one,
+each time the card whose loss lowers the score least (lowest type on ties).
+
+Randomness: game ``t`` of a block seeds ``s`` with ``seed_trial(key, t)``; the deck is shuffled by
+Fisher–Yates from the last position down (``randint(s, i + 1)``), then the random bots draw from
+the same stream. Line-ups played on the same trial therefore see the same deck.
+
+Bots (seat rows of ``bots``, layout.py) see only public facts: their collection, the market,
+the tokens, the tableau. Draw rules: stop once T ≥ t; once the tableau holds m cards; the exact
+one-turn table of a fresh deck (``dec[table, room, a, b]`` with ``a``/``b`` the number/currency
+multisets drawn this turn, walked along ``nchild``/``cchild``; room = cap − tokens held; no card
+counting); a coin with chance B_PDRAW. Reward rule W_VALUE: numbers iff
+``gain + bonus·new − opp·(tokens the others gain) ≥ min(C, room)/tpp`` where gain is the
+collection's score increase and ``new`` the tableau's number types not owned yet. Bids
+(A_VALUE): limit = ⌊(score gain of the wild)·tpp⌋, capped by what the bot pays with (tokens, bust
+tokens, cards if B_CARDS) and, with R_MEANS, by its means; the active player (last) bids
+current + 1 if within its limit, the others bid their limit if above the current bid. Buys
+(A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
+Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
+"""
+import numpy as np
+from numba import njit
+
+from kernels.rng import randint
+from kernels.ten_whole.layout import (
+    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_DRAW, B_DRAWP, B_MINGAIN, B_OPP, B_PDRAW,
+    B_REWARD, B_TABLE, B_TPP, CUR0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY, F_DRAW, F_NONE,
+    F_NUMBERS, G_AUCTIONS, G_BUSTS, G_BUYS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET, G_NBUSTS,
+    G_PRICE, G_ROUNDS, G_SCORE, G_SPENT, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
+    G_WDISC, G_WFREE, G_WILDS, G_WIN, G_WSCORE, G_SHARE, NREC, NTYPES, R_ALLPASS, R_AUCTIONS, R_BUST,
+    R_BUSTS, R_BUSTVAL, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, R_MEANS, R_SPENT,
+    R_START, R_TOKENS, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU, TK_BSUP, TK_SUP, W_CURRENCY,
+    W_NUMBERS, W_RANDOM, W_VALUE, CW0)
+from kernels.ten_whole.score import score_row
+
+DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
+
+
+@njit(cache=True, inline="always")
+def _value(t):
+    if t < 36:
+        return t % 9 + 1
+    return t - CUR0 + 1
+
+
+@njit(cache=True, inline="always")
+def _ncards(cards, q):
+    n = 0
+    for t in range(NTYPES):
+        n += cards[q, t]
+    return n
+
+
+@njit(cache=True, inline="always")
+def _means(cards, tk, q, bv, with_cards):
+    m = tk[q] + bv * tk[5 + q]
+    if with_cards:
+        m += _ncards(cards, q)
+    return m
+
+
+@njit(cache=True)
+def _gain(q, amount, tk, cap):
+    g = amount
+    if g > cap - tk[q]:
+        g = cap - tk[q]
+    if g > tk[TK_SUP]:
+        g = tk[TK_SUP]
+    if g < 0:
+        g = 0
+    tk[q] += g
+    tk[TK_SUP] -= g
+    return g
+
+
+@njit(cache=True)
+def _pay(q, X, cards, tk, rl, T, ws):
+    """Pay price X (module doc); returns the cards spent."""
+    bv = rl[R_BUSTVAL]
+    nb = X // bv
+    if nb > tk[5 + q]:
+        nb = tk[5 + q]
+    rem = X - nb * bv
+    t = rem if rem < tk[q] else tk[q]
+    rem -= t
+    if rem > 0 and tk[5 + q] > nb:
+        nb += 1
+        rem = 0
+    tk[q] -= t
+    tk[TK_SUP] += t
+    tk[5 + q] -= nb
+    tk[TK_BSUP] += nb
+    spent = 0
+    while rem > 0:
+        base = score_row(cards[q], T, ws)
+        best_t = -1
+        best_loss = 1 << 30
+        for c in range(NTYPES):
+            if cards[q, c] == 0:
+                continue
+            cards[q, c] -= 1
+            loss = base - score_row(cards[q], T, ws)
+            cards[q, c] += 1
+            if loss < best_loss:
+                best_loss = loss
+                best_t = c
+        if best_t < 0:  # nothing left to pay with (only without R_MEANS)
+            break
+        cards[q, best_t] -= 1
+        if rl[R_SPENT] == 1 and best_t < 36:
+            cards[ROW_MARKET, best_t] += 1
+        else:
+            cards[ROW_OUT, best_t] += 1
+        rem -= 1
+        spent += 1
+    return spent
+
+
+@njit(cache=True)
+def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
+    """One buy phase for seat q under its bot row (module doc)."""
+    kind = int(bot[B_BUY])
+    if kind != A_VALUE and kind != A_RANDOM:
+        return
+    afford = _means(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
+    pick = -1
+    if kind == A_VALUE:
+        base = score_row(cards[q], T, ws)
+        best_v = 0.0
+        best_p = 1
+        for t in range(36):
+            if cards[ROW_MARKET, t] == 0 or cards[q, t] > 0:
+                continue
+            price = t % 9 + 1
+            if price > afford:
+                continue
+            cards[q, t] += 1
+            g = score_row(cards[q], T, ws) - base
+            cards[q, t] -= 1
+            v = g + bot[B_BONUS]
+            if v <= 0.0 or v < bot[B_MINGAIN] * price:
+                continue
+            if pick < 0 or v * best_p > best_v * price:
+                pick = t
+                best_v = v
+                best_p = price
+    else:
+        n = 0
+        for t in range(36):
+            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
+                n += 1
+        if n == 0 or randint(s, 2) == 0:
+            return
+        k = randint(s, n)
+        for t in range(36):
+            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
+                if k == 0:
+                    pick = t
+                    break
+                k -= 1
+    if pick < 0:
+        return
+    cards[ROW_MARKET, pick] -= 1
+    cards[q, pick] += 1
+    _pay(q, pick % 9 + 1, cards, tk, rl, T, ws)
+    rec[G_BUYS] += 1
+    rec[G_SPENT] += pick % 9 + 1
+
+
+@njit(cache=True)
+def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
+    """Auction the wild of type w drawn by seat a (module doc)."""
+    cur = 0
+    win = -1
+    bv = rl[R_BUSTVAL]
+    for i in range(1, P + 1):
+        q = (a + i) % P
+        bot = bots[q]
+        kind = int(bot[B_BID])
+        means = _means(cards, tk, q, bv, True)
+        if kind == A_VALUE:
+            base = score_row(cards[q], T, ws)
+            cards[q, w] += 1
+            g = score_row(cards[q], T, ws) - base
+            cards[q, w] -= 1
+            lim = int(np.floor(g * bot[B_TPP]))
+            own = _means(cards, tk, q, bv, bot[B_CARDS] > 0)
+            if lim > own:
+                lim = own
+            if rl[R_MEANS] == 1 and lim > means:
+                lim = means
+            if q == a:
+                if cur + 1 <= lim:
+                    cur += 1
+                    win = q
+            elif lim > cur:
+                cur = lim
+                win = q
+        elif kind == A_RANDOM:
+            hi = means
+            if rl[R_MEANS] == 0 and hi < cur + 1:
+                hi = cur + 1
+            if hi > cur and randint(s, 2) == 1:
+                cur = cur + 1 + randint(s, hi - cur)
+                win = q
+    if win >= 0:
+        cards[win, w] += 1
+        _pay(win, cur, cards, tk, rl, T, ws)
+        rec[G_AUCTIONS] += 1
+        rec[G_PRICE] += cur
+    elif rl[R_ALLPASS] == 1:
+        cards[a, w] += 1
+        rec[G_WFREE] += 1
+    else:
+        cards[ROW_OUT, w] += 1
+        rec[G_WDISC] += 1
+
+
+@njit(cache=True)
+def _take_numbers(a, C, P, cards, tk, rl, bot, T, ws):
+    """The reward rule W_VALUE: True to take the numbers (module doc)."""
+    base = score_row(cards[a], T, ws)
+    new = 0
+    for t in range(36):
+        if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
+            new += 1
+        cards[a, t] += cards[ROW_TABLEAU, t]
+    g = score_row(cards[a], T, ws) - base
+    for t in range(36):
+        cards[a, t] -= cards[ROW_TABLEAU, t]
+    cap = rl[R_CAP]
+    others = 0
+    mine = 0
+    if rl[R_GAINS] == 1:
+        for i in range(1, P):
+            q = (a + i) % P
+            x = cap - tk[q]
+            others += C if C < x else x
+        x = cap - tk[a]
+        mine = C if C < x else x
+        if mine > tk[TK_SUP]:
+            mine = tk[TK_SUP]
+    v_num = g + bot[B_BONUS] * new - bot[B_OPP] * others
+    v_cur = mine / bot[B_TPP]
+    return v_num >= v_cur
+
+
+@njit(cache=True)
+def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
+    """Conservation: every card type and token accounted for, nobody above the cap."""
+    bad = 0
+    for t in range(NTYPES):
+        n = 0
+        for r in range(9):
+            n += cards[r, t]
+            if cards[r, t] < 0:
+                bad += 1
+        if n != deck[t]:
+            bad += 1
+    st = tk[TK_SUP]
+    sb = tk[TK_BSUP]
+    for q in range(P):
+        st += tk[q]
+        sb += tk[5 + q]
+        if tk[q] > cap or tk[q] < 0 or tk[5 + q] < 0:
+            bad += 1
+    if st != total_tokens or sb != total_busts or tk[TK_SUP] < 0 or tk[TK_BSUP] < 0:
+        bad += 1
+    return bad
+
+
+@njit(cache=True)
+def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, nchild, cchild,
+              deck, rec):
+    """Play from a position to the end; ``pile[pos:]`` is the draw pile in draw order.
+
+    ``cards``/``tk`` hold the position (layout.py), ROW_TABLEAU the active player's tableau (the
+    turn in progress; empty at a turn's start, then ``forced`` is F_NONE and the first draw is
+    mandatory). ``forced`` (F_DRAW, F_NUMBERS, F_CURRENCY) is the active player's next choice.
+    Fills ``rec`` (float64[NREC], layout.REC_NAMES); ``deck`` int64[55] is the whole game's card
+    count (for the conservation check).
+    """
+    for i in range(rec.shape[0]):
+        rec[i] = 0.0
+    R = pile.shape[0]
+    cap = rl[R_CAP]
+    total_tokens = tk[TK_SUP]
+    total_busts = tk[TK_BSUP]
+    for q in range(P):
+        total_tokens += tk[q]
+        total_busts += tk[5 + q]
+    a = active
+    first = True
+    while True:
+        bot = bots[a]
+        dkind = int(bot[B_DRAW])
+        N = 0
+        C = 0
+        ntab = 0
+        na = 0
+        cb = 0
+        for t in range(36):
+            k = cards[ROW_TABLEAU, t]
+            N += k * (t % 9 + 1)
+            ntab += k
+            for _ in range(k):
+                if na >= 0 and dkind == D_EXACT:
+                    na = nchild[na, t % 9]
+        for t in range(CUR0, CW0):
+            k = cards[ROW_TABLEAU, t]
+            C += k * (t - CUR0 + 1)
+            ntab += k
+            for _ in range(k):
+                if cb >= 0 and dkind == D_EXACT:
+                    cb = cchild[cb, t - CUR0]
+        drawn = ntab > 0 or forced != F_NONE
+        outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust
+        while True:
+            go = True
+            if forced == F_NUMBERS or forced == F_CURRENCY:
+                go = False
+            elif forced == F_DRAW:
+                go = True
+            elif drawn:
+                if pos >= R:
+                    go = False
+                elif dkind == D_TOTAL:
+                    go = N - C < bot[B_DRAWP]
+                elif dkind == D_CARDS:
+                    go = ntab < bot[B_DRAWP]
+                elif dkind == D_EXACT:
+                    room = cap - tk[a]
+                    go = na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
+                else:
+                    go = randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
+            if go and pos >= R:
+                go = False
+            if not go:
+                if forced == F_NUMBERS:
+                    outcome = 1
+                elif forced == F_CURRENCY:
+                    outcome = 2
+                else:
+                    wk = int(bot[B_REWARD])
+                    if wk == W_NUMBERS:
+                        outcome = 1
+                    elif wk == W_CURRENCY:
+                        outcome = 2
+                    elif wk == W_RANDOM:
+                        outcome = 1 + randint(s, 2)
+                    else:
+                        outcome = 1 if _take_numbers(a, C, P, cards, tk, rl, bot, T, ws) else 2
+                forced = F_NONE
+                break
+            forced = F_NONE
+            drawn = True
+            c = pile[pos]
+            pos += 1
+            cards[ROW_PILE, c] -= 1
+            if c >= CW0:
+                rec[G_WILDS] += 1
+                if rl[R_AUCTIONS] == 1:
+                    _auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec)
+                else:
+                    cards[ROW_OUT, c] += 1
+                    rec[G_WDISC] += 1
+                continue
+            cards[ROW_TABLEAU, c] += 1
+            ntab += 1
+            if c < 36:
+                N += c % 9 + 1
+                if N - C >= rl[R_BUST]:
+                    outcome = 3
+                    break
+                if dkind == D_EXACT and na >= 0:
+                    na = nchild[na, c % 9]
+            else:
+                C += c - CUR0 + 1
+                if C >= rl[R_CBUST]:
+                    outcome = 4
+                    break
+                if dkind == D_EXACT and cb >= 0:
+                    cb = cchild[cb, c - CUR0]
+        gains = rl[R_GAINS] == 1
+        if outcome == 1:
+            rec[G_STOPN] += 1
+            for t in range(36):
+                cards[a, t] += cards[ROW_TABLEAU, t]
+                cards[ROW_TABLEAU, t] = 0
+            if gains:
+                for i in range(1, P):
+                    _gain((a + i) % P, C, tk, cap)
+        elif outcome == 2:
+            rec[G_STOPC] += 1
+            if gains:
+                _gain(a, C, tk, cap)
+        else:
+            rec[G_BUSTS] += 1
+            if outcome == 3:
+                rec[G_NBUSTS] += 1
+                if gains:
+                    for i in range(1, P):
+                        _gain((a + i) % P, C, tk, cap)
+            else:
+                rec[G_CBUSTS] += 1
+            if tk[TK_BSUP] > 0:
+                tk[TK_BSUP] -= 1
+                tk[5 + a] += 1
+            if first:
+                rec[G_FIRSTBUST] = 1.0
+        for t in range(36):  # numbers not taken go to the market
+            cards[ROW_MARKET, t] += cards[ROW_TABLEAU, t]
+            cards[ROW_TABLEAU, t] = 0
+        for t in range(CUR0, CW0):
+            cards[ROW_OUT, t] += cards[ROW_TABLEAU, t]
+            cards[ROW_TABLEAU, t] = 0
+        if outcome == 1 and rl[R_BUYS] == 1:
+            _buy_phase(a, cards, tk, rl, bot, s, T, ws, rec)
+        rec[G_TURNS] += 1
+        first = False
+        if rl[R_CHECK] == 1:
+            rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
+        if pos >= R:
+            break
+        a = (a + 1) % P
+    if rl[R_BUYS] == 1:
+        for i in range(1, P + 1):
+            q = (a + i) % P
+            if q == a and rl[R_FINALLAST] == 0:
+                continue
+            _buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
+        if rl[R_CHECK] == 1:
+            rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
+    rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
+    for t in range(36):
+        rec[G_MARKET] += cards[ROW_MARKET, t]
+    best = -1
+    for q in range(P):
+        sc = score_row(cards[q], T, ws)
+        rec[G_SCORE + q] = sc
+        rec[G_TOK + q] = tk[q]
+        rec[G_CARDS + q] = _ncards(cards, q)
+    nwin = 0
+    for q in range(P):  # most points, then most tokens, then fewest cards
+        better = True
+        for r in range(P):
+            if r == q:
+                continue
+            if rec[G_SCORE + r] > rec[G_SCORE + q]:
+                better = False
+            elif rec[G_SCORE + r] == rec[G_SCORE + q]:
+                if rec[G_TOK + r] > rec[G_TOK + q]:
+                    better = False
+                elif rec[G_TOK + r] == rec[G_TOK + q] and rec[G_CARDS + r] < rec[G_CARDS + q]:
+                    better = False
+        if better:
+            rec[G_WIN + q] = 1.0
+            nwin += 1
+            best = q
+    for q in range(P):
+        rec[G_WIN + q] /= nwin
+    rec[G_WSCORE] = rec[G_SCORE + best]
+    rec[G_TIED] = 1.0 if nwin > 1 else 0.0
+    if rec[G_WILDS] > 0:
+        rec[G_SHARE] = rec[G_AUCTIONS] / rec[G_WILDS]
+    return a
