@@ -2,6 +2,7 @@
 
 * Proportions: the Wilson score interval
   ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``z = 1.96``; SE = sqrt(p(1-p)/n).
+  The lower bound is exactly 0 with no successes and the upper bound exactly 1 with no failures.
 * Means: from the sums ``S1 = Σx`` and ``S2 = Σx²`` accumulated per block (reduced in block order):
   mean = S1/n, sample variance = (S2 - S1²/n)/(n-1), SE = sqrt(var/n), interval mean ± 1.96·SE.
 * Paired differences (common random numbers): the same formulas applied to d = x_A - x_B per trial,
@@ -66,7 +67,11 @@ def wilson(successes: float, n: int, z: float = Z95) -> Statistic:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     se = math.sqrt(max(p * (1 - p), 0.0) / n)
-    return Statistic(p, se, max(0.0, centre - half), min(1.0, centre + half), int(n))
+    # At the edges the Wilson bound is exactly 0 (no successes) or 1 (no failures); computed in
+    # floating point it would be off by an ulp (8.7e-19), so an exact 0 or 1 would lie outside.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return Statistic(p, se, low, high, int(n))
 
 
 def mean_from_sums(s1: float, s2: float, n: int, z: float = Z95) -> Statistic:

@@ -82,7 +82,7 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
 
 
 def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str, n: int,
-                    seed: int, block_size: int, stream: int) -> np.ndarray:
+                    seed: int, block_size: int, stream: int, start_block: int = 0) -> np.ndarray:
     """One cell's kernel work: per-block sums (blocks × columns). Runs locally or on Dask."""
     from analyzer.cluster import one_numba_thread_per_task
     from analyzer.runner import run
@@ -91,7 +91,7 @@ def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str
     m = get_metric(game, metric_name)
     rules = m.rules_cls(**rules_kwargs)
     res = run(m.make_job(rules, policy), n, seed, progress=False, stream=stream,
-              block_size=block_size)
+              block_size=block_size, start_block=start_block)
     return np.vstack(res.block_sums)
 
 
@@ -153,12 +153,29 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
                 jobs.append((ci, key, name, dataclasses.asdict(cell.rules), cell.policy))
     args = [(game, name, kw, pol, n, seed, block_size, stream) for (_ci, _k, name, kw, pol) in jobs]
     if scheduler == "local":
+        from analyzer.errors import was_interrupted
+        from analyzer.output import note
+
         results = []
         for i, a in enumerate(args):
-            from analyzer.output import note
-
             note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
-            results.append(block_sums_task(*a))
+            try:
+                sums = block_sums_task(*a)
+            except KeyboardInterrupt:
+                from analyzer.errors import mark_interrupted
+
+                mark_interrupted()
+                break
+            if was_interrupted():  # the runner kept a partial cell: drop it and stop
+                break
+            results.append(sums)
+        if len(results) < len(jobs):  # keep only the cells whose every job finished
+            done_cells = {jobs[i][0] for i in range(len(results))}
+            unfinished = {ci for (ci, *_rest) in jobs[len(results):]}
+            keep = sorted(done_cells - unfinished)
+            results = [r for i, r in enumerate(results) if jobs[i][0] in keep]
+            jobs = [j for j in jobs if j[0] in keep]
+            cells = cells[:len(keep)]
     else:
         from analyzer.cluster import client_for
 
@@ -168,7 +185,7 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
     out = [dict() for _ in cells]
     for (ci, key, _name, _kw, _pol), sums in zip(jobs, results):
         out[ci][key] = sums
-    return out
+    return out  # shorter than ``cells`` after an interrupt: the cells that finished, in order
 
 
 def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | None, n: int,
@@ -189,7 +206,12 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
     m_cells = len(cells)
     z_family = bonferroni_z(m_cells)
     sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler)
+    from analyzer.errors import Interrupted, was_interrupted
     from analyzer.rng import block_layout
+
+    if not sums:
+        raise Interrupted("no tuning cell had finished")
+    cells = cells[:len(sums) - 1]  # after an interrupt: the cells that finished
 
     _nb, counts = block_layout(n, max(1, -(-n // TUNE_BLOCKS)))
     counts = counts.astype(np.float64)
@@ -197,6 +219,8 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
     ranked = sorted([r for r in rows if r["cell"] != "baseline"],
                     key=lambda r: r[f"{head.name}"], reverse=(rank == "max"))
     top_cells = [next(c for c in cells if c.label == r["cell"]) for r in ranked[:max(top, 0)]]
+    if was_interrupted():
+        top_cells = []  # no re-run after an interrupt
     rerun = []
     if top_cells:
         z_top = bonferroni_z(len(top_cells))
