@@ -4,11 +4,11 @@ from collections import Counter
 
 import pytest
 
-from analyzer.games.ten_whole.bots import parse_bot
-from analyzer.games.ten_whole.position import scripted_game
-from analyzer.games.ten_whole.rules import TenGameRules
+from analyzer.games.ten.bots import parse_bot
+from analyzer.games.ten.position import scripted_game
+from analyzer.games.ten.rules import TenRules
 
-R = TenGameRules()
+R = TenRules()
 QUIET = "threshold:bid=never,buy=never,reward=currency"
 
 
@@ -88,7 +88,7 @@ def test_final_buy_round_order():
     g = scripted_game(R, bots(never, want, never), "$1", active=1, market="g4",
                       collections=["g3", "g3", "g3"], tokens=[10, 9, 10])
     assert g["collections"][1]["g4"] == 1  # the last player is included, last
-    r = TenGameRules(final_buy_last=False)
+    r = TenRules(final_buy_last=False)
     g = scripted_game(r, bots(never, want, never), "$1", active=1, market="g4",
                       collections=["g3", "g3", "g3"], tokens=[10, 9, 10])
     assert g["market"] == Counter({"g4": 1})
@@ -97,7 +97,7 @@ def test_final_buy_round_order():
 def test_all_pass_knob():
     b = bots(QUIET, QUIET)
     assert scripted_game(R, b, "**")["out"] == Counter({"**": 1})
-    g = scripted_game(TenGameRules(all_pass="active-free"), b, "**")
+    g = scripted_game(TenRules(all_pass="active-free"), b, "**")
     assert g["collections"][0] == Counter({"**": 1}) and g["record"]["wilds_free"] == 1
 
 
@@ -123,7 +123,7 @@ def test_spent_cards_rule():
              QUIET)
     g = scripted_game(R, b, "**", collections=["r1,r1", ""], tokens=[0, 0])
     assert g["collections"][0] == Counter({"r1": 1, "**": 1}) and g["out"]["r1"] == 1
-    g = scripted_game(TenGameRules(spent_cards="market"), b, "**", collections=["r1,r1", ""],
+    g = scripted_game(TenRules(spent_cards="market"), b, "**", collections=["r1,r1", ""],
                       tokens=[0, 0])
     assert g["market"]["r1"] == 1
 

@@ -1,10 +1,10 @@
 """A pure-Python reference of Ten whole games, written from the rules page independently of the
 kernel (players as objects, collections as Counters of card codes, scores from
-``analyzer/games/ten_score.py``), that consumes the same random numbers: the same xoshiro256**
+``analyzer/games/ten/score.py``), that consumes the same random numbers: the same xoshiro256**
 per-game stream (kernels/rng.py), the same Fisher–Yates shuffle and the same random draws of the
 bots, in the same order. Kernel and reference therefore play identical games on the same seed,
 which the tests check game by game (records, final collections, tokens); the bots' decision rules
-are the ones documented in ``kernels/ten_whole/engine.py`` (ties: the lowest card type).
+are the ones documented in ``kernels/ten/whole_engine.py`` (ties: the lowest card type).
 It also checks conservation of cards and tokens after every turn (``violations``).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from functools import lru_cache
 
-from analyzer.games.ten_whole.cards import CODES, NTYPES, TYPE_OF, value_of
+from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, value_of
 
 M64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -64,8 +64,8 @@ class Stream:
 
 @lru_cache(maxsize=200_000)
 def _score_key(key: tuple) -> int:
-    from analyzer.games.ten import parse_card
-    from analyzer.games.ten_score import score_collection
+    from analyzer.games.ten.rules import parse_card
+    from analyzer.games.ten.score import score_collection
 
     return score_collection([parse_card(c) for c in key])["score"]
 
@@ -77,7 +77,7 @@ def score(coll: Counter) -> int:
 
 class Player:
     def __init__(self, bot, tokens):
-        self.bot = bot  # analyzer.games.ten_whole.bots.Bot
+        self.bot = bot  # analyzer.games.ten.bots.Bot
         self.coll: Counter = Counter()
         self.tokens = tokens
         self.busts = 0
@@ -87,7 +87,7 @@ class Player:
 
 
 class RefGame:
-    """One game; ``play()`` returns the record dict (names as kernels/ten_whole/layout.py)."""
+    """One game; ``play()`` returns the record dict (names as kernels/ten/whole_layout.py)."""
 
     def __init__(self, rules, deck_codes: list[str], bots, key, t, check=True):
         self.r = rules
@@ -370,13 +370,13 @@ class RefGame:
 
 def exact_lookup(setup):
     """The exact bots' draw rule for the reference: walk the table from the tableau's cards."""
-    from kernels.ten_whole.engine import DRAW
+    from kernels.ten.whole_engine import DRAW
 
     a = setup.arrays
 
     def draws(bot, tokens, tableau):
-        from analyzer.games.ten_whole.bots import bot_rows
-        from kernels.ten_whole.layout import B_TABLE
+        from analyzer.games.ten.bots import bot_rows
+        from kernels.ten.whole_layout import B_TABLE
 
         idx = int(bot_rows([bot], {vm: i for i, vm in enumerate(_models(setup))})[0, B_TABLE])
         na = cb = 0

@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import randint, seed_trial
-from kernels.ten_whole.engine import play_game
-from kernels.ten_whole.score import WS_SIZE
-from kernels.ten_whole.layout import (
+from kernels.ten.whole_engine import play_game
+from kernels.ten.whole_score import WS_SIZE
+from kernels.ten.whole_layout import (
     DW, F_NONE, G_AUCTIONS, G_PRICE, G_SCORE, G_WIN, LW, NREC, NTYPES, R_BUSTS, R_START,
     R_TOKENS, ROW_PILE, TK_BSUP, TK_SUP)
 

@@ -1,7 +1,7 @@
 """Ten bots for whole games, named in words: ``--policy NAME[:key=value,...]``.
 
 Every bot decides from what its seat can see (its collection and tokens, the market, everyone's
-tokens, the tableau); the rules it follows are described in ``kernels/ten_whole/engine.py``.
+tokens, the tableau); the rules it follows are described in ``kernels/ten/whole_engine.py``.
 
 Names (draw rule): ``threshold`` (stop once T ≥ ``stop_at``; ``threshold:8`` is short for
 ``threshold:stop_at=8``), ``cards`` (stop once the tableau holds ``after`` cards), ``exact`` (the
@@ -57,7 +57,7 @@ class Bot:
         return self.name + (":" + ",".join(knobs) if knobs else "")
 
     def value_model(self):
-        from analyzer.games.ten import ValueModel
+        from analyzer.games.ten.rules import ValueModel
 
         return ValueModel(self.card, self.token, self.bust, self.opp)
 
@@ -157,7 +157,7 @@ def parse_seats(text: str, players: int) -> list[Bot]:
 
 def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
     """float64[P, NB] rows for the kernel; ``tables`` maps a value model to its table index."""
-    from kernels.ten_whole import layout as L
+    from kernels.ten import whole_layout as L
 
     rows = np.zeros((len(bots), L.NB), dtype=np.float64)
     wmap = {"value": L.W_VALUE, "numbers": L.W_NUMBERS, "currency": L.W_CURRENCY,

@@ -2,7 +2,7 @@
 
 Model
 -----
-A collection is a row of 55 counts indexed by card type (see ``kernels/ten_whole/cards.py``):
+A collection is a row of 55 counts indexed by card type (see ``analyzer/games/ten/cards.py``):
 number cards ``9·colour + value − 1`` (0..35), colour wilds ``41 + colour``, number wilds
 ``45 + value − 1``, the full wild 54 (currency types 36..40 never occur in a collection). A colour
 scores its single longest run of consecutive values (1 point per card, 10 for 1–9); each wild
@@ -22,7 +22,7 @@ number wild v, full wild), for every set A of colours::
 
 (16 sets; the sum by popcounts of bit-sliced counters). A colour alone needs
 popcount(g_c ∧ no number wild) − cw[c] ≤ f. The innermost loop stops at the first fillable candidate (the best one),
-so the result is the exact optimum, the same number ``analyzer/games/ten_score.py`` finds by
+so the result is the exact optimum, the same number ``analyzer/games/ten/score.py`` finds by
 matching.
 
 Arrays: LONG int64[512]; CP, CG, CN int64[512, 46] (points, gap mask, gaps of candidate i of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.games.ten import COLOURS
+from analyzer.games.ten.rules import COLOURS
 
 NTYPES = 55
 CUR0, CW0, NW0, FULL = 36, 41, 45, 54

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.games.ten import parse_cards
-from analyzer.games.ten_whole.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
+from analyzer.games.ten.rules import parse_cards
+from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
 
 KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player"}
 PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
@@ -53,7 +53,7 @@ def build_state(rules, players: int, pile: list[str], collections=None, tokens=N
                 deck: np.ndarray | None = None) -> State:
     """Kernel arrays for a given situation (codes already valid). The whole game's deck is
     ``deck`` or, for scripted games, exactly the cards listed."""
-    from kernels.ten_whole import layout as L
+    from kernels.ten import whole_layout as L
 
     cards = np.zeros((9, NTYPES), dtype=np.int64)
     for q, coll in enumerate(collections or []):
@@ -81,11 +81,11 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
                   busts=None, market: str = "", forced: str | None = None, seed: int = 0):
     """Play ``pile`` (cards in draw order) to the end of the game from the given situation with
     the given bots (one per seat): a step function for rule tests. Returns the final state."""
-    from analyzer.games.ten_whole.bots import bot_rows
-    from analyzer.games.ten_whole.play import score_tables
-    from kernels.ten_whole import layout as L
-    from kernels.ten_whole.engine import play_game
-    from kernels.ten_whole.score import WS_SIZE
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.whole import score_tables
+    from kernels.ten import whole_layout as L
+    from kernels.ten.whole_engine import play_game
+    from kernels.ten.whole_score import WS_SIZE
 
     P = len(bots)
     colls = [[c.code for c in parse_cards(x)] for x in (collections or [""] * P)]
@@ -134,7 +134,7 @@ def _int(data, key, default, lo, hi, where):
 
 def load_position(path, rules, spec) -> Position:
     """Read and check a position file (module doc)."""
-    from analyzer.games.ten import deck_counts
+    from analyzer.games.ten.rules import deck_counts
     from analyzer.rules import load_toml
 
     data = load_toml(path)

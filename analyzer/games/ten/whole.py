@@ -1,9 +1,9 @@
 """Ten whole games: line-ups of bots → kernel jobs for the runner, and the statistics they give.
 
-``Setup`` gathers the rules (``TenGameRules``), the deck file, the player count and the line-ups
+``Setup`` gathers the rules (``TenRules``), the deck file, the player count and the line-ups
 (one bot per seat each), builds the kernel arrays once (the deck in a fixed order, the scoring
 tables, the exact one-turn tables of any ``exact`` bot) and makes a ``KernelJob`` whose trials
-are games (``kernels/ten_whole/blocks.py``: ``game_blocks``). ``lineup_stats`` turns the named
+are games (``kernels/ten/whole_blocks.py``: ``game_blocks``). ``lineup_stats`` turns the named
 sum columns into statistics (Wilson for proportions, mean ± 1.96·SE otherwise, the delta method
 for the price per auction); ``paired_stats`` the differences between line-ups on the same decks.
 """
@@ -16,24 +16,24 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.games.ten_whole.bots import Bot, bot_rows
-from analyzer.games.ten_whole.rules import TenGameRules
+from analyzer.games.ten.bots import Bot, bot_rows
+from analyzer.games.ten.rules import TenRules
 
 BLOCK = 256  # games per block
 
 
 @lru_cache(maxsize=1)
 def score_tables():
-    from kernels.ten_whole.score import run_tables
+    from kernels.ten.whole_score import run_tables
 
     return run_tables()
 
 
-def exact_tables(rules: TenGameRules, spec, players: int, bots: list[Bot]):
+def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
     """(index of each value model, dec uint8[M, cap + 1, A, B], nchild, cchild) for the exact
     bots: the one-turn optimal policy of a fresh deck, solved once per tokens held."""
-    from analyzer.games.ten import turn_state
-    from analyzer.games.ten_policy import Model, solve
+    from analyzer.games.ten.rules import turn_state
+    from analyzer.games.ten.exact import Model, solve
 
     models = []
     for b in bots:
@@ -58,7 +58,7 @@ def exact_tables(rules: TenGameRules, spec, players: int, bots: list[Bot]):
 
 @dataclass
 class Setup:
-    rules: TenGameRules
+    rules: TenRules
     spec: object
     players: int
     lineups: list  # list[list[Bot]]
@@ -66,8 +66,8 @@ class Setup:
     arrays: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        from analyzer.games.ten import deck_counts
-        from analyzer.games.ten_whole.cards import TYPE_OF, counts_of
+        from analyzer.games.ten.rules import deck_counts
+        from analyzer.games.ten.cards import TYPE_OF, counts_of
 
         if not 1 <= self.players <= 5:
             raise UserError(f"--players must be 1..5 (got {self.players})")
@@ -98,8 +98,8 @@ class Setup:
 
     def job(self):
         from analyzer.runner import KernelJob, half_width_of_mean
-        from kernels.ten_whole.blocks import game_blocks
-        from kernels.ten_whole.layout import column
+        from kernels.ten.whole_blocks import game_blocks
+        from kernels.ten.whole_layout import column
 
         args = self.kernel_args()
 
@@ -112,14 +112,14 @@ class Setup:
 
     def details(self, key, n: int, lineup: int = 0):
         """Per-game records, final card rows and tokens of games 0..n−1 of block ``key``."""
-        from kernels.ten_whole.blocks import game_details
+        from kernels.ten.whole_blocks import game_details
 
         return game_details(key, n, *self.kernel_args(lineup))
 
 
 def _mean(sums, name, k, K, n):
     from analyzer.stats import mean_from_sums
-    from kernels.ten_whole.layout import column
+    from kernels.ten.whole_layout import column
 
     return mean_from_sums(float(sums[column(name, k, K)]),
                           float(sums[column(name + "_sq", k, K)]), n)
@@ -127,7 +127,7 @@ def _mean(sums, name, k, K, n):
 
 def _prop(sums, name, k, K, n):
     from analyzer.stats import wilson
-    from kernels.ten_whole.layout import column
+    from kernels.ten.whole_layout import column
 
     return wilson(float(sums[column(name, k, K)]), n)
 
@@ -135,7 +135,7 @@ def _prop(sums, name, k, K, n):
 def price_per_auction(sums, k, K):
     """Mean price per auction Σprice/Σauctions, SE by the delta method over games."""
     from analyzer.stats import Z95, Statistic
-    from kernels.ten_whole.layout import column
+    from kernels.ten.whole_layout import column
 
     def c(name):
         return float(sums[column(name, k, K)])
@@ -154,7 +154,7 @@ def price_per_auction(sums, k, K):
 
 def lineup_stats(sums, k: int, K: int, players: int) -> dict:
     """Every statistic of line-up ``k`` (of K) from the summed columns."""
-    from kernels.ten_whole.layout import column
+    from kernels.ten.whole_layout import column
 
     n = int(sums[column("games", k, K)])
     seats = []
@@ -178,7 +178,7 @@ def lineup_stats(sums, k: int, K: int, players: int) -> dict:
 def paired_stats(sums, k: int, K: int, players: int) -> list[dict]:
     """Line-up 0 minus line-up k, per seat: win share and score on the same decks."""
     from analyzer.stats import paired_difference
-    from kernels.ten_whole.layout import column
+    from kernels.ten.whole_layout import column
 
     n = int(sums[column("games", 0, K)])
     out = []

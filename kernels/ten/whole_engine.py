@@ -1,6 +1,6 @@
 """Ten, whole games in Numba: draw phase, auctions, stop rewards, busts, buys, the end, scoring.
 
-Model (rules page ``shared/rules/ten.md``; constants in ``kernels/ten_whole/layout.py``)
+Model (rules page ``shared/rules/ten.md``; constants in ``kernels/ten/whole_layout.py``)
 -----
 Seat 0 starts; turns go clockwise until the draw pile is empty. A turn draws one card at a time
 (the first draw is mandatory). A wild pauses the draw for an auction: bidders left of the active
@@ -16,7 +16,7 @@ collection; every other player gains C; then a buy phase) or the currency (gain 
 market). Every gain is min(C, cap − held, supply). Currency cards are discarded. A buy takes one
 market card not identical to an owned number card, price = value, paid as in an auction. After
 the turn that draws the last card everyone gets a final buy phase, starting left of that player
-(``R_FINALLAST``: the last player included, last). Scores: ``kernels/ten_whole/score.py``; the
+(``R_FINALLAST``: the last player included, last). Scores: ``kernels/ten/whole_score.py``; the
 winner has the most points, then the most currency tokens, then the fewest cards; a shared win
 counts 1/k to each of the k seats.
 
@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from kernels.rng import randint
-from kernels.ten_whole.layout import (
+from kernels.ten.whole_layout import (
     A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_DRAW, B_DRAWP, B_MINGAIN, B_OPP, B_PDRAW,
     B_REWARD, B_TABLE, B_TPP, CUR0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY, F_DRAW, F_NONE,
     F_NUMBERS, G_AUCTIONS, G_BUSTS, G_BUYS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET, G_NBUSTS,
@@ -54,7 +54,7 @@ from kernels.ten_whole.layout import (
     R_BUSTS, R_BUSTVAL, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, R_MEANS, R_SPENT,
     R_START, R_TOKENS, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU, TK_BSUP, TK_SUP, W_CURRENCY,
     W_NUMBERS, W_RANDOM, W_VALUE, CW0)
-from kernels.ten_whole.score import score_row
+from kernels.ten.whole_score import score_row
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
