@@ -383,3 +383,12 @@ def score(collection: Annotated[str, typer.Option(
         return "\n".join(lines)
 
     emit(res, json, render)
+
+
+def _register_whole_games() -> None:
+    from analyzer.games.ten.cli_whole import register
+
+    register(app)
+
+
+_register_whole_games()
