@@ -9,7 +9,7 @@ import pytest
 from analyzer.games.ten.rules import ValueModel, load_deck, parse_card, turn_state
 from analyzer.games.ten.exact import KIND_TOTAL, Model, TenPolicy, solve
 from analyzer.games.ten.score import score_collection
-from analyzer.games.ten.rules import whole_reference as reference
+from analyzer.games.ten import whole_reference as reference
 from analyzer.games.ten.bots import parse_seats
 from analyzer.games.ten.cards import codes_of
 from analyzer.games.ten.whole import Setup, lineup_stats, score_tables

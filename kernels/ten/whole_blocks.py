@@ -23,7 +23,7 @@ from kernels.ten.whole_engine import play_game
 from kernels.ten.whole_score import WS_SIZE
 from kernels.ten.whole_layout import (
     DW, F_NONE, G_AUCTIONS, G_PRICE, G_SCORE, G_WIN, LW, NREC, NTYPES, R_BUSTS, R_START,
-    R_TOKENS, ROW_PILE, TK_BSUP, TK_SUP)
+    R_TOKENS, ROW_PILE, TK_BSUP, TK_SCORE, TK_SUP, NTK)
 
 
 @njit(cache=True)
@@ -54,6 +54,8 @@ def new_game(pile, base, cards, tk, deck, rl, P, s):
         tk[q] = rl[R_START]
     tk[TK_SUP] = rl[R_TOKENS] - P * rl[R_START]
     tk[TK_BSUP] = rl[R_BUSTS]
+    for q in range(5):
+        tk[TK_SCORE + q] = -1
 
 
 @njit(cache=True, parallel=True)
@@ -65,7 +67,7 @@ def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild
     for b in prange(nb):
         pile = np.empty_like(base)
         cards = np.zeros((9, NTYPES), dtype=np.int64)
-        tk = np.zeros(12, dtype=np.int64)
+        tk = np.zeros(NTK, dtype=np.int64)
         s = np.zeros(4, dtype=np.uint64)
         ws = np.zeros(WS_SIZE, dtype=np.int64)
         rec = np.zeros(NREC, dtype=np.float64)
@@ -104,13 +106,13 @@ def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild
 @njit(cache=True)
 def game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
     """Games 0..n−1 of block ``key`` under one line-up (bots[0]), one at a time: per-game
-    records float64[n, NREC], final card rows int64[n, 9, 55] and tokens int64[n, 12]."""
+    records float64[n, NREC], final card rows int64[n, 9, 55] and tokens int64[n, NTK]."""
     recs = np.zeros((n, NREC), dtype=np.float64)
     finals = np.zeros((n, 9, NTYPES), dtype=np.int64)
-    toks = np.zeros((n, 12), dtype=np.int64)
+    toks = np.zeros((n, NTK), dtype=np.int64)
     pile = np.empty_like(base)
     cards = np.zeros((9, NTYPES), dtype=np.int64)
-    tk = np.zeros(12, dtype=np.int64)
+    tk = np.zeros(NTK, dtype=np.int64)
     s = np.zeros(4, dtype=np.uint64)
     ws = np.zeros(WS_SIZE, dtype=np.int64)
     for t in range(n):
@@ -133,7 +135,7 @@ def position_blocks(keys, counts, unseen, cards0, tk0, active, me, choices, deck
     for b in prange(nb):
         pile = np.empty_like(unseen)
         cards = np.zeros((9, NTYPES), dtype=np.int64)
-        tk = np.zeros(12, dtype=np.int64)
+        tk = np.zeros(NTK, dtype=np.int64)
         s = np.zeros(4, dtype=np.uint64)
         ws = np.zeros(WS_SIZE, dtype=np.int64)
         rec = np.zeros(NREC, dtype=np.float64)

@@ -52,7 +52,7 @@ from kernels.ten.whole_layout import (
     G_PRICE, G_ROUNDS, G_SCORE, G_SPENT, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WFREE, G_WILDS, G_WIN, G_WSCORE, G_SHARE, NREC, NTYPES, R_ALLPASS, R_AUCTIONS, R_BUST,
     R_BUSTS, R_BUSTVAL, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, R_MEANS, R_SPENT,
-    R_START, R_TOKENS, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU, TK_BSUP, TK_SUP, W_CURRENCY,
+    R_START, R_TOKENS, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU, TK_BSUP, TK_SCORE, TK_SUP, W_CURRENCY,
     W_NUMBERS, W_RANDOM, W_VALUE, CW0)
 from kernels.ten.whole_score import score_row
 
@@ -80,6 +80,14 @@ def _means(cards, tk, q, bv, with_cards):
     if with_cards:
         m += _ncards(cards, q)
     return m
+
+
+@njit(cache=True, inline="always")
+def _base(q, cards, tk, T, ws):
+    """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
+    if tk[TK_SCORE + q] < 0:
+        tk[TK_SCORE + q] = score_row(cards[q], T, ws)
+    return tk[TK_SCORE + q]
 
 
 @njit(cache=True)
@@ -115,7 +123,7 @@ def _pay(q, X, cards, tk, rl, T, ws):
     tk[TK_BSUP] += nb
     spent = 0
     while rem > 0:
-        base = score_row(cards[q], T, ws)
+        base = _base(q, cards, tk, T, ws)
         best_t = -1
         best_loss = 1 << 30
         for c in range(NTYPES):
@@ -130,6 +138,7 @@ def _pay(q, X, cards, tk, rl, T, ws):
         if best_t < 0:  # nothing left to pay with (only without R_MEANS)
             break
         cards[q, best_t] -= 1
+        tk[TK_SCORE + q] = -1
         if rl[R_SPENT] == 1 and best_t < 36:
             cards[ROW_MARKET, best_t] += 1
         else:
@@ -148,7 +157,7 @@ def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     afford = _means(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
     pick = -1
     if kind == A_VALUE:
-        base = score_row(cards[q], T, ws)
+        base = _base(q, cards, tk, T, ws)
         best_v = 0.0
         best_p = 1
         for t in range(36):
@@ -185,6 +194,7 @@ def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
         return
     cards[ROW_MARKET, pick] -= 1
     cards[q, pick] += 1
+    tk[TK_SCORE + q] = -1
     _pay(q, pick % 9 + 1, cards, tk, rl, T, ws)
     rec[G_BUYS] += 1
     rec[G_SPENT] += pick % 9 + 1
@@ -202,7 +212,7 @@ def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
         kind = int(bot[B_BID])
         means = _means(cards, tk, q, bv, True)
         if kind == A_VALUE:
-            base = score_row(cards[q], T, ws)
+            base = _base(q, cards, tk, T, ws)
             cards[q, w] += 1
             g = score_row(cards[q], T, ws) - base
             cards[q, w] -= 1
@@ -228,11 +238,13 @@ def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
                 win = q
     if win >= 0:
         cards[win, w] += 1
+        tk[TK_SCORE + win] = -1
         _pay(win, cur, cards, tk, rl, T, ws)
         rec[G_AUCTIONS] += 1
         rec[G_PRICE] += cur
     elif rl[R_ALLPASS] == 1:
         cards[a, w] += 1
+        tk[TK_SCORE + a] = -1
         rec[G_WFREE] += 1
     else:
         cards[ROW_OUT, w] += 1
@@ -242,7 +254,7 @@ def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
 @njit(cache=True)
 def _take_numbers(a, C, P, cards, tk, rl, bot, T, ws):
     """The reward rule W_VALUE: True to take the numbers (module doc)."""
-    base = score_row(cards[a], T, ws)
+    base = _base(a, cards, tk, T, ws)
     new = 0
     for t in range(36):
         if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
@@ -410,6 +422,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             for t in range(36):
                 cards[a, t] += cards[ROW_TABLEAU, t]
                 cards[ROW_TABLEAU, t] = 0
+            tk[TK_SCORE + a] = -1
             if gains:
                 for i in range(1, P):
                     _gain((a + i) % P, C, tk, cap)
@@ -459,8 +472,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         rec[G_MARKET] += cards[ROW_MARKET, t]
     best = -1
     for q in range(P):
-        sc = score_row(cards[q], T, ws)
-        rec[G_SCORE + q] = sc
+        rec[G_SCORE + q] = _base(q, cards, tk, T, ws)
         rec[G_TOK + q] = tk[q]
         rec[G_CARDS + q] = _ncards(cards, q)
     nwin = 0

@@ -21,8 +21,9 @@
 
 Card rows ``cards`` int64[9, 55]: rows 0..4 the players' collections, ROW_MARKET, ROW_OUT
 (discarded and spent cards), ROW_PILE (the draw pile's counts), ROW_TABLEAU.
-``tk`` int64[12]: currency tokens 0..4, bust tokens 5..9, supply of currency tokens 10, of bust
-tokens 11.
+``tk`` int64[NTK]: currency tokens 0..4, bust tokens 5..9, supply of currency tokens 10, of bust
+tokens 11, each seat's current score 12..16 as a cache (−1: recompute after the collection
+changed).
 """
 NTYPES = 55
 CUR0, CW0, NW0, FULL = 36, 41, 45, 54
@@ -40,7 +41,8 @@ W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM = 0, 1, 2, 3
 A_VALUE, A_NEVER, A_RANDOM = 0, 1, 2
 
 ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU = 5, 6, 7, 8
-TK_SUP, TK_BSUP = 10, 11
+TK_SUP, TK_BSUP, TK_SCORE = 10, 11, 12
+NTK = 17
 
 # forced first action of a position's active player (decide)
 F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY = 0, 1, 2, 3

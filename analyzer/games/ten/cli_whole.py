@@ -76,7 +76,7 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
         text = [f"Ten whole games, {players} players, n = {out['n']:,} games per line-up, "
                 f"seed {rs.seed}"]
         for lu in out["lineups"]:
-            text.append(f"line-up {lu['name']}: {', '.join(lu['seats'])}")
+            text.append(f"line-up {lu['name']}: {', '.join(lu['bots'])}")
             text.append(table([[s["seat"], s["win_rate"].format(3), s["score"].format(2),
                                 s["tokens_end"].format(2), s["cards_end"].format(2)]
                                for s in lu["seats"]],

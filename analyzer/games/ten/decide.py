@@ -32,7 +32,7 @@ def play_games(setup, spec) -> dict:
     out = {"game": "ten", "exact": False, "seed": spec.seed, "n": res.n,
            "players": setup.players, "rules": rules_to_dict(setup.rules), "lineups": []}
     for k in range(K):
-        out["lineups"].append({"name": letters[k], "seats": [b.label for b in setup.lineups[k]],
+        out["lineups"].append({"name": letters[k], "bots": [b.label for b in setup.lineups[k]],
                                **lineup_stats(res.sums, k, K, setup.players)})
     out["differences"] = [{"of": f"A − {letters[k]}",
                            "seats": paired_stats(res.sums, k, K, setup.players)}

@@ -38,7 +38,7 @@ PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
 
 @dataclass
 class State:
-    """Card rows int64[9, 55] and tokens int64[12] in the kernel layout, plus the pile."""
+    """Card rows int64[9, 55] and tokens int64[NTK] in the kernel layout, plus the pile."""
 
     cards: np.ndarray
     tk: np.ndarray
@@ -62,7 +62,8 @@ def build_state(rules, players: int, pile: list[str], collections=None, tokens=N
     cards[L.ROW_OUT] = counts_of(out)
     cards[L.ROW_PILE] = counts_of(pile)
     cards[L.ROW_TABLEAU] = counts_of(tableau)
-    tk = np.zeros(12, dtype=np.int64)
+    tk = np.zeros(L.NTK, dtype=np.int64)
+    tk[L.TK_SCORE:L.TK_SCORE + 5] = -1
     tokens = list(tokens) if tokens is not None else [rules.start_tokens] * players
     busts = list(busts) if busts is not None else [0] * players
     tk[:players] = tokens
