@@ -157,7 +157,7 @@ def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     afford = _means(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
     pick = -1
     if kind == A_VALUE:
-        base = _base(q, cards, tk, T, ws)
+        base = -1
         best_v = 0.0
         best_p = 1
         for t in range(36):
@@ -166,6 +166,8 @@ def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
             price = t % 9 + 1
             if price > afford:
                 continue
+            if base < 0:
+                base = _base(q, cards, tk, T, ws)
             cards[q, t] += 1
             g = score_row(cards[q], T, ws) - base
             cards[q, t] -= 1
@@ -212,16 +214,18 @@ def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
         kind = int(bot[B_BID])
         means = _means(cards, tk, q, bv, True)
         if kind == A_VALUE:
+            own = _means(cards, tk, q, bv, bot[B_CARDS] > 0)
+            if rl[R_MEANS] == 1 and own > means:
+                own = means
+            if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
+                continue
             base = _base(q, cards, tk, T, ws)
             cards[q, w] += 1
             g = score_row(cards[q], T, ws) - base
             cards[q, w] -= 1
             lim = int(np.floor(g * bot[B_TPP]))
-            own = _means(cards, tk, q, bv, bot[B_CARDS] > 0)
             if lim > own:
                 lim = own
-            if rl[R_MEANS] == 1 and lim > means:
-                lim = means
             if q == a:
                 if cur + 1 <= lim:
                     cur += 1
