@@ -41,247 +41,20 @@ current + 1 if within its limit, the others bid their limit if above the current
 (A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
 Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
 """
-import numpy as np
 from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_DRAW, B_DRAWP, B_MINGAIN, B_OPP, B_PDRAW,
-    B_REWARD, B_TABLE, B_TPP, CUR0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY, F_DRAW, F_NONE,
-    F_NUMBERS, G_AUCTIONS, G_BUSTS, G_BUYS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET, G_NBUSTS,
-    G_PRICE, G_ROUNDS, G_SCORE, G_SPENT, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
-    G_WDISC, G_WFREE, G_WILDS, G_WIN, G_WSCORE, G_SHARE, NREC, NTYPES, R_ALLPASS, R_AUCTIONS, R_BUST,
-    R_BUSTS, R_BUSTVAL, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, R_MEANS, R_SPENT,
-    R_START, R_TOKENS, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU, TK_BSUP, TK_SCORE, TK_SUP, W_CURRENCY,
-    W_NUMBERS, W_RANDOM, W_VALUE, CW0)
-from kernels.ten.whole_score import score_row
+    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY,
+    F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET,
+    G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
+    G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
+    R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SCORE,
+    TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
+from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, collection_size,
+                                         gain_tokens, wants_numbers)
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
-
-
-@njit(cache=True, inline="always")
-def _value(t):
-    if t < 36:
-        return t % 9 + 1
-    return t - CUR0 + 1
-
-
-@njit(cache=True, inline="always")
-def _ncards(cards, q):
-    n = 0
-    for t in range(NTYPES):
-        n += cards[q, t]
-    return n
-
-
-@njit(cache=True, inline="always")
-def _means(cards, tk, q, bv, with_cards):
-    m = tk[q] + bv * tk[5 + q]
-    if with_cards:
-        m += _ncards(cards, q)
-    return m
-
-
-@njit(cache=True, inline="always")
-def _base(q, cards, tk, T, ws):
-    """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
-    if tk[TK_SCORE + q] < 0:
-        tk[TK_SCORE + q] = score_row(cards[q], T, ws)
-    return tk[TK_SCORE + q]
-
-
-@njit(cache=True)
-def _gain(q, amount, tk, cap):
-    g = amount
-    if g > cap - tk[q]:
-        g = cap - tk[q]
-    if g > tk[TK_SUP]:
-        g = tk[TK_SUP]
-    if g < 0:
-        g = 0
-    tk[q] += g
-    tk[TK_SUP] -= g
-    return g
-
-
-@njit(cache=True)
-def _pay(q, X, cards, tk, rl, T, ws):
-    """Pay price X (module doc); returns the cards spent."""
-    bv = rl[R_BUSTVAL]
-    nb = X // bv
-    if nb > tk[5 + q]:
-        nb = tk[5 + q]
-    rem = X - nb * bv
-    t = rem if rem < tk[q] else tk[q]
-    rem -= t
-    if rem > 0 and tk[5 + q] > nb:
-        nb += 1
-        rem = 0
-    tk[q] -= t
-    tk[TK_SUP] += t
-    tk[5 + q] -= nb
-    tk[TK_BSUP] += nb
-    spent = 0
-    while rem > 0:
-        base = _base(q, cards, tk, T, ws)
-        best_t = -1
-        best_loss = 1 << 30
-        for c in range(NTYPES):
-            if cards[q, c] == 0:
-                continue
-            cards[q, c] -= 1
-            loss = base - score_row(cards[q], T, ws)
-            cards[q, c] += 1
-            if loss < best_loss:
-                best_loss = loss
-                best_t = c
-        if best_t < 0:  # nothing left to pay with (only without R_MEANS)
-            break
-        cards[q, best_t] -= 1
-        tk[TK_SCORE + q] = -1
-        if rl[R_SPENT] == 1 and best_t < 36:
-            cards[ROW_MARKET, best_t] += 1
-        else:
-            cards[ROW_OUT, best_t] += 1
-        rem -= 1
-        spent += 1
-    return spent
-
-
-@njit(cache=True)
-def _buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
-    """One buy phase for seat q under its bot row (module doc)."""
-    kind = int(bot[B_BUY])
-    if kind != A_VALUE and kind != A_RANDOM:
-        return
-    afford = _means(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
-    pick = -1
-    if kind == A_VALUE:
-        base = -1
-        best_v = 0.0
-        best_p = 1
-        for t in range(36):
-            if cards[ROW_MARKET, t] == 0 or cards[q, t] > 0:
-                continue
-            price = t % 9 + 1
-            if price > afford:
-                continue
-            if base < 0:
-                base = _base(q, cards, tk, T, ws)
-            cards[q, t] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, t] -= 1
-            v = g + bot[B_BONUS]
-            if v <= 0.0 or v < bot[B_MINGAIN] * price:
-                continue
-            if pick < 0 or v * best_p > best_v * price:
-                pick = t
-                best_v = v
-                best_p = price
-    else:
-        n = 0
-        for t in range(36):
-            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
-                n += 1
-        if n == 0 or randint(s, 2) == 0:
-            return
-        k = randint(s, n)
-        for t in range(36):
-            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
-                if k == 0:
-                    pick = t
-                    break
-                k -= 1
-    if pick < 0:
-        return
-    cards[ROW_MARKET, pick] -= 1
-    cards[q, pick] += 1
-    tk[TK_SCORE + q] = -1
-    _pay(q, pick % 9 + 1, cards, tk, rl, T, ws)
-    rec[G_BUYS] += 1
-    rec[G_SPENT] += pick % 9 + 1
-
-
-@njit(cache=True)
-def _auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
-    """Auction the wild of type w drawn by seat a (module doc)."""
-    cur = 0
-    win = -1
-    bv = rl[R_BUSTVAL]
-    for i in range(1, P + 1):
-        q = (a + i) % P
-        bot = bots[q]
-        kind = int(bot[B_BID])
-        means = _means(cards, tk, q, bv, True)
-        if kind == A_VALUE:
-            own = _means(cards, tk, q, bv, bot[B_CARDS] > 0)
-            if rl[R_MEANS] == 1 and own > means:
-                own = means
-            if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
-                continue
-            base = _base(q, cards, tk, T, ws)
-            cards[q, w] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, w] -= 1
-            lim = int(np.floor(g * bot[B_TPP]))
-            if lim > own:
-                lim = own
-            if q == a:
-                if cur + 1 <= lim:
-                    cur += 1
-                    win = q
-            elif lim > cur:
-                cur = lim
-                win = q
-        elif kind == A_RANDOM:
-            hi = means
-            if rl[R_MEANS] == 0 and hi < cur + 1:
-                hi = cur + 1
-            if hi > cur and randint(s, 2) == 1:
-                cur = cur + 1 + randint(s, hi - cur)
-                win = q
-    if win >= 0:
-        cards[win, w] += 1
-        tk[TK_SCORE + win] = -1
-        _pay(win, cur, cards, tk, rl, T, ws)
-        rec[G_AUCTIONS] += 1
-        rec[G_PRICE] += cur
-    elif rl[R_ALLPASS] == 1:
-        cards[a, w] += 1
-        tk[TK_SCORE + a] = -1
-        rec[G_WFREE] += 1
-    else:
-        cards[ROW_OUT, w] += 1
-        rec[G_WDISC] += 1
-
-
-@njit(cache=True)
-def _take_numbers(a, C, P, cards, tk, rl, bot, T, ws):
-    """The reward rule W_VALUE: True to take the numbers (module doc)."""
-    base = _base(a, cards, tk, T, ws)
-    new = 0
-    for t in range(36):
-        if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
-            new += 1
-        cards[a, t] += cards[ROW_TABLEAU, t]
-    g = score_row(cards[a], T, ws) - base
-    for t in range(36):
-        cards[a, t] -= cards[ROW_TABLEAU, t]
-    cap = rl[R_CAP]
-    others = 0
-    mine = 0
-    if rl[R_GAINS] == 1:
-        for i in range(1, P):
-            q = (a + i) % P
-            x = cap - tk[q]
-            others += C if C < x else x
-        x = cap - tk[a]
-        mine = C if C < x else x
-        if mine > tk[TK_SUP]:
-            mine = tk[TK_SUP]
-    v_num = g + bot[B_BONUS] * new - bot[B_OPP] * others
-    v_cur = mine / bot[B_TPP]
-    return v_num >= v_cur
 
 
 @njit(cache=True)
@@ -388,7 +161,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     elif wk == W_RANDOM:
                         outcome = 1 + randint(s, 2)
                     else:
-                        outcome = 1 if _take_numbers(a, C, P, cards, tk, rl, bot, T, ws) else 2
+                        outcome = 1 if wants_numbers(a, C, P, cards, tk, rl, bot, T, ws) else 2
                 forced = F_NONE
                 break
             forced = F_NONE
@@ -399,7 +172,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             if c >= CW0:
                 rec[G_WILDS] += 1
                 if rl[R_AUCTIONS] == 1:
-                    _auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec)
+                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec)
                 else:
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1
@@ -429,18 +202,18 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             tk[TK_SCORE + a] = -1
             if gains:
                 for i in range(1, P):
-                    _gain((a + i) % P, C, tk, cap)
+                    gain_tokens((a + i) % P, C, tk, cap)
         elif outcome == 2:
             rec[G_STOPC] += 1
             if gains:
-                _gain(a, C, tk, cap)
+                gain_tokens(a, C, tk, cap)
         else:
             rec[G_BUSTS] += 1
             if outcome == 3:
                 rec[G_NBUSTS] += 1
                 if gains:
                     for i in range(1, P):
-                        _gain((a + i) % P, C, tk, cap)
+                        gain_tokens((a + i) % P, C, tk, cap)
             else:
                 rec[G_CBUSTS] += 1
             if tk[TK_BSUP] > 0:
@@ -455,7 +228,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             cards[ROW_OUT, t] += cards[ROW_TABLEAU, t]
             cards[ROW_TABLEAU, t] = 0
         if outcome == 1 and rl[R_BUYS] == 1:
-            _buy_phase(a, cards, tk, rl, bot, s, T, ws, rec)
+            buy_phase(a, cards, tk, rl, bot, s, T, ws, rec)
         rec[G_TURNS] += 1
         first = False
         if rl[R_CHECK] == 1:
@@ -468,7 +241,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             q = (a + i) % P
             if q == a and rl[R_FINALLAST] == 0:
                 continue
-            _buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
+            buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
     rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
@@ -476,9 +249,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         rec[G_MARKET] += cards[ROW_MARKET, t]
     best = -1
     for q in range(P):
-        rec[G_SCORE + q] = _base(q, cards, tk, T, ws)
+        rec[G_SCORE + q] = cached_score(q, cards, tk, T, ws)
         rec[G_TOK + q] = tk[q]
-        rec[G_CARDS + q] = _ncards(cards, q)
+        rec[G_CARDS + q] = collection_size(cards, q)
     nwin = 0
     for q in range(P):  # most points, then most tokens, then fewest cards
         better = True
