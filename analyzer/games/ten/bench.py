@@ -55,3 +55,12 @@ CASES = [
     BenchQuery("ten", "score (12-card collection with 4 wilds)",
                ("ten", "score", "--collection", "r1,r2,r4,r5,r7,r8,*3,*6,**,r#,b2,b3", "--json")),
 ]
+
+
+def _whole_game_cases():
+    from analyzer.games.ten.whole_parts import bench_cases
+
+    return bench_cases()
+
+
+CASES += _whole_game_cases()

@@ -19,7 +19,8 @@ Number cards add to N, currency cards to C; a number draw busts when T = N − C
 draw when C ≥ 11. Stopping takes either the number cards (opponents gain C tokens) or C tokens.
 Cards: r5 b9 g1 o7 (colour + value), $3 (currency), r# (colour wild), *5 (number wild), ** (full
 wild); comma-separated lists. The currency split and the player-count marks are assumptions read
-from a deck file (see `pushluck ten deck`; replace with --deck FILE).""")
+from a deck file (see `pushluck ten deck`; replace with --deck FILE). Whole games with auctions,
+rewards and buys: `ten game` (bots) and `ten decide POSITION.toml` (chance of winning).""")
 
 POLICIES = ("optimal (exact table), total:t (stop once T ≥ t) or cards:m (stop once the tableau "
             "holds m cards)")
@@ -433,3 +434,12 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
             payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
     emit(payload, json, render)
+
+
+def _register_whole_games() -> None:
+    from analyzer.games.ten.cli_whole import register
+
+    register(app)
+
+
+_register_whole_games()

@@ -192,3 +192,13 @@ def _advice_kind():
 
 
 PARTS = PARTS + (_advice_kind(),)
+
+
+def _whole_games_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
+    from analyzer.games.ten.whole_parts import report_section as whole_section
+
+    return whole_section(out_dir, seed, quick)
+
+
+PARTS += (section_part("ten", _whole_games_section, "whole-games",
+                       "whole games between bots: win rate per seat, length, auctions"),)

@@ -33,3 +33,12 @@ METRICS = [
         ("value", 6, "mean", "mean value of a turn (card=1, token=0.25, bust token=3 tokens)"),
         ("number_cards", 2, "mean", "number cards taken per turn")]
 ]
+
+
+def _whole_game_metrics():
+    from analyzer.games.ten.whole_parts import metrics
+
+    return metrics()
+
+
+METRICS += _whole_game_metrics()

@@ -1,0 +1,181 @@
+"""Ten bots for whole games, named in words: ``--policy NAME[:key=value,...]``.
+
+Every bot decides from what its seat can see (its collection and tokens, the market, everyone's
+tokens, the tableau); the rules it follows are described in ``kernels/ten/whole_engine.py``.
+
+Names (draw rule): ``threshold`` (stop once T ≥ ``stop_at``; ``threshold:8`` is short for
+``threshold:stop_at=8``), ``cards`` (stop once the tableau holds ``after`` cards), ``exact`` (the
+exact one-turn policy of ``pushluck ten best`` for a fresh deck under the value model ``card``,
+``token``, ``bust``, ``opp``, one table per number of tokens held; it does not count cards),
+``random`` (draw with chance ``draw_chance``, and random rewards, bids and buys unless set).
+Knobs every bot takes: ``reward`` (value | numbers | currency | random), ``bid`` and ``buy``
+(value | never | random), ``tokens_per_point`` (what a point of score is worth in tokens),
+``card_bonus`` (points per number card of a type not owned yet, for future runs),
+``opp_weight`` (points lost per token an opponent gains), ``min_gain`` (least points per token
+for a buy), ``pay_with_cards`` (bots may spend collection cards).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import UserError
+
+DRAW_NAMES = ("threshold", "cards", "exact", "random")
+RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
+                "bid": ("value", "never", "random"), "buy": ("value", "never", "random")}
+SHORTHAND = {"threshold": "stop_at", "cards": "after"}
+
+
+@dataclass(frozen=True)
+class Bot:
+    name: str = "threshold"
+    stop_at: int = 7
+    after: int = 4
+    draw_chance: float = 0.5
+    card: float = 1.0
+    token: float = 0.25
+    bust: float = 3.0
+    opp: float = 0.0
+    reward: str = "value"
+    bid: str = "value"
+    buy: str = "value"
+    tokens_per_point: float = 3.0
+    card_bonus: float = 0.5
+    opp_weight: float = 0.0
+    min_gain: float = 0.0
+    pay_with_cards: bool = False
+
+    @property
+    def label(self) -> str:
+        base = Bot(name=self.name, **({"reward": "random", "bid": "random", "buy": "random"}
+                                      if self.name == "random" else {}))
+        knobs = [f"{f.name}={getattr(self, f.name)}" for f in dataclasses.fields(self)
+                 if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)]
+        return self.name + (":" + ",".join(knobs) if knobs else "")
+
+    def value_model(self):
+        from analyzer.games.ten.rules import ValueModel
+
+        return ValueModel(self.card, self.token, self.bust, self.opp)
+
+
+def parse_bot(text: str) -> Bot:
+    """``NAME`` or ``NAME:key=value,...`` (``threshold:7`` and ``cards:4`` as shorthands)."""
+    t = text.strip()
+    name, _, rest = t.partition(":")
+    name = name.strip().lower()
+    if name == "rollout":
+        raise UserError("bot 'rollout:K' is not available in whole games yet (use `ten decide` "
+                        "for rollouts from a position)")
+    if name not in DRAW_NAMES:
+        raise UserError(f"unknown Ten bot '{name}' (bots: {', '.join(DRAW_NAMES)})")
+    vals: dict = {"name": name}
+    if name == "random":
+        vals.update(reward="random", bid="random", buy="random")
+    types = {f.name: f.type for f in dataclasses.fields(Bot)}
+    for part in [p for p in rest.split(",") if p.strip()] if rest else []:
+        if "=" not in part:
+            if name in SHORTHAND and part.strip().lstrip("-").isdigit():
+                part = f"{SHORTHAND[name]}={part.strip()}"
+            else:
+                raise UserError(f"bot '{t}': expected key=value, got '{part.strip()}'")
+        k, v = (x.strip() for x in part.split("=", 1))
+        k = k.replace("-", "_")
+        if k not in types or k == "name":
+            raise UserError(f"bot '{t}': unknown knob '{k}' (knobs: "
+                            f"{', '.join(n for n in types if n != 'name')})")
+        vals[k] = _convert(t, k, types[k], v)
+    bot = Bot(**vals)
+    _validate(t, bot)
+    return bot
+
+
+def _convert(t, k, typ, v):
+    try:
+        if typ in ("int", int):
+            return int(v)
+        if typ in ("float", float):
+            x = float(v)
+            if not np.isfinite(x):
+                raise ValueError
+            return x
+        if typ in ("bool", bool):
+            if v.lower() in ("true", "yes", "1", "on"):
+                return True
+            if v.lower() in ("false", "no", "0", "off"):
+                return False
+            raise ValueError
+    except ValueError:
+        raise UserError(f"bot '{t}': knob '{k}' must be a {typ}, got '{v}'") from None
+    if k in RULE_CHOICES and v not in RULE_CHOICES[k]:
+        raise UserError(f"bot '{t}': {k} must be one of {', '.join(RULE_CHOICES[k])}, got '{v}'")
+    return v
+
+
+def _validate(t, b: Bot) -> None:
+    checks = [(-60 <= b.stop_at <= 60, "stop_at must be -60..60"),
+              (1 <= b.after <= 200, "after must be 1..200"),
+              (0 <= b.draw_chance <= 1, "draw_chance must be 0..1"),
+              (b.tokens_per_point > 0, "tokens_per_point must be > 0"),
+              (min(b.card, b.token, b.bust, b.opp, b.card_bonus, b.opp_weight, b.min_gain) >= 0,
+               "card, token, bust, opp, card_bonus, opp_weight and min_gain must be ≥ 0")]
+    for ok, msg in checks:
+        if not ok:
+            raise UserError(f"bot '{t}': {msg}")
+
+
+def parse_seats(text: str, players: int) -> list[Bot]:
+    """``A,B,…`` one bot per seat (a single bot means every seat). A comma-separated part that
+    does not start with a bot name continues the previous bot's knobs, so
+    ``threshold:stop_at=8,bid=never,random`` is two bots; ``;`` may also separate seats."""
+    seats: list[str] = []
+    for part in text.replace(";", ",;,").split(","):
+        p = part.strip()
+        if p == ";":
+            seats.append(";")
+            continue
+        if not p:
+            if seats and seats[-1] == ";":
+                continue
+            raise UserError(f"--seats '{text}': empty entry")
+        name = p.split(":", 1)[0].strip().lower()
+        if name in DRAW_NAMES or name == "rollout" or not seats or seats[-1] == ";":
+            seats.append(p)
+        else:
+            seats[-1] += "," + p
+    bots = [parse_bot(g) for g in seats if g != ";"]
+    if len(bots) == 1:
+        return bots * players
+    if len(bots) != players:
+        raise UserError(f"--seats gives {len(bots)} bots for {players} players (give one per "
+                        f"seat or a single bot for all)")
+    return bots
+
+
+def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
+    """float64[P, NB] rows for the kernel; ``tables`` maps a value model to its table index."""
+    from kernels.ten import whole_layout as L
+
+    rows = np.zeros((len(bots), L.NB), dtype=np.float64)
+    wmap = {"value": L.W_VALUE, "numbers": L.W_NUMBERS, "currency": L.W_CURRENCY,
+            "random": L.W_RANDOM}
+    amap = {"value": L.A_VALUE, "never": L.A_NEVER, "random": L.A_RANDOM}
+    for p, b in enumerate(bots):
+        r = rows[p]
+        r[L.B_DRAW] = {"threshold": L.D_TOTAL, "cards": L.D_CARDS, "exact": L.D_EXACT,
+                       "random": L.D_RANDOM}[b.name]
+        r[L.B_DRAWP] = b.stop_at if b.name == "threshold" else b.after
+        r[L.B_REWARD] = wmap[b.reward]
+        r[L.B_TPP] = b.tokens_per_point
+        r[L.B_BONUS] = b.card_bonus
+        r[L.B_BID] = amap[b.bid]
+        r[L.B_BUY] = amap[b.buy]
+        r[L.B_MINGAIN] = b.min_gain
+        r[L.B_OPP] = b.opp_weight
+        r[L.B_CARDS] = 1.0 if b.pay_with_cards else 0.0
+        r[L.B_PDRAW] = b.draw_chance
+        r[L.B_TABLE] = tables.get(b.value_model(), 0) if b.name == "exact" else 0
+    return rows

@@ -1,0 +1,163 @@
+"""`pushluck ten game` and `pushluck ten decide`: whole games between bots, and the chance of
+winning for each choice at a real position (parse, call ``decide.py``, print)."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+                              TimeLimitOpt, VsOpt, run_spec)
+
+BOTS = ("threshold[:stop_at=7], cards[:after=4], exact[:card=1,token=0.25,bust=3,opp=0], "
+        "random[:draw_chance=0.5]; knobs for all: reward=value|numbers|currency|random, "
+        "bid=value|never|random, buy=value|never|random, tokens_per_point=3, card_bonus=0.5, "
+        "opp_weight=0, min_gain=0, pay_with_cards=false")
+SeatsOpt = Annotated[Optional[str], typer.Option(
+    "--seats", metavar="BOT,BOT,…",
+    help="One bot per seat (a single bot means every seat): " + BOTS + ". A part without a bot "
+         "name continues the previous bot's knobs; ';' also separates seats.")]
+PolicyOpt = Annotated[Optional[str], typer.Option(
+    "--policy", metavar="BOT", help="The bot under study in every seat (same as --seats BOT).")]
+DeckOpt = Annotated[Optional[str], typer.Option(
+    "--deck", metavar="FILE.toml", help="Deck composition TOML (default: the bundled assumptions).")]
+
+
+def _rules(rules_file, sets, deck):
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.rules import build_rules
+
+    return build_rules(TenRules, rules_file, sets), load_deck(deck)
+
+
+def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
+         players: Annotated[int, typer.Option("--players", min=1, max=5, metavar="N",
+                                              help="Players (1..5).")] = 4,
+         n: Annotated[Optional[int], typer.Option(
+             "-n", "--trials", min=1, metavar="N",
+             help="Number of games per line-up (default 20,000; a cap with --precision).")]
+         = None,
+         check: Annotated[bool, typer.Option(
+             "--check", help="Check card and token conservation after every turn.")] = False,
+         deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
+         time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+         rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Whole games of Ten between bots: win rate per seat, scores, length, busts, auctions, buys.
+
+    Every figure is a statistic over games (SE, 95% interval, n, seed); a shared win counts 1/k
+    to each of the k winners. With --vs (repeatable, each a whole line-up in the --seats form)
+    every line-up plays the same shuffled decks and the per-seat differences are paired.
+    --precision stops when seat 0's win rate (line-up A) is known to ± that.
+
+    Examples:
+
+      pushluck ten game --seats threshold -n 20000 --seed 1
+
+      pushluck ten game --seats exact,threshold,threshold,threshold --vs threshold --seed 2
+
+      pushluck ten game --players 3 --seats "threshold:8,bid=never;random;cards:5" --json
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.ten.decide import check_lineups, play_games
+    from analyzer.games.ten.whole import Setup
+    from analyzer.output import emit, table
+
+    if seats and policy:
+        raise UserError("give --seats or --policy, not both")
+    r, spec = _rules(rules_file, set_, deck)
+    lineups = check_lineups([seats or policy or "threshold"] + list(vs or []), players)
+    if n is None and precision is None:
+        n = 20_000
+    setup = Setup(r, spec, players, lineups, check)
+    rs = run_spec(n, seed, precision, time_limit, progress, json)
+    out = play_games(setup, rs)
+
+    def render():
+        text = [f"Ten whole games, {players} players, n = {out['n']:,} games per line-up, "
+                f"seed {rs.seed}"]
+        for lu in out["lineups"]:
+            text.append(f"line-up {lu['name']}: {', '.join(lu['bots'])}")
+            text.append(table([[s["seat"], s["win_rate"].format(3), s["score"].format(2),
+                                s["tokens_end"].format(2), s["cards_end"].format(2)]
+                               for s in lu["seats"]],
+                              ["seat", "win rate", "score", "tokens at end", "cards at end"]))
+            for key in ("winner_score", "turns", "rounds", "busts", "number_busts",
+                        "currency_busts", "auctions", "price_per_auction", "wilds_discarded",
+                        "buys", "market_end", "stops_numbers", "stops_currency", "tied_games"):
+                if lu[key] is not None:
+                    text.append(f"  {key:<18} {lu[key].format(3)}")
+            if check:
+                text.append(f"  conservation violations: {lu['violations']}")
+        for d in out["differences"]:
+            text.append(f"paired {d['of']} (same decks):")
+            for s in d["seats"]:
+                text.append(f"  seat {s['seat']}: win rate {s['win_rate'].format(4)}, "
+                            f"score {s['score'].format(3)}")
+        text.append(f"games per second: {out['games_per_second']:,.0f}")
+        return "\n".join(text)
+
+    emit(out, json, render)
+
+
+def decide(position: Annotated[str, typer.Argument(
+               metavar="POSITION.toml",
+               help="The position (format: analyzer/data/ten_position_example.toml).")],
+           seats: SeatsOpt = None,
+           n: Annotated[Optional[int], typer.Option(
+               "-n", "--trials", min=1, metavar="N",
+               help="Number of playouts per choice (default 4,000; a cap with --precision).")]
+           = None,
+           deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
+           time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Draw, or stop and take the numbers, or stop and take the currency: the chance of winning.
+
+    The cards not listed in the position are shuffled into the draw pile for every playout
+    (determinization); every choice is played to the end of the game on the same piles (common
+    random numbers) by the bots of --seats (or the position's `seats`, default threshold), and
+    the answer is seat `me`'s chance of winning per choice with the paired differences. Beside
+    it: what the one-turn value model says (`ten best`, exact). --precision stops once every
+    paired difference is known to ± that.
+
+    Examples:
+
+      pushluck ten decide analyzer/data/ten_position_example.toml --seed 1
+
+      pushluck ten decide analyzer/data/ten_position_example.toml --precision 0.01 --seed 1 --json
+    """
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.decide import decide as run_decide
+    from analyzer.games.ten.position import load_position
+    from analyzer.output import emit
+
+    r, spec = _rules(rules_file, set_, deck)
+    pos = load_position(position, r, spec)
+    bots = parse_seats(seats or pos.seats or "threshold", pos.players)
+    if n is None and precision is None:
+        n = 4_000
+    rs = run_spec(n, seed, precision, time_limit, progress, json)
+    out = run_decide(pos, r, spec, bots, rs)
+
+    def render():
+        lines = [f"Ten decide: seat {out['me']} to win, active seat {out['active']}, "
+                 f"{out['cards_unseen']} unseen cards, n = {out['n']:,} playouts per choice, "
+                 f"seed {rs.seed}"]
+        for c, st in out["p_win"].items():
+            lines.append(f"  P(win | {c:<8}) = {st.format(4)}")
+        for k, d in out["differences"].items():
+            lines.append(f"  {k:<20} = {d.format(4)}")
+        lines.append(f"  → {out['recommendation']} ({out['margin']})")
+        t = out["turn_level"]
+        if t is not None:
+            lines.append(f"  one-turn value model (exact, card=1, token=0.25): "
+                         f"{t['recommendation']}" + ("" if t["margin"] is None else
+                                                    f" by {t['margin']:.4f}"))
+        lines.append(f"  {out['seconds']:.2f} s of playouts")
+        return "\n".join(lines)
+
+    emit(out, json, render)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(game)
+    app.command()(decide)

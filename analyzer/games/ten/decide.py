@@ -1,0 +1,133 @@
+"""`ten game` and `ten decide` as functions: whole games between line-ups, and the chance of
+winning for each choice at a real position.
+
+``play_games``: every line-up plays the same shuffled decks (common random numbers, one trial =
+one game per line-up); per line-up the win rate, score and end-of-game tokens and cards of every
+seat, and the game's length, busts, auctions and prices, buys and market size, each a statistic;
+with more than one line-up the paired differences (line-up A − line-up X) per seat.
+
+``decide``: the unseen cards of a position (everything not listed in it) are shuffled into the
+draw pile for each playout (determinization); each choice of the active player (draw, stop and
+take the numbers, stop and take the currency) is played out on the same pile by the position's
+bots, and the answer is the chance that seat ``me`` wins, with the paired differences. Beside it,
+the one-turn exact answer under the default value model (``pushluck ten best``) for the same
+tableau and the same seen cards.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.errors import UserError
+
+CHOICES = ("draw", "numbers", "currency")
+
+
+def play_games(setup, spec) -> dict:
+    from analyzer.games.ten.whole import lineup_stats, paired_stats
+    from analyzer.rules import rules_to_dict
+
+    res = spec.run(setup.job())
+    K = len(setup.lineups)
+    letters = "ABCDEFGHIJ"
+    out = {"game": "ten", "exact": False, "seed": spec.seed, "n": res.n,
+           "players": setup.players, "rules": rules_to_dict(setup.rules), "lineups": []}
+    for k in range(K):
+        out["lineups"].append({"name": letters[k], "bots": [b.label for b in setup.lineups[k]],
+                               **lineup_stats(res.sums, k, K, setup.players)})
+    out["differences"] = [{"of": f"A − {letters[k]}",
+                           "seats": paired_stats(res.sums, k, K, setup.players)}
+                          for k in range(1, K)]
+    out["games_per_second"] = res.per_second * K
+    out["stopped_by"] = res.stopped_by
+    out["interrupted"] = res.interrupted
+    return out
+
+
+def _turn_level(pos, rules, spec_deck) -> dict | None:
+    """The one-turn exact answer (`ten best`) for the position's tableau and seen cards."""
+    from analyzer.games.ten.cards import codes_of
+    from analyzer.games.ten.exact import Model, best
+    from analyzer.games.ten.rules import ValueModel, turn_state
+    from kernels.ten import whole_layout as L
+
+    st = pos.state
+    seen = []
+    for r in list(range(pos.players)) + [L.ROW_MARKET, L.ROW_OUT]:
+        seen += codes_of(st.cards[r])
+    ts = turn_state(rules, spec_deck, ",".join(pos.tableau) or None, ",".join(seen) or None,
+                    pos.players)
+    if ts.cards_left == 0:
+        return None
+    tokens = int(st.tk[pos.active])
+    return best(Model(ts, rules, ValueModel(), pos.players, tokens))
+
+
+def decide(pos, rules, spec_deck, bots, spec) -> dict:
+    from analyzer.games.ten.whole import exact_tables, score_tables
+    from analyzer.runner import KernelJob
+    from analyzer.stats import mean_from_sums, verdict
+    from kernels.ten import whole_layout as L
+    from kernels.ten.whole_blocks import position_blocks
+
+    choices = CHOICES if pos.tableau else CHOICES[:1]
+    codes = np.array([{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
+                       "currency": L.F_CURRENCY}[c] for c in choices], dtype=np.int64)
+    from analyzer.games.ten.bots import bot_rows
+
+    idx, dec, nchild, cchild = exact_tables(rules, spec_deck, pos.players, bots)
+    rows = bot_rows(bots, idx)
+    st = pos.state
+    K = len(choices)
+    args = (st.pile, st.cards, st.tk, pos.active, pos.me, codes, st.deck, pos.players,
+            rules.kernel_array(pos.players), rows, score_tables(), dec, nchild, cchild)
+
+    def run_blocks(keys, counts):
+        return position_blocks(keys, counts, *args)
+
+    def headline(sums, n):  # the widest interval among the paired differences (or the P(win))
+        if n < 2:
+            return float("inf")
+        if K == 1:
+            return mean_from_sums(sums[0], sums[1], n).half_width
+        return max(mean_from_sums(sums[2 * K + 2 * i], sums[2 * K + 2 * i + 1], n).half_width
+                   for i in range(K - 1))
+
+    res = spec.run(KernelJob("ten decide", 64, run_blocks, headline, unit="playouts"))
+    n = res.n
+    s = res.sums
+    wins = {c: mean_from_sums(s[2 * k], s[2 * k + 1], n) for k, c in enumerate(choices)}
+    diffs = {f"{choices[0]} − {choices[k]}": mean_from_sums(s[2 * K + 2 * (k - 1)],
+                                                           s[2 * K + 2 * (k - 1) + 1], n)
+             for k in range(1, K)}
+    order = sorted(choices, key=lambda c: -wins[c].estimate)
+    if K == 1:
+        rec, why = "draw", "the first draw of a turn is mandatory"
+    else:
+        top, second = order[0], order[1]
+        if top == choices[0]:
+            d = diffs[f"draw − {second}"]
+        elif second == choices[0]:
+            d = diffs[f"draw − {top}"]
+            d = type(d)(-d.estimate, d.se, -d.ci_high, -d.ci_low, d.n)
+        else:  # both stops: compare them through draw on the same playouts
+            a, b = diffs[f"draw − {top}"], diffs[f"draw − {second}"]
+            est = b.estimate - a.estimate
+            se = (a.se ** 2 + b.se ** 2) ** 0.5  # conservative (ignores their covariance)
+            d = type(a)(est, se, est - 1.96 * se, est + 1.96 * se, n)
+        v = verdict(d, top, second)
+        rec = f"too close to call at n = {n:,}" if v == "too close to call" else top
+        why = f"{top} − {second} = {d.format(4)}"
+    return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
+            "active": pos.active, "me": pos.me, "bots": [b.label for b in bots],
+            "cards_unseen": int(len(st.pile)), "p_win": wins, "differences": diffs,
+            "recommendation": rec, "margin": why, "turn_level": _turn_level(pos, rules, spec_deck),
+            "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
+            "stopped_by": res.stopped_by, "interrupted": res.interrupted}
+
+
+def check_lineups(text_list, players):
+    from analyzer.games.ten.bots import parse_seats
+
+    if not text_list:
+        raise UserError("give at least one line-up")
+    return [parse_seats(t, players) for t in text_list]

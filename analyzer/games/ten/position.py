@@ -1,0 +1,210 @@
+"""Ten game positions: the TOML format of `ten decide`, its checks, and scripted games.
+
+A position (example: ``analyzer/data/ten_position_example.toml``)::
+
+    players = 4          # 1..5
+    active = 0           # whose turn it is (the seat deciding; `me` defaults to it)
+    me = 0               # the seat whose chance of winning is reported
+    tableau = "r5,$2"    # the active player's face-up tableau this turn (no wilds)
+    market = "g4,o2"     # number cards in the market
+    out = "$3,b#"        # cards out of the game: discarded currency, discarded or spent cards
+    seats = "threshold"  # bots that play the rest of the game (as --seats; optional)
+
+    [[player]]           # one table per seat, in seat order
+    collection = "r1,r2,r3,b#"
+    tokens = 5           # currency tokens (0..token_cap)
+    bust_tokens = 0
+
+Every card not listed is in the draw pile (unseen); a playout shuffles them (determinization).
+Refused with one line: more copies of a card than the deck holds (wherever they are listed), a
+currency card in a collection or the market, a wild in the tableau or the market, tokens above
+the cap or beyond the supply, a tableau that has already busted, an empty draw pile with the
+turn still open, unknown keys.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.games.ten.rules import parse_cards
+from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
+
+KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player"}
+PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
+
+
+@dataclass
+class State:
+    """Card rows int64[9, 55] and tokens int64[NTK] in the kernel layout, plus the pile."""
+
+    cards: np.ndarray
+    tk: np.ndarray
+    pile: np.ndarray  # int8 card types
+    deck: np.ndarray
+    players: int
+    active: int
+
+
+def build_state(rules, players: int, pile: list[str], collections=None, tokens=None,
+                busts=None, market=(), out=(), tableau=(), active: int = 0,
+                deck: np.ndarray | None = None) -> State:
+    """Kernel arrays for a given situation (codes already valid). The whole game's deck is
+    ``deck`` or, for scripted games, exactly the cards listed."""
+    from kernels.ten import whole_layout as L
+
+    cards = np.zeros((9, NTYPES), dtype=np.int64)
+    for q, coll in enumerate(collections or []):
+        cards[q] = counts_of(coll)
+    cards[L.ROW_MARKET] = counts_of(market)
+    cards[L.ROW_OUT] = counts_of(out)
+    cards[L.ROW_PILE] = counts_of(pile)
+    cards[L.ROW_TABLEAU] = counts_of(tableau)
+    tk = np.zeros(L.NTK, dtype=np.int64)
+    tk[L.TK_SCORE:L.TK_SCORE + 5] = -1
+    tokens = list(tokens) if tokens is not None else [rules.start_tokens] * players
+    busts = list(busts) if busts is not None else [0] * players
+    tk[:players] = tokens
+    tk[5:5 + players] = busts
+    tk[L.TK_SUP] = rules.currency_tokens - sum(tokens)
+    tk[L.TK_BSUP] = rules.bust_tokens - sum(busts)
+    if tk[L.TK_SUP] < 0 or tk[L.TK_BSUP] < 0:
+        raise UserError(f"the players hold {sum(tokens)} currency and {sum(busts)} bust tokens; "
+                        f"the game has {rules.currency_tokens} and {rules.bust_tokens}")
+    whole = cards.sum(axis=0) if deck is None else deck
+    return State(cards, tk, np.array([TYPE_OF[c] for c in pile], dtype=np.int8), whole,
+                 players, active)
+
+
+def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tokens=None,
+                  busts=None, market: str = "", forced: str | None = None, seed: int = 0):
+    """Play ``pile`` (cards in draw order) to the end of the game from the given situation with
+    the given bots (one per seat): a step function for rule tests. Returns the final state."""
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.whole import score_tables
+    from kernels.ten import whole_layout as L
+    from kernels.ten.whole_engine import play_game
+    from kernels.ten.whole_score import WS_SIZE
+
+    P = len(bots)
+    colls = [[c.code for c in parse_cards(x)] for x in (collections or [""] * P)]
+    st = build_state(rules, P, [c.code for c in parse_cards(pile)], colls, tokens, busts,
+                     [c.code for c in parse_cards(market)], active=active)
+    rec = np.zeros(L.NREC, dtype=np.float64)
+    s = np.array([seed + 1, 2, 3, 4], dtype=np.uint64)
+    f = {None: L.F_NONE, "draw": L.F_DRAW, "numbers": L.F_NUMBERS,
+         "currency": L.F_CURRENCY}[forced]
+    last = play_game(st.pile, 0, active, f, P, st.cards, st.tk, rules.kernel_array(P, True),
+                     bot_rows(bots, {}), s, score_tables(), np.zeros(WS_SIZE, dtype=np.int64),
+                     np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
+                     np.zeros((1, 5), dtype=np.int32), st.deck, rec)
+    return {"collections": [Counter(codes_of(st.cards[q])) for q in range(P)],
+            "tokens": [int(x) for x in st.tk[:P]], "busts": [int(x) for x in st.tk[5:5 + P]],
+            "market": Counter(codes_of(st.cards[L.ROW_MARKET])),
+            "out": Counter(codes_of(st.cards[L.ROW_OUT])),
+            "supply": int(st.tk[L.TK_SUP]), "bust_supply": int(st.tk[L.TK_BSUP]),
+            "last_player": int(last),
+            "record": {n: float(rec[i]) for i, n in enumerate(L.REC_NAMES)}}
+
+
+@dataclass
+class Position:
+    players: int
+    active: int
+    me: int
+    state: State
+    seats: str | None
+    tableau: list
+
+
+def _codes(data, key, where):
+    v = data.get(key, "")
+    if not isinstance(v, str):
+        raise UserError(f"{where}: '{key}' must be a string of cards like \"r5,$2\"")
+    return [c.code for c in parse_cards(v, f"{where} '{key}'")]
+
+
+def _int(data, key, default, lo, hi, where):
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise UserError(f"{where}: '{key}' must be an integer {lo}..{hi} (got {v!r})")
+    return v
+
+
+def load_position(path, rules, spec) -> Position:
+    """Read and check a position file (module doc)."""
+    from analyzer.games.ten.rules import deck_counts
+    from analyzer.rules import load_toml
+
+    data = load_toml(path)
+    where = str(path)
+    for k in data:
+        if k not in KEYS:
+            raise UserError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(KEYS))})")
+    P = _int(data, "players", None, 1, 5, where)
+    active = _int(data, "active", 0, 0, P - 1, where)
+    me = _int(data, "me", active, 0, P - 1, where)
+    plist = data.get("player", [])
+    if not isinstance(plist, list) or len(plist) != P:
+        raise UserError(f"{where}: give one [[player]] table per seat ({P}), got "
+                        f"{len(plist) if isinstance(plist, list) else 'none'}")
+    colls, toks, busts = [], [], []
+    for q, pd in enumerate(plist):
+        w = f"{where} player {q}"
+        for k in pd:
+            if k not in PLAYER_KEYS:
+                raise UserError(f"{w}: unknown key '{k}' (known: collection, tokens, bust_tokens)")
+        coll = _codes(pd, "collection", w)
+        for c in coll:
+            if TYPE_OF[c] in range(36, 41):
+                raise UserError(f"{w}: '{c}' is a currency card: collections hold number cards "
+                                f"and wilds only")
+        colls.append(coll)
+        t = pd.get("tokens", rules.start_tokens)
+        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+            raise UserError(f"{w}: 'tokens' must be an integer ≥ 0 (got {t!r})")
+        if t > rules.token_cap:
+            raise UserError(f"{w}: {t} currency tokens is above the cap of {rules.token_cap}")
+        toks.append(t)
+        busts.append(_int(pd, "bust_tokens", 0, 0, rules.bust_tokens, w))
+    market = _codes(data, "market", where)
+    for c in market:
+        if TYPE_OF[c] >= 36:
+            raise UserError(f"{where}: '{c}' cannot be in the market (number cards only)")
+    tableau = _codes(data, "tableau", where)
+    for c in tableau:
+        if TYPE_OF[c] >= 41:
+            raise UserError(f"{where}: '{c}' is a wild: wilds never enter the tableau")
+    N = sum(TYPE_OF[c] % 9 + 1 for c in tableau if TYPE_OF[c] < 36)
+    C = sum(TYPE_OF[c] - 35 for c in tableau if 36 <= TYPE_OF[c] < 41)
+    if C >= rules.currency_bust_at:
+        raise UserError(f"the tableau has already busted: currency C = {C} ≥ "
+                        f"{rules.currency_bust_at}")
+    if N - C >= rules.bust_at:
+        raise UserError(f"the tableau has already busted: T = N − C = {N - C} ≥ {rules.bust_at}")
+    out = _codes(data, "out", where)
+    deck = deck_counts(rules.turn_rules(), spec, P)
+    listed = Counter(market) + Counter(tableau) + Counter(out)
+    for cl in colls:
+        listed += Counter(cl)
+    for code, k in sorted(listed.items()):
+        if k > deck.get(code, 0):
+            places = [n for n, lst in [("market", market), ("tableau", tableau), ("out", out)]
+                      + [(f"player {q}", colls[q]) for q in range(P)] if code in lst]
+            raise UserError(f"card '{code}' is listed {k} times ({', '.join(places)}) but the "
+                            f"deck holds {deck.get(code, 0)}")
+    pile = [c for c, k in sorted((deck - listed).items(), key=lambda x: TYPE_OF[x[0]])
+            for _ in range(k)]
+    if not pile and tableau:
+        raise UserError("the draw pile is empty: the turn is over (no choice left)")
+    whole = counts_of([c for c, k in deck.items() for _ in range(k)])
+    st = build_state(rules, P, pile, colls, toks, busts, market, out, tableau, active, whole)
+    seats = data.get("seats")
+    if seats is not None and not isinstance(seats, str):
+        raise UserError(f"{where}: 'seats' must be a string like \"threshold,random\"")
+    return Position(P, active, me, st, seats, tableau)
+
+
+__all__ = ["CODES", "Position", "State", "build_state", "load_position", "scripted_game"]

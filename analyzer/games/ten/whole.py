@@ -1,0 +1,191 @@
+"""Ten whole games: line-ups of bots → kernel jobs for the runner, and the statistics they give.
+
+``Setup`` gathers the rules (``TenRules``), the deck file, the player count and the line-ups
+(one bot per seat each), builds the kernel arrays once (the deck in a fixed order, the scoring
+tables, the exact one-turn tables of any ``exact`` bot) and makes a ``KernelJob`` whose trials
+are games (``kernels/ten/whole_blocks.py``: ``game_blocks``). ``lineup_stats`` turns the named
+sum columns into statistics (Wilson for proportions, mean ± 1.96·SE otherwise, the delta method
+for the price per auction); ``paired_stats`` the differences between line-ups on the same decks.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.games.ten.bots import Bot, bot_rows
+from analyzer.games.ten.rules import TenRules
+
+BLOCK = 256  # games per block
+
+
+@lru_cache(maxsize=1)
+def score_tables():
+    from kernels.ten.whole_score import run_tables
+
+    return run_tables()
+
+
+def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
+    """(index of each value model, dec uint8[M, cap + 1, A, B], nchild, cchild) for the exact
+    bots: the one-turn optimal policy of a fresh deck, solved once per tokens held."""
+    from analyzer.games.ten.rules import turn_state
+    from analyzer.games.ten.exact import Model, solve
+
+    models = []
+    for b in bots:
+        if b.name == "exact" and b.value_model() not in models:
+            models.append(b.value_model())
+    if not models:
+        return ({}, np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
+                np.zeros((1, 5), dtype=np.int32))
+    tr = rules.turn_rules()
+    st = turn_state(tr, spec, None, None, players)
+    decs = []
+    nchild = cchild = None
+    for vm in models:
+        per_room = []
+        for room in range(rules.token_cap + 1):
+            sol = solve(Model(st, tr, vm, players, rules.token_cap - room))
+            per_room.append(sol.decision)
+            nchild, cchild = sol.nchild, sol.cchild
+        decs.append(np.stack(per_room))
+    return {vm: i for i, vm in enumerate(models)}, np.stack(decs), nchild, cchild
+
+
+@dataclass
+class Setup:
+    rules: TenRules
+    spec: object
+    players: int
+    lineups: list  # list[list[Bot]]
+    check: bool = False
+    arrays: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        from analyzer.games.ten.rules import deck_counts
+        from analyzer.games.ten.cards import TYPE_OF, counts_of
+
+        if not 1 <= self.players <= 5:
+            raise UserError(f"--players must be 1..5 (got {self.players})")
+        for lu in self.lineups:
+            if len(lu) != self.players:
+                raise UserError(f"a line-up has {len(lu)} bots for {self.players} players")
+        counts = deck_counts(self.rules.turn_rules(), self.spec, self.players)
+        deck = counts_of([c for c, k in sorted(counts.items(), key=lambda x: TYPE_OF[x[0]])
+                          for _ in range(k)])
+        base = np.array([t for t in range(55) for _ in range(int(deck[t]))], dtype=np.int8)
+        idx, dec, nchild, cchild = exact_tables(self.rules, self.spec, self.players,
+                                                [b for lu in self.lineups for b in lu])
+        bots = np.stack([bot_rows(lu, idx) for lu in self.lineups])
+        self.arrays = dict(base=base, deck=deck, rl=self.rules.kernel_array(self.players,
+                                                                            self.check),
+                           bots=bots, tabs=score_tables(), dec=dec, nchild=nchild,
+                           cchild=cchild)
+
+    @property
+    def labels(self) -> list[str]:
+        return [",".join(b.label for b in lu) for lu in self.lineups]
+
+    def kernel_args(self, lineup: int | None = None):
+        a = self.arrays
+        bots = a["bots"] if lineup is None else a["bots"][lineup:lineup + 1]
+        return (a["base"], a["deck"], self.players, a["rl"], bots, a["tabs"], a["dec"],
+                a["nchild"], a["cchild"])
+
+    def job(self):
+        from analyzer.runner import KernelJob, half_width_of_mean
+        from kernels.ten.whole_blocks import game_blocks
+        from kernels.ten.whole_layout import column
+
+        args = self.kernel_args()
+
+        def run_blocks(keys, counts):
+            return game_blocks(keys, counts, *args)
+
+        name = "ten game " + " vs ".join(self.labels)
+        return KernelJob(name, BLOCK, run_blocks,
+                         half_width_of_mean(column("win_0"), column("win_0_sq")), unit="games")
+
+    def details(self, key, n: int, lineup: int = 0):
+        """Per-game records, final card rows and tokens of games 0..n−1 of block ``key``."""
+        from kernels.ten.whole_blocks import game_details
+
+        return game_details(key, n, *self.kernel_args(lineup))
+
+
+def _mean(sums, name, k, K, n):
+    from analyzer.stats import mean_from_sums
+    from kernels.ten.whole_layout import column
+
+    return mean_from_sums(float(sums[column(name, k, K)]),
+                          float(sums[column(name + "_sq", k, K)]), n)
+
+
+def _prop(sums, name, k, K, n):
+    from analyzer.stats import wilson
+    from kernels.ten.whole_layout import column
+
+    return wilson(float(sums[column(name, k, K)]), n)
+
+
+def price_per_auction(sums, k, K):
+    """Mean price per auction Σprice/Σauctions, SE by the delta method over games."""
+    from analyzer.stats import Z95, Statistic
+    from kernels.ten.whole_layout import column
+
+    def c(name):
+        return float(sums[column(name, k, K)])
+
+    n = c("games")
+    sa, sp = c("auctions"), c("auction_price")
+    if sa == 0 or n < 2:
+        return None
+    r = sp / sa
+    abar = sa / n
+    # var of (p − r·a) per game: Σp² − 2rΣpa + r²Σa² (mean-centred since Σ(p − r a) = 0)
+    v = (c("auction_price_sq") - 2 * r * c("price_x_auctions") + r * r * c("auctions_sq")) / (n - 1)
+    se = math.sqrt(max(v, 0.0) / n) / abar
+    return Statistic(r, se, r - Z95 * se, r + Z95 * se, int(sa))
+
+
+def lineup_stats(sums, k: int, K: int, players: int) -> dict:
+    """Every statistic of line-up ``k`` (of K) from the summed columns."""
+    from kernels.ten.whole_layout import column
+
+    n = int(sums[column("games", k, K)])
+    seats = []
+    for q in range(players):
+        seats.append({"seat": q, "win_rate": _mean(sums, f"win_{q}", k, K, n),
+                      "score": _mean(sums, f"score_{q}", k, K, n),
+                      "tokens_end": _mean(sums, f"tokens_{q}", k, K, n),
+                      "cards_end": _mean(sums, f"cards_{q}", k, K, n)})
+    out = {"n": n, "seats": seats}
+    for name in ("winner_score", "turns", "rounds", "busts", "number_busts", "currency_busts",
+                 "auctions", "auction_price", "wilds_discarded", "wilds_free", "buys",
+                 "buy_spent", "market_end", "stops_numbers", "stops_currency", "auction_share"):
+        out[name] = _mean(sums, name, k, K, n)
+    out["tied_games"] = _prop(sums, "tied", k, K, n)
+    out["first_turn_bust"] = _prop(sums, "first_turn_bust", k, K, n)
+    out["price_per_auction"] = price_per_auction(sums, k, K)
+    out["violations"] = int(sums[column("violations", k, K)])
+    return out
+
+
+def paired_stats(sums, k: int, K: int, players: int) -> list[dict]:
+    """Line-up 0 minus line-up k, per seat: win share and score on the same decks."""
+    from analyzer.stats import paired_difference
+    from kernels.ten.whole_layout import column
+
+    n = int(sums[column("games", 0, K)])
+    out = []
+    for q in range(players):
+        out.append({"seat": q,
+                    "win_rate": paired_difference(float(sums[column(f"d_win_{q}", k, K)]),
+                                                  float(sums[column(f"d_win_{q}_sq", k, K)]), n),
+                    "score": paired_difference(float(sums[column(f"d_score_{q}", k, K)]),
+                                               float(sums[column(f"d_score_{q}_sq", k, K)]), n)})
+    return out

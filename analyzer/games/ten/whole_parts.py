@@ -1,0 +1,137 @@
+"""Ten whole games in `tune`, `bench` and reports: metrics, bench cases and the report section
+(collected by ``tune.py`` ``METRICS``, ``bench.py`` ``CASES`` and ``report.py`` ``PARTS``)."""
+from __future__ import annotations
+
+import pathlib
+
+from analyzer.benchkit import BenchCase, BenchTiming
+
+
+def _game_setup(rules, policy: str, players: int = 4, lineups=None):
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.rules import load_deck
+    from analyzer.games.ten.whole import Setup
+
+    return Setup(rules, load_deck(), players,
+                 lineups or [parse_seats(policy, players)])
+
+
+def game_job(rules, policy: str):
+    """Whole 4-player games from a fresh deck with the line-up ``policy`` (as --seats)."""
+    return _game_setup(rules, policy).job()
+
+
+def check_lineup(policy: str) -> None:
+    from analyzer.games.ten.bots import parse_seats
+
+    parse_seats(policy, 4)
+
+
+def metrics():
+    from analyzer.games.ten.rules import TenRules
+    from analyzer.tune import Metric
+    from kernels.ten.whole_layout import column
+
+    rows = [("seat_advantage", "win_0", "mean", "seat 0's (the first player's) win rate"),
+            ("game_length", "turns", "mean", "turns per whole game"),
+            ("winner_score", "winner_score", "mean", "the winner's score"),
+            ("busts_per_game", "busts", "mean", "busts per whole game"),
+            ("first_turn_bust_rate", "first_turn_bust", "rate", "P(the first turn busts)"),
+            ("wilds_auctioned", "auction_share", "mean",
+             "share of the wilds drawn that are auctioned (not discarded or taken free)")]
+    return [Metric("ten", name, text, TenRules, game_job, column(col), "threshold", kind,
+                   "whole-game", check_lineup) for name, col, kind, text in rows]
+
+
+def _reference(n: int, seed: int):
+    from analyzer.games.ten.rules import TenRules
+    from analyzer.games.ten.whole_reference import reference_games
+    from analyzer.rng import block_keys
+
+    setup = _game_setup(TenRules(), "threshold")
+    return reference_games(setup, block_keys(seed, 0, 1)[0], n, check=False)
+
+
+def _heuristic_job():
+    from analyzer.games.ten.rules import TenRules
+
+    return game_job(TenRules(), "threshold")
+
+
+def _quiet_job():
+    from analyzer.games.ten.rules import TenRules
+
+    return game_job(TenRules(), "threshold:bid=never,buy=never")
+
+
+def _decide_seconds() -> float:
+    """Warm wall time of `ten decide` on the example position to ±0.01 (paired differences)."""
+    import time
+
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.decide import decide
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.runner import RunSpec
+
+    rules, spec = TenRules(), load_deck()
+    path = pathlib.Path(__file__).resolve().parents[2] / "data" / "ten_position_example.toml"
+    pos = load_position(path, rules, spec)
+    bots = parse_seats("threshold", pos.players)
+    decide(pos, rules, spec, bots, RunSpec(64, 1))  # compile / load the cache
+    t0 = time.perf_counter()
+    decide(pos, rules, spec, bots, RunSpec(None, 1, precision=0.01, progress=False))
+    return time.perf_counter() - t0
+
+
+def bench_cases():
+    return [
+        BenchCase("ten", "whole 4-player game, threshold bots (value bids, buys, rewards)",
+                  "games", _heuristic_job, 50_000, _reference, 2),
+        BenchCase("ten", "whole 4-player game, threshold bots, no bids or buys", "games",
+                  _quiet_job, 200_000),
+        BenchTiming("ten", "decide on the example position to ±0.01 (win probability)",
+                    _decide_seconds),
+    ]
+
+
+def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
+    """Whole games: three line-ups on the same decks, per-seat win rates and the game's shape."""
+    import pandas as pd
+
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.decide import play_games
+    from analyzer.games.ten.rules import TenRules
+    from analyzer.runner import RunSpec
+    from analyzer.tables import write_table
+
+    names = ["threshold", "exact,threshold,threshold,threshold",
+             "threshold:reward=currency,threshold,threshold,threshold"]
+    setup = _game_setup(TenRules(), "", 4, [parse_seats(x, 4) for x in names])
+    n = 2_000 if quick else 50_000
+    res = play_games(setup, RunSpec(n, seed))
+    recs = []
+    for lu in res["lineups"]:
+        for s in lu["seats"]:
+            recs.append({"lineup": lu["name"], "bots": " | ".join(lu["bots"]), "seat": s["seat"],
+                         "win_rate": s["win_rate"].estimate, "win_rate_se": s["win_rate"].se,
+                         "score": s["score"].estimate, "score_se": s["score"].se,
+                         "n": res["n"], "seed": seed})
+    write_table(pd.DataFrame(recs), pathlib.Path(out_dir) / "ten_whole_games")
+    lines = ["## Ten: whole games", "",
+             f"Whole 4-player games with auctions, rewards, buys and the final buy round, "
+             f"n = {res['n']:,} games per line-up on the same shuffled decks, seed {seed} "
+             f"([table](ten_whole_games.csv)). Bots: see `pushluck ten game --help`.", "",
+             "| line-up | seat 0 | seat 1 | seat 2 | seat 3 | turns | winner's score | "
+             "busts | price per auction |", "|---|---|---|---|---|---|---|---|---|"]
+    for lu in res["lineups"]:
+        w = [f"{s['win_rate'].estimate:.3f} ± {s['win_rate'].se:.3f}" for s in lu["seats"]]
+        lines.append(f"| {lu['name']}: {', '.join(lu['bots'])} | " + " | ".join(w)
+                     + f" | {lu['turns'].estimate:.2f} | {lu['winner_score'].estimate:.2f} | "
+                     f"{lu['busts'].estimate:.2f} | {lu['price_per_auction'].estimate:.2f} |")
+    lines.append("")
+    for d in res["differences"]:
+        s0 = d["seats"][0]["win_rate"]
+        lines.append(f"Seat 0, line-up {d['of']} (paired): {s0.format(4)}.")
+    lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,163 @@
+"""Ten whole games, block drivers: fresh games for `ten game`, positions for `ten decide`.
+
+``game_blocks`` plays ``counts[b]`` games per block ``b`` (parallel over blocks with ``prange``;
+rows reduced by the runner in block order) for each of K line-ups on the same trial stream
+(common random numbers: the same shuffled deck), and returns float64[blocks, K·LW + (K−1)·DW]
+sums named in ``layout.LINEUP_COLUMNS`` / ``layout.DIFF_COLUMNS``.
+
+``position_blocks`` plays from a position: each trial shuffles the unseen cards into the draw
+pile (determinization) and plays one game per choice in ``choices`` (F_DRAW, F_NUMBERS,
+F_CURRENCY) on the same pile, recording the win share of seat ``me``; columns: per choice Σwin,
+Σwin², then per choice k ≥ 1 Σd, Σd² of (choice 0 − choice k).
+
+Arrays: ``base`` int8[R] the deck (or the unseen cards) in a fixed order; ``deck`` int64[55] the
+whole game's card counts; ``rl`` int64[NRULE]; ``bots`` float64[K, P, NB]; ``tabs`` the scoring
+tables of ``score.run_tables``; ``dec`` uint8[M, cap + 1, A, B], ``nchild`` int32[A, 9],
+``cchild`` int32[B, 5] the exact one-turn tables (dummies when no seat uses them).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import randint, seed_trial
+from kernels.ten.whole_engine import play_game
+from kernels.ten.whole_score import WS_SIZE
+from kernels.ten.whole_layout import (
+    DW, F_NONE, G_AUCTIONS, G_PRICE, G_SCORE, G_WIN, LW, NREC, NTYPES, R_BUSTS, R_START,
+    R_TOKENS, ROW_PILE, TK_BSUP, TK_SCORE, TK_SUP, NTK)
+
+
+@njit(cache=True)
+def shuffle(pile, base, s):
+    """Copy ``base`` into ``pile`` and shuffle it by Fisher–Yates (last position first)."""
+    n = base.shape[0]
+    for i in range(n):
+        pile[i] = base[i]
+    for i in range(n - 1, 0, -1):
+        j = randint(s, i + 1)
+        x = pile[i]
+        pile[i] = pile[j]
+        pile[j] = x
+
+
+@njit(cache=True)
+def new_game(pile, base, cards, tk, deck, rl, P, s):
+    """A fresh game: shuffled pile, empty collections and market, starting tokens."""
+    shuffle(pile, base, s)
+    for r in range(cards.shape[0]):
+        for t in range(NTYPES):
+            cards[r, t] = 0
+    for t in range(NTYPES):
+        cards[ROW_PILE, t] = deck[t]
+    for i in range(tk.shape[0]):
+        tk[i] = 0
+    for q in range(P):
+        tk[q] = rl[R_START]
+    tk[TK_SUP] = rl[R_TOKENS] - P * rl[R_START]
+    tk[TK_BSUP] = rl[R_BUSTS]
+    for q in range(5):
+        tk[TK_SCORE + q] = -1
+
+
+@njit(cache=True, parallel=True)
+def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
+    """Whole games from a fresh deck for K line-ups on common random numbers (module doc)."""
+    nb = keys.shape[0]
+    K = bots.shape[0]
+    out = np.zeros((nb, K * LW + (K - 1) * DW), dtype=np.float64)
+    for b in prange(nb):
+        pile = np.empty_like(base)
+        cards = np.zeros((9, NTYPES), dtype=np.int64)
+        tk = np.zeros(NTK, dtype=np.int64)
+        s = np.zeros(4, dtype=np.uint64)
+        ws = np.zeros(WS_SIZE, dtype=np.int64)
+        rec = np.zeros(NREC, dtype=np.float64)
+        ref = np.zeros(2 * P, dtype=np.float64)
+        acc = np.zeros(out.shape[1], dtype=np.float64)
+        for t in range(counts[b]):
+            for k in range(K):
+                seed_trial(keys[b], t, s)
+                new_game(pile, base, cards, tk, deck, rl, P, s)
+                play_game(pile, 0, 0, F_NONE, P, cards, tk, rl, bots[k], s, tabs, ws, dec,
+                          nchild, cchild, deck, rec)
+                o = k * LW
+                acc[o] += 1.0
+                for i in range(NREC):
+                    acc[o + 1 + 2 * i] += rec[i]
+                    acc[o + 2 + 2 * i] += rec[i] * rec[i]
+                acc[o + LW - 1] += rec[G_PRICE] * rec[G_AUCTIONS]
+                if k == 0:
+                    for q in range(P):
+                        ref[q] = rec[G_WIN + q]
+                        ref[P + q] = rec[G_SCORE + q]
+                else:
+                    o = K * LW + (k - 1) * DW
+                    for q in range(P):
+                        dw = ref[q] - rec[G_WIN + q]
+                        ds = ref[P + q] - rec[G_SCORE + q]
+                        acc[o + 4 * q] += dw
+                        acc[o + 4 * q + 1] += dw * dw
+                        acc[o + 4 * q + 2] += ds
+                        acc[o + 4 * q + 3] += ds * ds
+        for c in range(out.shape[1]):
+            out[b, c] = acc[c]
+    return out
+
+
+@njit(cache=True)
+def game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
+    """Games 0..n−1 of block ``key`` under one line-up (bots[0]), one at a time: per-game
+    records float64[n, NREC], final card rows int64[n, 9, 55] and tokens int64[n, NTK]."""
+    recs = np.zeros((n, NREC), dtype=np.float64)
+    finals = np.zeros((n, 9, NTYPES), dtype=np.int64)
+    toks = np.zeros((n, NTK), dtype=np.int64)
+    pile = np.empty_like(base)
+    cards = np.zeros((9, NTYPES), dtype=np.int64)
+    tk = np.zeros(NTK, dtype=np.int64)
+    s = np.zeros(4, dtype=np.uint64)
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    for t in range(n):
+        seed_trial(key, t, s)
+        new_game(pile, base, cards, tk, deck, rl, P, s)
+        play_game(pile, 0, 0, F_NONE, P, cards, tk, rl, bots[0], s, tabs, ws, dec, nchild,
+                  cchild, deck, recs[t])
+        finals[t] = cards
+        toks[t] = tk
+    return recs, finals, toks
+
+
+@njit(cache=True, parallel=True)
+def position_blocks(keys, counts, unseen, cards0, tk0, active, me, choices, deck, P, rl, bots,
+                    tabs, dec, nchild, cchild):
+    """Determinized playouts of a position for each choice on the same piles (module doc)."""
+    nb = keys.shape[0]
+    K = choices.shape[0]
+    out = np.zeros((nb, 2 * K + 2 * (K - 1)), dtype=np.float64)
+    for b in prange(nb):
+        pile = np.empty_like(unseen)
+        cards = np.zeros((9, NTYPES), dtype=np.int64)
+        tk = np.zeros(NTK, dtype=np.int64)
+        s = np.zeros(4, dtype=np.uint64)
+        ws = np.zeros(WS_SIZE, dtype=np.int64)
+        rec = np.zeros(NREC, dtype=np.float64)
+        acc = np.zeros(out.shape[1], dtype=np.float64)
+        for t in range(counts[b]):
+            w0 = 0.0
+            for k in range(K):
+                seed_trial(keys[b], t, s)
+                shuffle(pile, unseen, s)
+                cards[:, :] = cards0
+                tk[:] = tk0
+                play_game(pile, 0, active, choices[k], P, cards, tk, rl, bots, s, tabs, ws, dec,
+                          nchild, cchild, deck, rec)
+                w = rec[G_WIN + me]
+                acc[2 * k] += w
+                acc[2 * k + 1] += w * w
+                if k == 0:
+                    w0 = w
+                else:
+                    d = w0 - w
+                    acc[2 * K + 2 * (k - 1)] += d
+                    acc[2 * K + 2 * (k - 1) + 1] += d * d
+        for c in range(out.shape[1]):
+            out[b, c] = acc[c]
+    return out

@@ -1,0 +1,235 @@
+"""Ten whole games, the decisions and payments of the engine (``whole_engine.py`` has the model
+and the bots' rules in its docstring): paying a price, gaining tokens, a buy phase, an auction
+and the reward rule. Every function reads and writes the kernel's state arrays in place
+(``cards`` int64[9, 55], ``tk`` int64[NTK], ``rec`` float64[NREC]; layout in
+``whole_layout.py``); ``T`` is the scoring tables' tuple and ``ws`` the scorer's scratch.
+"""
+import numpy as np
+from numba import njit
+
+from kernels.rng import randint
+from kernels.ten.whole_layout import (
+    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, G_AUCTIONS,
+    G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
+    R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
+from kernels.ten.whole_score import score_row
+
+
+@njit(cache=True, inline="always")
+def collection_size(cards, q):
+    n = 0
+    for t in range(NTYPES):
+        n += cards[q, t]
+    return n
+
+
+@njit(cache=True, inline="always")
+def means_of(cards, tk, q, bv, with_cards):
+    m = tk[q] + bv * tk[5 + q]
+    if with_cards:
+        m += collection_size(cards, q)
+    return m
+
+
+@njit(cache=True, inline="always")
+def cached_score(q, cards, tk, T, ws):
+    """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
+    if tk[TK_SCORE + q] < 0:
+        tk[TK_SCORE + q] = score_row(cards[q], T, ws)
+    return tk[TK_SCORE + q]
+
+
+@njit(cache=True)
+def gain_tokens(q, amount, tk, cap):
+    g = amount
+    if g > cap - tk[q]:
+        g = cap - tk[q]
+    if g > tk[TK_SUP]:
+        g = tk[TK_SUP]
+    if g < 0:
+        g = 0
+    tk[q] += g
+    tk[TK_SUP] -= g
+    return g
+
+
+@njit(cache=True)
+def pay_price(q, X, cards, tk, rl, T, ws):
+    """Pay price X (whole_engine.py); returns the cards spent."""
+    bv = rl[R_BUSTVAL]
+    nb = X // bv
+    if nb > tk[5 + q]:
+        nb = tk[5 + q]
+    rem = X - nb * bv
+    t = rem if rem < tk[q] else tk[q]
+    rem -= t
+    if rem > 0 and tk[5 + q] > nb:
+        nb += 1
+        rem = 0
+    tk[q] -= t
+    tk[TK_SUP] += t
+    tk[5 + q] -= nb
+    tk[TK_BSUP] += nb
+    spent = 0
+    while rem > 0:
+        base = cached_score(q, cards, tk, T, ws)
+        best_t = -1
+        best_loss = 1 << 30
+        for c in range(NTYPES):
+            if cards[q, c] == 0:
+                continue
+            cards[q, c] -= 1
+            loss = base - score_row(cards[q], T, ws)
+            cards[q, c] += 1
+            if loss < best_loss:
+                best_loss = loss
+                best_t = c
+        if best_t < 0:  # nothing left to pay with (only without R_MEANS)
+            break
+        cards[q, best_t] -= 1
+        tk[TK_SCORE + q] = -1
+        if rl[R_SPENT] == 1 and best_t < 36:
+            cards[ROW_MARKET, best_t] += 1
+        else:
+            cards[ROW_OUT, best_t] += 1
+        rem -= 1
+        spent += 1
+    return spent
+
+
+@njit(cache=True)
+def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
+    """One buy phase for seat q under its bot row (whole_engine.py)."""
+    kind = int(bot[B_BUY])
+    if kind != A_VALUE and kind != A_RANDOM:
+        return
+    afford = means_of(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
+    pick = -1
+    if kind == A_VALUE:
+        base = -1
+        best_v = 0.0
+        best_p = 1
+        for t in range(36):
+            if cards[ROW_MARKET, t] == 0 or cards[q, t] > 0:
+                continue
+            price = t % 9 + 1
+            if price > afford:
+                continue
+            if base < 0:
+                base = cached_score(q, cards, tk, T, ws)
+            cards[q, t] += 1
+            g = score_row(cards[q], T, ws) - base
+            cards[q, t] -= 1
+            v = g + bot[B_BONUS]
+            if v <= 0.0 or v < bot[B_MINGAIN] * price:
+                continue
+            if pick < 0 or v * best_p > best_v * price:
+                pick = t
+                best_v = v
+                best_p = price
+    else:
+        n = 0
+        for t in range(36):
+            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
+                n += 1
+        if n == 0 or randint(s, 2) == 0:
+            return
+        k = randint(s, n)
+        for t in range(36):
+            if cards[ROW_MARKET, t] > 0 and cards[q, t] == 0 and t % 9 + 1 <= afford:
+                if k == 0:
+                    pick = t
+                    break
+                k -= 1
+    if pick < 0:
+        return
+    cards[ROW_MARKET, pick] -= 1
+    cards[q, pick] += 1
+    tk[TK_SCORE + q] = -1
+    pay_price(q, pick % 9 + 1, cards, tk, rl, T, ws)
+    rec[G_BUYS] += 1
+    rec[G_SPENT] += pick % 9 + 1
+
+
+@njit(cache=True)
+def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
+    """Auction the wild of type w drawn by seat a (whole_engine.py)."""
+    cur = 0
+    win = -1
+    bv = rl[R_BUSTVAL]
+    for i in range(1, P + 1):
+        q = (a + i) % P
+        bot = bots[q]
+        kind = int(bot[B_BID])
+        means = means_of(cards, tk, q, bv, True)
+        if kind == A_VALUE:
+            own = means_of(cards, tk, q, bv, bot[B_CARDS] > 0)
+            if rl[R_MEANS] == 1 and own > means:
+                own = means
+            if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
+                continue
+            base = cached_score(q, cards, tk, T, ws)
+            cards[q, w] += 1
+            g = score_row(cards[q], T, ws) - base
+            cards[q, w] -= 1
+            lim = int(np.floor(g * bot[B_TPP]))
+            if lim > own:
+                lim = own
+            if q == a:
+                if cur + 1 <= lim:
+                    cur += 1
+                    win = q
+            elif lim > cur:
+                cur = lim
+                win = q
+        elif kind == A_RANDOM:
+            hi = means
+            if rl[R_MEANS] == 0 and hi < cur + 1:
+                hi = cur + 1
+            if hi > cur and randint(s, 2) == 1:
+                cur = cur + 1 + randint(s, hi - cur)
+                win = q
+    if win >= 0:
+        cards[win, w] += 1
+        tk[TK_SCORE + win] = -1
+        pay_price(win, cur, cards, tk, rl, T, ws)
+        rec[G_AUCTIONS] += 1
+        rec[G_PRICE] += cur
+    elif rl[R_ALLPASS] == 1:
+        cards[a, w] += 1
+        tk[TK_SCORE + a] = -1
+        rec[G_WFREE] += 1
+    else:
+        cards[ROW_OUT, w] += 1
+        rec[G_WDISC] += 1
+
+
+@njit(cache=True)
+def wants_numbers(a, C, P, cards, tk, rl, bot, T, ws):
+    """The reward rule W_VALUE: True to take the numbers (whole_engine.py)."""
+    base = cached_score(a, cards, tk, T, ws)
+    new = 0
+    for t in range(36):
+        if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
+            new += 1
+        cards[a, t] += cards[ROW_TABLEAU, t]
+    g = score_row(cards[a], T, ws) - base
+    for t in range(36):
+        cards[a, t] -= cards[ROW_TABLEAU, t]
+    cap = rl[R_CAP]
+    others = 0
+    mine = 0
+    if rl[R_GAINS] == 1:
+        for i in range(1, P):
+            q = (a + i) % P
+            x = cap - tk[q]
+            others += C if C < x else x
+        x = cap - tk[a]
+        mine = C if C < x else x
+        if mine > tk[TK_SUP]:
+            mine = tk[TK_SUP]
+    v_num = g + bot[B_BONUS] * new - bot[B_OPP] * others
+    v_cur = mine / bot[B_TPP]
+    return v_num >= v_cur
+
+

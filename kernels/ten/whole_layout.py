@@ -1,0 +1,81 @@
+"""Index constants shared by the Ten whole-game kernels and their Python wrappers.
+
+``rl`` int64[NRULE] — the rules as the kernel reads them (index: meaning):
+  R_BUST number bust at T ≥ this · R_CBUST currency bust at C ≥ this · R_CAP token cap ·
+  R_START tokens each player starts with · R_TOKENS currency tokens in the game ·
+  R_BUSTS bust tokens in the game · R_BUSTVAL a bust token's worth when paying ·
+  R_ALLPASS 0 discard the wild when everyone passes, 1 the active player takes it free ·
+  R_AUCTIONS 0 wilds are discarded unseen by any auction · R_BUYS 0 no buy phases ·
+  R_GAINS 0 nobody gains tokens from rewards or number busts · R_FINALLAST 1 the last player
+  buys last in the final round, 0 is left out · R_SPENT 0 spent cards leave the game, 1 spent
+  number cards go to the market · R_MEANS 1 bids may not exceed what the bidder can pay ·
+  R_CHECK 1 check conservation after every turn.
+
+``bots`` float64[K, P, NB] — per line-up k and seat p (index: meaning):
+  B_DRAW draw rule (D_TOTAL stop once T ≥ B_DRAWP, D_CARDS stop once the tableau holds B_DRAWP
+  cards, D_EXACT the exact one-turn table B_TABLE, D_RANDOM draw with chance B_PDRAW) ·
+  B_REWARD (W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM) · B_TPP tokens per point · B_BONUS points
+  per new distinct number card · B_BID (A_VALUE, A_NEVER, A_RANDOM) · B_BUY (A_VALUE, A_NEVER,
+  A_RANDOM) · B_MINGAIN least points per token for a buy · B_OPP points lost per token an
+  opponent gains · B_CARDS 1 may pay with collection cards.
+
+Card rows ``cards`` int64[9, 55]: rows 0..4 the players' collections, ROW_MARKET, ROW_OUT
+(discarded and spent cards), ROW_PILE (the draw pile's counts), ROW_TABLEAU.
+``tk`` int64[NTK]: currency tokens 0..4, bust tokens 5..9, supply of currency tokens 10, of bust
+tokens 11, each seat's current score 12..16 as a cache (−1: recompute after the collection
+changed).
+"""
+NTYPES = 55
+CUR0, CW0, NW0, FULL = 36, 41, 45, 54
+MAXP = 5
+
+(R_BUST, R_CBUST, R_CAP, R_START, R_TOKENS, R_BUSTS, R_BUSTVAL, R_ALLPASS, R_AUCTIONS, R_BUYS,
+ R_GAINS, R_FINALLAST, R_SPENT, R_MEANS, R_CHECK) = range(15)
+NRULE = 15
+
+(B_DRAW, B_DRAWP, B_REWARD, B_TPP, B_BONUS, B_BID, B_BUY, B_MINGAIN, B_OPP, B_CARDS, B_PDRAW,
+ B_TABLE) = range(12)
+NB = 12
+D_TOTAL, D_CARDS, D_EXACT, D_RANDOM = 0, 1, 2, 3
+W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM = 0, 1, 2, 3
+A_VALUE, A_NEVER, A_RANDOM = 0, 1, 2
+
+ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU = 5, 6, 7, 8
+TK_SUP, TK_BSUP, TK_SCORE = 10, 11, 12
+NTK = 17
+
+# forced first action of a position's active player (decide)
+F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY = 0, 1, 2, 3
+
+# the per-game record (float64[NREC])
+REC_NAMES = (
+    "turns", "rounds", "busts", "number_busts", "currency_busts", "auctions", "wilds_discarded",
+    "wilds_free", "auction_price", "buys", "buy_spent", "market_end", "stops_numbers",
+    "stops_currency", "first_turn_bust", "violations", "winner_score", "tied", "wilds_drawn",
+    "score_0", "score_1", "score_2", "score_3", "score_4",
+    "win_0", "win_1", "win_2", "win_3", "win_4",
+    "tokens_0", "tokens_1", "tokens_2", "tokens_3", "tokens_4",
+    "cards_0", "cards_1", "cards_2", "cards_3", "cards_4", "auction_share")
+NREC = len(REC_NAMES)
+RC = {name: i for i, name in enumerate(REC_NAMES)}
+(G_TURNS, G_ROUNDS, G_BUSTS, G_NBUSTS, G_CBUSTS, G_AUCTIONS, G_WDISC, G_WFREE, G_PRICE, G_BUYS,
+ G_SPENT, G_MARKET, G_STOPN, G_STOPC, G_FIRSTBUST, G_VIOL, G_WSCORE, G_TIED, G_WILDS) = range(19)
+G_SCORE, G_WIN, G_TOK, G_CARDS, G_SHARE = 19, 24, 29, 34, 39
+
+# per-block sum columns of one line-up: games, then Σx and Σx² of every record field, then
+# Σ(price·auctions) for the price-per-auction ratio; then, for each line-up k ≥ 1, the paired
+# differences (line-up 0 − line-up k) of each seat's win share and score: Σd, Σd².
+LINEUP_COLUMNS = (("games",) + tuple(x for n in REC_NAMES for x in (n, n + "_sq"))
+                  + ("price_x_auctions",))
+LW = len(LINEUP_COLUMNS)
+DIFF_COLUMNS = tuple(x for q in range(MAXP) for x in (f"d_win_{q}", f"d_win_{q}_sq",
+                                                       f"d_score_{q}", f"d_score_{q}_sq"))
+DW = len(DIFF_COLUMNS)
+
+
+def column(name: str, lineup: int = 0, lineups: int = 1) -> int:
+    """Index of a named sum column of ``lineup`` (a LINEUP_COLUMNS name, or for lineup ≥ 1 a
+    DIFF_COLUMNS name to get its paired difference with line-up 0)."""
+    if name in DIFF_COLUMNS:
+        return lineups * LW + (lineup - 1) * DW + DIFF_COLUMNS.index(name)
+    return lineup * LW + LINEUP_COLUMNS.index(name)

@@ -1,0 +1,93 @@
+"""Ten whole games: kernel = independent Python reference game by game on the same seeds,
+conservation over 10,000 games, final scores = `ten score`, and the first turn against the exact
+one-turn solver (within 5 SE)."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from analyzer.games.ten.rules import ValueModel, load_deck, parse_card, turn_state
+from analyzer.games.ten.exact import KIND_TOTAL, Model, TenPolicy, solve
+from analyzer.games.ten.score import score_collection
+from analyzer.games.ten import whole_reference as reference
+from analyzer.games.ten.bots import parse_seats
+from analyzer.games.ten.cards import codes_of
+from analyzer.games.ten.whole import Setup, lineup_stats, score_tables
+from analyzer.games.ten.rules import TenRules
+from analyzer.rng import block_keys
+from analyzer.runner import run
+from kernels.ten.whole_layout import REC_NAMES
+
+
+def _compare(setup, key, n):
+    recs, finals, toks = setup.details(key, n)
+    ref = reference.reference_games(setup, key, n)
+    for g in range(n):
+        rec, colls, tk = ref[g]
+        for i, name in enumerate(REC_NAMES):
+            assert recs[g, i] == pytest.approx(rec.get(name, 0)), (g, name)
+        for q in range(setup.players):
+            assert Counter(codes_of(finals[g, q])) == colls[q], (g, q)
+            assert (toks[g][q], toks[g][5 + q]) == tk[q], (g, q)
+
+
+def test_kernel_matches_reference_threshold_bots():
+    st = Setup(TenRules(), load_deck(), 4, [parse_seats("threshold", 4)], check=True)
+    _compare(st, block_keys(11, 0, 1)[0], 2)
+
+
+def test_kernel_matches_reference_mixed_bots(monkeypatch):
+    """Random, exact and card-count bots and other rules; the reference scores through the
+    kernel's scorer here only for speed (scores themselves are checked against `ten score`)."""
+    from kernels.ten.whole_score import WS_SIZE, score_row
+
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+
+    def fast(coll):
+        from analyzer.games.ten.cards import counts_of
+
+        return int(score_row(counts_of([c for c, k in coll.items() for _ in range(k)]),
+                             score_tables(), ws))
+
+    monkeypatch.setattr(reference, "score", fast)
+    rules = TenRules(all_pass="active-free", spent_cards="market", bust_tokens=4)
+    for players, seats in [(4, "random,exact,cards:5,threshold:8,bid=random,pay_with_cards=true"),
+                           (2, "random:draw_chance=0.7,random"), (3, "exact:token=0.5")]:
+        st = Setup(rules, load_deck(), players, [parse_seats(seats, players)], check=True)
+        _compare(st, block_keys(5, 3, 1)[0], 3)
+
+
+def test_conservation_over_ten_thousand_games():
+    st = Setup(TenRules(), load_deck(), 4,
+               [parse_seats("random,threshold:pay_with_cards=true,exact,cards:5", 4)], check=True)
+    res = run(st.job(), 10_000, 2026, progress=False)
+    s = lineup_stats(res.sums, 0, 1, 4)
+    assert s["n"] == 10_000 and s["violations"] == 0
+    assert sum(x["win_rate"].estimate for x in s["seats"]) == pytest.approx(1.0)
+
+
+def test_final_scores_agree_with_ten_score():
+    st = Setup(TenRules(), load_deck(), 4, [parse_seats("threshold", 4)])
+    recs, finals, _ = st.details(block_keys(3, 0, 1)[0], 40)
+    checked = 0
+    for g in range(40):
+        for q in range(4):
+            cards = [parse_card(c) for c in codes_of(finals[g, q])]
+            assert recs[g, REC_NAMES.index(f"score_{q}")] == score_collection(cards)["score"]
+            checked += 1
+    assert checked == 160
+
+
+def test_first_turn_bust_rate_matches_exact_one_turn_solver():
+    """With auctions, buys and token gains off, the first turn of a game is a fresh-deck turn
+    under "stop once T ≥ 7"; its bust rate must match the exact solver's within 5 SE."""
+    rules = TenRules(auctions=False, buys=False, token_gains=False)
+    tr = rules.turn_rules()
+    # value = P(bust): a bust is worth 1 token of weight 1, stopping 0 (no room for tokens)
+    m = Model(turn_state(tr, load_deck()), tr, ValueModel(card=0, token=1, bust=1), 4, 10)
+    exact = solve(m, [TenPolicy(KIND_TOTAL, 7)]).value(0)
+    st = Setup(rules, load_deck(), 4, [parse_seats("threshold:7", 4)])
+    res = run(st.job(), 40_000, 77, progress=False)
+    p = lineup_stats(res.sums, 0, 1, 4)["first_turn_bust"]
+    assert abs(p.estimate - exact) <= 5 * p.se
+    assert 0.1 < exact < 0.5
