@@ -80,17 +80,32 @@ def _score(c: Counter) -> float:
     return (c["killed"] + c["timeout"]) / judged if judged else 0.0
 
 
+def _select_tests(pyproject: Path, tests: list[str]) -> None:
+    """Replace the scratch copy's test selection (the working tree's file is left alone)."""
+    import re
+
+    text = pyproject.read_text()
+    listed = ", ".join(f'"{t}"' for t in tests)
+    text = re.sub(r"pytest_add_cli_args_test_selection = \[.*?\]",
+                  f"pytest_add_cli_args_test_selection = [{listed}]", text, flags=re.S)
+    pyproject.write_text(text)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("patterns", nargs="*")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true", help="reuse the scratch folder (resume)")
+    ap.add_argument("--tests", nargs="+", default=None,
+                    help="test files to run instead of the configured selection")
     args = ap.parse_args()
     scratch = Path(os.environ.get("MUTATE_DIR", "/tmp/pushluck-mutmut"))
     if scratch.exists() and not args.keep:
         shutil.rmtree(scratch)
     scratch.mkdir(parents=True, exist_ok=True)
     copy_tree(scratch)
+    if args.tests:
+        _select_tests(scratch / "pyproject.toml", args.tests)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(scratch / "mutants")
     env["NUMBA_NUM_THREADS"] = "1"
