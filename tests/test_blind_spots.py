@@ -231,3 +231,29 @@ def test_load_toml_limits(tmp_path):
     edge = tmp_path / "edge.toml"
     edge.write_text("# " + "x" * ((1 << 20) - 3) + "\n")
     assert load_toml(edge) == {}
+
+
+# ---------------------------------------------------------------- tune: batch means
+def test_batch_mean_hand_values():
+    from analyzer.tune import batch_mean
+
+    sums = np.array([2.0, 6.0, 4.0])
+    counts = np.array([4.0, 4.0, 2.0])  # x_b = 0.5, 1.5, 2; mean = 12/10 = 1.2
+    s = batch_mean(sums, counts, 2.0)
+    se2 = (4 * 0.7**2 + 4 * 0.3**2 + 2 * 0.8**2) / (2 * 10)
+    assert s.estimate == pytest.approx(1.2) and s.se == pytest.approx(math.sqrt(se2))
+    assert s.ci_low == pytest.approx(1.2 - 2 * math.sqrt(se2))
+    assert s.ci_high == pytest.approx(1.2 + 2 * math.sqrt(se2)) and s.n == 10
+    one = batch_mean(np.array([3.0]), np.array([6.0]), 1.96)
+    assert one.estimate == 0.5 and math.isnan(one.se)
+
+
+def test_batch_mean_keeps_the_block_order_of_an_order_sensitive_sum():
+    from analyzer.tune import batch_mean
+
+    # 1e16 + 1 − 1e16 …: the float total depends on the order of addition
+    sums = np.array([1e16, 1.0, -1e16, 1.0, 0.5, 3.0, -0.25, 1e-3] * 3)
+    counts = np.full(sums.size, 1.0)
+    est = batch_mean(sums, counts, 1.96).estimate
+    assert est == float(sums.sum()) / sums.size
+    assert est != float(sums[::-1].sum()) / sums.size or est != float(np.sort(sums).sum()) / 24
