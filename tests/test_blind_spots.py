@@ -33,7 +33,7 @@ def test_statistic_methods_hand_values():
     assert not Statistic(-1.0, 0.1, -1.5, -0.5, 9).contains_zero()
     assert s.format(2) == "0.25 ± 0.50 [-0.75, 1.25]"
     assert s.format() == "0.2500 ± 0.5000 [-0.7500, 1.2500]"
-    with pytest.raises(ValueError, match="no exact value attached"):
+    with pytest.raises(ValueError, match="^no exact value attached$"):
         s.z_from_exact()
 
 
@@ -42,6 +42,7 @@ def test_z_from_exact_with_zero_se():
     assert Statistic(0.5, 0.0, 0.5, 0.5, 10, 0.5 + 1e-13).z_from_exact() == 0.0
     assert Statistic(0.5, 0.0, 0.5, 0.5, 10, 0.4).z_from_exact() == math.inf
     assert Statistic(0.5, 0.0, 0.5, 0.5, 10, 0.5 - 2e-12).z_from_exact() == math.inf
+    assert Statistic(0.0, 0.0, 0.0, 0.0, 10, 1e-12).z_from_exact() == math.inf  # strict bound
 
 
 def test_sizes_must_be_positive():
@@ -257,3 +258,62 @@ def test_batch_mean_keeps_the_block_order_of_an_order_sensitive_sum():
     est = batch_mean(sums, counts, 1.96).estimate
     assert est == float(sums.sum()) / sums.size
     assert est != float(sums[::-1].sum()) / sums.size or est != float(np.sort(sums).sum()) / 24
+
+
+def test_rule_metadata_and_list_defaults_built_at_call_time():
+    # built inside the test (not at import) so a mutation of rule() is active while it runs
+    import dataclasses
+
+    @dataclass(frozen=True)
+    class _L:
+        sizes: tuple[int, ...] = rule((1, 2), "sizes", min=1, max=5)
+        tags: list[str] = rule(["a"], "tags", choices=("a", "b"))
+        k: int = rule(3, "k")
+
+    f = {x.name: x for x in dataclasses.fields(_L)}
+    assert dict(f["sizes"].metadata) == {"help": "sizes", "min": 1, "max": 5, "choices": None}
+    assert dict(f["tags"].metadata) == {"help": "tags", "min": None, "max": None,
+                                        "choices": ("a", "b")}
+    assert f["k"].default == 3 and f["sizes"].default == (1, 2)
+    a, b = _L(), _L()
+    assert a.tags == ["a"] and type(a.tags) is list and a.tags is not b.tags
+    with pytest.raises(UserError) as exc:
+        build_rules(_L, None, ["sizes=1,0"])
+    assert str(exc.value) == "rule 'sizes' = 0 is below its minimum 1"
+    with pytest.raises(UserError) as exc:
+        build_rules(_L, None, ["tags=a,c"])
+    assert str(exc.value) == "rule 'tags' = 'c' is not one of: a, b"
+    assert build_rules(_L, None, ["sizes=[5]"]).sizes == (5,)
+    with pytest.raises(UserError) as exc:
+        build_rules(_L, None, ["sizes=[1, 2"])
+    assert str(exc.value) == "rule 'sizes' must be an integer, got '[1'"
+
+
+def test_load_toml_messages_and_depth(tmp_path):
+    import tomllib
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text("a = [\n\n")
+    try:
+        tomllib.loads("a = [\n\n")
+    except tomllib.TOMLDecodeError as e:
+        want = f"{bad} is not valid TOML: {' '.join(str(e).split())}"
+    with pytest.raises(UserError) as exc:
+        load_toml(bad)
+    assert str(exc.value) == want
+    tables = tmp_path / "tables.toml"
+    tables.write_text("[a.b.c.d.e.f.g.h.i]\nx = 1\n")
+    with pytest.raises(UserError, match="more than 8 deep"):
+        load_toml(tables)
+    empty = tmp_path / "empty.toml"
+    empty.write_text("a = " + "[" * 9 + "]" * 9)  # the innermost empty list counts as a level
+    with pytest.raises(UserError, match="more than 8 deep"):
+        load_toml(empty)
+    fine = tmp_path / "fine.toml"
+    fine.write_text("[a.b.c.d.e.f]\nx = {}\n")  # 8 levels, the last an empty table
+    assert load_toml(fine)["a"]
+    (tmp_path / "l1").symlink_to(tmp_path / "l2")
+    (tmp_path / "l2").symlink_to(tmp_path / "l1")
+    with pytest.raises(UserError) as exc:
+        load_toml(tmp_path / "l1")
+    assert str(exc.value) == f"cannot read {tmp_path / 'l1'}: Too many levels of symbolic links"
