@@ -317,3 +317,23 @@ def test_load_toml_messages_and_depth(tmp_path):
     with pytest.raises(UserError) as exc:
         load_toml(tmp_path / "l1")
     assert str(exc.value) == f"cannot read {tmp_path / 'l1'}: Too many levels of symbolic links"
+
+
+def test_runspec_run_passes_every_setting():
+    from analyzer.runner import KernelJob, RunSpec, half_width_of_proportion, run
+
+    def coin(keys, counts):
+        out = np.zeros((keys.shape[0], 2))
+        out[:, 0] = (keys[:, 0] % np.uint64(7)).astype(np.float64)
+        out[:, 1] = counts
+        return out
+
+    job = KernelJob("coin", 100, coin, half_width_of_proportion(0))
+    a = RunSpec(1000, 5, progress=False).run(job)
+    b = run(job, 1000, 5, progress=False)
+    assert a.n == 1000 and a.seed == 5 and np.array_equal(a.sums, b.sums)
+    p = RunSpec(None, 5, precision=0.5, progress=False).run(job)
+    q = run(job, None, 5, precision=0.5, progress=False)
+    assert p.stopped_by == q.stopped_by == "precision" and p.n == q.n
+    t = RunSpec(None, 5, time_limit=1e-9, precision=1e-12, progress=False).run(job)
+    assert t.stopped_by == "time-limit"
