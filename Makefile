@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench readme setup clean
+.PHONY: run test bench readme setup clean mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,14 @@ bench: $(STAMP)
 
 readme: $(STAMP)
 	$(PY) docs/readme_examples.py
+
+# Mutation testing (not part of `make test`; an hour or more on 2 cores): mutmut over the
+# pure-Python modules configured in pyproject's [tool.mutmut], then the curated planted bugs in
+# the Numba kernels (tests/mutation/kernel_bugs.toml). Both work in scratch copies under /tmp.
+mutate: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,mutate]'
+	$(PY) tests/mutation/run_mutmut.py
+	$(PY) tests/mutation/kernel_bugs.py
 
 clean:
 	rm -rf $(VENV) reports/out/*

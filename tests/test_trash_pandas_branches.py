@@ -1,0 +1,34 @@
+"""Trash Pandas: the kernel branches the other tests do not reach, each against the exact value.
+
+Collecting all six tokens with cards still in hand is the only way into the card kernel's bonus
+turn (``simulate_turns``: ``mode = 1`` with Blammo!/Nanners/MMM Pie! left); "stop-at:6" rolls
+until six or a bust, so with cards in hand it reaches that branch in about 2–4% of turns. Each
+case runs under the default bonus cap and under cap 1 (the knob read by both kernels and by the
+exact solver), and the no-card kernel is run under cap 1 too.
+"""
+import pytest
+
+from analyzer.games.trash_pandas.play import parse_policy, simulate
+from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
+from analyzer.runner import RunSpec
+
+
+@pytest.mark.parametrize("cards,cap", [((1, 1, 2), 3), ((1, 1, 2), 1), ((0, 0, 2), 2),
+                                       ((2, 0, 1), 1), ((0, 0, 0), 1)])
+def test_stop_at_six_with_cards_in_hand_reaches_the_bonus_turn(cards, cap):
+    out = simulate(parse_policy("stop-at:6"), ValueModel(), TrashPandasRules(bonus_cap=cap),
+                   cards, RunSpec(150_000, 29, progress=False))
+    assert out["p_all_six"].estimate > 0.01  # the branch is reached, many times
+    if cards[1] == 0 and cap > 1:  # a Nanners left stops a repeat; cap 1 takes one token
+        assert out["p_bonus_bust"].estimate > 0.0
+    for key in ("bust_rate", "mean_tokens", "p_all_six", "mean_value"):
+        stat = out[key]
+        assert abs(stat.estimate - stat.exact_value) <= 4.5 * stat.se + 1e-12, key
+
+
+def test_optimal_with_cards_and_cap_one_matches_exact():
+    out = simulate(parse_policy("optimal"), ValueModel(), TrashPandasRules(bonus_cap=1),
+                   (1, 1, 1), RunSpec(150_000, 31, progress=False))
+    for key in ("bust_rate", "mean_tokens", "p_all_six", "mean_value"):
+        stat = out[key]
+        assert abs(stat.estimate - stat.exact_value) <= 4.5 * stat.se + 1e-12, key
