@@ -93,6 +93,11 @@ def _sub_multisets(cnt):
     return out
 
 
+#: `best` keeps every game's final score per action (for the paired margin): at most this many
+#: float64 cells (400 MB), checked before anything is allocated.
+MAX_CELLS = 50_000_000
+
+
 def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int, spec: RunSpec,
          policy: Policy, top: int = 10) -> dict:
     """Every distinct legal action scored by ``spec.n`` games played out after it by ``policy``
@@ -113,6 +118,10 @@ def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int,
     if empties(cells) == 0:
         raise UserError("the board has no empty cell: the game is over")
     acts, ok, need = actions(cells, roll, rules, diff, powers_left)
+    if games * len(acts) > MAX_CELLS:
+        raise UserError(f"-n {games:,} with {len(acts)} actions needs {games * len(acts):,} "
+                        f"result cells (at most {MAX_CELLS:,}): use -n {MAX_CELLS // len(acts):,} "
+                        f"or fewer")
     G = kernel_inputs(rules, diff, book=True)
     rows = np.array([r for _d, r in acts], dtype=np.int64)
     nblocks, counts = block_layout(games, 32)

@@ -51,7 +51,13 @@ def _rules(rules_file, sets):
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.rules import build_rules
 
-    return build_rules(TrashPandasRules, rules_file, sets)
+    r = build_rules(TrashPandasRules, rules_file, sets)
+    if r.deck:
+        from analyzer.errors import UserError
+
+        raise UserError(f"rule 'deck' = '{r.deck}' is not used by the turn commands (odds, "
+                        "policy, simulate): pass a deck to `trash-pandas score --deck FILE`")
+    return r
 
 
 def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
