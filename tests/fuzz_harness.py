@@ -111,6 +111,7 @@ COMMANDS: dict[str, dict] = {
     "bench": dict(base=["--quick"], list=["--game"]),
 }
 
+RECIPE = "title = \"t\"\ngame = \"pig\"\nseed = 1\n"
 DATA = Path(__file__).resolve().parent.parent / "analyzer" / "data"
 
 
@@ -136,10 +137,22 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         "points-str": "[cards.feesh]\nname = \"Feesh\"\ncopies = 7\npoints = \"531\"\n",
         "copies-huge": "[numbers]\ncopies = [99999999999999999999, 3, 3, 3, 3, 3, 1, 1, 1]\n",
         "position-go": "[position]\nplayers = 2\nme = 0\ngo_counts = [1000000, 0]\n",
-        "recipe-range": "game = \"pig\"\n[[parts]]\nname = \"x\"\nkind = \"pig.hold-thresholds\"\n"
+        "recipe-range": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.hold-thresholds\"\n"
                         "[parts.params]\nrange = [35, 10]\n",
-        "recipe-traversal": "game = \"pig\"\n[[parts]]\nname = \"../../x\"\n"
-                            "kind = \"pig.solve\"\n",
+        "recipe-range-1": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.hold-thresholds\"\n"
+                          "[parts.params]\nrange = [10]\n",
+        "recipe-games": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.matchups\"\n"
+                        "[parts.params]\ngames = 1000.7\n",
+        "recipe-unknown-param": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.solve\"\n"
+                                "[parts.params]\nnosuch = 1\n",
+        "recipe-rules-text": RECIPE.replace("seed = 1", "seed = 1\nrules = \"goal=10\"")
+                             + "[[parts]]\nname = \"x\"\nkind = \"pig.solve\"\n",
+        "recipe-traversal": RECIPE + "[[parts]]\nname = \"../../x\"\nkind = \"pig.solve\"\n",
+        "recipe-absolute": RECIPE + "[[parts]]\nname = \"/tmp/x\"\nkind = \"pig.solve\"\n",
+        "recipe-seed-bool": RECIPE.replace("seed = 1", "seed = true")
+                            + "[[parts]]\nname = \"x\"\nkind = \"pig.solve\"\n",
+        "recipe-chess": RECIPE.replace("pig", "chess") + "[[parts]]\nname = \"x\"\n"
+                        "kind = \"chess.solve\"\n",
     }
     out = {}
     for name, text in files.items():
@@ -317,8 +330,8 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["bench", "--game", "nosuch"],
         ["pig", "simulate", "--seats", "hold:20\nhold:25", "-n", "10"],
         ["tune", "pig", "--sweep", "nosuch=1,2", "-n", "10"],
-        ["report", str(files["recipe-range"]), "--out", str(tmp / "r1")],
-        ["report", str(files["recipe-traversal"]), "--out", str(tmp / "r2")],
+        *[["report", str(files[k]), "--out", str(tmp / k)] for k in files
+          if k.startswith("recipe-")],
         ["ten", "best", "--set", "bust_at=60", "--set", "currency_bust_at=60"],
         ["magdagdon", "best", "--board", "..../..../..../....", "--roll", "1234", "-n", "100000000"],
         ["pig", "solve", "--goal", "20", "--out", ""],
