@@ -20,7 +20,9 @@ HUGE = ["99999999999999999999", "18446744073709551616", "-99999999999999999999",
         "1000000000000000000", "-1000000000000000000"]
 NOT_INT = ["nan", "inf", "1.5", "abc", "", "1\n2", "0x10", "1e3"]
 BAD_FLOAT = ["nan", "inf", "-inf", "-1", "1e400", "abc", "", "NaN", "1\n2"]
-BAD_LIST = [",,,", ",", "greedy,", ",greedy", "a" * 3000, "x\ny", "\t", "\u2603\u2603"]
+BAD_LIST = [",,,", ",", "greedy,", ",greedy", "a" * 3000, "x\ny", "\u2603\u2603"]
+#: Arguable list values: whitespace alone may mean "none" where an empty list makes sense.
+ARGUABLE_LIST = ["\t", " "]
 BAD_SET = ["nosuch=1", "=1", "noequals", "=", "deck=/nonexistent/deck.toml", "goal=nan",
            "goal=inf", "goal=99999999999999999999", "a=b=c", "goal=1\n2", "deck=/dev/null",
            "deck=/etc"]
@@ -169,6 +171,10 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     return out
 
 
+#: An empty TOML file is arguable: no house rules, or a file with every key at its default.
+ARGUABLE_FILES = {"empty"}
+
+
 def bad_outs(tmp: Path) -> list[str]:
     tmp.mkdir(parents=True, exist_ok=True)
     a_file = tmp / "a-file"
@@ -278,9 +284,11 @@ def table_cases(tmp: Path) -> list[tuple[list[str], str]]:
         for opt in spec.get("list", []):
             for v in BAD_LIST:
                 add(opt, v)
+            for v in ARGUABLE_LIST:
+                add(opt, v, "any")
         for opt in spec.get("file", []):
             for name, path in files.items():
-                add(opt, str(path))
+                add(opt, str(path), "any" if name in ARGUABLE_FILES else "invalid")
         for opt in spec.get("out", []):
             for v in outs:
                 add(opt, v)
@@ -350,7 +358,7 @@ def random_cases(tmp: Path, count: int, seed: int = 12) -> list[tuple[list[str],
     import random
 
     rnd = random.Random(seed)
-    files = list(bad_files(tmp / "files").values())
+    files = bad_files(tmp / "files")
     outs = bad_outs(tmp / "outs")
     alphabet = "abcdefghij0123456789,:;=.-_ \n\t/*#$@\u00e9\u2603"
     cases = []
@@ -372,7 +380,8 @@ def random_cases(tmp: Path, count: int, seed: int = 12) -> list[tuple[list[str],
             value, expect = rnd.choice([(rnd.choice(BAD_FLOAT), "invalid"),
                                         (repr(rnd.uniform(0, 5)), "any")])
         elif kind == "file":
-            value, expect = str(rnd.choice(files)), "invalid"
+            name = rnd.choice(sorted(files))
+            value, expect = str(files[name]), "any" if name in ARGUABLE_FILES else "invalid"
         elif kind == "out":
             value, expect = rnd.choice(outs), "invalid"
         else:

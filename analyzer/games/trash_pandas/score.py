@@ -82,10 +82,10 @@ def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
 def parse_stash(text: str, deck: dict[str, CardType]) -> dict[str, dict[str, int]]:
     """``A:feesh=3,blammo=2;B:feesh=3`` → {player: {card: count}}, validated against the deck."""
     players: dict[str, dict[str, int]] = {}
+    if text.strip() and any(not c.strip() for c in text.split(";")):
+        raise UserError(f"--stash '{text}' has an empty player (two ';' in a row?)")
     for chunk in text.split(";"):
         chunk = chunk.strip()
-        if not chunk:
-            continue
         if ":" in chunk:
             name, body = (s.strip() for s in chunk.split(":", 1))
         else:
@@ -106,7 +106,7 @@ def parse_counts(body: str, deck: dict[str, CardType], who: str) -> dict[str, in
     for part in body.split(","):
         part = part.strip()
         if not part:
-            continue
+            raise UserError(f"{who}: an empty item in '{body}'")
         if "=" not in part:
             raise UserError(f"{who}: expected card=count, got '{part}'")
         card, num = (s.strip() for s in part.split("=", 1))
