@@ -137,8 +137,10 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
 
 
 def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, seed: int,
-              scheduler: str, stream: int = 0) -> list[dict]:
-    """Per cell and metric job: per-block sums, locally or as Dask tasks (identical numbers)."""
+              scheduler: str, stream: int = 0, deadline: float | None = None) -> list[dict]:
+    """Per cell and metric job: per-block sums, locally or as Dask tasks (identical numbers).
+    Locally, no new cell starts after ``deadline`` (``time.monotonic()``): the finished cells
+    are kept, as after an interrupt."""
     import dataclasses
 
     block_size = max(1, -(-n // TUNE_BLOCKS))
@@ -156,8 +158,13 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
         from analyzer.errors import was_interrupted
         from analyzer.output import note
 
+        import time
+
         results = []
         for i, a in enumerate(args):
+            if deadline is not None and time.monotonic() > deadline:
+                note(f"tune: stopped on the time limit after {jobs[i][0]} cell(s)")
+                break
             note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
             try:
                 sums = block_sums_task(*a)
@@ -190,7 +197,14 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
 
 def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | None, n: int,
          seed: int, rules_file: str | None = None, sets: list[str] | None = None,
-         scheduler: str = "local", top: int = 3, rank: str = "max") -> dict:
+         scheduler: str = "local", top: int = 3, rank: str = "max",
+         time_limit: float | None = None) -> dict:
+    import math
+    import time
+
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise UserError(f"--time-limit must be a positive number of seconds (got {time_limit})")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     if n <= 0:
         raise UserError(f"--n must be positive (got {n})")
     if not sweeps:
@@ -205,12 +219,16 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
             raise UserError("all --metric values must belong to the same game")
     m_cells = len(cells)
     z_family = bonferroni_z(m_cells)
-    sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler)
+    sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler,
+                     deadline=deadline)
     from analyzer.errors import Interrupted, was_interrupted
     from analyzer.rng import block_layout
 
     if not sums:
+        if not was_interrupted():
+            raise UserError(f"--time-limit {time_limit}: not even the baseline finished")
         raise Interrupted("no tuning cell had finished")
+    stopped = len(sums) < 1 + len(cells)
     cells = cells[:len(sums) - 1]  # after an interrupt: the cells that finished
 
     _nb, counts = block_layout(n, max(1, -(-n // TUNE_BLOCKS)))
@@ -219,8 +237,8 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
     ranked = sorted([r for r in rows if r["cell"] != "baseline"],
                     key=lambda r: r[f"{head.name}"], reverse=(rank == "max"))
     top_cells = [next(c for c in cells if c.label == r["cell"]) for r in ranked[:max(top, 0)]]
-    if was_interrupted():
-        top_cells = []  # no re-run after an interrupt
+    if was_interrupted() or stopped:
+        top_cells = []  # no re-run after an interrupt or the time limit
     rerun = []
     if top_cells:
         z_top = bonferroni_z(len(top_cells))
@@ -236,6 +254,7 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
                    f"z = {z_family:.3f} for {m_cells} cells (joint 95%); the top {len(top_cells)} "
                    f"re-run on a fresh stream (spawn key 1) with z = "
                    f"{bonferroni_z(max(len(top_cells), 1)):.3f}"),
+        "stopped_by": ("interrupt" if was_interrupted() else "time-limit" if stopped else "n"),
         "rank": rank, "rows": rows, "ranked": [r["cell"] for r in ranked], "rerun": rerun,
     }
 

@@ -65,9 +65,9 @@ def _finish(proc: subprocess.Popen, seen: bytes, timeout: float = 120.0):
 
 
 @pytest.mark.parametrize("args", [
-    ["pig", "simulate", "-n", "2000000000"],
-    ["gostop", "simulate", "-n", "200000000"],
-    ["ten", "simulate", "-n", "2000000000"],
+    ["pig", "simulate", "-n", "100000000000"],
+    ["gostop", "simulate", "-n", "10000000000"],
+    ["ten", "simulate", "-n", "100000000000"],
 ], ids=["pig", "gostop", "ten"])
 def test_sigint_during_simulate_prints_what_finished(args):
     """Ctrl-C after the first progress update: the finished trials are printed as one JSON object

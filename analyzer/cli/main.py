@@ -49,8 +49,10 @@ _metavar_without_type()
 
 #: Every integer option has a range: a value beyond these bounds is refused by the option parser
 #: before any work starts (a game narrows the range further where its rules say so). Seeds may
-#: be any integer in [0, 2**64); every other integer option lies within ±10**9.
+#: be any integer in [0, 2**64), trial counts up to 10**12 (the runner's own limit); every other
+#: integer option lies within ±10**9.
 INT_BOUND = 10**9
+TRIALS_BOUND = 10**12
 SEED_BOUND = 2**64 - 1
 
 
@@ -72,8 +74,10 @@ def bound_integers(command) -> None:
         except Exception:  # noqa: BLE001 - not a typed Typer parameter
             continue
         if bare in (int, "int") and not getattr(param, "_pushluck_bounded", False):
-            seed = "--seed" in getattr(param, "opts", [])
-            low, high = (0, SEED_BOUND) if seed else (-INT_BOUND, INT_BOUND)
+            opts = getattr(param, "opts", [])
+            low, high = ((0, SEED_BOUND) if "--seed" in opts else
+                         (-TRIALS_BOUND, TRIALS_BOUND) if "--trials" in opts else
+                         (-INT_BOUND, INT_BOUND))
             param.callback = _bounded(param.callback, low, high, param.name)
             param._pushluck_bounded = True
     for sub in getattr(command, "commands", {}).values():
