@@ -14,9 +14,18 @@ from tests import fuzz_harness as fh  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
+    """``fuzz_main.py [RANDOM_N] [--only CMD,CMD]``: the issue cases, the table, RANDOM_N random
+    cases (restricted to the commands named after --only, e.g. the fast ones)."""
+    only = None
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = set(argv[i + 1].split(","))
+        argv = argv[:i] + argv[i + 2:]
     random_n = int(argv[0]) if argv else 0
     tmp = Path(tempfile.mkdtemp(prefix="pushluck-fuzz-"))
     cases = fh.issue_cases(tmp) + fh.table_cases(tmp) + fh.random_cases(tmp, random_n)
+    if only is not None:
+        cases = [c for c in cases if " ".join(c[0][:2]) in only or c[0][0] in only]
     tally = collections.Counter()
     failures = []
     start = time.monotonic()
@@ -31,10 +40,9 @@ def main(argv: list[str]) -> int:
         for f in fails:
             tally[f.split(":")[0].split(" ")[0] if not f.startswith("exit 0") else "exit-0-on-invalid"] += 1
             failures.append(f)
+            print(f, flush=True)
         if (i + 1) % 50 == 0:
             print(f"... {i + 1}/{len(cases)} {dict(tally)}", file=sys.__stderr__, flush=True)
-    for f in failures:
-        print(f)
     print(f"fuzz: {tally['cases']} cases in {time.monotonic() - start:.0f} s; "
           f"tracebacks {tally['traceback']}; exit 0 on invalid {tally['exit-0-on-invalid']}; "
           f"multi-line stderr {sum(v for k, v in tally.items() if k.isdigit())}; "

@@ -64,23 +64,55 @@ def _finish(proc: subprocess.Popen, seen: bytes, timeout: float = 120.0):
     return proc.returncode, out.decode(), (seen + err).decode(errors="replace")
 
 
+def _start_on_a_terminal(args: list[str]) -> tuple[subprocess.Popen, int]:
+    """Start with stderr on a pseudo-terminal (so the progress bar draws, as for a user)."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
+                            stderr=slave, env={**os.environ, "COLUMNS": "100"})
+    os.close(slave)
+    return proc, master
+
+
+def _read_until(fd: int, marker: bytes, timeout: float = 300.0) -> bytes:
+    seen = b""
+    end = time.monotonic() + timeout
+    while marker not in seen and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
 @pytest.mark.parametrize("args", [
     ["pig", "simulate", "-n", "100000000000"],
     ["gostop", "simulate", "-n", "10000000000"],
     ["ten", "simulate", "-n", "100000000000"],
 ], ids=["pig", "gostop", "ten"])
 def test_sigint_during_simulate_prints_what_finished(args):
-    """Ctrl-C after the first progress update: the finished trials are printed as one JSON object
+    """Ctrl-C once the progress bar shows: the finished trials are printed as one JSON object
     marked interrupted, and the exit code is 130."""
-    proc = _start([*args, "--seed", "1", "--progress", "--json"])
-    seen = _wait_for(proc, b"\r")  # the progress bar redraws with a carriage return
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    code, out, err = _finish(proc, seen)
-    assert code == 130, err[-500:]
+    proc, master = _start_on_a_terminal([*args, "--seed", "1", "--json"])
+    try:
+        seen = _read_until(master, b"\x1b[")  # the bar's first draw (an escape sequence)
+        assert seen, "no progress bar appeared"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        os.close(master)
+    assert proc.returncode == 130, err[-500:]
     payload = json.loads(out)
     assert payload["interrupted"] is True
-    assert "Traceback" not in err
+    assert b"Traceback" not in err
 
 
 def _report(recipe: Path, out: Path) -> subprocess.Popen:
@@ -97,7 +129,7 @@ def clean_report(tmp_path_factory):
     """A clean, uninterrupted run of the test recipe (the reference for every resume)."""
     root = tmp_path_factory.mktemp("clean")
     recipe = root / "recipe.toml"
-    recipe.write_text(RECIPE.format(games=3_000_000))
+    recipe.write_text(RECIPE.format(games=2_000_000))
     proc = _report(recipe, root / "out")
     code, _, err = _finish(proc, b"", timeout=600)
     assert code == 0, err
