@@ -27,6 +27,8 @@ class Param:
     width: int | None = None
     max_length: int = 200
     names: tuple = ()
+    #: parses one text item (a policy, a line-up) and raises UserError if it is bad
+    check: object = None
 
 
 def _int(where: str, value, p: Param) -> int:
@@ -51,6 +53,11 @@ def _str(where: str, value, p: Param) -> str:
                         f"got {value!r}")
     if any(c in value for c in "\n\r\x00"):
         raise UserError(f"{where} must be one line")
+    if p.check is not None:
+        try:
+            p.check(value)
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
     return value
 
 
