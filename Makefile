@@ -24,7 +24,8 @@ test: $(STAMP)
 # the whole table, 3000 random cases and the Hypothesis tests at full strength.
 fuzz: $(STAMP)
 	$(PY) tests/fuzz_main.py 3000
-	PUSHLUCK_FUZZ=full $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz.py
+	PUSHLUCK_FUZZ=full $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
+		tests/test_interrupts.py
 
 bench: $(STAMP)
 	$(VENV)/bin/pushluck bench

@@ -91,11 +91,19 @@ def _read_until(fd: int, marker: bytes, timeout: float = 300.0) -> bytes:
     return seen
 
 
+FULL = pytest.mark.skipif(os.environ.get("PUSHLUCK_FUZZ") != "full",
+                          reason="run by `make fuzz` (keeps `make test` fast)")
+POSITION = str(Path(__file__).resolve().parent.parent / "analyzer" / "data"
+               / "gostop_position_example.toml")
+
+
 @pytest.mark.parametrize("args", [
     ["pig", "simulate", "-n", "100000000000"],
     ["gostop", "simulate", "-n", "10000000000"],
-    ["ten", "simulate", "-n", "100000000000"],
-], ids=["pig", "gostop", "ten"])
+    pytest.param(["ten", "simulate", "-n", "100000000000"], marks=FULL),
+    pytest.param(["gostop", "decide", "--position", POSITION, "-n", "10000000000"], marks=FULL),
+    pytest.param(["magdagdon", "simulate", "-n", "10000000000"], marks=FULL),
+], ids=["pig", "gostop", "ten", "gostop-decide", "magdagdon"])
 def test_sigint_during_simulate_prints_what_finished(args):
     """Ctrl-C once the progress bar shows: the finished trials are printed as one JSON object
     marked interrupted, and the exit code is 130."""
