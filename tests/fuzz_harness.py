@@ -245,6 +245,8 @@ def check(argv, expect: str, result) -> list[str]:
     code, out, err, tb = result
     shown = " ".join(repr(a) if (not a or any(c.isspace() for c in a)) else a
                      for a in (x[:60] for x in argv))
+    if tb.startswith("timeout"):
+        return [f"timeout: {shown} ({tb})"]
     if tb:
         last = tb.strip().splitlines()[-1][:160]
         return [f"traceback: {shown} -> {last}"]

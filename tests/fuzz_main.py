@@ -46,6 +46,7 @@ def main(argv: list[str]) -> int:
     print(f"fuzz: {tally['cases']} cases in {time.monotonic() - start:.0f} s; "
           f"tracebacks {tally['traceback']}; exit 0 on invalid {tally['exit-0-on-invalid']}; "
           f"multi-line stderr {sum(v for k, v in tally.items() if k.isdigit())}; "
+          f"timeouts {tally['timeout']}; "
           f"other exits {tally['exit']}")
     return 1 if failures else 0
 
