@@ -233,6 +233,8 @@ def run_inprocess(argv: list[str], timeout: float = 60.0) -> tuple[int | None, s
         tb = f"timeout after {timeout} s"
     except BaseException:  # noqa: BLE001 - the point is to catch everything
         tb = traceback.format_exc()
+        if "_Timeout" in tb:  # the alarm fired inside a compiled kernel and was wrapped
+            tb = f"timeout after {timeout} s (inside a kernel)"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
