@@ -182,8 +182,9 @@ def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
     cells = len(policies) * multisets_up_to(avail[:9], TYPE_VALUES[:9], dn) * multisets_up_to(
         avail[9:], TYPE_VALUES[9:], dc)
     if cells > MAX_CELLS:
-        raise UserError(f"the exact solver would need {cells:,} value cells for these rules "
-                        f"(bust limits {r.bust_at}/{r.currency_bust_at}; at most {MAX_CELLS:,}); "
+        raise UserError(f"the exact solver would need more than {MAX_CELLS:,} value cells "
+                        f"({cells:,}) for these rules (bust limits {r.bust_at}/"
+                        f"{r.currency_bust_at}); "
                         f"measure threshold policies with `ten simulate --policy total:t` instead")
     V, D_root, decision, nchild, cchild, states = solve_turn(
         avail, TYPE_VALUES, s.N, s.C, s.n_numbers, s.n_tableau, r.bust_at, r.currency_bust_at,
