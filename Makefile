@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench readme setup clean mutate
+.PHONY: run test bench fuzz readme setup clean mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,13 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The full fuzz of issue 12 (thousands of malformed invocations of every command family):
+# the whole table, 3000 random cases and the Hypothesis tests at full strength.
+fuzz: $(STAMP)
+	$(PY) tests/fuzz_main.py 3000
+	PUSHLUCK_FUZZ=full $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
+		tests/test_interrupts.py
 
 bench: $(STAMP)
 	$(VENV)/bin/pushluck bench

@@ -74,12 +74,26 @@ def run_spec(n, seed, precision=None, time_limit=None, progress=None, as_json=Fa
     return RunSpec(n, s, precision, time_limit, progress)
 
 
+#: Notes held back until the command has finished (or was interrupted): a drawn seed is news
+#: only for a run that happened, so a refused command prints its one error line and nothing else.
+PENDING_NOTES: list[str] = []
+
+
 def seed_note(seed: int, drawn: bool, as_json: bool) -> None:
-    """Tell the user which seed was drawn (stderr, so --json stays clean)."""
+    """Tell the user which seed was drawn (stderr, so --json stays clean), once the command has
+    run: `pushluck` prints it after the results (see :func:`flush_notes`)."""
     if drawn:
+        PENDING_NOTES.append(f"seed {seed} (drawn; pass --seed {seed} to repeat this run)")
+
+
+def flush_notes(keep: bool = True) -> None:
+    """Print the held-back notes (``keep``) or drop them (the command was refused)."""
+    if keep:
         from analyzer.output import note
 
-        note(f"seed {seed} (drawn; pass --seed {seed} to repeat this run)")
+        for message in PENDING_NOTES:
+            note(message)
+    PENDING_NOTES.clear()
 
 
 def show_rules(cls, as_json: bool, game: str | None = None) -> None:

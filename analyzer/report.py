@@ -26,6 +26,7 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.output import atomic_write_bytes, atomic_write_text, note
+from analyzer.report_params import Param, check_params
 from analyzer.rules import load_toml
 
 @dataclass
@@ -43,6 +44,8 @@ class PartKind:
     name: str
     compute: Callable[[dict, dict, int], PartResult]
     description: str = ""
+    #: the parameters it takes: name -> :class:`analyzer.report_params.Param` (none if omitted)
+    params: dict | None = None
 
 
 def game_parts(game: str) -> dict[str, PartKind]:
@@ -163,6 +166,10 @@ def load_recipe(path: Path) -> Recipe:
         if not part.kind.startswith(spec.game + "."):
             raise UserError(f"{path}: part '{part.name}': kind '{part.kind}' is not a "
                             f"{spec.game} part")
+        kinds = game_parts(spec.game)
+        name = part.kind.partition(".")[2]
+        if name in kinds:  # an unknown kind is refused with the known ones when the run starts
+            check_params(f"{path}: parts.{part.name}", kinds[name].params, part.params)
         parts.append({k: v for k, v in part.model_dump().items() if v is not None})
     return Recipe(path, spec.title, spec.game, spec.seed, dict(spec.rules), parts,
                   spec.description)
@@ -390,4 +397,4 @@ def section_part(game: str, report_section: Callable[[Path, int, bool], str],
                      for p in sorted(root.rglob("*")) if p.is_file()}
         return PartResult(files, summary, {"quick": bool(params.get("quick", False))})
 
-    return PartKind(game, name, compute, description)
+    return PartKind(game, name, compute, description, {"quick": Param("bool")})

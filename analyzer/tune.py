@@ -152,8 +152,10 @@ def _canonical(rules):
 
 
 def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, seed: int,
-              scheduler: str, stream: int = 0) -> list[dict]:
-    """Per cell and metric job: per-block sums, locally or as Dask tasks (identical numbers)."""
+              scheduler: str, stream: int = 0, deadline: float | None = None) -> list[dict]:
+    """Per cell and metric job: per-block sums, locally or as Dask tasks (identical numbers).
+    Locally, no new cell after the baseline starts after ``deadline`` (``time.monotonic()``):
+    the finished cells are kept, as after an interrupt."""
     import dataclasses
 
     block_size = max(1, -(-n // TUNE_BLOCKS))
@@ -171,8 +173,13 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
         from analyzer.errors import was_interrupted
         from analyzer.output import note
 
+        import time
+
         results = []
         for i, a in enumerate(args):
+            if deadline is not None and jobs[i][0] > 0 and time.monotonic() > deadline:
+                note(f"tune: stopped on the time limit after {jobs[i][0]} cell(s)")
+                break
             note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
             try:
                 sums = block_sums_task(*a)
@@ -205,7 +212,14 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
 
 def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | None, n: int,
          seed: int, rules_file: str | None = None, sets: list[str] | None = None,
-         scheduler: str = "local", top: int = 3, rank: str = "max") -> dict:
+         scheduler: str = "local", top: int = 3, rank: str = "max",
+         time_limit: float | None = None) -> dict:
+    import math
+    import time
+
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise UserError(f"--time-limit must be a positive number of seconds (got {time_limit})")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     if n <= 0:
         raise UserError(f"--n must be positive (got {n})")
     if not sweeps:
@@ -223,12 +237,14 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
     # and differences of the cells from the baseline, for every metric
     family = ((m_cells + 1) + m_cells) * len(metrics)
     z_family = bonferroni_z(family)
-    sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler)
+    sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler,
+                     deadline=deadline)
     from analyzer.errors import Interrupted, was_interrupted
     from analyzer.rng import block_layout
 
     if not sums:
         raise Interrupted("no tuning cell had finished")
+    stopped = len(sums) < 1 + len(cells)
     cells = cells[:len(sums) - 1]  # after an interrupt: the cells that finished
 
     _nb, counts = block_layout(n, max(1, -(-n // TUNE_BLOCKS)))
@@ -239,8 +255,8 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
     ranking = _ranking(head, [cells[i] for i in order], [sums[i + 1] for i in order], counts,
                        z_family)
     top_cells = [cells[i] for i in order if not cells[i].same_as_baseline][:max(top, 0)]
-    if was_interrupted():
-        top_cells = []  # no re-run after an interrupt
+    if was_interrupted() or stopped:
+        top_cells = []  # no re-run after an interrupt or the time limit
     rerun = []
     if top_cells:
         z_top = bonferroni_z((2 * len(top_cells) + 1) * len(metrics))
@@ -259,6 +275,7 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
                    f"(Bonferroni, z = {z_family:.3f}); the ranking compares neighbours by their "
                    f"paired difference at the same z; the top {len(top_cells)} are re-run on a "
                    f"fresh stream (spawn key 1) as a family of their own"),
+        "stopped_by": ("interrupt" if was_interrupted() else "time-limit" if stopped else "n"),
         "rank": rank, "rows": rows, "ranking": ranking,
         "ranked": [cells[i].label for i in order], "rerun": rerun,
     }

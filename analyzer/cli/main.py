@@ -47,6 +47,43 @@ def _metavar_without_type() -> None:
 _metavar_without_type()
 
 
+#: Every integer option has a range: a value beyond these bounds is refused by the option parser
+#: before any work starts (a game narrows the range further where its rules say so). Seeds may
+#: be any integer in [0, 2**64), trial counts up to 10**12 (the runner's own limit); every other
+#: integer option lies within ±10**9.
+INT_BOUND = 10**9
+TRIALS_BOUND = 10**12
+SEED_BOUND = 2**64 - 1
+
+
+def _bounded(callback, low: int, high: int, name: str):
+    def check(ctx, param, value):
+        for v in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(v, int) and not isinstance(v, bool) and not low <= v <= high:
+                raise _click_exc.BadParameter(
+                    f"{v} is out of range (at most {high:,} in size)", ctx=ctx, param=param)
+        return callback(ctx, param, value) if callback is not None else value
+    return check
+
+
+def bound_integers(command) -> None:
+    """Give every integer option of ``command`` (and its sub-commands) the global range."""
+    for param in getattr(command, "params", []):
+        try:
+            bare = param.bare_type()
+        except Exception:  # noqa: BLE001 - not a typed Typer parameter
+            continue
+        if bare in (int, "int") and not getattr(param, "_pushluck_bounded", False):
+            opts = getattr(param, "opts", [])
+            low, high = ((0, SEED_BOUND) if "--seed" in opts else
+                         (-TRIALS_BOUND, TRIALS_BOUND) if "--trials" in opts else
+                         (-INT_BOUND, INT_BOUND))
+            param.callback = _bounded(param.callback, low, high, param.name)
+            param._pushluck_bounded = True
+    for sub in getattr(command, "commands", {}).values():
+        bound_integers(sub)
+
+
 class GamesGroup(TyperGroup):
     """The top-level group: the cross-game verbs, then one lazily loaded sub-app per game."""
 
@@ -73,6 +110,7 @@ class GamesGroup(TyperGroup):
             f"\n\nRules as modelled, with every decision and house-rule key: "
             f"docs/rules/{game.rules_page} in the repository (`pushluck {name} rules` lists "
             f"the keys).")
+        bound_integers(command)
         return command
 
 
@@ -101,7 +139,20 @@ def build_app() -> typer.Typer:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run `pushluck`; a drawn seed is printed after the command ran, never before an error."""
+    from analyzer.options import flush_notes
+
+    flush_notes(keep=False)
+    try:
+        _main(argv)
+    except SystemExit as exc:
+        flush_notes(keep=exc.code in (0, 130, None))
+        raise
+
+
+def _main(argv: list[str] | None) -> None:
     command = typer.main.get_command(build_app())
+    bound_integers(command)
     try:
         rv = command.main(args=argv, prog_name="pushluck", standalone_mode=False)
     except UserError as exc:

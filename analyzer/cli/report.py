@@ -12,11 +12,20 @@ SchedulerOpt = Annotated[str, typer.Option(
     "--scheduler", help="'local' (this machine's cores) or a Dask scheduler tcp://HOST:PORT.")]
 
 
+
+def _checked_out(value):
+    """--out is checked before any work starts (an empty name is not "the default")."""
+    if value is not None:
+        from analyzer.output import check_output_dir
+
+        check_output_dir(value)
+    return value
+
 def report(recipe: Annotated[Optional[str], typer.Argument(
                help="A recipe file, a recipe name under reports/recipes (e.g. pig), or 'all'.")]
            = None,
            out: Annotated[Optional[str], typer.Option(
-               "--out", help="Output folder (default reports/out/<recipe>; with 'all' the "
+               "--out", callback=_checked_out, help="Output folder (default reports/out/<recipe>; with 'all' the "
                              "parent of one folder per recipe).")] = None,
            seed: Annotated[Optional[int], typer.Option(
                "--seed", min=0, help="Override the recipe's seed.")] = None,

@@ -46,9 +46,6 @@ def tune(game: Annotated[str, typer.Argument(
          keep: Annotated[int, typer.Option(
              "--keep", min=1, max=1000, metavar="K",
              help="With a '~' target: stop once at most K cells remain in the race.")] = 1,
-         time_limit: Annotated[Optional[float], typer.Option(
-             "--time-limit", metavar="SECONDS",
-             help="With --target: start no new round after this many seconds.")] = None,
          chart: Annotated[bool, typer.Option(
              "--chart", help="With --out: draw the chart (heat maps of the verdicts with "
                              "--target).")] = False,
@@ -61,8 +58,11 @@ def tune(game: Annotated[str, typer.Argument(
              help="'local' (this machine) or a Dask scheduler tcp://HOST:PORT.")] = "local",
          list_metrics: Annotated[bool, typer.Option(
              "--list-metrics", help="List the game's metrics and exit.")] = False,
-         seed: SeedOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-         json: JsonOpt = False):
+         seed: SeedOpt = None, time_limit: Annotated[Optional[float], typer.Option(
+             "--time-limit", metavar="SECONDS",
+             help="Start no new cell (with --sweep) or round (with --target) after this many "
+                  "seconds; what finished is shown (no re-run).")] = None,
+         rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Sweep house-rule values on common random numbers against the baseline rules.
 
     Examples:
@@ -124,7 +124,8 @@ def tune(game: Annotated[str, typer.Argument(
     names = metric or [metrics_of(game)[0].name]
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
-    result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top, rank)
+    result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top,
+                      rank, time_limit)
     if out:
         files = _write_outputs(result, Path(out), chart)
         result["files"] = files

@@ -153,7 +153,8 @@ def meld_odds(score: Annotated[int, typer.Option(
                   help="Also report melding by each of your own turns 1..T of the round.")] = 5,
               policy_: policy("Policy of every player: greedy or builder:K[:F].") = "greedy",
               n: trials("deals", 20000) = 20000,
-              seed: SeedOpt = None, progress: ProgressOpt = None,
+              seed: SeedOpt = None, time_limit: TimeLimitOpt = None,
+              progress: ProgressOpt = None,
               rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Chance of meeting the initial meld requirement: on the deal and within T turns.
 
@@ -173,7 +174,7 @@ def meld_odds(score: Annotated[int, typer.Option(
 
     r = _rules(rules_file, set_, players)
     pol = parse_policy(policy_)
-    spec = run_spec(n, seed, progress=progress, as_json=json)
+    spec = run_spec(n, seed, time_limit=time_limit, progress=progress, as_json=json)
     out = run_meld_odds(score, within_turns, r, pol, spec)
 
     def render():

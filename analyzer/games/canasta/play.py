@@ -87,6 +87,8 @@ def parse_policy(text: str) -> CanastaPolicy:
     if m:
         k = int(m.group(1)) if m.group(1) else 10
         f = int(m.group(2)) if m.group(2) else 20
+        if len(m.group(1) or "") > 3 or len(m.group(2) or "") > 4 or k > 100 or f > 1000:
+            raise UserError(f"policy '{text}': builder:K:F needs K <= 100 and F <= 1000")
         if k < 4:
             raise UserError(f"builder:{k}: going out needs at least 4 canastas anyway")
         return CanastaPolicy("builder", go_min=k, floor=f)
@@ -95,7 +97,9 @@ def parse_policy(text: str) -> CanastaPolicy:
 
 
 def parse_policies(text: str, players: int) -> list[CanastaPolicy]:
-    parts = [p for p in text.split(",") if p.strip()]
+    parts = text.split(",")
+    if any(not p.strip() for p in parts):
+        raise UserError(f"--seats '{text}' has an empty item")
     if len(parts) == 1:
         parts = parts * players
     if len(parts) != players:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pathlib
 
 from analyzer.games.canasta.rules import CanastaRules
+from analyzer.report_params import Param
 from analyzer.report import PartKind, PartResult, section_part
 
 
@@ -207,12 +208,22 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
     return PartResult({**table_files(df, "simulate"), **charts}, summary, {"n_games": games})
 
 
+def _policy(text: str):
+    """Part-parameter check: a policy `canasta meld-odds --policy` accepts."""
+    from analyzer.games.canasta.play import parse_policy
+
+    return parse_policy(text)
+
+
 PARTS = (
     section_part("canasta", report_section),
     PartKind("canasta", "meld-odds", meld_odds_part,
-             "initial-meld chance by cumulative score (exact + Monte Carlo)"),
+             "initial-meld chance by cumulative score (exact + Monte Carlo)",
+             {"n": Param("int", 1, 10**8), "within_turns": Param("int", 0, 200),
+              "policy": Param("str", check=_policy), "scores": Param("ints", -100_000, 100_000, max_items=20)}),
     PartKind("canasta", "simulate", simulate_part,
-             "whole games between seat line-ups (Monte Carlo)"),
+             "whole games between seat line-ups (Monte Carlo)",
+             {"n": Param("int", 1, 10**7), "seats": Param("strs", max_items=20)}),
 )
 
 

@@ -87,6 +87,7 @@ def score(captures: Annotated[str, typer.Option(
     from analyzer.games.gostop.rules import CardPool, card_name
     from analyzer.output import emit
 
+    _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opponents)
     opp_texts = [] if opponents is None else opponents.split(";")
     if len(opp_texts) > 2:
         raise UserError(f"--opponents lists {len(opp_texts)} piles; at most 2 (3 players)")
@@ -134,6 +135,35 @@ def score(captures: Annotated[str, typer.Option(
         return "\n".join(lines)
 
     emit(payload, json, render)
+
+
+#: Ranges of the `score` flags: a deal has at most 10 turns per player, so at most 10 gos; a
+#: player shakes or bombs at most 4 months (rules section 9); 20 consecutive nagari deals is far
+#: beyond any real table.
+MAX_GOS, MAX_MONTHS, MAX_NAGARI = 10, 4, 20
+
+
+def _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opponents) -> None:
+    """Validate every `score` flag, whether or not --opponents makes it matter."""
+    from analyzer.errors import UserError
+
+    for v, name, top in ((go_count, "--go-count", MAX_GOS), (shaken, "--shaken", MAX_MONTHS),
+                         (bombs, "--bombs", MAX_MONTHS),
+                         (nagari_streak, "--nagari-streak", MAX_NAGARI)):
+        if not 0 <= v <= top:
+            raise UserError(f"{name} must be 0 to {top} (got {v})")
+    if opponent_gos is None:
+        return
+    items = opponent_gos.split(",")
+    if any(not x.strip().isdigit() or len(x.strip()) > 2 for x in items):
+        raise UserError(f"--opponent-gos expects counts like '0,1', got '{opponent_gos}'")
+    if any(int(x) > MAX_GOS for x in items):
+        raise UserError(f"--opponent-gos: at most {MAX_GOS} gos each, got '{opponent_gos}'")
+    if opponents is None:
+        raise UserError("--opponent-gos needs --opponents (whose go calls are they?)")
+    if len(items) != len(opponents.split(";")):
+        raise UserError(f"--opponent-gos gives {len(items)} counts for "
+                        f"{len(opponents.split(';'))} opponents")
 
 
 SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "

@@ -132,10 +132,30 @@ def _list(pos: dict, key: str, n: int, default, conv=int) -> list:
         v = [x for x in re.split(r"[;,]", v) if x.strip() != ""] if conv is int else v.split(";")
     if not isinstance(v, list) or len(v) != n:
         raise UserError(f"position '{key}' must list one value per seat ({n} seats)")
+    if conv is int:
+        return [_int(x, key) for x in v]
     try:
         return [conv(x) for x in v]
     except (TypeError, ValueError):
         raise UserError(f"position '{key}' has a bad value: {v!r}") from None
+
+
+#: Upper bounds of a position's counters: at most 10 turns per seat in a deal (so 10 gos, 10
+#: skip tokens), at most 4 bombs, points at a go far below 1000, 20 nagari deals in a row.
+LIMITS = {"me": 2, "go_counts": 10, "last_go": 1000, "bombs": 4, "skip_tokens": 10,
+          "nagari": 20, "stock": 48, "players": 3}
+
+
+def _int(x, key: str) -> int:
+    """A position counter: an integer (a digit string from a flag is fine) in 0..LIMITS[key]."""
+    if isinstance(x, str) and x.strip().lstrip("-").isdigit() and len(x.strip()) <= 12:
+        x = int(x.strip())
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise UserError(f"position '{key}' must be an integer, got {x!r}")
+    top = LIMITS.get(key, 10**6)
+    if not 0 <= x <= top:
+        raise UserError(f"position '{key}' = {x} is outside 0..{top}")
+    return x
 
 
 def _months(text) -> list[int]:
@@ -168,7 +188,7 @@ def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
         raise UserError(f"unknown position key(s): {', '.join(sorted(unknown))} "
                         f"(known: {', '.join(sorted(KNOWN_KEYS))})")
     n = rules.players
-    me = int(pos.get("me", 0))
+    me = _int(pos.get("me", 0), "me")
     if not 0 <= me < n:
         raise UserError(f"me = {me}: seats are 0..{n - 1}")
     pool = CardPool(rules)
@@ -225,7 +245,7 @@ def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
                        ("skip_tokens", skip)):
         if any(v < 0 for v in vals):
             raise UserError(f"'{name}' values must be non-negative")
-    nagari = int(pos.get("nagari", 0))
+    nagari = _int(pos.get("nagari", 0), "nagari")
     if nagari < 0:
         raise UserError("'nagari' must be non-negative")
     H = rules.hand_size
@@ -251,7 +271,7 @@ def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
             f"the cards do not add up: {len(unseen)} unseen cards, opponents' hands "
             f"{sum(opp_sizes)}, so a stock of {stock_size}, but {sum(remaining)} turns are left "
             f"(check the hand, the piles and the layout)")
-    if pos.get("stock") is not None and int(pos["stock"]) != stock_size:
+    if pos.get("stock") is not None and _int(pos["stock"], "stock") != stock_size:
         raise UserError(f"stock = {pos['stock']} does not match the position (it must be "
                         f"{stock_size})")
     stacks_k = [(cards, cr, turns[cr] - 1 if cr >= 0 else -1) for cards, cr in stacks]

@@ -48,15 +48,19 @@ def parse_policy(text: str) -> Policy:
     if m:
         k = int(m.group(1))
         turns = int(m.group(2)) if m.group(2) else 1
-        if turns < 1:
-            raise UserError(f"policy '{text}': the minimum number of turns left must be >= 1")
+        if not (len(m.group(1)) <= 4 and k <= 1000):
+            raise UserError(f"policy '{text}': the go threshold K is at most 1000")
+        if not (1 <= turns and len(str(m.group(2) or 1)) <= 3 and turns <= 100):
+            raise UserError(f"policy '{text}': the minimum number of turns left must be 1 to 100")
         return Policy("go", k, turns)
     raise UserError(f"unknown Go-Stop policy '{text}' (use greedy, random, go:K or go:K:T)")
 
 
 def parse_seats(text: str, players: int, flag: str = "--seats") -> list[Policy]:
     """One policy per seat from 'A,B,...'; a single name means every seat."""
-    parts = [p for p in text.split(",") if p.strip()]
+    parts = text.split(",")
+    if any(not p.strip() for p in parts):
+        raise UserError(f"{flag} '{text}' has an empty item")
     if len(parts) == 1:
         parts = parts * players
     if len(parts) != players:

@@ -143,6 +143,8 @@ class CardPool:
     def parse(self, text: str | None, what: str) -> list[int]:
         if text is None:
             return []
+        if re.search(r"(^|,)\s*(,|$)", text.strip()) and text.strip():
+            raise UserError(f"{what}: an empty item in '{text}'")
         out = []
         for token in re.split(r"[,\s]+", text.strip()):
             if not token:

@@ -193,8 +193,8 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
                                "min-dice (default greedy).") = None,
          top: Annotated[int, typer.Option("--top", metavar="N",
                                           help="How many actions to list.")] = 10,
-         seed: SeedOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-         json: JsonOpt = False):
+         seed: SeedOpt = None, time_limit: TimeLimitOpt = None,
+         rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Best action for this board and roll, by Monte Carlo rollouts.
 
     Every distinct legal action is evaluated: each distinct set of placed dice (any number from
@@ -221,7 +221,7 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
     cells = _play_board(board, r)
     dice = parse_roll(roll, r)
     pol = parse_policy(policy or "greedy")
-    spec = run_spec(n, seed, as_json=json)
+    spec = run_spec(n, seed, time_limit=time_limit, as_json=json)
     pl = diff.powers if powers_left is None else powers_left
     out = best_of(cells, dice, r, diff, pl, spec, pol, top)
 

@@ -93,11 +93,49 @@ def _sub_multisets(cnt):
     return out
 
 
+#: `best` keeps every game's final score per action (for the paired margin): at most this many
+#: float64 cells (400 MB), checked before anything is allocated.
+MAX_CELLS = 50_000_000
+
+
+def _run_groups(keys, counts, out, time_limit, run) -> tuple[int, str]:
+    """Run the blocks in groups of 8 into ``out`` (rows in block order); stop between groups
+    when ``time_limit`` seconds have passed or on Ctrl-C (then mark the run interrupted). Returns
+    (games finished, "n" | "time-limit" | "interrupt"); nothing finished on Ctrl-C → Interrupted."""
+    import math
+    import time
+
+    from analyzer.errors import Interrupted, mark_interrupted
+    from analyzer.output import note
+
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise UserError(f"--time-limit must be a positive number of seconds (got {time_limit})")
+
+    start, done, row = time.monotonic(), 0, 0
+    while done < len(counts):
+        if time_limit is not None and done and time.monotonic() - start > time_limit:
+            note(f"magdagdon best: stopped on the time limit ({time_limit:g} s) after "
+                 f"{row:,} games")
+            return row, "time-limit"
+        hi = min(done + 8, len(counts))
+        size = int(counts[done:hi].sum())
+        try:
+            run(keys[done:hi], counts[done:hi], out[row:row + size])
+        except KeyboardInterrupt:
+            if row == 0:
+                raise Interrupted("no game had finished") from None
+            mark_interrupted()
+            note(f"interrupted: keeping the {row:,} finished games")
+            return row, "interrupt"
+        done, row = hi, row + size
+    return row, "n"
+
+
 def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int, spec: RunSpec,
          policy: Policy, top: int = 10) -> dict:
     """Every distinct legal action scored by ``spec.n`` games played out after it by ``policy``
-    (common random numbers; a fixed sample: ``spec.precision`` and ``spec.time_limit`` are not
-    used)."""
+    (common random numbers). Blocks run in groups; ``spec.time_limit`` or Ctrl-C stops between
+    groups and the games of the finished blocks are scored (``precision`` is not used)."""
     from analyzer.rng import block_keys, block_layout
     from analyzer.stats import mean_from_sums, paired_difference
     from kernels.magdagdon import P_ROLLOUT, best_blocks
@@ -113,13 +151,21 @@ def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int,
     if empties(cells) == 0:
         raise UserError("the board has no empty cell: the game is over")
     acts, ok, need = actions(cells, roll, rules, diff, powers_left)
+    if games * len(acts) > MAX_CELLS:
+        raise UserError(f"-n {games:,} with {len(acts)} actions needs {games * len(acts):,} "
+                        f"result cells (at most {MAX_CELLS:,}): use -n {MAX_CELLS // len(acts):,} "
+                        f"or fewer")
     G = kernel_inputs(rules, diff, book=True)
     rows = np.array([r for _d, r in acts], dtype=np.int64)
     nblocks, counts = block_layout(games, 32)
     keys = block_keys(seed, 0, nblocks)
     out = np.zeros((games, len(acts)), dtype=np.float64)
-    best_blocks(keys, counts, cells.astype(np.int8), powers_left, diff.powers - powers_left,
-                counts_of(roll), rows, policy.mode, G, out)
+    games, stopped_by = _run_groups(
+        keys, counts, out, spec.time_limit,
+        lambda k, c, o: best_blocks(k, c, cells.astype(np.int8), powers_left,
+                                    diff.powers - powers_left, counts_of(roll), rows,
+                                    policy.mode, G, o))
+    out = out[:games]
     stats = [mean_from_sums(float(out[:, a].sum()), float((out[:, a] ** 2).sum()), games)
              for a in range(len(acts))]
     order = sorted(range(len(acts)), key=lambda a: -stats[a].estimate)
@@ -127,7 +173,8 @@ def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int,
     result = {"game": "magdagdon", "board": format_board(cells, rules.board_size),
               "roll": roll, "difficulty": diff.name, "powers_left": powers_left,
               "min_dice": need, "magdagdon": not ok, "policy": policy.label, "seed": seed,
-              "n": games, "actions_evaluated": len(acts), "top": ranked, "exact": False}
+              "n": games, "stopped_by": stopped_by, "actions_evaluated": len(acts),
+              "top": ranked, "exact": False}
     if len(order) >= 2:
         d = out[:, order[0]] - out[:, order[1]]
         margin = paired_difference(float(d.sum()), float((d ** 2).sum()), games)

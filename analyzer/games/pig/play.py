@@ -35,9 +35,9 @@ def parse_policy(text: str) -> PigPolicy:
     if t == "optimal":
         return PigPolicy("optimal")
     m = re.fullmatch(r"hold:(\d+)", t)
-    if m and int(m.group(1)) >= 1:
+    if m and len(m.group(1)) <= 6 and 1 <= int(m.group(1)) <= 100000:
         return PigPolicy("hold", int(m.group(1)))
-    raise UserError(f"unknown Pig policy '{text}' (use hold:H with H >= 1, or optimal)")
+    raise UserError(f"unknown Pig policy '{text}' (use hold:H with 1 <= H <= 100000, or optimal)")
 
 
 def parse_policy_pair(text: str) -> tuple[PigPolicy, PigPolicy]:

@@ -8,6 +8,7 @@ imported inside the functions, never at module level.
 from __future__ import annotations
 
 from analyzer.games.pig.rules import PigRules
+from analyzer.report_params import Param
 from analyzer.report import PartKind, PartResult
 
 
@@ -121,11 +122,21 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     return PartResult(table_files(df, "matchups"), summary, {"n_per_row": games})
 
 
+def _line_up(text: str):
+    """Part-parameter check: a pairs item is a line-up `pig simulate --seats` accepts."""
+    from analyzer.games.pig.play import parse_policy_pair
+
+    return parse_policy_pair(text)
+
+
 PARTS = (
-    PartKind("pig", "solve", solve_part, "exact optimal play and its hold boundary"),
+    PartKind("pig", "solve", solve_part, "exact optimal play and its hold boundary",
+             {"opponent_scores": Param("ints", 0, 999, max_items=20)}),
     PartKind("pig", "hold-thresholds", hold_thresholds_part,
-             "exact one-turn statistics of hold at H"),
-    PartKind("pig", "matchups", matchups_part, "Monte Carlo win rates of policy pairs"),
+             "exact one-turn statistics of hold at H", {"range": Param("range", 1, 1000)}),
+    PartKind("pig", "matchups", matchups_part, "Monte Carlo win rates of policy pairs",
+             {"games": Param("int", 1, 10**9),
+              "pairs": Param("strs", max_items=20, check=_line_up)}),
 )
 
 

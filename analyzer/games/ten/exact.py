@@ -145,6 +145,27 @@ class Solution:
         return float(self.V[p, 0, 0])
 
 
+def multisets_up_to(avail, values, limit: int) -> int:
+    """How many multisets (at most ``avail[i]`` copies of card type i, worth ``values[i]``) have a
+    total value of at most ``limit``: the coefficients of prod_i (1 + x^v_i + ... + x^(a_i v_i))
+    up to x^limit, summed. The kernel enumerates exactly these, so this sizes its arrays before
+    anything is allocated (a zero-value type multiplies the count by a_i + 1)."""
+    if limit < 0:
+        return 0
+    ways = [1] + [0] * limit
+    for a, v in zip((int(x) for x in avail), (int(x) for x in values)):
+        new = [0] * (limit + 1)
+        for total, w in enumerate(ways):
+            if w:
+                for k in range(a + 1):
+                    t = total + k * v
+                    if t > limit:
+                        break
+                    new[t] += w
+        ways = new
+    return sum(ways)
+
+
 def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
     """Enumerate the reachable states and evaluate each policy exactly (optimal by default)."""
     from kernels.ten.exact import solve_turn
@@ -156,6 +177,15 @@ def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
     kinds = np.array([p.kind for p in policies], dtype=np.int64)
     params = np.array([p.param for p in policies], dtype=np.int64)
     card, token, bustv, oppc, cap, room = model.scalars
+    dc = r.currency_bust_at - 1 - s.C
+    dn = r.bust_at - 1 - (s.N - s.C) + dc
+    cells = len(policies) * multisets_up_to(avail[:9], TYPE_VALUES[:9], dn) * multisets_up_to(
+        avail[9:], TYPE_VALUES[9:], dc)
+    if cells > MAX_CELLS:
+        raise UserError(f"the exact solver would need more than {MAX_CELLS:,} value cells "
+                        f"({cells:,}) for these rules (bust limits {r.bust_at}/"
+                        f"{r.currency_bust_at}); "
+                        f"measure threshold policies with `ten simulate --policy total:t` instead")
     V, D_root, decision, nchild, cchild, states = solve_turn(
         avail, TYPE_VALUES, s.N, s.C, s.n_numbers, s.n_tableau, r.bust_at, r.currency_bust_at,
         float(card), float(token), float(bustv), float(oppc), int(cap), int(room),

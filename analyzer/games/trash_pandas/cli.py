@@ -53,6 +53,11 @@ def _rules(rules_file, sets):
     from analyzer.rules import build_rules
 
     r = build_rules(TrashPandasRules, rules_file, sets)
+    if r.deck:
+        from analyzer.errors import UserError
+
+        raise UserError(f"rule 'deck' = '{r.deck}' is not used by the turn commands (odds, "
+                        "policy, simulate): pass a deck to `trash-pandas score --deck FILE`")
     if r.consolation == "optional":
         from analyzer.output import note
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from analyzer.games.trash_pandas.exact import TurnSolver
 from analyzer.games.trash_pandas.rules import MAIN, TrashPandasRules, ValueModel, popcount
+from analyzer.report_params import Param
 from analyzer.report import PartKind, PartResult
 
 DEFAULT_HANDS = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]]
@@ -127,12 +128,20 @@ def values_chart_part(params: dict, rules: dict, seed: int) -> PartResult:
     return PartResult(figure_files(fig, "values_by_tokens"), summary, {"exact": True})
 
 
+#: Part parameters: held cards (Blammo, Nanners, Pie) per hand, each 0..7; value weights by name.
+HANDS = Param("int-rows", 0, 7, max_items=50, width=3)
+WEIGHTS = ("draw", "stash", "steal", "mask", "card", "bust")
+
 PARTS = (
-    PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)"),
+    PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)",
+             {"values": Param("weights", names=WEIGHTS), "hands": HANDS}),
     PartKind("trash-pandas", "mc-check", mc_check_part,
-             "Monte Carlo of policies beside their exact values"),
+             "Monte Carlo of policies beside their exact values",
+             {"turns": Param("int", 1, 10**9), "policies": Param("strs", max_items=20),
+              "hands": HANDS}),
     PartKind("trash-pandas", "values-chart", values_chart_part,
-             "chart of bust odds and stop/roll values by tokens held"),
+             "chart of bust odds and stop/roll values by tokens held",
+             {"values": Param("weights", names=WEIGHTS)}),
 )
 
 

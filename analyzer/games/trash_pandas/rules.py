@@ -70,13 +70,15 @@ def parse_values(text: str | None) -> ValueModel:
     for part in text.split(","):
         part = part.strip()
         if not part:
-            continue
+            raise UserError(f"--value '{text}' has an empty item")
         if "=" not in part:
             raise UserError(f"--value expects key=number pairs, got '{part}'")
         key, val = (s.strip() for s in part.split("=", 1))
         if key not in ValueModel.__dataclass_fields__:
             known = ", ".join(ValueModel.__dataclass_fields__)
             raise UserError(f"unknown value weight '{key}' (known: {known})")
+        if key in fields:
+            raise UserError(f"value weight '{key}' given twice in --value '{text}'")
         try:
             number = float(val)
         except ValueError:

@@ -36,6 +36,20 @@ def default_deck_path() -> Path:
     return Path(str(resources.files("analyzer") / "data" / "trash_pandas_deck.toml"))
 
 
+#: Ranges of a deck file's numbers: a box never holds more than 1000 copies of a card type, and
+#: no majority is worth more than 1000 points.
+MAX_COPIES, MAX_POINTS = 1000, 1000
+
+
+def _count(p, key: str, field: str, value, top: int) -> int:
+    """One deck number: an integer (not a bool, float or string) in 0..top."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{p}: card '{key}': '{field}' must be an integer, got {value!r}")
+    if not 0 <= value <= top:
+        raise UserError(f"{p}: card '{key}': '{field}' = {value} is outside 0..{top}")
+    return value
+
+
 def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
     """Read a deck file (see analyzer/data/trash_pandas_deck.toml for the format)."""
     p = Path(path) if path else default_deck_path()
@@ -45,15 +59,22 @@ def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
         raise UserError(f"{p}: no [cards.*] tables")
     deck = {}
     for key, spec in cards.items():
-        try:
-            copies = int(spec["copies"])
-            points = tuple(int(x) for x in spec.get("points", []))
-            per_card = int(spec.get("per_card", 0))
-        except (KeyError, TypeError, ValueError):
-            raise UserError(f"{p}: card '{key}' needs integer 'copies' and 'points' or "
-                            f"'per_card'") from None
-        if copies < 0 or any(x < 0 for x in points) or per_card < 0:
-            raise UserError(f"{p}: card '{key}' has a negative number")
+        if not isinstance(spec, dict):
+            raise UserError(f"{p}: cards.{key} must be a table")
+        unknown = set(spec) - {"name", "copies", "points", "per_card", "title"}
+        if unknown:
+            raise UserError(f"{p}: card '{key}' has unknown key(s) {', '.join(sorted(unknown))}")
+        if "copies" not in spec:
+            raise UserError(f"{p}: card '{key}' needs 'copies'")
+        copies = _count(p, key, "copies", spec["copies"], MAX_COPIES)
+        raw_points = spec.get("points", [])
+        if not isinstance(raw_points, list) or len(raw_points) > 10:
+            raise UserError(f"{p}: card '{key}': 'points' must be a list of at most 10 integers "
+                            f"like [5, 3, 1], got {raw_points!r}")
+        points = tuple(_count(p, key, "points", x, MAX_POINTS) for x in raw_points)
+        per_card = _count(p, key, "per_card", spec.get("per_card", 0), MAX_POINTS)
+        if "name" in spec and not isinstance(spec["name"], str):
+            raise UserError(f"{p}: card '{key}': 'name' must be a string")
         deck[key] = CardType(key, str(spec.get("name", key)), copies, points, per_card)
     return deck
 
@@ -61,10 +82,10 @@ def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
 def parse_stash(text: str, deck: dict[str, CardType]) -> dict[str, dict[str, int]]:
     """``A:feesh=3,blammo=2;B:feesh=3`` → {player: {card: count}}, validated against the deck."""
     players: dict[str, dict[str, int]] = {}
+    if text.strip() and any(not c.strip() for c in text.split(";")):
+        raise UserError(f"--stash '{text}' has an empty player (two ';' in a row?)")
     for chunk in text.split(";"):
         chunk = chunk.strip()
-        if not chunk:
-            continue
         if ":" in chunk:
             name, body = (s.strip() for s in chunk.split(":", 1))
         else:
@@ -85,7 +106,7 @@ def parse_counts(body: str, deck: dict[str, CardType], who: str) -> dict[str, in
     for part in body.split(","):
         part = part.strip()
         if not part:
-            continue
+            raise UserError(f"{who}: an empty item in '{body}'")
         if "=" not in part:
             raise UserError(f"{who}: expected card=count, got '{part}'")
         card, num = (s.strip() for s in part.split("=", 1))
