@@ -6,7 +6,7 @@ import pytest
 
 from analyzer.games.trash_pandas_whole.cli import main
 
-# The pile is empty (the game ends after this turn), nothing is hidden. I (seat 1) hold trees and
+# A deck of three Feesh only (a test deck file), the pile is empty (the game ends after this turn), nothing is hidden. I (seat 1) hold trees and
 # a Feesh; both of us have one Feesh stashed. Stop: trees stashes my Feesh, 5 points to 3, I win.
 # Roll (heuristic bot, stop at 3 tokens): a repeat busts with 1/6, then 2/6; a bust leaves the
 # Feesh tie (4 points each, then equal types and cards: a shared win, 1/2). Nothing else
@@ -28,10 +28,23 @@ face_down = 0
 """
 
 
+DECK = "".join(f"[cards.{k}]\ncopies = {3 if k == 'feesh' else 0}\n"
+               + ("per_card = 1\n" if k == "blammo" else
+                  f"points = {[5, 3, 1] if k == 'feesh' else [0, 0, 0]}\n")
+               for k in ("blammo", "doggo", "feesh", "kitteh", "pie", "nanners", "shiny",
+                         "yumyum"))
+
+
 def _write(tmp_path, text, name="pos.toml"):
     p = tmp_path / name
     p.write_text(text)
     return str(p)
+
+
+def _deck(tmp_path, nanners=0):
+    """A deck of three Feesh (and ``nanners`` Nanners): every card is in the position."""
+    return ["--set", "deck=" + _write(tmp_path, DECK.replace(
+        "[cards.nanners]\ncopies = 0", f"[cards.nanners]\ncopies = {nanners}"), "deck.toml")]
 
 
 def _run(argv, capsys):
@@ -51,7 +64,8 @@ def _json(argv, capsys):
 
 def test_end_game_roll_or_stop_matches_the_hand_computed_values(tmp_path, capsys):
     pos = _write(tmp_path, END_GAME.format(extra=""))
-    out = _json(["decide", pos, "-n", "20000", "--seed", "5", "--no-progress"], capsys)
+    out = _json(["decide", pos, "-n", "20000", "--seed", "5", "--no-progress"]
+                + _deck(tmp_path), capsys)
     stop, roll = out["choices"]
     assert stop["choice"] == "stop" and stop["p_win"]["estimate"] == 1.0
     est, se = roll["p_win"]["estimate"], roll["p_win"]["se"]
@@ -66,7 +80,8 @@ def test_after_a_repeat_nanners_saves_the_win_and_taking_it_shares(tmp_path, cap
     text = END_GAME.format(extra='rolled = "trees"').replace("feesh = 1\n[seat.1]",
                                                              "feesh = 1\nnanners = 1\n[seat.1]")
     pos = _write(tmp_path, text)
-    out = _json(["decide", pos, "-n", "2000", "--seed", "1", "--no-progress"], capsys)
+    out = _json(["decide", pos, "-n", "2000", "--seed", "1", "--no-progress"]
+                + _deck(tmp_path, nanners=1), capsys)
     by = {c["choice"]: c["p_win"]["estimate"] for c in out["choices"]}
     assert by == {"bust": 0.5, "nanners": 1.0}
     assert out["recommendation"] == "nanners"
@@ -86,7 +101,8 @@ def test_after_a_repeat_nanners_saves_the_win_and_taking_it_shares(tmp_path, cap
     (END_GAME.format(extra="").replace("me = 1", "me = 3"), "me"),
 ])
 def test_impossible_positions_are_one_line_and_exit_2(tmp_path, capsys, text, words):
-    code, out, err = _run(["decide", _write(tmp_path, text), "-n", "10"], capsys)
+    code, out, err = _run(["decide", _write(tmp_path, text), "-n", "10"] + _deck(tmp_path),
+                          capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
 

@@ -132,7 +132,8 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     pos = parse_position(load_toml(position), deck, r.bonus_cap)
     if n is None and precision is None:
         n = 20_000
-    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck)
+    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
+                      from_setup=False)
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = run_decide(pos, setup, spec)
     emit(out, json, lambda: render_decide(out))

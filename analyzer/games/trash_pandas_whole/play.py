@@ -21,11 +21,12 @@ class GameSetup:
     """Rules, deck, players and line-ups turned into the kernel's arrays (checked once)."""
 
     def __init__(self, rules: WholeGameRules, players: int, lineups: list, check: bool = False,
-                 deck=None):
+                 deck=None, from_setup: bool = True):
         self.rules = rules
         self.players = players
         self.deck = deck if deck is not None else deck_arrays(rules.deck)
-        check_deal(rules, self.deck, players)
+        if from_setup:  # whole games deal from the full deck; decide starts from a position
+            check_deal(rules, self.deck, players)
         self.lineups = lineups
         self.rules_arr = rules.kernel_array(check)
         self.deal = rules.deal_for(players)
