@@ -10,6 +10,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	@echo "compiling every kernel once into the cache (a minute or two; later runs are fast)…"
+	$(VENV)/bin/pushluck bench --warm
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -3,3 +3,25 @@
 
 class UserError(Exception):
     """Bad input from the user (a malformed card, an impossible state, an unknown rule key...)."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C before anything finished: one line on stderr, exit code 130."""
+
+
+#: Set when a run was interrupted after some work finished: the command still prints what
+#: finished (its JSON says ``"interrupted": true``) and `pushluck` then exits with code 130.
+INTERRUPTED = {"flag": False}
+
+
+def mark_interrupted() -> None:
+    INTERRUPTED["flag"] = True
+
+
+def was_interrupted() -> bool:
+    return INTERRUPTED["flag"]
+
+
+def reset_interrupted() -> None:
+    """Forget an earlier interrupt (tests run many commands in one process)."""
+    INTERRUPTED["flag"] = False

@@ -31,8 +31,18 @@ TimeLimitOpt = Annotated[Optional[float], typer.Option(
     help="Stop sampling after this many seconds (60 when --precision is given without it).")]
 ProgressOpt = Annotated[Optional[bool], typer.Option(
     "--progress/--no-progress", help="Force the progress bar on or off (default: on a terminal).")]
+def _checked_out(value: Optional[str]) -> Optional[str]:
+    """Check --out before any work starts (see :func:`analyzer.output.check_output_dir`)."""
+    if value is not None:
+        from analyzer.output import check_output_dir
+
+        check_output_dir(value)
+    return value
+
+
 OutOpt = Annotated[Optional[str], typer.Option(
-    "--out", metavar="DIR", help="Write tables and charts into this folder (created if needed).")]
+    "--out", metavar="DIR", callback=_checked_out,
+    help="Write tables and charts into this folder (created if needed).")]
 ChartOpt = Annotated[bool, typer.Option(
     "--chart", help="Also draw a chart (PNG and SVG) into --out.")]
 VsOpt = Annotated[Optional[List[str]], typer.Option(

@@ -53,11 +53,21 @@ def to_json(payload: dict) -> str:
 
 
 def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
-    """Print ``payload`` as JSON, or the text ``render()`` returns."""
+    """Print ``payload`` as JSON, or the text ``render()`` returns.
+
+    After an interrupted run the payload says ``"interrupted": true`` (and the text says so on
+    stderr); `pushluck` then exits with code 130.
+    """
+    from analyzer.errors import was_interrupted
+
+    if was_interrupted():
+        payload = {**payload, "interrupted": True}
     if as_json:
         sys.stdout.write(to_json(payload) + "\n")
     else:
         sys.stdout.write(render().rstrip("\n") + "\n")
+        if was_interrupted():
+            note("interrupted: the figures above cover the trials that finished")
 
 
 def note(message: str) -> None:
@@ -90,11 +100,65 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+SYSTEM_TREES = ("/proc", "/sys", "/dev")
+
+
+def check_output_dir(folder: str | Path) -> Path:
+    """Make sure ``folder`` can take our files before any work starts: create it if needed
+    (one level of missing parents at most), refuse a regular file, a system tree, an unwritable
+    folder or an empty name, each with one line."""
+    from analyzer.errors import UserError
+
+    text = str(folder)
+    if not text.strip() or "\x00" in text:
+        raise UserError("--out needs a folder name")
+    p = Path(text)
+    resolved = p.resolve()
+    if any(str(resolved) == t or str(resolved).startswith(t + "/") for t in SYSTEM_TREES):
+        raise UserError(f"--out {text}: refusing to write under {resolved.parts[1]}")
+    if p.exists() and not p.is_dir():
+        raise UserError(f"--out {text}: exists and is not a folder")
+    if not p.exists():
+        if not p.parent.exists() and not p.parent.parent.exists():
+            raise UserError(f"--out {text}: its parent folder {p.parent} does not exist")
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"--out {text}: cannot create it ({exc.strerror})") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".pushluck-probe.", dir=p)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UserError(f"--out {text}: cannot write there ({exc.strerror})") from None
+    return p
+
+
+def _check_target(p: Path) -> None:
+    """Refuse to replace anything but a regular file: never a symlink, a device, a FIFO or a
+    folder (an atomic rename would silently replace it)."""
+    from analyzer.errors import UserError
+
+    if p.is_symlink():
+        raise UserError(f"refusing to replace the symbolic link {p}")
+    if p.exists() and not p.is_file():
+        raise UserError(f"refusing to write {p}: it exists and is not a regular file")
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
+    from analyzer.errors import UserError
+
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    _check_target(p)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create {p.parent}: {exc.strerror}") from None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise UserError(f"cannot write in {p.parent}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -17,9 +17,7 @@ timestamps in any file).
 from __future__ import annotations
 
 import hashlib
-import html
 import json
-import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -45,9 +43,6 @@ class PartKind:
     name: str
     compute: Callable[[dict, dict, int], PartResult]
     description: str = ""
-
-
-HTML_MAX_ROWS = 60
 
 
 def game_parts(game: str) -> dict[str, PartKind]:
@@ -113,32 +108,64 @@ class Recipe:
     description: str = ""
 
 
+PART_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+
+
+def _recipe_schema():
+    """The recipe schema (pydantic, strict: no silent conversions such as true → 1)."""
+    from typing import Any, Optional
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class PartSpec(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        name: str = Field(pattern=PART_NAME)
+        kind: str = Field(pattern=r"^[a-z-]+\.[a-z0-9_-]+$", max_length=80)
+        title: Optional[str] = Field(default=None, max_length=200)
+        params: dict[str, Any] = {}
+
+    class RecipeSpec(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        title: str = Field(min_length=1, max_length=200)
+        game: str
+        seed: int = Field(ge=0, lt=2**63)
+        rules: dict[str, Any] = {}
+        parts: list[PartSpec] = Field(min_length=1, max_length=100)
+        description: str = Field(default="", max_length=5000)
+
+    return RecipeSpec
+
+
 def load_recipe(path: Path) -> Recipe:
+    """Read and validate a recipe; every error is one line naming the field."""
+    from pydantic import ValidationError
+
+    from analyzer.games import REGISTRY
+
     data = load_toml(path)
-    unknown = set(data) - {"title", "game", "seed", "rules", "parts", "description"}
-    if unknown:
-        raise UserError(f"{path}: unknown recipe keys: {', '.join(sorted(unknown))}")
     for key in ("title", "game", "seed", "parts"):
         if key not in data:
             raise UserError(f"{path}: missing '{key}'")
-    if not isinstance(data["seed"], int) or data["seed"] < 0:
-        raise UserError(f"{path}: 'seed' must be a non-negative integer")
-    parts = data["parts"]
-    if not isinstance(parts, list) or not parts:
-        raise UserError(f"{path}: 'parts' must be a non-empty array of tables")
+    try:
+        spec = _recipe_schema().model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"]) or "recipe"
+        raise UserError(f"{path}: {where}: {' '.join(err['msg'].split())}") from None
+    if spec.game not in REGISTRY:
+        raise UserError(f"{path}: game: unknown game '{spec.game}' (games: {', '.join(REGISTRY)})")
     names = set()
-    for i, part in enumerate(parts):
-        if not isinstance(part, dict) or "name" not in part or "kind" not in part:
-            raise UserError(f"{path}: part {i + 1} needs 'name' and 'kind'")
-        if part["name"] in names:
-            raise UserError(f"{path}: part name '{part['name']}' used twice")
-        names.add(part["name"])
-        extra = set(part) - {"name", "kind", "params", "title"}
-        if extra:
-            raise UserError(f"{path}: part '{part['name']}' has unknown keys: "
-                            f"{', '.join(sorted(extra))}")
-    return Recipe(path, str(data["title"]), str(data["game"]), int(data["seed"]),
-                  dict(data.get("rules", {})), parts, str(data.get("description", "")))
+    parts = []
+    for part in spec.parts:
+        if part.name in names:
+            raise UserError(f"{path}: part name '{part.name}' used twice")
+        names.add(part.name)
+        if not part.kind.startswith(spec.game + "."):
+            raise UserError(f"{path}: part '{part.name}': kind '{part.kind}' is not a "
+                            f"{spec.game} part")
+        parts.append({k: v for k, v in part.model_dump().items() if v is not None})
+    return Recipe(path, spec.title, spec.game, spec.seed, dict(spec.rules), parts,
+                  spec.description)
 
 
 def part_seed(seed: int, index: int) -> int:
@@ -152,43 +179,155 @@ def _fingerprint(kind: str, params: dict, rules: dict, seed: int) -> str:
 
 
 # ------------------------------------------------------------------------------------ running
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _inside(out_dir: Path, rel: str) -> Path:
+    """``out_dir / rel``, refusing absolute names, ``..`` and anything that resolves outside."""
+    rp = Path(rel)
+    if rp.is_absolute() or ".." in rp.parts or "\x00" in rel or not rel.strip():
+        raise UserError(f"refusing the file name '{rel}': it would leave {out_dir}")
+    target = out_dir / rp
+    if not str(target.resolve()).startswith(str(out_dir.resolve()) + "/"):
+        raise UserError(f"refusing the file name '{rel}': it resolves outside {out_dir}")
+    return target
+
+
+def _files_intact(out_dir: Path, manifest: dict) -> bool:
+    """Every file the manifest lists is there with the recorded SHA-256 (a truncated or
+    replaced file makes the part run again)."""
+    hashes = manifest.get("sha256") or {}
+    for rel in manifest.get("files", []):
+        try:
+            data = _inside(out_dir, rel).read_bytes()
+        except (OSError, UserError):
+            return False
+        if hashes.get(rel) != _sha256(data):
+            return False
+    return bool(hashes)
+
+
+class ReportLock:
+    """``out_dir/.pushluck.lock`` holding the owner's pid: a second report into the same folder
+    is refused while the owner lives; a lock left by a dead process is taken over."""
+
+    def __init__(self, out_dir: Path):
+        self.path = out_dir / ".pushluck.lock"
+
+    def __enter__(self):
+        import os
+
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                try:
+                    pid = int(self.path.read_text().strip() or "0")
+                except (OSError, ValueError):
+                    pid = 0
+                if pid and _alive(pid):
+                    raise UserError(f"another pushluck report (pid {pid}) is writing "
+                                    f"{self.path.parent}; wait for it or choose another --out")
+                self.path.unlink(missing_ok=True)  # stale: its owner is gone
+                continue
+            with os.fdopen(fd, "w") as fh:
+                fh.write(str(os.getpid()))
+            return self
+        raise UserError(f"cannot take the lock {self.path}")
+
+    def __exit__(self, *exc):
+        self.path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _clean_stale_temporaries(out_dir: Path) -> None:
+    """Remove half-written ``.NAME.XXXX.tmp`` files left by a killed run (under the lock)."""
+    for p in out_dir.rglob(".*.tmp"):
+        if p.is_file() and not p.is_symlink():
+            p.unlink(missing_ok=True)
+    import os
+    import shutil
+    import tempfile
+
+    for d in Path(tempfile.gettempdir()).glob("pushluck-section-*"):
+        try:
+            pid = int(d.name.split("-")[2])
+        except (IndexError, ValueError):
+            continue
+        if pid != os.getpid() and not _alive(pid):
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
                scheduler: str = "local", progress: bool | None = None) -> dict:
-    """Run every part not already written, then write index.md and index.html."""
+    """Run every part not already written, then write index.md and index.html.
+
+    A part's files are written atomically, then its manifest (with each file's SHA-256) last; a
+    part interrupted by Ctrl-C is never recorded, so a rerun computes it again. On resume a part
+    is reused only if its fingerprint matches and every file has its recorded hash.
+    """
+    from analyzer.errors import Interrupted, was_interrupted
+    from analyzer.output import check_output_dir
+
     seed = recipe.seed if seed is None else seed
-    out_dir = Path(out_dir)
-    (out_dir / "parts").mkdir(parents=True, exist_ok=True)
-    todo, done = [], {}
-    for i, part in enumerate(recipe.parts):
-        kind = part["kind"]
-        part_kind(kind)  # validate early
-        params = dict(part.get("params", {}))
-        ps = part_seed(seed, i)
-        fp = _fingerprint(kind, params, recipe.rules, ps)
-        manifest = _read_manifest(out_dir, part["name"])
-        if manifest and manifest.get("fingerprint") == fp and all(
-                (out_dir / f).exists() for f in manifest["files"]):
-            done[part["name"]] = manifest
-            continue
-        todo.append((i, part, kind, params, ps, fp))
-    skipped = len(done)
-    if skipped:
-        note(f"report: {skipped} part(s) already written with this seed, skipped (resume)")
-    total = len(recipe.parts)
-    for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler):
-        written = []
-        for rel, data in sorted(result.files.items()):
-            atomic_write_bytes(out_dir / rel, data)
-            written.append(rel)
-        manifest = {"name": part["name"], "title": part.get("title", part["name"]),
-                    "kind": kind, "params": params, "seed": ps, "fingerprint": fp,
-                    "files": written, "summary": result.summary, "meta": result.meta}
-        atomic_write_text(out_dir / "parts" / f"{part['name']}.json",
-                          json.dumps(manifest, indent=2, sort_keys=True, default=_json_default))
-        done[part["name"]] = manifest
-        note(f"report: [{len(done)}/{total}] {part['name']} written")
-    ordered = [done[p["name"]] for p in recipe.parts]
-    _write_index(recipe, seed, out_dir, ordered)
+    out_dir = check_output_dir(out_dir)
+    (out_dir / "parts").mkdir(exist_ok=True)
+    with ReportLock(out_dir):
+        _clean_stale_temporaries(out_dir)
+        todo, done = [], {}
+        for i, part in enumerate(recipe.parts):
+            kind = part["kind"]
+            part_kind(kind)  # validate early
+            params = dict(part.get("params", {}))
+            ps = part_seed(seed, i)
+            fp = _fingerprint(kind, params, recipe.rules, ps)
+            manifest = _read_manifest(out_dir, part["name"])
+            if manifest and manifest.get("fingerprint") == fp and _files_intact(out_dir, manifest):
+                done[part["name"]] = manifest
+                continue
+            todo.append((i, part, kind, params, ps, fp))
+        skipped = len(done)
+        if skipped:
+            note(f"report: {skipped} part(s) already written with this seed, skipped (resume)")
+        total = len(recipe.parts)
+        try:
+            for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler):
+                if was_interrupted():
+                    raise KeyboardInterrupt
+                written, hashes = [], {}
+                for rel, data in sorted(result.files.items()):
+                    atomic_write_bytes(_inside(out_dir, rel), data)
+                    written.append(rel)
+                    hashes[rel] = _sha256(data)
+                manifest = {"name": part["name"], "title": part.get("title", part["name"]),
+                            "kind": kind, "params": params, "seed": ps, "fingerprint": fp,
+                            "files": written, "sha256": hashes, "summary": result.summary,
+                            "meta": result.meta}
+                atomic_write_text(out_dir / "parts" / f"{part['name']}.json",
+                                  json.dumps(manifest, indent=2, sort_keys=True,
+                                             default=_json_default))
+                done[part["name"]] = manifest
+                note(f"report: [{len(done)}/{total}] {part['name']} written")
+        except KeyboardInterrupt:
+            raise Interrupted(f"{len(done)} of {total} part(s) of {recipe.title!r} are written "
+                              f"in {out_dir}; the unfinished part was not recorded; rerun the "
+                              f"same command to resume") from None
+        ordered = [done[p["name"]] for p in recipe.parts]
+        from analyzer.report_site import write_index
+
+        write_index(recipe, seed, out_dir, ordered)
     return {"recipe": str(recipe.path), "title": recipe.title, "game": recipe.game, "seed": seed,
             "out": str(out_dir), "parts": [m["name"] for m in ordered], "skipped": skipped,
             "computed": len(todo), "files": ["index.md", "index.html"] +
@@ -228,147 +367,6 @@ def _json_default(obj):
     raise TypeError(type(obj).__name__)
 
 
-def package_versions() -> dict:
-    from importlib import metadata
-
-    versions = {"python": platform.python_version()}
-    for pkg in ("pushluck", "numpy", "numba", "pandas", "matplotlib", "typer"):
-        try:
-            versions[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            versions[pkg] = "not installed"
-    return versions
-
-
-def _write_index(recipe: Recipe, seed: int, out_dir: Path, parts: list[dict]) -> None:
-    versions = package_versions()
-    rules = recipe.rules or {}
-    rules_text = ", ".join(f"{k} = {v}" for k, v in rules.items()) or "the published defaults"
-    cmd = f"pushluck report {recipe.path.stem} --seed {seed}"
-    md = [f"# {recipe.title}", ""]
-    if recipe.description:
-        md += [recipe.description, ""]
-    md += [f"- game: {recipe.game}", f"- house rules: {rules_text}", f"- seed: {seed} "
-           f"(part i uses SeedSequence([seed, i]); each part lists its own)",
-           f"- reproduce: `{cmd}`",
-           "- versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
-    for m in parts:
-        md += [f"## {m['title']}", "", f"*part `{m['name']}` ({m['kind']}), seed {m['seed']}, "
-               f"parameters {json.dumps(m['params'], sort_keys=True)}*", "", m["summary"], ""]
-        for f in m["files"]:
-            if f.endswith(".png"):
-                md += [f"![{m['name']}]({f})", ""]
-            elif f.endswith(".csv"):
-                md += [f"Table: [{f}]({f})", ""]
-    atomic_write_text(out_dir / "index.md", "\n".join(md) + "\n")
-    atomic_write_text(out_dir / "index.html", _html(recipe, seed, rules_text, cmd, versions,
-                                                    parts, out_dir))
-
-
-def _html(recipe, seed, rules_text, cmd, versions, parts, out_dir: Path) -> str:
-    import pandas as pd
-
-    esc = html.escape
-    body = [f"<h1>{esc(recipe.title)}</h1>"]
-    if recipe.description:
-        body.append(f"<p>{esc(recipe.description)}</p>")
-    body.append("<ul>" + "".join(f"<li>{x}</li>" for x in [
-        f"game: {esc(recipe.game)}", f"house rules: {esc(rules_text)}",
-        f"seed: {seed} (part i uses SeedSequence([seed, i]))",
-        f"reproduce: <code>{esc(cmd)}</code>",
-        "versions: " + esc(", ".join(f"{k} {v}" for k, v in versions.items()))]) + "</ul>")
-    for m in parts:
-        body.append(f"<h2>{esc(m['title'])}</h2>")
-        body.append(f"<p class='meta'>part <code>{esc(m['name'])}</code> ({esc(m['kind'])}), "
-                    f"seed {m['seed']}, parameters <code>"
-                    f"{esc(json.dumps(m['params'], sort_keys=True))}</code></p>")
-        body.append(_markdown_to_html(m["summary"]))
-        for f in m["files"]:
-            path = out_dir / f
-            if f.endswith(".svg"):
-                svg = path.read_text()
-                svg = svg[svg.find("<svg"):]
-                body.append(f"<figure>{svg}<figcaption>{esc(f)}</figcaption></figure>")
-            elif f.endswith(".csv"):
-                df = pd.read_csv(path)
-                shown = df.head(HTML_MAX_ROWS)
-                table = shown.to_html(index=False, float_format=lambda v: f"{v:.6g}", border=0,
-                                      classes="data")
-                more = (f"; the first {HTML_MAX_ROWS} shown, all in {esc(f)}"
-                        if len(df) > HTML_MAX_ROWS else "")
-                body.append(f"<details{' open' if len(df) <= HTML_MAX_ROWS else ''}><summary>"
-                            f"{esc(f)} ({len(df)} rows{more})</summary>{table}</details>")
-    style = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;"
-             "padding:0 1em;line-height:1.45}table.data{border-collapse:collapse;font-size:13px}"
-             "table.data td,table.data th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-             "figure svg{max-width:100%;height:auto}.meta{color:#555;font-size:90%}"
-             "code{background:#f4f4f4;padding:0 3px}")
-    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{esc(recipe.title)}</title><style>{style}</style></head><body>\n" +
-            "\n".join(body) + "\n</body></html>\n")
-
-
-def _markdown_to_html(text: str) -> str:
-    """Just enough Markdown for the summaries: paragraphs, bullet lists, pipe tables, code."""
-    import re
-
-    esc = html.escape
-    out, lines, i = [], text.splitlines(), 0
-
-    def inline(s):
-        s = esc(s)
-        s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
-        s = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", s)
-        return re.sub(r"(?<!\*)\*([^*]+)\*(?!\*)", r"<i>\1</i>", s)
-
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("|"):
-            rows = []
-            while i < len(lines) and lines[i].startswith("|"):
-                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
-                if not all(set(c) <= set("-: ") for c in cells):
-                    rows.append(cells)
-                i += 1
-            head, *rest = rows
-            out.append("<table class='data'><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head)
-                       + "</tr>" + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r)
-                                           + "</tr>" for r in rest) + "</table>")
-            continue
-        if line.startswith(("- ", "* ")):
-            items = []
-            while i < len(lines) and lines[i].startswith(("- ", "* ")):
-                items.append(f"<li>{inline(lines[i][2:])}</li>")
-                i += 1
-            out.append("<ul>" + "".join(items) + "</ul>")
-            continue
-        if line.startswith("#"):
-            level = min(len(line) - len(line.lstrip("#")) + 2, 6)
-            out.append(f"<h{level}>{inline(line.lstrip('#').strip())}</h{level}>")
-        elif line.startswith("!["):
-            pass  # images are embedded from the part's SVG files
-        elif line.strip():
-            out.append(f"<p>{inline(line)}</p>")
-        i += 1
-    return "\n".join(out)
-
-
-def write_top_index(out_root: Path, results: list[dict]) -> None:
-    """reports/out/index.md and index.html linking every recipe's folder."""
-    lines = ["# pushluck reports", ""]
-    items = []
-    for r in results:
-        rel = Path(r["out"]).resolve().relative_to(out_root.resolve())
-        lines.append(f"- [{r['title']}]({rel}/index.md) (seed {r['seed']})")
-        items.append(f"<li><a href='{html.escape(str(rel))}/index.html'>"
-                     f"{html.escape(r['title'])}</a> (seed {r['seed']})</li>")
-    atomic_write_text(out_root / "index.md", "\n".join(lines) + "\n")
-    atomic_write_text(out_root / "index.html",
-                      "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>"
-                      "pushluck reports</title></head><body><h1>pushluck reports</h1><ul>" +
-                      "".join(items) + "</ul></body></html>\n")
-
-
 def section_part(game: str, report_section: Callable[[Path, int, bool], str],
                  name: str = "section",
                  description: str = "the game's default analysis") -> PartKind:
@@ -383,7 +381,9 @@ def section_part(game: str, report_section: Callable[[Path, int, bool], str],
 
         if rules:
             raise UserError(f"the {game} section part takes no [rules] overrides")
-        with tempfile.TemporaryDirectory() as tmp:
+        import os
+
+        with tempfile.TemporaryDirectory(prefix=f"pushluck-section-{os.getpid()}-") as tmp:
             root = Path(tmp)
             summary = report_section(root, seed, bool(params.get("quick", False)))
             files = {str(p.relative_to(root)): p.read_bytes()

@@ -9,6 +9,7 @@ values raise :class:`UserError` naming the key.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 import typing
 from pathlib import Path
@@ -29,18 +30,49 @@ def rule(default, help: str, *, min=None, max=None, choices=None):
     return dataclasses.field(default=default, metadata=meta)
 
 
+MAX_TOML_BYTES = 1 << 20
+MAX_TOML_DEPTH = 8
+
+
 def load_toml(path: str | Path) -> dict:
-    """Read a TOML file or raise a one-line UserError."""
+    """Read a TOML file or raise a one-line UserError: the one loader for every file option
+    (rules, decks, positions, score files, recipes). Refuses files over 1 MiB, text that is not
+    UTF-8, nesting deeper than 8 tables/arrays, and anything that is not a regular file."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():
+            raise UserError(f"cannot read {p}: not a regular file")
         with p.open("rb") as fh:
-            return tomllib.load(fh)
+            raw = fh.read(MAX_TOML_BYTES + 1)
     except FileNotFoundError:
         raise UserError(f"cannot read {p}: no such file") from None
     except OSError as exc:
         raise UserError(f"cannot read {p}: {exc.strerror}") from None
+    if len(raw) > MAX_TOML_BYTES:
+        raise UserError(f"{p} is larger than {MAX_TOML_BYTES >> 20} MiB: not a pushluck TOML file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{p} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p} is not valid TOML: {exc}") from None
+        raise UserError(f"{p} is not valid TOML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise UserError(f"{p} nests too deeply") from None
+    if _depth(data) > MAX_TOML_DEPTH:
+        raise UserError(f"{p} nests tables or arrays more than {MAX_TOML_DEPTH} deep")
+    return data
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > MAX_TOML_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max([_depth(v, level + 1) for v in value.values()], default=level + 1)
+    if isinstance(value, list):
+        return max([_depth(v, level + 1) for v in value], default=level + 1)
+    return level
 
 
 def _field_types(cls) -> dict:
@@ -55,7 +87,11 @@ def _coerce(name: str, typ, value, from_text: bool):
         (inner, *_rest) = typing.get_args(typ) or (str,)
         if from_text:
             text = str(value).strip()
-            items = [] if text in ("", "[]") else [v.strip() for v in text.strip("[]").split(",")]
+            if text[:1] in "[(" and text[-1:] in "])":  # lists as `rules` prints them
+                text = text[1:-1].strip()
+            items = [] if text == "" else [v.strip() for v in text.split(",")]
+            if any(v == "" for v in items):
+                raise UserError(f"rule '{name}': an empty item in '{value}'")
         else:
             if not isinstance(value, (list, tuple)):
                 raise UserError(f"rule '{name}' must be a list, got {value!r}")
@@ -85,11 +121,16 @@ def _coerce(name: str, typ, value, from_text: bool):
     if typ is float:
         if from_text:
             try:
-                return float(str(value).strip())
+                number = float(str(value).strip())
             except ValueError:
                 raise UserError(f"rule '{name}' must be a number, got '{value}'") from None
+            if not math.isfinite(number):
+                raise UserError(f"rule '{name}' must be a finite number, got '{value}'")
+            return number
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise UserError(f"rule '{name}' must be a number, got {value!r}")
+        if not math.isfinite(float(value)):
+            raise UserError(f"rule '{name}' must be a finite number, got {value!r}")
         return float(value)
     if typ is str:
         if not from_text and not isinstance(value, str):
@@ -138,7 +179,13 @@ def build_rules(cls, rules_file: str | Path | None = None, sets: list[str] | Non
 
     if rules_file is not None:
         data = load_toml(rules_file)
-        table = data.get("rules", data) if isinstance(data.get("rules"), dict) else data
+        table = data
+        if isinstance(data.get("rules"), dict):
+            others = [k for k in data if k != "rules"]
+            if others:
+                raise UserError(f"{rules_file}: keys outside the [rules] table: "
+                                f"{', '.join(others)} (put every rule under [rules])")
+            table = data["rules"]
         for key, raw in table.items():
             put(key.replace("-", "_"), raw, False, str(rules_file))
     for key, raw in (extra or {}).items():

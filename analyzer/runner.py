@@ -29,6 +29,7 @@ from analyzer.rng import block_keys
 
 DEFAULT_PRECISION_CAP = 10**10
 DEFAULT_TIME_LIMIT = 60.0
+MAX_TRIALS = 10**12
 
 
 @dataclass
@@ -80,60 +81,85 @@ class RunResult:
 
 
 class Progress:
-    """A minimal progress bar on stderr, shown only on a terminal and only after ~1 second."""
+    """A progress bar on stderr (Rich): only on a terminal, only after about a second, fitted to
+    the terminal's width, with the rate and an ETA when the total is known."""
 
     def __init__(self, label: str, total: int | None, unit: str, enabled: bool | None = None):
-        self.label = label
+        self.label = label if len(label) <= 40 else label[:39] + "…"
         self.total = total
         self.unit = unit
         self.start = time.perf_counter()
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.shown = False
+        self._bar = None
+        self._task = None
+
+    def _open(self) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+
+        columns = [TextColumn("{task.description}"), BarColumn(bar_width=None),
+                   MofNCompleteColumn(), TextColumn(self.unit), TimeElapsedColumn()]
+        if self.total:
+            columns.append(TimeRemainingColumn())
+        columns.append(TextColumn("{task.fields[note]}"))
+        self._bar = RichProgress(*columns, console=Console(stderr=True), transient=False,
+                                 expand=True)
+        self._bar.start()
+        self._task = self._bar.add_task(self.label, total=self.total, note="")
 
     def update(self, done: int, note: str = "") -> None:
         if not self.enabled:
             return
-        elapsed = time.perf_counter() - self.start
-        if elapsed < 1.0 and not self.shown:
-            return
-        self.shown = True
-        if self.total:
-            frac = min(done / self.total, 1.0)
-            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-            text = f"\r{self.label} [{bar}] {100 * frac:5.1f}% {done:,}/{self.total:,} {self.unit}"
-        else:
-            text = f"\r{self.label} {done:,} {self.unit}"
-        sys.stderr.write(f"{text} {elapsed:6.1f}s {note}   ")
-        sys.stderr.flush()
+        if self._bar is None:
+            if time.perf_counter() - self.start < 1.0:
+                return
+            self._open()
+        self._bar.update(self._task, completed=done, note=note)
 
     def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
 
 
 def warm_up(job: KernelJob) -> None:
-    """Compile or load the kernel from cache without running any trial."""
-    job.run_blocks(np.zeros((0, 4), dtype=np.uint64), np.zeros(0, dtype=np.int64))
+    """Compile or load the kernel from cache without running any trial. A first compile takes
+    seconds, so after half a second a note says what is happening."""
+    import threading
+
+    from analyzer.output import note
+
+    timer = threading.Timer(0.5, note, ("compiling kernels (once; later runs load them from "
+                                        "the cache)…",))
+    timer.daemon = True
+    timer.start()
+    try:
+        job.run_blocks(np.zeros((0, 4), dtype=np.uint64), np.zeros(0, dtype=np.int64))
+    finally:
+        timer.cancel()
 
 
 def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = None,
         time_limit: float | None = None, progress: bool | None = None,
         target_batch_seconds: float = 0.25, stream: int = 0,
-        block_size: int | None = None) -> RunResult:
+        block_size: int | None = None, start_block: int = 0) -> RunResult:
     """Run ``job`` for ``n`` trials (or adaptively to ``precision``) with ``seed``.
 
     Returns the per-column sums over all finished trials, reduced in block order, and the
     per-block rows (``block_sums``). ``block_size`` overrides the job's (tuning uses it to get
     enough independent blocks for batch-means standard errors); ``stream`` selects an
-    independent family of block keys for the same seed.
+    independent family of block keys for the same seed; ``start_block`` continues an earlier run
+    of the same seed with the blocks after it (the trials are those blocks' trials).
     """
     if n is not None and n <= 0:
         raise UserError(f"the number of {job.unit} must be positive (got {n})")
-    if precision is not None and precision <= 0:
-        raise UserError(f"--precision must be positive (got {precision})")
-    if time_limit is not None and time_limit <= 0:
-        raise UserError(f"--time-limit must be positive (got {time_limit})")
+    if n is not None and n > MAX_TRIALS:
+        raise UserError(f"at most {MAX_TRIALS:,} {job.unit} per run (got {n:,})")
+    if precision is not None and not (math.isfinite(precision) and precision > 0):
+        raise UserError(f"--precision must be a positive number (got {precision})")
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise UserError(f"--time-limit must be a positive number of seconds (got {time_limit})")
     adaptive = precision is not None
     cap = n if n is not None else (DEFAULT_PRECISION_CAP if adaptive else None)
     if cap is None:
@@ -162,7 +188,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             m = min(batch, total_blocks - done_blocks)
             if adaptive:
                 m = min(m, milestone - done_blocks)
-            keys = block_keys(seed, done_blocks, m, stream)
+            keys = block_keys(seed, start_block + done_blocks, m, stream)
             counts = np.full(m, b, dtype=np.int64)
             last = done_blocks + m == total_blocks
             if last:
@@ -196,11 +222,23 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
     except KeyboardInterrupt:
         interrupted = True
         stopped_by = "interrupt"
-        sys.stderr.write(f"\ninterrupted: keeping the {done_trials:,} finished {job.unit}\n")
     finally:
         bar.close()
-    if done_trials == 0:
-        raise UserError("interrupted before any block finished")
+    from analyzer.errors import Interrupted, mark_interrupted
+    from analyzer.output import note
+
+    if interrupted:
+        if done_trials == 0:
+            raise Interrupted(f"no {job.unit} had finished")
+        mark_interrupted()
+        note(f"interrupted: keeping the {done_trials:,} finished {job.unit}")
+    elif stopped_by == "time-limit":
+        reached = ""
+        if adaptive:
+            hw = job.headline_half_width(total, done_trials)
+            reached = f"; half-width {hw:.4g}, target {precision:g} not reached"
+        note(f"{job.name}: stopped on the time limit ({time_limit:g} s) after "
+             f"{done_trials:,} {job.unit}{reached}")
     return RunResult(total, done_trials, seed, done_blocks, kernel_seconds,
                      interrupted, stopped_by, rows)
 

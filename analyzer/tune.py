@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -82,7 +82,7 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
 
 
 def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str, n: int,
-                    seed: int, block_size: int, stream: int) -> np.ndarray:
+                    seed: int, block_size: int, stream: int, start_block: int = 0) -> np.ndarray:
     """One cell's kernel work: per-block sums (blocks × columns). Runs locally or on Dask."""
     from analyzer.cluster import one_numba_thread_per_task
     from analyzer.runner import run
@@ -91,7 +91,7 @@ def block_sums_task(game: str, metric_name: str, rules_kwargs: dict, policy: str
     m = get_metric(game, metric_name)
     rules = m.rules_cls(**rules_kwargs)
     res = run(m.make_job(rules, policy), n, seed, progress=False, stream=stream,
-              block_size=block_size)
+              block_size=block_size, start_block=start_block)
     return np.vstack(res.block_sums)
 
 
@@ -108,9 +108,11 @@ def batch_mean(sums: np.ndarray, counts: np.ndarray, z: float) -> Statistic:
 @dataclass
 class Cell:
     label: str
-    settings: dict  # key -> value text
+    settings: dict  # key -> value (typed as the rule's field)
     rules: object
     policy: str
+    same_rules_as: list = field(default_factory=list)  # settings of merged identical cells
+    same_as_baseline: bool = False
 
 
 def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None,
@@ -123,7 +125,7 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
     if metric.check_policy:
         metric.check_policy(base_policy)
     baseline = Cell("baseline", {}, build_rules(metric.rules_cls, rules_file, sets), base_policy)
-    cells = []
+    cells, seen = [], {}
     for combo in itertools.product(*[vals for _, vals in parsed]):
         settings = dict(zip(keys, combo))
         cell_policy = settings.get("policy", base_policy)
@@ -131,9 +133,22 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
             metric.check_policy(cell_policy)
         rule_sets = list(sets or []) + [f"{k}={v}" for k, v in settings.items() if k != "policy"]
         rules = build_rules(metric.rules_cls, rules_file, rule_sets)
+        typed = {k: (v if k == "policy" else getattr(rules, k)) for k, v in settings.items()}
         label = ", ".join(f"{k}={v}" for k, v in settings.items())
-        cells.append(Cell(label, settings, rules, cell_policy))
+        key = (_canonical(rules), cell_policy)
+        if key in seen:  # the same game under another name (a key another key switches off)
+            seen[key].same_rules_as.append(typed)
+            continue
+        cell = Cell(label, typed, rules, cell_policy)
+        cell.same_as_baseline = key == (_canonical(baseline.rules), baseline.policy)
+        seen[key] = cell
+        cells.append(cell)
     return baseline, cells
+
+
+def _canonical(rules):
+    canon = getattr(rules, "canonical", None)
+    return canon() if canon else rules
 
 
 def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, seed: int,
@@ -153,12 +168,29 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
                 jobs.append((ci, key, name, dataclasses.asdict(cell.rules), cell.policy))
     args = [(game, name, kw, pol, n, seed, block_size, stream) for (_ci, _k, name, kw, pol) in jobs]
     if scheduler == "local":
+        from analyzer.errors import was_interrupted
+        from analyzer.output import note
+
         results = []
         for i, a in enumerate(args):
-            from analyzer.output import note
-
             note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
-            results.append(block_sums_task(*a))
+            try:
+                sums = block_sums_task(*a)
+            except KeyboardInterrupt:
+                from analyzer.errors import mark_interrupted
+
+                mark_interrupted()
+                break
+            if was_interrupted():  # the runner kept a partial cell: drop it and stop
+                break
+            results.append(sums)
+        if len(results) < len(jobs):  # keep only the cells whose every job finished
+            done_cells = {jobs[i][0] for i in range(len(results))}
+            unfinished = {ci for (ci, *_rest) in jobs[len(results):]}
+            keep = sorted(done_cells - unfinished)
+            results = [r for i, r in enumerate(results) if jobs[i][0] in keep]
+            jobs = [j for j in jobs if j[0] in keep]
+            cells = cells[:len(keep)]
     else:
         from analyzer.cluster import client_for
 
@@ -168,7 +200,7 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
     out = [dict() for _ in cells]
     for (ci, key, _name, _kw, _pol), sums in zip(jobs, results):
         out[ci][key] = sums
-    return out
+    return out  # shorter than ``cells`` after an interrupt: the cells that finished, in order
 
 
 def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | None, n: int,
@@ -187,59 +219,108 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
         if m.rules_cls is not head.rules_cls:
             raise UserError("all --metric values must belong to the same game")
     m_cells = len(cells)
-    z_family = bonferroni_z(m_cells)
+    # every interval printed is in one family: absolute intervals of the baseline and the cells,
+    # and differences of the cells from the baseline, for every metric
+    family = ((m_cells + 1) + m_cells) * len(metrics)
+    z_family = bonferroni_z(family)
     sums = run_cells(game, metric_names, [baseline] + cells, n, seed, scheduler)
+    from analyzer.errors import Interrupted, was_interrupted
     from analyzer.rng import block_layout
+
+    if not sums:
+        raise Interrupted("no tuning cell had finished")
+    cells = cells[:len(sums) - 1]  # after an interrupt: the cells that finished
 
     _nb, counts = block_layout(n, max(1, -(-n // TUNE_BLOCKS)))
     counts = counts.astype(np.float64)
     rows = _rows(metrics, [baseline] + cells, sums, z_family, counts)
-    ranked = sorted([r for r in rows if r["cell"] != "baseline"],
-                    key=lambda r: r[f"{head.name}"], reverse=(rank == "max"))
-    top_cells = [next(c for c in cells if c.label == r["cell"]) for r in ranked[:max(top, 0)]]
+    order = sorted(range(len(cells)), key=lambda i: rows[i + 1][head.name]["estimate"],
+                   reverse=(rank == "max"))
+    ranking = _ranking(head, [cells[i] for i in order], [sums[i + 1] for i in order], counts,
+                       z_family)
+    top_cells = [cells[i] for i in order if not cells[i].same_as_baseline][:max(top, 0)]
+    if was_interrupted():
+        top_cells = []  # no re-run after an interrupt
     rerun = []
     if top_cells:
-        z_top = bonferroni_z(len(top_cells))
+        z_top = bonferroni_z((2 * len(top_cells) + 1) * len(metrics))
         rsums = run_cells(game, metric_names, [baseline] + top_cells, n, seed, scheduler,
                           stream=1)
         rerun = _rows(metrics, [baseline] + top_cells, rsums, z_top, counts)
     return {
-        "game": game, "metrics": metric_names, "seed": seed, "n": n, "cells": m_cells,
-        "scheduler": scheduler, "baseline_rules": _rules_dict(baseline.rules),
-        "baseline_policy": baseline.policy,
+        "game": game, "exact": False, "metrics": metric_names, "seed": seed, "n": n,
+        "cells": m_cells, "scheduler": scheduler,
+        "baseline_rules": _rules_dict(baseline.rules), "baseline_policy": baseline.policy,
+        "intervals_in_family": family,
         "method": (f"common random numbers (same seed, same {TUNE_BLOCKS} blocks per cell); "
-                   f"SE by batch means over the blocks; Bonferroni-widened intervals: "
-                   f"z = {z_family:.3f} for {m_cells} cells (joint 95%); the top {len(top_cells)} "
-                   f"re-run on a fresh stream (spawn key 1) with z = "
-                   f"{bonferroni_z(max(len(top_cells), 1)):.3f}"),
-        "rank": rank, "rows": rows, "ranked": [r["cell"] for r in ranked], "rerun": rerun,
+                   f"SE by batch means over the blocks (Wilson for rates); all {family} "
+                   f"intervals printed (each cell's and the baseline's value, each cell's "
+                   f"difference from the baseline, every metric) hold together with ≥ 95% "
+                   f"(Bonferroni, z = {z_family:.3f}); the ranking compares neighbours by their "
+                   f"paired difference at the same z; the top {len(top_cells)} are re-run on a "
+                   f"fresh stream (spawn key 1) as a family of their own"),
+        "rank": rank, "rows": rows, "ranking": ranking,
+        "ranked": [cells[i].label for i in order], "rerun": rerun,
     }
+
+
+def _stat(s) -> dict:
+    return {"estimate": s.estimate, "se": s.se, "ci_low": s.ci_low, "ci_high": s.ci_high,
+            "n": s.n}
 
 
 def _rows(metrics: list[Metric], cells: list[Cell], sums: list[dict], z: float,
           counts: np.ndarray) -> list[dict]:
+    """One row per cell: its settings and, per metric, its value and its paired difference from
+    the baseline (statistic objects); ``effect`` says whether the difference is resolved."""
+    from analyzer.stats import wilson
+
     rows = []
     base = sums[0]
     for cell, s in zip(cells, sums):
-        row = {"cell": cell.label, **cell.settings, "policy": cell.policy}
+        row = {"cell": cell.label, **cell.settings, "policy": cell.policy,
+               "same_rules_as": cell.same_rules_as, "same_as_baseline": cell.same_as_baseline}
         for m in metrics:
             key = m.job_key or m.name
             block = _quantity(s[key], m)
-            est = batch_mean(block, counts, z)
-            row[m.name] = est.estimate
-            row[f"{m.name}_se"] = est.se
-            row[f"{m.name}_ci_low"] = est.ci_low
-            row[f"{m.name}_ci_high"] = est.ci_high
+            if m.kind == "rate":
+                row[m.name] = _stat(wilson(float(block.sum()), int(counts.sum()), z))
+            else:
+                row[m.name] = _stat(batch_mean(block, counts, z))
             if cell.label != "baseline":
-                d = batch_mean(block - _quantity(base[key], m), counts, z)
-                row[f"{m.name}_diff"] = d.estimate
-                row[f"{m.name}_diff_se"] = d.se
-                row[f"{m.name}_diff_ci_low"] = d.ci_low
-                row[f"{m.name}_diff_ci_high"] = d.ci_high
-                row[f"{m.name}_diff_significant"] = not d.contains_zero()
+                diff = block - _quantity(base[key], m)
+                d = _stat(batch_mean(diff, counts, z))
+                d["effect"] = _effect(diff, d)
+                row[f"{m.name}_vs_baseline"] = d
         row["n"] = int(counts.sum())
         rows.append(row)
     return rows
+
+
+def _effect(diff: np.ndarray, d: dict) -> str:
+    if not np.any(diff):
+        return "no effect (identical on every trial)"
+    if d["ci_low"] > 0:
+        return "higher"
+    if d["ci_high"] < 0:
+        return "lower"
+    return "not resolved"
+
+
+def _ranking(head: Metric, cells: list[Cell], sums: list[dict], counts, z: float) -> list[dict]:
+    """Neighbours in the ranking compared by their own paired difference: '>' (resolved), '≈'
+    (not resolved) or '=' (identical on every trial)."""
+    key = head.job_key or head.name
+    out = []
+    for i, cell in enumerate(cells):
+        item = {"cell": cell.label}
+        if i + 1 < len(cells):
+            diff = _quantity(sums[i][key], head) - _quantity(sums[i + 1][key], head)
+            d = batch_mean(diff, counts, z)
+            item["vs_next"] = ("=" if not np.any(diff) else
+                               "≈" if d.contains_zero() else ">")
+        out.append(item)
+    return out
 
 
 def _quantity(block: np.ndarray, m: Metric) -> np.ndarray:

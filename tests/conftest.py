@@ -18,3 +18,22 @@ def run_cli(*args, check_json=False):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _no_interrupt_leaks():
+    """An interrupted run marks the process; one test's interrupt must not leak into the next."""
+    from analyzer.errors import reset_interrupted
+
+    reset_interrupted()
+    yield
+    reset_interrupted()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_solution_cache(tmp_path_factory):
+    """Exact solutions are cached on disk (analyzer/cache.py); tests use a cache of their own."""
+    import os
+
+    os.environ["PUSHLUCK_CACHE_DIR"] = str(tmp_path_factory.mktemp("pushluck-cache"))
+    yield

@@ -6,10 +6,12 @@ are derived by hand in the comments.
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games.canasta import (BLACK3, JOKER, RED3, TWO, CanastaRules, card_types,
-                                    cards_value, check_melds, classify_meld, game_winner,
-                                    parse_card, parse_policies, parse_policy, requirement,
-                                    round_score, score_from_toml, share_value_total)
+from analyzer.games.canasta.play import parse_policies, parse_policy
+from analyzer.games.canasta.rules import (BLACK3, JOKER, RED3, TWO, CanastaRules, card_types,
+                                          cards_value, parse_card, requirement,
+                                          share_value_total)
+from analyzer.games.canasta.score import (check_melds, classify_meld, game_winner, round_score,
+                                          score_from_toml)
 
 R = CanastaRules()
 

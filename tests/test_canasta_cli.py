@@ -59,7 +59,7 @@ def test_rules_listing(capsys):
 
 
 def test_meld_odds_json(capsys):
-    out = run_json(capsys, "canasta", "meld-odds", "--score", "-10", "--turns", "2", "-n",
+    out = run_json(capsys, "canasta", "meld-odds", "--score", "-10", "--within-turns", "2", "-n",
                    "500", "--seed", "3")
     assert out["seed"] == 3 and out["requirement"] == 15
     d = out["p_requirement_on_deal"]
@@ -68,15 +68,16 @@ def test_meld_odds_json(capsys):
 
 
 def test_simulate_json_and_chart(capsys, tmp_path):
-    base = tmp_path / "chart"
-    out = run_json(capsys, "canasta", "simulate", "--games", "20", "--seed", "4",
-                   "--policies", "greedy,builder:10:20", "--chart", str(base))
+    out = run_json(capsys, "canasta", "simulate", "-n", "20", "--seed", "4",
+                   "--seats", "greedy,builder:10:20", "--out", str(tmp_path), "--chart")
     assert out["n"] == 20 and out["policies"] == ["greedy", "builder:10:20"]
     assert out["rounds_per_game"]["estimate"] >= 1
     assert sum(s["p_win"]["estimate"] for s in out["seats"]) == pytest.approx(1.0)
-    assert (tmp_path / "chart.png").exists() and (tmp_path / "chart.svg").exists()
-    code, _, err = run(capsys, "canasta", "simulate", "--games", "5", "--policies", "x")
+    assert (tmp_path / "simulate.png").exists() and (tmp_path / "simulate.svg").exists()
+    code, _, err = run(capsys, "canasta", "simulate", "-n", "5", "--seats", "x")
     assert code == 2 and err.count("\n") == 1
+    code, _, err = run(capsys, "canasta", "simulate", "-n", "5", "--chart")
+    assert code == 2 and "--out" in err and err.count("\n") == 1
 
 
 def test_decide_json(capsys, tmp_path):
@@ -105,7 +106,7 @@ def test_report_parts_and_tune_metrics_are_registered():
     from analyzer.report import part_kind
     from analyzer.tune import metrics_of
 
-    res = part_kind("canasta.meld-odds").compute({"scores": [0], "turns": 1, "n": 300}, {}, 3)
+    res = part_kind("canasta.meld-odds").compute({"scores": [0], "within_turns": 1, "n": 300}, {}, 3)
     assert {"meld_odds.csv", "meld_odds.md"} <= set(res.files)
     assert "0.678" in res.summary  # the exact chance on the deal at requirement 50
     names = {m.name for m in metrics_of("canasta")}
@@ -116,8 +117,8 @@ def test_position_consistency_errors():
     import tomllib
 
     from analyzer.errors import UserError
-    from analyzer.games.canasta import CanastaRules
-    from analyzer.games.canasta_mc import parse_position
+    from analyzer.games.canasta.decide import parse_position
+    from analyzer.games.canasta.rules import CanastaRules
 
     base = (DATA / "canasta_position_example.toml").read_text()
     r = CanastaRules()

@@ -1,4 +1,4 @@
-"""Railroad Canasta round engine (kernels/canasta*.py): rules examples R8/R9 on crafted states,
+"""Railroad Canasta round engine (kernels/canasta/): rules examples R8/R9 on crafted states,
 exact counting against hand-derived binomial formulas, plan legality, property tests over
 thousands of seeded rounds, Monte Carlo vs exact, determinism across thread counts."""
 import random
@@ -8,12 +8,15 @@ import numba
 import numpy as np
 import pytest
 
-from analyzer.games import canasta_mc as M
-from analyzer.games.canasta import (PER_SHARE, VALUES, CanastaRules, classify_meld,
-                                    parse_policies, parse_policy)
+from analyzer.games.canasta import play as M
+from analyzer.games.canasta.decide import decide
+from analyzer.games.canasta.play import parse_policies, parse_policy
+from analyzer.games.canasta.rules import PER_SHARE, VALUES, CanastaRules
+from analyzer.games.canasta.score import classify_meld
 from analyzer.rng import block_keys
-from kernels import canasta as K
-from kernels.canasta_exact import exact_deal_probability, max_initial_value
+from analyzer.runner import RunSpec
+from kernels.canasta import engine as K
+from kernels.canasta.exact import exact_deal_probability, max_initial_value
 
 R2 = CanastaRules()
 
@@ -27,14 +30,14 @@ def state(P=2, rules=R2):
 
 
 def add(arr, p, text):
-    from analyzer.games.canasta import card_types
+    from analyzer.games.canasta.rules import card_types
 
     for c in card_types(text):
         arr[p, c] += 1
 
 
 def set_pile(s, text, frozen=False):
-    from analyzer.games.canasta import card_types
+    from analyzer.games.canasta.rules import card_types
 
     cards = card_types(text)
     for c in cards:
@@ -270,7 +273,7 @@ def test_property_seeded_rounds(P, sets, pols):
 def test_many_rounds_no_violation_and_all_endings():
     # 3000 rounds through the parallel kernel: the engine counts any illegal meld, early
     # seven discard, bad go-out or emptied hand; every kind of round end occurs.
-    out = M.simulate_rounds(3000, R2, parse_policies("greedy", 2), seed=11)
+    out = M.simulate_rounds(R2, parse_policies("greedy", 2), RunSpec(3000, 11))
     assert out["violations"] == {"illegal_melds": 0, "sevens_discarded_early": 0,
                                  "bad_go_outs": 0, "emptied_hands": 0}
     pr = out["per_round"]
@@ -284,7 +287,7 @@ def test_many_rounds_no_violation_and_all_endings():
 # --------------------------------------------------------------------------- MC vs exact
 @pytest.mark.parametrize("score", [0, 12000])
 def test_meld_odds_mc_matches_exact(score):
-    out = M.meld_odds(score, 2, R2, parse_policy("greedy"), 3000, seed=5)
+    out = M.meld_odds(score, 2, R2, parse_policy("greedy"), RunSpec(3000, 5))
     st = out["p_requirement_on_deal"]
     assert abs(st.z_from_exact()) < 4.5
     p1 = out["by_turn"][0]["p_melded"].estimate
@@ -297,9 +300,9 @@ def test_determinism_across_threads():
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = M.simulate(40, R2, pols, seed=99)
+        a = M.simulate(R2, pols, RunSpec(40, 99))
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        b = M.simulate(40, R2, pols, seed=99)
+        b = M.simulate(R2, pols, RunSpec(40, 99))
     finally:
         numba.set_num_threads(old)
     assert a["rounds"] == b["rounds"]
@@ -444,7 +447,7 @@ cards = ["5C", "9S"]
 '''
     import tomllib
 
-    out = M.decide(tomllib.loads(text), R2, parse_policies("greedy", 2), 300, seed=1)
+    out = decide(tomllib.loads(text), R2, parse_policies("greedy", 2), RunSpec(300, 1))
     a = out["round_score_a"]
     # going out now: 100 + melds (70 + 120 + 140 + 35 + K-K-K 30) + 3300 bonuses + 100 red three
     assert a.estimate == 3895 and a.se == 0
@@ -454,7 +457,7 @@ cards = ["5C", "9S"]
 def test_python_reference_is_the_same_algorithm():
     # The bench's pure-Python reference runs the same source without Numba: from the same
     # dealt state both must play the identical round.
-    from analyzer.games.canasta_bench import python_engine
+    from analyzer.games.canasta.bench import python_engine
     from kernels.rng import seed_trial
 
     E = python_engine()

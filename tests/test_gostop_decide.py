@@ -8,12 +8,16 @@ import numpy as np
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games import gostop as G
-from analyzer.games import gostop_play as GP
-from kernels import gostop as K
-from kernels import gostop_score as KS
+from analyzer.games.gostop import decide as GD
+from analyzer.games.gostop import play as PL
+from analyzer.games.gostop import rules as R
+from analyzer.runner import RunSpec
+from kernels.gostop import deal as KD
+from kernels.gostop import score as KS
+from kernels.gostop import state as KSt
+from kernels.gostop import turn as KT
 
-R2 = G.GoStopRules()
+R2 = R.GoStopRules()
 
 # An end-game: seat 0 has just played its 9th turn (1 card left), seat 1 has 2 turns left, so
 # 5 cards are unseen: 2 in seat 1's hand and a stock of 3 (1 + 2 turns, no joker unseen).
@@ -29,8 +33,8 @@ ENDGAME = {
 
 
 def test_endgame_position_is_consistent():
-    built, info = GP.build_position(dict(ENDGAME), R2)
-    assert sorted(G.card_name(c, R2) for c in built.unseen) == sorted(UNSEEN)
+    built, info = GD.build_position(dict(ENDGAME), R2)
+    assert sorted(R.card_name(c, R2) for c in built.unseen) == sorted(UNSEEN)
     assert info["stock"] == 3 and info["turns_left"] == [1, 2]
     assert info["opponent_hand_sizes"] == [2]
     # S = 3 brights (3) + hongdan (3) + 5 ribbons (1) + junk 1+1+2+3+1+1+1+1 = 11 (2) = 9
@@ -40,7 +44,7 @@ def test_endgame_position_is_consistent():
 def _exact_go_value(pos, rules, pol_me, pol_opp):
     """Average over all 5! orders of the unseen cards (each equally likely under a uniform
     shuffle): seat 1's hand = the first 2, the stock = the rest in order."""
-    built, info = GP.build_position(dict(pos), rules)
+    built, info = GD.build_position(dict(pos), rules)
     built.set_policies([pol_me, pol_opp])
     total = 0.0
     count = 0
@@ -48,15 +52,15 @@ def _exact_go_value(pos, rules, pol_me, pol_opp):
         S = built.S.copy()
         s = np.zeros(4, np.uint64)
         for i in range(2):
-            S[K.HAND + K.MAXH + i] = perm[i]
-        S[K.HN + 1] = 2
+            S[KSt.HAND + KSt.MAXH + i] = perm[i]
+        S[KSt.HN + 1] = 2
         for i, c in enumerate(perm[2:]):
-            S[K.STOCK + i] = c
-        S[K.SPOS], S[K.SLEN] = 0, 3
-        K.apply_go(S, 0, KS.best_score(S, 0))
-        w = K.run_from(S, s, 1, True)
+            S[KSt.STOCK + i] = c
+        S[KSt.SPOS], S[KSt.SLEN] = 0, 3
+        KT.apply_go(S, 0, KS.best_score(S, 0))
+        w = KD.run_from(S, s, 1, True)
         assert w > -100
-        net = np.zeros(K.MAXP, np.int64)
+        net = np.zeros(KS.MAXP, np.int64)
         if w >= 0:
             KS.settle(S, w, 2, 0, net)
         total += net[0]
@@ -66,9 +70,9 @@ def _exact_go_value(pos, rules, pol_me, pol_opp):
 
 @pytest.mark.parametrize("pols", [("greedy", "greedy"), ("go:1", "greedy")])
 def test_decide_matches_exact_enumeration(pols):
-    me, opp = G.parse_policy(pols[0]), G.parse_policy(pols[1])
+    me, opp = PL.parse_policy(pols[0]), PL.parse_policy(pols[1])
     exact = _exact_go_value(ENDGAME, R2, me, opp)
-    out = GP.decide(dict(ENDGAME), R2, me, opp, 20_000, seed=7, progress=False)
+    out = GD.decide(dict(ENDGAME), R2, me, opp, RunSpec(20_000, 7, progress=False))
     go = out["go_payment"]
     assert abs(go.estimate - exact) <= 5 * go.se + 1e-9, (go, exact)
     # stop: 9 points, opponent has a bright (no gwang-bak) and junk 15 (no pi-bak): 9 chips
@@ -81,9 +85,10 @@ def test_forced_stop_position():
     # Seat 0 has played its last card: no turn left, so it must stop (rules section 8).
     pos = dict(ENDGAME, hand="", layout="04J1 09R 07A 12B 11J1 07J2")
     pos["piles"] = ENDGAME["piles"] + " 04R 12R"
-    built, info = GP.build_position(pos, R2)
+    built, info = GD.build_position(pos, R2)
     assert info["forced_stop"] and info["stock"] == 1 and len(built.unseen) == 2
-    out = GP.decide(pos, R2, G.Policy("greedy"), G.Policy("greedy"), 100, seed=1)
+    out = GD.decide(pos, R2, PL.Policy("greedy"), PL.Policy("greedy"),
+                    RunSpec(100, 1, progress=False))
     assert out["recommendation"] == "stop" and out["forced"] and out["stop_payment"] == 9
 
 
@@ -101,12 +106,12 @@ def test_bad_positions(change, message):
     pos = dict(ENDGAME)
     pos.update(change)
     with pytest.raises(UserError, match=message):
-        GP.build_position(pos, R2)
+        GD.build_position(pos, R2)
 
 
 def test_not_eligible_below_target():
     with pytest.raises(UserError, match="below the stop minimum"):
-        GP.build_position(dict(ENDGAME), G.GoStopRules(target=10))
+        GD.build_position(dict(ENDGAME), R.GoStopRules(target=10))
 
 
 # ---- CLI ---------------------------------------------------------------------------------------
@@ -130,8 +135,8 @@ def test_cli_score_json():
     (["score", "--captures", "01B 99Z"], "unknown card '99Z'"),
     (["score", "--captures", "01B", "--opponents", "01B"], "appears twice"),
     (["score", "--captures", "01B", "--set", "sake_cup=maybe"], "sake_cup"),
-    (["simulate", "-n", "0", "--seed", "1"], "--games must be positive"),
-    (["simulate", "-n", "10", "--seed", "1", "--policies", "bold"], "unknown Go-Stop policy"),
+    (["simulate", "-n", "0", "--seed", "1"], "'-n' / '--trials'"),
+    (["simulate", "-n", "10", "--seed", "1", "--seats", "bold"], "unknown Go-Stop policy"),
     (["decide", "--piles", "01B;02A", "--hand", "03B", "--seed", "1"], "do not add up"),
 ])
 def test_cli_bad_input_one_line_exit_2(args, needle):
@@ -141,7 +146,7 @@ def test_cli_bad_input_one_line_exit_2(args, needle):
 
 
 def test_cli_simulate_and_decide_json(tmp_path):
-    rc, out, err = cli("simulate", "-n", "2000", "--players", "3", "--policies",
+    rc, out, err = cli("simulate", "-n", "2000", "--players", "3", "--seats",
                        "greedy,go:2,random", "--seed", "5", "--json")
     assert rc == 0
     d = json.loads(out)
@@ -161,13 +166,13 @@ def test_cli_simulate_and_decide_json(tmp_path):
 
 def test_decide_is_thread_count_independent():
     import numba
-    me, opp = G.parse_policy("go:2"), G.parse_policy("random")
+    me, opp = PL.parse_policy("go:2"), PL.parse_policy("random")
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = GP.decide(dict(ENDGAME), R2, me, opp, 3000, seed=11, progress=False)
+        a = GD.decide(dict(ENDGAME), R2, me, opp, RunSpec(3000, 11, progress=False))
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        b = GP.decide(dict(ENDGAME), R2, me, opp, 3000, seed=11, progress=False)
+        b = GD.decide(dict(ENDGAME), R2, me, opp, RunSpec(3000, 11, progress=False))
     finally:
         numba.set_num_threads(before)
     assert a["go_payment"] == b["go_payment"] and a["n"] == b["n"] == 3000
@@ -177,46 +182,46 @@ def _play_to_first_stop(rules, t):
     """Play a real deal (greedy) turn by turn; return the state at the first go/stop decision."""
     from kernels.rng import seed_trial
     n = rules.players
-    S = K.new_state(G.rules_vector(rules), G.policy_array([G.Policy("greedy")] * n))
+    S = KSt.new_state(R.rules_vector(rules), PL.policy_array([PL.Policy("greedy")] * n))
     s = np.zeros(4, np.uint64)
     seed_trial(np.array([9, 8, 7, 6], np.uint64), t, s)
-    if K.deal(S, s) != 0:
+    if KD.deal(S, s) != 0:
         return None
     scr = np.full(5, -1, np.int64)
     p = 0
-    while K.remaining(S, p) > 0:
-        if K.scripted_turn(S, s, p, scr, 0) == 1:
+    while KSt.remaining(S, p) > 0:
+        if KT.scripted_turn(S, s, p, scr, 0) == 1:
             return S, p
         p = (p + 1) % n
     return None
 
 
 def _position_from_state(S, me, rules):
-    name = lambda c: G.card_name(int(c), rules)  # noqa: E731
+    name = lambda c: R.card_name(int(c), rules)  # noqa: E731
     n = rules.players
-    PS, PV, _ = K.views(S)
+    PS, PV, _ = KSt.views(S)
     singles, stacks = [], []
     for m in range(12):
-        cs = [name(S[K.LAY + 4 * m + i]) for i in range(S[K.LN + m])]
+        cs = [name(S[KSt.LAY + 4 * m + i]) for i in range(S[KSt.LN + m])]
         if len(cs) == 3:
-            own = S[K.SOWN + m]
-            tag = f"@{own}" if own >= 0 and S[K.STRN + m] == PV[own, KS.V_TURNS] - 1 else ""
+            own = S[KSt.SOWN + m]
+            tag = f"@{own}" if own >= 0 and S[KSt.STRN + m] == PV[own, KS.V_TURNS] - 1 else ""
             stacks.append(",".join(cs) + tag)
         else:
             singles += cs
     return {
         "players": n, "me": me,
-        "hand": " ".join(name(S[K.HAND + me * K.MAXH + i]) for i in range(S[K.HN + me])),
+        "hand": " ".join(name(S[KSt.HAND + me * KSt.MAXH + i]) for i in range(S[KSt.HN + me])),
         "layout": " ".join(singles), "stacks": ";".join(stacks),
-        "piles": ";".join(" ".join(name(S[K.PILE + q * KS.MAXC + i]) for i in range(S[K.PN + q]))
-                          for q in range(n)),
+        "piles": ";".join(" ".join(name(S[KSt.PILE + q * KS.MAXC + i])
+                                   for i in range(S[KSt.PN + q])) for q in range(n)),
         "go_counts": [int(PV[q, KS.V_GO]) for q in range(n)],
         "last_go": [int(PV[q, KS.V_LASTGO]) for q in range(n)],
         "shaken": ";".join(",".join(str(m + 1) for m in range(12) if PV[q, KS.V_SHAKEMASK] >> m & 1)
                            for q in range(n)),
         "bombs": [int(PV[q, KS.V_BOMBS]) for q in range(n)],
         "skip_tokens": [int(PV[q, KS.V_SKIP]) for q in range(n)],
-        "stock": int(S[K.SLEN] - S[K.SPOS]),
+        "stock": int(S[KSt.SLEN] - S[KSt.SPOS]),
     }
 
 
@@ -224,7 +229,7 @@ def _position_from_state(S, me, rules):
 def test_real_decision_points_are_accepted_and_unseen_cards_match(players):
     """Positions taken from real deals at their first go/stop decision: the validation accepts
     them, and the unseen cards are exactly the opponents' hands plus the stock."""
-    rules = G.GoStopRules(players=players)
+    rules = R.GoStopRules(players=players)
     checked = 0
     for t in range(120):
         got = _play_to_first_stop(rules, t)
@@ -232,12 +237,13 @@ def test_real_decision_points_are_accepted_and_unseen_cards_match(players):
             continue
         S, me = got
         pos = _position_from_state(S, me, rules)
-        built, info = GP.build_position(pos, rules)
-        actual = [S[K.HAND + q * K.MAXH + i] for q in range(players) if q != me
-                  for i in range(S[K.HN + q])]
-        actual += [S[K.STOCK + i] for i in range(S[K.SPOS], S[K.SLEN])]
+        built, info = GD.build_position(pos, rules)
+        actual = [S[KSt.HAND + q * KSt.MAXH + i] for q in range(players) if q != me
+                  for i in range(S[KSt.HN + q])]
+        actual += [S[KSt.STOCK + i] for i in range(S[KSt.SPOS], S[KSt.SLEN])]
         assert sorted(built.unseen) == sorted(int(c) for c in actual)
-        assert info["opponent_hand_sizes"] == [int(S[K.HN + q]) for q in range(players) if q != me]
+        assert info["opponent_hand_sizes"] == [int(S[KSt.HN + q]) for q in range(players)
+                                               if q != me]
         assert info["score"] == KS.best_score(S, me)
         checked += 1
     assert checked > 50

@@ -9,19 +9,22 @@ import numpy as np
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games import gostop as G
+from analyzer.games.gostop import rules as GR
+from analyzer.games.gostop import score as SC
+from analyzer.games.gostop import play as PL
 from analyzer.rules import build_rules
+from kernels.gostop import score as KS
 
-R = G.GoStopRules()
+R = GR.GoStopRules()
 
 
 def pts(text, rules=R):
-    return G.score_cards(G.parse_cards(text, rules), rules)["points"]
+    return SC.score_cards(GR.parse_cards(text, rules), rules)["points"]
 
 
 def pay(win, opps, rules=R, **kw):
-    return G.payments(G.parse_cards(win, rules),
-                      [G.parse_cards(o, rules) for o in opps], rules, **kw)
+    return SC.payments(GR.parse_cards(win, rules),
+                      [GR.parse_cards(o, rules) for o in opps], rules, **kw)
 
 
 def amounts(win, opps, rules=R, **kw):
@@ -29,16 +32,15 @@ def amounts(win, opps, rules=R, **kw):
 
 
 def test_deck_counts_match_rules_page():
-    from kernels import gostop_score as K
-    kinds = [int(K.CKIND[c]) for c in range(48)]
-    assert kinds.count(K.KB) == 5 and kinds.count(K.KA) == 9 and kinds.count(K.KR) == 10
-    assert kinds.count(K.KJ) == 24
-    assert sum(int(K.CJUNK[c]) for c in range(48)) == 26       # 22 singles + 2 doubles
-    assert sorted(G.CARD_NAMES[c] for c in range(48) if K.CKIND[c] == K.KB) == \
+    kinds = [int(KS.CKIND[c]) for c in range(48)]
+    assert kinds.count(KS.KB) == 5 and kinds.count(KS.KA) == 9 and kinds.count(KS.KR) == 10
+    assert kinds.count(KS.KJ) == 24
+    assert sum(int(KS.CJUNK[c]) for c in range(48)) == 26       # 22 singles + 2 doubles
+    assert sorted(GR.CARD_NAMES[c] for c in range(48) if KS.CKIND[c] == KS.KB) == \
         ["01B", "03B", "08B", "11B", "12B"]
-    st = G.pile_stats(list(range(50)), R)                        # whole deck + X2 + X3
-    assert st[K.T_JUNK] == 31
-    assert len(set(G.CARD_NAMES)) == 48
+    st = SC.pile_stats(list(range(50)), R)                        # whole deck + X2 + X3
+    assert st[KS.T_JUNK] == 31
+    assert len(set(GR.CARD_NAMES)) == 48
 
 
 def test_g1_bright_tiers():
@@ -47,13 +49,13 @@ def test_g1_bright_tiers():
     assert pts("01B 03B 08B 12B") == 4      # any 4
     assert pts("01B 03B 08B 11B 12B") == 15
     assert pts("01B 12B") == 0
-    five = G.GoStopRules(four_brights=5)
+    five = GR.GoStopRules(four_brights=5)
     assert pts("01B 03B 08B 11B", five) == 5     # sloperama: 4 without 12B
     assert pts("01B 03B 08B 12B", five) == 4
 
 
 def test_g2_animals_and_godori():
-    out = G.score_cards(G.parse_cards("02A 04A 08A 05A 06A 07A 12A", R), R)
+    out = SC.score_cards(GR.parse_cards("02A 04A 08A 05A 06A 07A 12A", R), R)
     assert out["points"] == 8               # 7 - 4 = 3, godori 5
     assert {x["line"]: x["points"] for x in out["breakdown"]} == {"7 animals": 3, "godori": 5}
     # meong-bak: 7 animals double every opponent: (8 + 0) * 2 = 16 (opponent has a bright,
@@ -87,7 +89,7 @@ OPP = "08B 08J1 08J2 09J1 09J2 10J1 10J2"
     ("cap2", 4, 36), ("cap2", 5, 72),              # (7 + 2) x 2^(g-2)
 ])
 def test_go_multiplier_variants(mode, g, expected):
-    rules = G.GoStopRules(go_multiplier=mode)
+    rules = GR.GoStopRules(go_multiplier=mode)
     assert amounts(JUNK16, [OPP], rules, go_count=g) == [expected]
 
 
@@ -97,9 +99,9 @@ def test_pibak_and_gwangbak():
     assert amounts(JUNK16, [OPP]) == [7]
     # an opponent with no junk pays pi-bak unless the exempt-at-0 flag is on
     assert amounts(JUNK16, ["08B"]) == [14]
-    assert amounts(JUNK16, ["08B"], G.GoStopRules(pibak_exempt_zero=True)) == [7]
+    assert amounts(JUNK16, ["08B"], GR.GoStopRules(pibak_exempt_zero=True)) == [7]
     # threshold 7: junk 6 now pays pi-bak
-    assert amounts(JUNK16, [OPP], G.GoStopRules(pibak_threshold=7)) == [14]
+    assert amounts(JUNK16, [OPP], GR.GoStopRules(pibak_threshold=7)) == [14]
     # gwang-bak: winner 01B 03B 08B (3) + junk 10 (1) = 4; opponent with no bright, junk 6: 4 * 2
     win = "01B 03B 08B 01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 05J1 05J2"
     assert amounts(win, ["09J1 09J2 10J1 10J2 11J1 11J2"]) == [8]
@@ -111,13 +113,13 @@ def test_shake_nagari_and_combined():
     assert amounts(JUNK16, [OPP], shaken=2) == [28]                    # 7 x 4
     assert amounts(JUNK16, [OPP], nagari=1) == [14]                    # x2
     assert amounts(JUNK16, [OPP], nagari=2) == [14]                    # once by default
-    assert amounts(JUNK16, [OPP], G.GoStopRules(nagari_multiplier="stack"), nagari=2) == [28]
+    assert amounts(JUNK16, [OPP], GR.GoStopRules(nagari_multiplier="stack"), nagari=2) == [28]
     # (8 + 3) x 2 shake x 2 go(3) x 2 meong-bak x 2 nagari = 176; opponent has a bright, junk 6
     assert amounts("02A 04A 08A 05A 06A 07A 12A", [OPP], go_count=3, shaken=1,
                    nagari=1) == [176]
     # bombs double only under bomb_bonus = korean
     assert amounts(JUNK16, [OPP], bombs=1) == [7]
-    assert amounts(JUNK16, [OPP], G.GoStopRules(bomb_bonus="korean"), bombs=1) == [14]
+    assert amounts(JUNK16, [OPP], GR.GoStopRules(bomb_bonus="korean"), bombs=1) == [14]
 
 
 def test_sake_cup_flex():
@@ -125,8 +127,8 @@ def test_sake_cup_flex():
     # as double junk: 4 animals (0) + junk 11 (2): S = 2
     pile = "09A 05A 06A 07A 10A 01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 05J1"
     assert pts(pile) == 1
-    flex = G.GoStopRules(sake_cup="flex")
-    out = G.score_cards(G.parse_cards(pile, flex), flex)
+    flex = GR.GoStopRules(sake_cup="flex")
+    out = SC.score_cards(GR.parse_cards(pile, flex), flex)
     assert out["points"] == 2 and out["sake_cup_as"] == "junk"
     # a loser holding the sake cup under flex reads it as junk: 4 + 2 = 6 escapes pi-bak
     loser = "09A 08B 08J1 08J2 09J1 09J2"
@@ -138,9 +140,9 @@ def test_go_bak_three_players():
     # winner S = 7, two opponents each with a bright and junk 6 would pay 7 each; with go-bak the
     # opponent who called go pays 14 and the other nothing
     o1, o2 = OPP, "11B 12D 01R 02R 03R 04R 05R 06R 07R 09R"   # o2 junk 2 -> pi-bak 14
-    rules3 = G.GoStopRules(players=3)
+    rules3 = GR.GoStopRules(players=3)
     assert amounts(JUNK16, [o1, o2], rules3) == [7, 14]
-    gobak = G.GoStopRules(players=3, go_bak=True)
+    gobak = GR.GoStopRules(players=3, go_bak=True)
     out = pay(JUNK16, [o1, o2], gobak, opponent_gos=[0, 1])
     assert [r["pays"] for r in out["payments"]] == [0, 21] and out["total"] == 21
     assert [r["amount"] for r in out["payments"]] == [7, 14]
@@ -148,51 +150,50 @@ def test_go_bak_three_players():
 
 def test_breakdown_matches_kernel_score_on_random_piles():
     """The line-by-line breakdown (Python) and the kernel's base_score agree on random piles."""
-    from kernels import gostop_score as K
     rng = random.Random(5)
-    for rules in (R, G.GoStopRules(sake_cup="flex", four_brights=5)):
-        S = G.state_array(rules)
+    for rules in (R, GR.GoStopRules(sake_cup="flex", four_brights=5)):
+        S = SC.state_array(rules)
         for _ in range(300):
             cards = rng.sample(range(50), rng.randint(0, 30))
-            st = G.pile_stats(cards, rules)
-            S[K.PSB:K.PSB + K.NSTAT] = st
+            st = SC.pile_stats(cards, rules)
+            S[KS.PSB:KS.PSB + KS.NSTAT] = st
             for as_junk in (0, 1):
-                lines = G.breakdown(st, rules, bool(as_junk))
-                assert sum(x["points"] for x in lines) == K.score_reading(S, 0, as_junk)
+                lines = SC.breakdown(st, rules, bool(as_junk))
+                assert sum(x["points"] for x in lines) == KS.score_reading(S, 0, as_junk)
 
 
 def test_notation_errors():
     with pytest.raises(UserError, match="unknown card 'Q9'"):
-        G.parse_cards("01B Q9", R)
+        GR.parse_cards("01B Q9", R)
     with pytest.raises(UserError, match="appears twice"):
-        G.parse_cards("01B 01b", R)
+        GR.parse_cards("01B 01b", R)
     with pytest.raises(UserError, match="only 1 such joker"):
-        G.parse_cards("X2 X2", R)
+        GR.parse_cards("X2 X2", R)
     with pytest.raises(UserError, match="not in the deck"):
-        G.parse_cards("X2", G.GoStopRules(jokers=()))
-    assert G.parse_cards("X2 X2", G.GoStopRules(jokers=(2, 2))) == [48, 49]
+        GR.parse_cards("X2", GR.GoStopRules(jokers=()))
+    assert GR.parse_cards("X2 X2", GR.GoStopRules(jokers=(2, 2))) == [48, 49]
 
 
 def test_rules_defaults_and_validation():
-    assert R.stop_target == 7 and G.GoStopRules(players=3).stop_target == 3
-    assert build_rules(G.GoStopRules, None, ["target=5"]).stop_target == 5
+    assert R.stop_target == 7 and GR.GoStopRules(players=3).stop_target == 3
+    assert build_rules(GR.GoStopRules, None, ["target=5"]).stop_target == 5
     with pytest.raises(UserError):
-        build_rules(G.GoStopRules, None, ["go_multiplier=triple"])
+        build_rules(GR.GoStopRules, None, ["go_multiplier=triple"])
     with pytest.raises(UserError):
-        build_rules(G.GoStopRules, None, ["jokers=2,3,2,3,2,3"])
+        build_rules(GR.GoStopRules, None, ["jokers=2,3,2,3,2,3"])
     with pytest.raises(UserError):
-        build_rules(G.GoStopRules, None, ["players=4"])
-    r = build_rules(G.GoStopRules, None, ["jokers=[]", "sake_cup=flex"])
-    assert r.deck_size == 48 and G.rules_vector(r)[2] == 0
+        build_rules(GR.GoStopRules, None, ["players=4"])
+    r = build_rules(GR.GoStopRules, None, ["jokers=[]", "sake_cup=flex"])
+    assert r.deck_size == 48 and GR.rules_vector(r)[2] == 0
 
 
 def test_policy_parsing():
-    assert G.parse_policy("go:2").label == "go:2"
-    assert G.parse_policy("go:2:3").turns == 3
-    assert [p.label for p in G.parse_policies("greedy", 3)] == ["greedy"] * 3
+    assert PL.parse_policy("go:2").label == "go:2"
+    assert PL.parse_policy("go:2:3").turns == 3
+    assert [p.label for p in PL.parse_seats("greedy", 3)] == ["greedy"] * 3
     with pytest.raises(UserError):
-        G.parse_policy("bold")
+        PL.parse_policy("bold")
     with pytest.raises(UserError):
-        G.parse_policies("greedy,random,greedy", 2)
-    a = G.policy_array(G.parse_policies("greedy,go:3:2", 2))
+        PL.parse_seats("greedy,random,greedy", 2)
+    a = PL.policy_array(PL.parse_seats("greedy,go:3:2", 2))
     assert a[1, 1] == 3 and a[1, 2] == 2 and np.all(a[0, :2] == 0)

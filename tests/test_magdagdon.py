@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.errors import UserError
-from analyzer.games import magdagdon as M
+from analyzer.games.magdagdon import arrays as A
+from analyzer.games.magdagdon import exact as X
+from analyzer.games.magdagdon import rules as M
 from analyzer.rules import build_rules
 
 R = build_rules(M.MagdagdonRules)
@@ -68,18 +70,18 @@ def brute_most(cells, roll, n, tol, cap):
     ([3, 3, 3, 4], 0), ([4, 4, 4, 4], 40), ([3, 4, 4, 3], 20), ([4, 3, 3, 4], 20),
     ([3, 4, 3, 4], 20)])
 def test_line_bonuses_public(line, points):
-    assert M.line_bonus(line, R)[1] == points
+    assert X.line_bonus(line, R)[1] == points
     # the kernels' line table agrees on complete lines (code = Σ digit·8^i)
-    G = M.kernel_inputs(R, PE)
+    G = A.kernel_inputs(R, PE)
     code = sum(v * 8 ** i for i, v in enumerate(line))
     assert G[4][code] == points
 
 
 def test_four_of_a_kind_is_not_two_pairs_unless_knob():
     r = build_rules(M.MagdagdonRules, sets=["two_pairs_bonus=50"])
-    assert M.line_bonus([4, 4, 4, 4], r)[1] == 40  # [D]: not also two pairs
+    assert X.line_bonus([4, 4, 4, 4], r)[1] == 40  # [D]: not also two pairs
     r2 = build_rules(M.MagdagdonRules, sets=["two_pairs_bonus=50", "four_kind_is_two_pairs=true"])
-    assert M.line_bonus([4, 4, 4, 4], r2)[1] == 50
+    assert X.line_bonus([4, 4, 4, 4], r2)[1] == 50
 
 
 @pytest.mark.parametrize("text,fits", [
@@ -92,26 +94,26 @@ def test_cell_acceptance_public(text, fits):
     r = build_rules(M.MagdagdonRules, sets=["dice_per_roll=1", "peaceful_min_dice=1"])
     d = M.difficulty(r, "peaceful")
     cells = M.parse_board(text, r)
-    got = {v for v in range(1, 7) if M.feasible(cells, [v], r, d)["feasible"]}
+    got = {v for v in range(1, 7) if X.feasible(cells, [v], r, d)["feasible"]}
     assert got == fits
 
 
 def test_order_matters_public():
     cells = board("..../.3../..../....")
-    out = M.feasible(cells, [4, 5, 6, 6], R, PE)
+    out = X.feasible(cells, [4, 5, 6, 6], R, PE)
     assert out["feasible"] and out["min_dice"] == 2
     assert out["witness"][0]["value"] == 4          # the 4 must go first, next to the 3
     assert (out["witness"][0]["row"], out["witness"][0]["column"]) in {(1, 2), (3, 2), (2, 1),
                                                                        (2, 3)}
     # the 5 alone fits nowhere: with 1s (which do not fit next to a 3 either) it is a MAGDAGDON
-    assert not M.feasible(cells, [5, 1, 1, 1], R, PE)["feasible"]
-    assert M.feasible(cells, [5, 1, 1, 1], R, PE)["max_dice"] == 0
+    assert not X.feasible(cells, [5, 1, 1, 1], R, PE)["feasible"]
+    assert X.feasible(cells, [5, 1, 1, 1], R, PE)["max_dice"] == 0
 
 
 def test_nightmare_no_number_public():
     cells = board("..../..../..../...x")
-    assert M.feasible(cells, [2, 3, 3, 6], R, NI)["feasible"]
-    assert not M.feasible(cells, [1, 3, 5, 6], R, NI)["feasible"]
+    assert X.feasible(cells, [2, 3, 3, 6], R, NI)["feasible"]
+    assert not X.feasible(cells, [1, 3, 5, 6], R, NI)["feasible"]
 
 
 def test_minimum_dice_and_penalties_public():
@@ -120,7 +122,7 @@ def test_minimum_dice_and_penalties_public():
     assert M.min_dice(board("..../..../..../...."), R, NI) == 3
     assert [PE.penalty(k) for k in range(4)] == [0, 10, 30, 70]
     assert [SU.penalty(k) for k in range(2)] == [0, 70]
-    assert M.score(board("xxxx/xxxx/xxxx/xxxx"), R, PE)["score"] == -240
+    assert X.score(board("xxxx/xxxx/xxxx/xxxx"), R, PE)["score"] == -240
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -128,7 +130,7 @@ def test_minimum_dice_and_penalties_public():
 def test_score_bonuses_by_hand():
     # rows 2345 ×4: sum 14, straight 60 each; columns 2222/3333/4444/5555: 8/12/16/20, four of a
     # kind 40 each. 56 + 56 + 240 + 160 = 512.
-    out = M.score(board("2345/2345/2345/2345"), R, PE)
+    out = X.score(board("2345/2345/2345/2345"), R, PE)
     assert out["line_sums"] == 112 and out["bonuses"] == 400 and out["score"] == 512
 
 
@@ -136,7 +138,7 @@ def test_score_ruin_pairs_and_powers_by_hand():
     # rows 3434, 4343, 3434: 14 and two pairs (+20) each; row 434x: 11, no bonus (ruin).
     # columns 3434, 4343, 3434: 14 + 20 each; column 434x: 11. Sums 2·(42 + 11) = 106,
     # bonuses 6·20 = 120, one ruin −15, PEACEFUL two powers −(10 + 20): 106 + 120 − 15 − 30 = 181.
-    out = M.score(board("3434/4343/3434/434x"), R, PE, powers_used=2)
+    out = X.score(board("3434/4343/3434/434x"), R, PE, powers_used=2)
     assert out["score"] == 181
     assert out["ruins"] == 1 and out["power_penalty"] == 30
 
@@ -144,10 +146,10 @@ def test_score_ruin_pairs_and_powers_by_hand():
 def test_score_survival_power_and_unfinished():
     # 1 power in SURVIVAL costs 70; row 1 = 1+2+3+4 = 10 (straight, 60); column 1..4 hold 1,2,3,4
     # alone: sums 1+2+3+4 = 10; no other number. 10 + 10 + 60 − 70 = 10.
-    out = M.score(board("1234/..../..../...."), R, SU, powers_used=1)
+    out = X.score(board("1234/..../..../...."), R, SU, powers_used=1)
     assert out["score"] == 10 and not out["finished"]
     with pytest.raises(UserError):
-        M.score(board("1234/..../..../...."), R, SU, powers_used=2)
+        X.score(board("1234/..../..../...."), R, SU, powers_used=2)
 
 
 # ----------------------------------------------------------------------------- notation
@@ -193,23 +195,23 @@ def test_odds_single_cell_only_four_fits():
     # iff it holds no 4: 5^4 = 625 ordered rolls, for every difficulty (minimum drops to 1).
     cells = board("x3xx/3.5x/x4xx/xxxx")
     for d in (PE, SU, NI):
-        assert M.odds(cells, R, d, powers_left=0)["rolls_magdagdon"] == 625
+        assert X.odds(cells, R, d, powers_left=0)["rolls_magdagdon"] == 625
     # SURVIVAL, one power: a 3 or a 5 becomes a 4 with ±1; rolls from {1,2,6}^4 can only
     # reroll, best all four dice: P(no 4) = (5/6)^4. p = (3/6)^4 · (5/6)^4.
-    out = M.odds(cells, R, SU, powers_left=1)
+    out = X.odds(cells, R, SU, powers_left=1)
     assert out["p_magdagdon_after_powers"] == pytest.approx(0.5 ** 4 * (5 / 6) ** 4, abs=1e-12)
 
 
 def test_odds_dead_and_walled_in():
-    assert M.odds(board("x2xx/2.5x/xxxx/xxxx"), R, PE)["rolls_magdagdon"] == 1296  # dead cell
+    assert X.odds(board("x2xx/2.5x/xxxx/xxxx"), R, PE)["rolls_magdagdon"] == 1296  # dead cell
     # the 3 is walled in by ruins; the empty cells touch no number: nothing can ever be placed
-    out = M.odds(board("3xx./xxx./xxx./...."), R, PE)
+    out = X.odds(board("3xx./xxx./xxx./...."), R, PE)
     assert out["rolls_magdagdon"] == 1296 and out["p_magdagdon_after_powers"] == 1.0
 
 
 def test_odds_one_cell_next_to_a_three():
     # allowed values {2,3,4}: MAGDAGDON iff all four dice are in {1,5,6}: 3^4 = 81.
-    assert M.odds(board("3.xx/xxxx/xxxx/xxxx"), R, NI)["rolls_magdagdon"] == 81
+    assert X.odds(board("3.xx/xxxx/xxxx/xxxx"), R, NI)["rolls_magdagdon"] == 81
 
 
 def test_odds_two_cells_in_a_row_nightmare():
@@ -219,20 +221,20 @@ def test_odds_two_cells_in_a_row_nightmare():
     bad = sum(1 for roll in _rolls()
               if not any(i != j and roll[i] in (2, 3, 4) and abs(roll[j] - roll[i]) <= 1
                          for i in range(4) for j in range(4)))
-    assert M.odds(cells, R, NI)["rolls_magdagdon"] == bad
+    assert X.odds(cells, R, NI)["rolls_magdagdon"] == bad
 
 
 def test_odds_empty_board():
     # PEACEFUL/SURVIVAL (2 dice): among 4 dice two are equal or adjacent in value unless all
     # lie in {1,3,5} or {2,4,6} with no repeat — impossible with 4 dice: never a MAGDAGDON.
     empty = board("..../..../..../....")
-    assert M.odds(empty, R, PE)["rolls_magdagdon"] == 0
+    assert X.odds(empty, R, PE)["rolls_magdagdon"] == 0
     # NIGHTMARE (3 dice): a placement of 3 connected cells is a path (the grid has no
     # triangles), so it needs three of the dice x, y, z with |x−y| ≤ 1 and |y−z| ≤ 1.
     bad = sum(1 for roll in _rolls()
               if not any(abs(p[0] - p[1]) <= 1 and abs(p[1] - p[2]) <= 1
                          for p in itertools.permutations(roll, 3)))
-    assert M.odds(empty, R, NI)["rolls_magdagdon"] == bad
+    assert X.odds(empty, R, NI)["rolls_magdagdon"] == bad
 
 
 # ----------------------------------------------------------------------------- search vs oracle
@@ -249,7 +251,7 @@ def test_search_matches_brute_force_3x3(cells, roll):
     cells = np.array(cells, dtype=np.int8)
     if M.empties(cells) == 0:
         return
-    out = M.feasible(cells, roll, R3, D3)
+    out = X.feasible(cells, roll, R3, D3)
     top = min(3, M.empties(cells))
     assert out["max_dice"] == brute_most(cells, roll, 3, 1, top)
     need = M.min_dice(cells, R3, D3)

@@ -3,8 +3,9 @@ import numba
 import numpy as np
 import pytest
 
-from analyzer.games.pig import (PigRules, decide, make_job, parse_policy, parse_policy_pair,
-                                solve, turn_stats)
+from analyzer.games.pig.exact import decide, solve, turn_stats
+from analyzer.games.pig.play import make_job, parse_policy, parse_policy_pair
+from analyzer.games.pig.rules import PigRules
 from analyzer.runner import run
 from analyzer.stats import wilson
 
@@ -83,7 +84,7 @@ def test_policy_parsing():
 def test_cli_solve_and_simulate_json(cli):
     out = cli("pig", "turn", "--hold", "20", "--json", check_json=True)
     assert abs(out["p_bust"] - 0.6245) < 5e-5 and out["exact"] is True
-    sim = cli("pig", "simulate", "--games", "20000", "--policies", "hold:20,hold:20",
+    sim = cli("pig", "simulate", "--trials", "20000", "--seats", "hold:20,hold:20",
               "--vs", "hold:25,hold:20", "--seed", "3", "--json", check_json=True)
     assert sim["seed"] == 3 and sim["n"] == 20000
     d = sim["difference_a_minus_b"]
@@ -91,8 +92,8 @@ def test_cli_solve_and_simulate_json(cli):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["pig", "simulate", "--games", "0"], "--games"),
-    (["pig", "simulate", "--policies", "hold:20"], "two policies"),
+    (["pig", "simulate", "--trials", "0"], "--trials"),
+    (["pig", "simulate", "--seats", "hold:20"], "two policies"),
     (["pig", "decide", "--me", "120", "--opp", "0"], "goal"),
     (["pig", "solve", "--set", "goal=x"], "goal"),
 ])

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.report import PartKind, PartResult, load_recipe, register_part, run_recipe
+from analyzer.report import PartKind, PartResult, load_recipe, run_recipe
 
 RECIPE = """
 title = "test report"
@@ -61,24 +61,25 @@ def test_same_seed_byte_identical_files(tmp_path):
     assert sc["policy.csv"] == sa["policy.csv"] and sc["mc_check.csv"] != sa["mc_check.csv"]
 
 
-def test_resume_skips_finished_parts_and_leaves_no_temporary_files(tmp_path):
+def test_resume_skips_finished_parts_and_leaves_no_temporary_files(tmp_path, monkeypatch):
     rec = _recipe(tmp_path)
     out = tmp_path / "out"
     calls = []
     from analyzer import report as rep
 
-    real = rep.part_kind("trash-pandas.values-chart").compute
+    real_parts = rep.game_parts("trash-pandas")
 
     def killed(params, rules, seed):
         calls.append("chart")
         raise KeyboardInterrupt  # the run is killed while computing the last part
 
-    register_part(PartKind("trash-pandas", "values-chart", killed))
-    try:
-        with pytest.raises(KeyboardInterrupt):
+    with monkeypatch.context() as m:
+        m.setattr(rep, "game_parts", lambda game: {
+            **real_parts, "values-chart": PartKind("trash-pandas", "values-chart", killed)})
+        from analyzer.errors import Interrupted
+
+        with pytest.raises(Interrupted, match="2 of 3 part"):
             run_recipe(rec, out)
-    finally:
-        register_part(PartKind("trash-pandas", "values-chart", real))
     assert calls == ["chart"]
     assert (out / "parts" / "policy.json").exists() and (out / "parts" / "check.json").exists()
     assert not (out / "parts" / "chart.json").exists()
@@ -119,8 +120,9 @@ def test_tune_finds_planted_bonus_turn_effect():
     P(six) = 5/324 and V_bonus (bonus turn from nothing, cap 3, stop-at:6 → roll to the cap) is
     computed exactly by the policy evaluator; the tuned paired difference must cover it.
     """
-    from analyzer.games.trash_pandas import TrashPandasRules, TurnSolver
-    from analyzer.games.trash_pandas_policy import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.tune import tune
 
     def exact(rules):
@@ -134,12 +136,19 @@ def test_tune_finds_planted_bonus_turn_effect():
                "stop-at:6", 400_000, 5, top=1)
     off = next(r for r in res["rows"] if r["cell"] == "bonus_turn=false")
     on = next(r for r in res["rows"] if r["cell"] == "bonus_turn=true")
-    assert off["turn_value_diff_ci_low"] <= planted <= off["turn_value_diff_ci_high"]
-    assert off["turn_value_diff_significant"]
-    assert on["turn_value_diff"] == 0.0 and on["bust_rate_diff"] == 0.0  # same trials, same rules
-    assert off["bust_rate_diff"] == 0.0  # the bonus turn never changes the main-turn bust
+    d_off = off["turn_value_vs_baseline"]
+    assert d_off["ci_low"] <= planted <= d_off["ci_high"]
+    assert d_off["effect"] == "lower"
+    # same trials, same rules: identical on every trial, and said so (not ranked as better)
+    assert on["same_as_baseline"]
+    assert on["turn_value_vs_baseline"]["effect"] == "no effect (identical on every trial)"
+    assert on["bust_rate_vs_baseline"]["estimate"] == 0.0
+    # the bonus turn never changes the main-turn bust
+    assert off["bust_rate_vs_baseline"]["effect"] == "no effect (identical on every trial)"
     assert res["ranked"][0] == "bonus_turn=true"
-    assert len(res["rerun"]) == 2  # baseline + the best cell on a fresh stream
+    assert res["ranking"][0]["vs_next"] == ">"
+    # the top cell is the baseline's own rules: no re-run slot is spent on it
+    assert [r["cell"] for r in res["rerun"]] == ["baseline", "bonus_turn=false"]
 
 
 def test_tune_errors():
@@ -170,11 +179,11 @@ def test_dask_local_cluster_gives_the_local_numbers():
 
 
 def test_cli_tune_and_report_json(cli, tmp_path):
-    out = cli("tune", "pig", "--sweep", "goal=50,100", "--n", "20000", "--seed", "2",
-              "--top", "1", "--out", str(tmp_path / "t"), "--json", check_json=True)
+    out = cli("tune", "pig", "--sweep", "goal=50,100", "-n", "20000", "--seed", "2",
+              "--top", "1", "--out", str(tmp_path / "t"), "--chart", "--json", check_json=True)
     assert out["seed"] == 2 and out["cells"] == 2
     assert (tmp_path / "t" / "cells.csv").exists() and (tmp_path / "t" / "cells.png").exists()
-    code, _, err = cli("tune", "pig", "--sweep", "gaol=50", "--n", "100")
+    code, _, err = cli("tune", "pig", "--sweep", "gaol=50", "--trials", "100")
     assert code == 2 and "unknown rule 'gaol'" in err
 
 
@@ -183,15 +192,16 @@ def test_tune_finds_planted_ten_bust_at_effect():
     every turn that survives with limit b survives with b + 1 on the same cards, so the bust rate
     falls strictly as bust_at goes 9 → 13, and with these sample sizes the Bonferroni-widened
     intervals of neighbouring cells must not overlap."""
-    pytest.importorskip("analyzer.games.ten_parts")
     from analyzer.tune import tune
 
     res = tune("ten", ["bust_at=9,10,11,12,13"], ["bust_rate"], "total:7", 100_000, 8, top=0)
     cells = [r for r in res["rows"] if r["cell"] != "baseline"]
-    rates = [r["bust_rate"] for r in cells]
+    rates = [r["bust_rate"]["estimate"] for r in cells]
     assert rates == sorted(rates, reverse=True)
     for a, b in zip(cells, cells[1:]):
-        assert a["bust_rate_ci_low"] > b["bust_rate_ci_high"]
+        assert a["bust_rate"]["ci_low"] > b["bust_rate"]["ci_high"]
     # paired differences from the baseline (bust_at = 11) have the sign arithmetic demands
-    assert cells[0]["bust_rate_diff_ci_low"] > 0 and cells[4]["bust_rate_diff_ci_high"] < 0
-    assert cells[2]["bust_rate_diff"] == 0.0
+    assert cells[0]["bust_rate_vs_baseline"]["effect"] == "higher"
+    assert cells[4]["bust_rate_vs_baseline"]["effect"] == "lower"
+    assert cells[2]["bust_rate_vs_baseline"]["estimate"] == 0.0
+    assert cells[2]["bust_at"] == 11  # sweep values keep the rule's type

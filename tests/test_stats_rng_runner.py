@@ -218,3 +218,93 @@ def test_precision_stop_does_not_depend_on_batch_timing():
     slow = run(_coin_job(), None, 21, precision=0.005, progress=False, target_batch_seconds=10)
     assert fast.stopped_by == slow.stopped_by == "precision"
     assert fast.n == slow.n and np.array_equal(fast.sums, slow.sums)
+
+
+# ---------------------------------------------------------------- formulas against hand values
+def test_wilson_textbook_values_and_exact_edges():
+    s = wilson(3, 10)  # the textbook Wilson 95% interval for 3/10 (Newcombe 1998, method 3)
+    assert s.ci_low == pytest.approx(0.1078, abs=5e-5) and s.ci_high == pytest.approx(0.6032,
+                                                                                      abs=5e-5)
+    assert s.se == pytest.approx(math.sqrt(0.3 * 0.7 / 10))
+    full = wilson(400, 400)
+    assert full.ci_high == 1.0 and full.ci_low == pytest.approx(400 / (400 + 1.959963984540054 ** 2))
+    none = wilson(0, 400)
+    assert none.ci_low == 0.0  # exactly: an exact value of 0 lies inside
+
+
+def test_bonferroni_quantiles_hand_values():
+    from analyzer.stats import bonferroni_z
+
+    assert bonferroni_z(1) == pytest.approx(1.959964, abs=1e-6)
+    assert bonferroni_z(10) == pytest.approx(2.807034, abs=1e-6)   # Φ⁻¹(1 − 0.0025)
+    assert bonferroni_z(100) == pytest.approx(3.480756, abs=1e-6)  # Φ⁻¹(1 − 0.00025)
+
+
+def test_mean_interval_hand_values():
+    s = mean_from_sums(20.0, 110.0, 5)  # x = 1, 4, 2, 8, 5: mean 4, variance 7.5
+    assert s.estimate == 4.0 and s.se == pytest.approx(math.sqrt(7.5 / 5))
+    assert s.ci_low == pytest.approx(4 - 1.959963984540054 * math.sqrt(1.5))
+    assert s.ci_high == pytest.approx(4 + 1.959963984540054 * math.sqrt(1.5))
+
+
+# ---------------------------------------------------------------- streams that must differ
+def test_streams_that_must_differ_do_differ():
+    from analyzer.rng import fresh_seed
+
+    a, b = block_keys(7, 0, 4, 0), block_keys(7, 0, 4, 1)
+    assert not np.array_equal(a, b)  # the fresh stream of a tuning re-run
+    assert not np.array_equal(block_keys(7, 0, 4), block_keys(8, 0, 4))
+    assert len({tuple(r) for r in block_keys(7, 0, 64)}) == 64  # every block its own key
+    assert fresh_seed() != fresh_seed()
+    s1, s2 = trial_state(a[0], 0), trial_state(a[0], 1)
+    assert not np.array_equal(s1, s2)
+
+
+# ---------------------------------------------------------------- order of a float reduction
+def _order_sensitive_blocks(keys, counts):
+    """Per-block sums whose floating-point total depends on the order of addition:
+    block b contributes 1e16 · (−1)^⌊b/2⌋ + b·0.1 (keyed by the block's key, not by thread)."""
+    out = np.zeros((keys.shape[0], 2))
+    for i in range(keys.shape[0]):
+        b = int(keys[i, 3] % np.uint64(1000))
+        out[i, 0] = (1e16 if (b // 2) % 2 == 0 else -1e16) + b * 0.1
+        out[i, 1] = counts[i]
+    return out
+
+
+def test_runner_reduces_in_block_order_whatever_the_batching():
+    job = KernelJob("order", 10, _order_sensitive_blocks, half_width_of_proportion(1))
+    n = 10 * 97
+    a = run(job, n, 3, progress=False, target_batch_seconds=1e-9)
+    b = run(job, n, 3, progress=False, target_batch_seconds=10.0)
+    assert a.sums[0] == b.sums[0]
+    rows = np.vstack(a.block_sums)
+    in_order = 0.0
+    for r in rows[:, 0]:
+        in_order += r
+    reverse = 0.0
+    for r in rows[::-1, 0]:
+        reverse += r
+    assert a.sums[0] == in_order
+    assert reverse != in_order  # the test could fail: the order does matter for these values
+
+
+def test_runner_refuses_non_finite_limits_and_absurd_sizes():
+    for kw in ({"precision": float("nan")}, {"precision": float("inf")},
+               {"time_limit": float("nan")}, {"time_limit": float("inf")}):
+        with pytest.raises(UserError):
+            run(_coin_job(), 1000, 1, progress=False, **kw)
+    with pytest.raises(UserError, match="at most"):
+        run(_coin_job(), 10**13, 1, progress=False)
+
+
+def test_runner_interrupt_before_any_block_is_an_interrupt_not_an_error():
+    from analyzer.errors import Interrupted
+
+    def at_once(keys, counts):
+        if keys.shape[0] == 0:
+            return np.zeros((0, 2))
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted):
+        run(KernelJob("coin", 100, at_once), 1000, 1, progress=False)

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.errors import UserError
-from analyzer.games.ten import (TenRules, deck_counts, load_deck, odds, parse_card, parse_cards,
-                                turn_state)
-from analyzer.games.ten_score import run_points, score_collection
+from analyzer.games.ten.exact import odds
+from analyzer.games.ten.rules import (TenRules, deck_counts, load_deck, parse_card, parse_cards,
+                                      turn_state)
+from analyzer.games.ten.score import run_points, score_collection
 
 RULES = TenRules()
 SPEC = load_deck()

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.games.ten import TenRules, TurnState, ValueModel, load_deck, turn_state
-from analyzer.games.ten_policy import (KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, NSTAT, Model,
-                                       TenPolicy, best, make_job, paired_stats, policy_stats,
-                                       simulate, solve, thresholds)
-from analyzer.runner import run
+from analyzer.games.ten.exact import (KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, Model, TenPolicy, best,
+                                      solve)
+from analyzer.games.ten.play import (NSTAT, make_job, paired_stats, policy_stats, simulate,
+                                     thresholds)
+from analyzer.games.ten.rules import TenRules, TurnState, ValueModel, load_deck, turn_state
+from analyzer.runner import RunSpec, run
 
 RULES = TenRules()
 SPEC = load_deck()
@@ -155,7 +156,7 @@ def test_exact_matches_monte_carlo(model):
 def test_optimal_dominates_thresholds():
     # Exactly: no threshold policy beats the optimum; by MC: no gap below −5 SE.
     for by in ("total", "cards"):
-        res = thresholds(FRESH, by, 30_000, 7, top=10)
+        res = thresholds(FRESH, by, RunSpec(30_000, 7), top=10)
         opt = res["optimal_value_exact"]
         for row in res["rows"][1:]:
             assert row["mean_value"].exact_value <= opt + 1e-12
@@ -184,7 +185,7 @@ def test_common_random_numbers():
 
 
 def test_simulate_result():
-    out = simulate(PARTIAL, TenPolicy(KIND_OPTIMAL), TenPolicy(KIND_TOTAL, 5), 20_000, 3)
+    out = simulate(PARTIAL, TenPolicy(KIND_OPTIMAL), [TenPolicy(KIND_TOTAL, 5)], RunSpec(20_000, 3))
     assert out["a"]["mean_value"].exact_value == pytest.approx(best(PARTIAL)["value"])
     assert out["turns_per_second"] > 0 and out["n"] == 20_000
 
@@ -220,30 +221,49 @@ def test_cli_simulate_json(capsys):
 
 def test_cli_thresholds_writes_files(capsys, tmp_path):
     code, out, err = _cli(["ten", "thresholds", "--by", "cards", "-n", "5000", "--seed", "2",
-                           "--out", str(tmp_path), "--json"], capsys)
+                           "--out", str(tmp_path), "--chart", "--json"], capsys)
     d = json.loads(out)
     assert code == 0 and len(d["rows"]) == 11
     for ext in ("csv", "md", "png", "svg"):
         assert (tmp_path / f"ten_thresholds_cards.{ext}").stat().st_size > 0
 
 
+def test_cli_thresholds_writes_only_with_out(capsys, tmp_path, monkeypatch):
+    # Without --out nothing is written (not even into reports/out); --chart needs --out.
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _cli(["ten", "thresholds", "-n", "2000", "--seed", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["files"] == [] and not any(tmp_path.iterdir())
+    code, _, err = _cli(["ten", "thresholds", "-n", "2000", "--chart"], capsys)
+    assert code == 2 and "--out" in err
+
+
+def test_cli_simulate_several_vs(capsys):
+    code, out, _ = _cli(["ten", "simulate", "--policy", "optimal", "--vs", "total:6", "--vs",
+                         "cards:3", "-n", "5000", "--seed", "4", "--json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["policies"] == ["optimal", "total:6", "cards:3"]
+    assert d["c"]["policy"] == "cards:3" and set(d["verdicts"]) == {"b", "c"}
+    # optimal is never worse than a threshold rule in exact value
+    assert d["difference_a_minus_c"]["exact_value"] >= 0
+
+
 def test_state_limit(monkeypatch):
     # Past the state limit the exact solver refuses with a UserError; threshold policies are
     # still simulated (without an exact value), the optimal policy is not.
-    import analyzer.games.ten_policy as tp
+    import analyzer.games.ten.exact as tp
     from analyzer.errors import UserError
 
     monkeypatch.setattr(tp, "MAX_CELLS", 1000)
     with pytest.raises(UserError, match="1,000 value cells"):
         best(FRESH)
-    out = simulate(FRESH, TenPolicy(KIND_TOTAL, 7), None, 5_000, 1)
+    out = simulate(FRESH, TenPolicy(KIND_TOTAL, 7), [], RunSpec(5_000, 1))
     assert out["a"]["mean_value"].exact_value is None
     with pytest.raises(UserError):
-        simulate(FRESH, TenPolicy(KIND_OPTIMAL), None, 5_000, 1)
+        simulate(FRESH, TenPolicy(KIND_OPTIMAL), [], RunSpec(5_000, 1))
 
 
 def test_report_section(tmp_path):
-    from analyzer.games.ten_report import report_section
+    from analyzer.games.ten.report import report_section
 
     md = report_section(tmp_path, 3, quick=True)
     assert md.startswith("## Ten") and "seed 3" in md and "n = 100,000" in md

@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games.trash_pandas import (TrashPandasRules, TurnSolver, ValueModel, parse_held,
-                                         parse_values)
-from analyzer.games.trash_pandas_policy import (PolicyEvaluator, build_tables, make_job,
-                                                parse_policy, simulate)
-from analyzer.games.trash_pandas_score import load_deck, majority_points, parse_stash, score
-from analyzer.runner import run
+from analyzer.games.trash_pandas.exact import TurnSolver
+from analyzer.games.trash_pandas.play import (PolicyEvaluator, build_tables, make_job,
+                                              parse_policy, simulate)
+from analyzer.games.trash_pandas.rules import (TrashPandasRules, ValueModel, parse_held,
+                                               parse_values)
+from analyzer.games.trash_pandas.score import load_deck, majority_points, parse_stash, score
+from analyzer.runner import RunSpec, run
 
 H = parse_held
 
@@ -145,8 +146,8 @@ def test_more_cards_never_hurt_when_cards_are_free():
 @pytest.mark.parametrize("policy,cards", [("stop-at:6", (0, 0, 0)), ("optimal", (0, 0, 0)),
                                           ("optimal", (2, 1, 1)), ("stop-at:4", (1, 1, 2))])
 def test_monte_carlo_within_5_se_of_exact(policy, cards):
-    out = simulate(parse_policy(policy), ValueModel(), TrashPandasRules(), *cards, 300_000, 17,
-                   progress=False)
+    out = simulate(parse_policy(policy), ValueModel(), TrashPandasRules(), cards,
+                   RunSpec(300_000, 17, progress=False))
     for key in ("bust_rate", "mean_tokens", "p_all_six", "mean_value"):
         stat = out[key]
         assert abs(stat.estimate - stat.exact_value) <= 5 * stat.se + 1e-12, key
@@ -154,8 +155,8 @@ def test_monte_carlo_within_5_se_of_exact(policy, cards):
 
 def test_no_bonus_turn_rule():
     r = TrashPandasRules(bonus_turn=False)
-    out = simulate(parse_policy("stop-at:6"), ValueModel(), r, 0, 0, 0, 200_000, 3,
-                   progress=False)
+    out = simulate(parse_policy("stop-at:6"), ValueModel(), r, (0, 0, 0),
+                   RunSpec(200_000, 3, progress=False))
     assert out["p_bonus_bust"].estimate == 0.0
     v = out["mean_value"]
     # Without the bonus turn: value = P(bust)·1 + P(six)·7 exactly.
@@ -227,7 +228,7 @@ def test_cli_odds_json(cli):
 
 
 def test_cli_simulate_json_has_statistics(cli):
-    out = cli("trash-pandas", "simulate", "--policy", "stop-at:6", "--turns", "100000",
+    out = cli("trash-pandas", "simulate", "--policy", "stop-at:6", "--trials", "100000",
               "--seed", "9", "--json", check_json=True)
     assert out["seed"] == 9
     for key in ("bust_rate", "mean_tokens", "p_all_six", "mean_value"):
@@ -247,7 +248,7 @@ def test_cli_same_seed_same_json_across_thread_counts(tmp_path):
     for threads in ("1", "2"):
         env = dict(os.environ, NUMBA_NUM_THREADS=threads)
         p = subprocess.run([sys.executable, "-m", "analyzer", "trash-pandas", "simulate",
-                            "--turns", "300000", "--blammo", "1", "--seed", "4", "--json"],
+                            "--trials", "300000", "--blammo", "1", "--seed", "4", "--json"],
                            capture_output=True, text=True, env=env, check=True)
         d = json.loads(p.stdout)
         d.pop("turns_per_second")
@@ -271,5 +272,5 @@ def test_cli_bad_input_one_line_exit_2(cli, args, needle):
 
 
 def test_cli_turns_zero_is_an_error(cli):
-    code, out, err = cli("trash-pandas", "simulate", "--turns", "0")
-    assert code == 2 and "--turns" in err and "Traceback" not in err
+    code, out, err = cli("trash-pandas", "simulate", "--trials", "0")
+    assert code == 2 and "--trials" in err and "Traceback" not in err

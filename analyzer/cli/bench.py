@@ -88,6 +88,9 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
               "--game", help="Only these games (repeatable), e.g. --game pig.")] = None,
           quick: Annotated[bool, typer.Option(
               "--quick", help="A tenth of the usual sample sizes (a rough look).")] = False,
+          warm: Annotated[bool, typer.Option(
+              "--warm", help="Only compile every kernel into the cache (what `make setup` "
+                             "does once) and report the seconds per game.")] = False,
           json: JsonOpt = False):
     """Measure every kernel: trials/s on 1 core and all cores, and against pure Python.
 
@@ -108,6 +111,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
 
+    if warm:
+        return _warm(game, json)
     scale = 0.1 if quick else 1.0
     cores = numba.config.NUMBA_NUM_THREADS
     cases = _cases(game)
@@ -154,6 +159,30 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
         return "\n".join(lines)
 
     emit(payload, json, render)
+
+
+def _warm(games, as_json: bool) -> None:
+    """Compile (or load from the cache) every bench and tuning kernel of the games."""
+    import time
+
+    from analyzer.benchkit import BenchCase
+    from analyzer.games import game_keys, get_game
+    from analyzer.output import emit, note
+    from analyzer.runner import warm_up
+
+    rows = []
+    for key in (games or game_keys()):
+        game = get_game(key)
+        t0 = time.perf_counter()
+        jobs = [c.make_job for c in game.load("bench") if isinstance(c, BenchCase)]
+        jobs += [(lambda m=m: m.make_job(m.rules_cls(), m.default_policy))
+                 for m in game.load("metrics")]
+        for make in jobs:
+            warm_up(make())
+        rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs)})
+        note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
+    emit({"warmed": rows}, as_json, lambda: "\n".join(
+        f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
 
 
 def register(root: typer.Typer) -> None:

@@ -10,7 +10,7 @@ import sys
 import typer
 from typer.core import TyperGroup
 
-from analyzer.errors import UserError
+from analyzer.errors import Interrupted, UserError, was_interrupted
 
 try:  # Typer >= 0.20 vendors Click
     from typer._click import exceptions as _click_exc
@@ -31,6 +31,22 @@ Examples:
   pushluck report pig --out reports/out"""
 
 
+def _metavar_without_type() -> None:
+    """Typer prints an argument's Python type beside its metavar (``POSITION.toml <str>``); where
+    a command names the metavar in words, the type is noise, so show the metavar alone."""
+    from typer.core import TyperArgument
+
+    shown = TyperArgument.display_type_rich
+
+    def display(self, ctx):
+        return "" if self.metavar else shown(self, ctx)
+
+    TyperArgument.display_type_rich = display
+
+
+_metavar_without_type()
+
+
 class GamesGroup(TyperGroup):
     """The top-level group: the cross-game verbs, then one lazily loaded sub-app per game."""
 
@@ -46,9 +62,17 @@ class GamesGroup(TyperGroup):
         if name not in REGISTRY:
             return super().get_command(ctx, name)
         game = get_game(name)
-        command = typer.main.get_command(game.load("cli"))
+        sub = game.load("cli")
+        sub.rich_markup_mode = None  # plain help, wrapped as written, as the top level
+        sub._add_completion = False  # completion is installed once, from the top level
+        sub.pretty_exceptions_enable = False
+        command = typer.main.get_command(sub)
         command.name = name
         command.short_help = game.summary
+        command.help = (command.help or "").rstrip() + (
+            f"\n\nRules as modelled, with every decision and house-rule key: "
+            f"docs/rules/{game.rules_page} in the repository (`pushluck {name} rules` lists "
+            f"the keys).")
         return command
 
 
@@ -59,6 +83,20 @@ def build_app() -> typer.Typer:
                       pretty_exceptions_enable=False, rich_markup_mode=None)
     for verb in (report, tune, bench):
         verb.register(app)
+
+    @app.callback()
+    def _top(version: bool = typer.Option(
+            False, "--version", is_eager=True, help="Print the version and exit.")):
+        if version:
+            from importlib import metadata
+
+            try:
+                v = metadata.version("pushluck")
+            except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare tree
+                v = "unknown"
+            sys.stdout.write(f"pushluck {v}\n")
+            raise typer.Exit(0)
+
     return app
 
 
@@ -80,9 +118,12 @@ def main(argv: list[str] | None = None) -> None:
     except _click_exc.ClickException as exc:
         sys.stderr.write(f"pushluck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        sys.stderr.write("pushluck: aborted\n")
+    except (typer.Abort, KeyboardInterrupt, Interrupted) as exc:
+        what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "nothing finished"
+        sys.stderr.write(f"pushluck: interrupted: {what}\n")
         sys.exit(130)
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
+    if was_interrupted():
+        sys.exit(130)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -26,6 +26,14 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
            json: JsonOpt = False):
     """Run a report recipe and write its folder: CSV/Markdown tables, PNG/SVG charts, index.
 
+    Examples:
+
+      pushluck report pig --out /tmp/pig-report
+
+      pushluck report all --out reports/out
+
+      pushluck report --list
+
     Every Monte Carlo number is printed with its interval, sample size and seed; the index states
     the rules, seed and package versions. Rerunning with the same seed skips parts already written
     (resume) and reproduces every file byte for byte. Files are written atomically.
@@ -34,8 +42,8 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
 
     from analyzer.errors import UserError
     from analyzer.output import emit
-    from analyzer.report import (available_recipes, load_recipe, recipe_path, run_recipe,
-                                 write_top_index)
+    from analyzer.report import available_recipes, load_recipe, recipe_path, run_recipe
+    from analyzer.report_site import write_top_index
 
     if list_:
         rows = [{"recipe": p.stem, "path": str(p), "title": load_recipe(p).title}

@@ -6,11 +6,13 @@ from typing import List, Optional
 import typer
 from typing import Annotated
 
+from analyzer.errors import UserError
+from analyzer.games import REGISTRY
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note
 
 
 def tune(game: Annotated[str, typer.Argument(
-             metavar="GAME", help="trash-pandas, ten, magdagdon, gostop, canasta or pig.")],
+             metavar="GAME", help="A game: " + ", ".join(REGISTRY) + ".")],
          sweep: Annotated[Optional[List[str]], typer.Option(
              "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
          = None,
@@ -20,10 +22,36 @@ def tune(game: Annotated[str, typer.Argument(
          policy: Annotated[Optional[str], typer.Option(
              "--policy", metavar="POLICY",
              help="Playing policy for every cell (default: the metric's).")] = None,
-         n: Annotated[int, typer.Option(
-             "-n", "--trials", min=1, metavar="N",
-             help="Trials per cell (the game's unit: turns, games, deals or rounds).")]
-         = 1_000_000,
+         n: Annotated[Optional[int], typer.Option(
+             "-n", "--trials", min=1, max=10**10, metavar="N",
+             help="Trials per cell in the game's unit (turns, games, deals or rounds): with "
+                  "--sweep every cell's (default 1,000,000); with --target the first round's "
+                  "(default 32,768; later rounds double it for undecided cells).")] = None,
+         target: Annotated[Optional[List[str]], typer.Option(
+             "--target", metavar="'METRIC in [LO, HI]' | 'METRIC ~ V'",
+             help="Design to a target (repeatable): keep the cells whose metric certainly lies "
+                  "in [LO, HI]; with '~ V', the cells closest to V.")] = None,
+         space: Annotated[Optional[List[str]], typer.Option(
+             "--space", metavar="KEY=LO..HI[:STEP] | KEY=V1,V2,…",
+             help="The rule values a --target search explores (repeatable; policy allowed).")]
+         = None,
+         alpha: Annotated[float, typer.Option(
+             "--alpha", min=1e-9, max=0.5, metavar="A",
+             help="With --target: all verdicts together are right with probability ≥ 1 − A.")]
+         = 0.05,
+         budget: Annotated[Optional[int], typer.Option(
+             "--budget", min=1, max=10**13, metavar="TRIALS",
+             help="With --target: stop before a round would exceed this many trials in all.")]
+         = None,
+         keep: Annotated[int, typer.Option(
+             "--keep", min=1, max=1000, metavar="K",
+             help="With a '~' target: stop once at most K cells remain in the race.")] = 1,
+         time_limit: Annotated[Optional[float], typer.Option(
+             "--time-limit", metavar="SECONDS",
+             help="With --target: start no new round after this many seconds.")] = None,
+         chart: Annotated[bool, typer.Option(
+             "--chart", help="With --out: draw the chart (heat maps of the verdicts with "
+                             "--target).")] = False,
          top: Annotated[int, typer.Option(help="Re-run the best this many on a fresh stream.")]
          = 3,
          rank: Annotated[str, typer.Option(help="Rank by the first metric: max or min.")]
@@ -39,10 +67,23 @@ def tune(game: Annotated[str, typer.Argument(
 
     Examples:
 
-      pushluck tune pig --sweep goal=50,100 --metric first_player_wins -n 100000
+      pushluck tune pig --sweep goal=50,100 --metric p_first_wins -n 100000
+
+      pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=0..5 --seed 1
+
+      pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --policy hold:20,hold:20
 
       pushluck tune trash-pandas --list-metrics
 
+    With --target (designing house rules to a target): a racing search over the --space cells on
+    common random numbers; each round gives the undecided cells twice the trials; a cell is kept
+    when its interval lies inside every "in" target, eliminated when it lies outside one; all
+    verdicts together hold with probability ≥ 1 − alpha (Bonferroni over cells, targets and
+    rounds with alpha/2^r in round r). Prints the trials spent and what a full grid at the same
+    final precision would have cost. With --out, the search saves its state after each round and
+    an interrupted search resumes from it.
+
+    With --sweep:
     Every cell of the Cartesian product of the --sweep values runs the same trials as the
     baseline (same seed and blocks), so differences are paired. Standard errors come from batch
     means over 128 independent blocks; intervals are Bonferroni-widened for the number of cells;
@@ -50,10 +91,12 @@ def tune(game: Annotated[str, typer.Argument(
     """
     from pathlib import Path
 
+    from analyzer.games import get_game
     from analyzer.output import emit, note, table
     from analyzer.rng import resolve_seed
     from analyzer.tune import metrics_of, tune as run_tune
 
+    get_game(game)  # an unknown game is refused before anything else, naming the games
     if list_metrics:
         ms = metrics_of(game)
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
@@ -61,44 +104,65 @@ def tune(game: Annotated[str, typer.Argument(
              json, lambda: "\n".join(f"{m.name:18} {m.description} (default policy "
                                      f"{m.default_policy})" for m in ms))
         return
+    if target or space:
+        if sweep:
+            raise UserError("--target/--space and --sweep are two different searches: "
+                            "give one of them")
+        if chart and not out:
+            raise UserError("--chart needs --out DIR")
+        from analyzer.tune_target import validate
+
+        validate(game, target or [], space or [], policy, rules_file, set_)
+        seed, drawn = resolve_seed(seed)
+        seed_note(seed, drawn, json)
+        return _target_search(game, target or [], space or [], policy, n or 32_768, seed,
+                              rules_file, set_, scheduler, alpha, budget, time_limit, keep, out,
+                              chart, json)
+    if chart and not out:
+        raise UserError("--chart needs --out DIR")
+    n = n or 1_000_000
     names = metric or [metrics_of(game)[0].name]
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
     result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top, rank)
     if out:
-        files = _write_outputs(result, Path(out))
+        files = _write_outputs(result, Path(out), chart)
         result["files"] = files
         note(f"wrote {', '.join(files)}")
 
     def render():
         head = names[0]
+
+        def fmt(st, sign=""):
+            return (f"{st['estimate']:{sign}.5f} [{st['ci_low']:{sign}.5f}, "
+                    f"{st['ci_high']:{sign}.5f}]")
+
         rows = []
         for r in result["rows"]:
-            line = [r["cell"], r["policy"]]
+            line = [r["cell"] + (f" (+{len(r['same_rules_as'])} same)" if r["same_rules_as"]
+                                 else ""), r["policy"]]
             for name in names:
-                line.append(f"{r[name]:.5f} [{r[name + '_ci_low']:.5f}, "
-                            f"{r[name + '_ci_high']:.5f}]")
-                if r["cell"] == "baseline":
-                    line.append("—")
-                else:
-                    mark = "*" if r[name + "_diff_significant"] else ""
-                    line.append(f"{r[name + '_diff']:+.5f} [{r[name + '_diff_ci_low']:+.5f}, "
-                                f"{r[name + '_diff_ci_high']:+.5f}]{mark}")
+                line.append(fmt(r[name]))
+                d = r.get(f"{name}_vs_baseline")
+                line.append("—" if d is None else f"{fmt(d, '+')} {d['effect']}")
             rows.append(line)
         headers = ["cell", "policy"]
         for name in names:
             headers += [name, f"{name} − baseline"]
+        chain = ""
+        for item in result["ranking"][:8]:
+            chain += item["cell"] + (f" {item['vs_next']} " if "vs_next" in item else "")
         text = [f"tune {game}: {result['cells']} cells × n = {n:,}, seed {seed}",
                 f"method: {result['method']}", table(rows, headers, "l" * len(headers)),
-                "* interval excludes 0",
-                f"ranked by {head} ({rank}): " + " > ".join(result["ranked"][:5])]
+                f"ranked by {head} ({rank}): {chain.strip()}",
+                "  ('>' a resolved paired difference, '≈' not resolved, '=' identical on "
+                "every trial)"]
         if result["rerun"]:
             text.append("re-run on a fresh stream:")
-            text.append(table([[r["cell"], f"{r[head]:.5f} [{r[head + '_ci_low']:.5f}, "
-                                           f"{r[head + '_ci_high']:.5f}]",
+            text.append(table([[r["cell"], fmt(r[head]),
                                 "—" if r["cell"] == "baseline" else
-                                f"{r[head + '_diff']:+.5f} [{r[head + '_diff_ci_low']:+.5f}, "
-                                f"{r[head + '_diff_ci_high']:+.5f}]"]
+                                f"{fmt(r[head + '_vs_baseline'], '+')} "
+                                f"{r[head + '_vs_baseline']['effect']}"]
                                for r in result["rerun"]],
                               ["cell", head, f"{head} − baseline"], "lll"))
         return "\n".join(text)
@@ -106,35 +170,96 @@ def tune(game: Annotated[str, typer.Argument(
     emit(result, json, render)
 
 
-def _write_outputs(result: dict, target) -> list[str]:
+def _target_search(game, targets, space, policy, n0, seed, rules_file, sets, scheduler, alpha,
+                   budget, time_limit, keep, out, chart, as_json) -> None:
+    from pathlib import Path
+
+    from analyzer.output import emit, note, table
+    from analyzer.tune_target import SearchState, parse_space, search
+
+    state = None
+    if out:
+        state = SearchState(out, {"game": game, "targets": targets, "space": space,
+                                  "policy": policy, "n0": n0, "seed": seed, "alpha": alpha,
+                                  "rules": rules_file, "sets": sets, "keep": keep})
+    result = search(game, targets, space, policy, n0, seed, rules_file, sets, scheduler, alpha,
+                    budget, time_limit, keep, state=state)
+    keys = [parse_space(s)[0] for s in space]
+    if out:
+        from analyzer.tune_report import write_search_outputs
+
+        result["files"] = write_search_outputs(result, keys, Path(out), chart)
+        note(f"wrote {', '.join(result['files'])}")
+
+    def render():
+        names = list(dict.fromkeys(t.split()[0] for t in result["targets"]))
+        rows = []
+        for r in result["rows"]:
+            line = [r["cell"], r["verdict"] + (f" ({r['failed_on']})" if r["failed_on"] else "")]
+            for name in names:
+                st = r.get(name)
+                line.append("—" if st is None else
+                            f"{st['estimate']:.4g} [{st['ci_low']:.4g}, {st['ci_high']:.4g}]")
+            line.append(f"{r['n']:,}")
+            rows.append(line)
+        order = {"meets": 0, "undecided": 1, "fails": 2}
+        rows.sort(key=lambda x: order[x[1].split()[0]])
+        saving = result["saving"]
+        return "\n".join([
+            f"tune {game} --target: {result['cells']} cells; targets: "
+            + "; ".join(result["targets"]),
+            table(rows, ["cell", "verdict", *names, "n"], "ll" + "l" * len(names) + "r"),
+            f"meets {result['meets']}, fails {result['fails']}, undecided "
+            f"{result['undecided']} (stopped: {result['stopped_by']}); eliminated by target: "
+            + (", ".join(f"{k}: {v}" for k, v in result["eliminated_by_target"].items())
+               or "none"),
+            f"trials spent {result['trials_spent']:,}; a full grid at the final precision: "
+            f"{result['full_grid_trials']:,}"
+            + (f" ({saving:.1f}× more)" if saving else ""),
+            f"method: {result['method']}"])
+
+    emit(result, as_json, render)
+
+
+def _write_outputs(result: dict, target, chart: bool = True) -> list[str]:
     import pandas as pd
 
     from analyzer.charts import save_figure
     from analyzer.tables import write_table
 
-    files = [str(p) for p in write_table(pd.DataFrame(result["rows"]), target / "cells")]
+    from analyzer.tune_report import flat_rows
+
+    files = [str(p) for p in write_table(pd.DataFrame(flat_rows(result)), target / "cells")]
     if result["rerun"]:
-        files += [str(p) for p in write_table(pd.DataFrame(result["rerun"]), target / "rerun")]
+        files += [str(p) for p in write_table(pd.DataFrame(flat_rows(
+            {"rows": result["rerun"]})), target / "rerun")]
+    if not chart:
+        return files
     names = result["metrics"]
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names),
-                                                     1.8 + 0.32 * len(result["rows"])),
-                             squeeze=False)
-    labels = [r["cell"] for r in result["rows"]]
+    cells = [r for r in result["rows"] if r["cell"] != "baseline"]
+    fig, axes = plt.subplots(1, len(names), figsize=(6.5 * len(names), 1.6 + 0.35 * len(cells)),
+                             squeeze=False, sharey=True)
+    ys = list(range(len(cells)))
     for ax, name in zip(axes[0], names):
-        est = [r[name] for r in result["rows"]]
-        lo = [r[name] - r[name + "_ci_low"] for r in result["rows"]]
-        hi = [r[name + "_ci_high"] - r[name] for r in result["rows"]]
-        ys = list(range(len(labels)))
-        ax.errorbar(est, ys, xerr=[lo, hi], fmt="o", capsize=3)
-        ax.axvline(result["rows"][0][name], color="grey", ls=":", label="baseline")
-        ax.set_yticks(ys)
-        ax.set_yticklabels(labels)
-        ax.invert_yaxis()
-        ax.set_xlabel(f"{name} (Bonferroni-widened 95% intervals)")
+        d = [r[f"{name}_vs_baseline"] for r in cells]
+        est = [x["estimate"] for x in d]
+        colours = ["tab:green" if x["effect"] == "higher" else "tab:red"
+                   if x["effect"] == "lower" else "grey" for x in d]
+        for y, e, x, c in zip(ys, est, d, colours):
+            ax.errorbar([e], [y], xerr=[[e - x["ci_low"]], [x["ci_high"] - e]], fmt="o",
+                        color=c, capsize=3)
+        ax.axvline(0.0, color="black", lw=0.8)
+        ax.set_xlabel(f"{name}: cell − baseline (paired)", fontsize=9)
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"tune {result['game']}: n = {result['n']:,} per cell, seed {result['seed']}")
+    axes[0][0].set_yticks(ys, [r["cell"] for r in cells], fontsize=8)
+    axes[0][0].invert_yaxis()
+    fig.suptitle(f"tune {result['game']}: paired differences from the baseline", fontsize=10)
+    fig.text(0.01, 0.0, f"all intervals together ≥ 95% (Bonferroni over "
+                        f"{result['intervals_in_family']}); n = {result['n']:,} per cell; "
+                        f"seed {result['seed']}", fontsize=7, va="top")
+    fig.tight_layout()
     files += [str(p) for p in save_figure(fig, target / "cells")]
     return files
 

@@ -1,0 +1,104 @@
+"""Railroad Canasta cases for `pushluck bench` (``CASES``): the round engine on independent
+2-player rounds, whole games, and the query commands timed as whole processes.
+
+The pure-Python reference is the *same* engine source (kernels/canasta/layout.py, meld.py and
+engine.py) executed without Numba: the module texts are compiled with ``njit`` as the identity
+decorator and the random draws from ``random.Random(seed)``, so the kernel/reference ratio
+measures compilation alone, not a different algorithm.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+from analyzer.benchkit import BenchCase, BenchQuery
+
+
+@functools.lru_cache(maxsize=1)
+def python_engine() -> dict:
+    """The round engine's functions as plain Python (see module doc)."""
+    import re
+
+    import kernels.canasta.engine as E
+    import kernels.canasta.layout as L
+    import kernels.canasta.meld as M
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda f: f
+
+    ns = {"njit": njit, "prange": range,
+          "randint": lambda s, n: s.randrange(n),
+          "seed_trial": None, "__name__": "canasta_python_reference"}
+    for mod in (L, M, E):
+        src = Path(mod.__file__).read_text()
+        src = src.replace("from numba import njit, prange\n", "")
+        src = src.replace("from numba import njit\n", "")
+        src = src.replace("from kernels.rng import randint, seed_trial\n", "")
+        src = re.sub(r"from kernels\.canasta\.\w+ import \([^\n]*\n(?:    [^\n]*\n)*", "", src)
+        exec(compile(src, f"{mod.__name__} (pure Python)", "exec"), ns)
+    return ns
+
+
+def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
+    """``n`` independent greedy rounds in pure Python; returns the mean round length."""
+    from analyzer.games.canasta.play import parse_policies, policy_array, rules_arrays
+    from analyzer.games.canasta.rules import CanastaRules
+
+    E = python_engine()
+    rules = CanastaRules(players=players)
+    rp, thr, reqv = rules_arrays(rules)
+    pol = policy_array(parse_policies("greedy", players))
+    rnd = random.Random(seed)
+    hand, kit, un, can, pl, mcnt, stock, pile, g = E["new_state"](players)
+    import numpy as np
+
+    viol = np.zeros(E["NV"], dtype=np.int64)
+    tmp = np.zeros(E["NT"], dtype=np.int64)
+    out = np.zeros((E["NT"], 3), dtype=np.int64)
+    turns = 0
+    for _ in range(n):
+        pl[:, E["C_CUM"]] = 0
+        E["deal"](rnd, players - 1, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv)
+        E["play_turns"](hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
+                        False, -1, -1, -1, 0)
+        E["score_round"](hand, kit, can, pl, rp)
+        turns += int(g[E["G_TURNS"]])
+    return turns / n
+
+
+def make_rounds_job(players: int = 2):
+    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import MODE_ROUNDS
+
+    rules = CanastaRules(players=players)
+    return make_job(MODE_ROUNDS, rules, parse_policies("greedy", players),
+                    name=f"canasta {players}-player greedy rounds", unit="rounds")
+
+
+def make_games_job():
+    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import MODE_GAMES
+
+    return make_job(MODE_GAMES, CanastaRules(), parse_policies("greedy", 2),
+                    name="canasta 2-player greedy games to 20,000", unit="games")
+
+
+SCORE_EXAMPLE = str(Path(__file__).resolve().parents[2] / "data" / "canasta_score_example.toml")
+
+CASES = [
+    BenchCase("canasta", "round engine, 2 players, greedy", "rounds", make_rounds_job,
+              40_000, python_reference_rounds, 30),
+    BenchCase("canasta", "whole games to 20,000, 2 players, greedy", "games",
+              make_games_job, 10_000, None, 0),
+    BenchQuery("canasta", "score (example round)", ("canasta", "score", SCORE_EXAMPLE, "--json")),
+    BenchQuery("canasta", "check (initial meld at 5000)",
+               ("canasta", "check", "--score", "5000", "KS,KH,2C", "8S,8H,8D", "--json")),
+    BenchQuery("canasta", "check (add to an existing meld)",
+               ("canasta", "check", "--melded", "--existing", "QS,QH,QD,QC,QS,QH,QD", "+QC",
+                "QD,QC,QS", "7S,7H,7D,2C", "--json")),
+]

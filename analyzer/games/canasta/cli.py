@@ -1,0 +1,327 @@
+"""`pushluck canasta …`: Railroad Canasta (scores, meld checks, meld odds, games, decisions).
+
+What belongs here: the Typer sub-app only. Each command parses its options, calls ``score``,
+``play``, ``decide`` or ``report`` and prints (a table, or one JSON object with --json).
+"""
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+import typer
+
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
+
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
+
+Each player has a 13-card hand and an 11-card kitty from 106 cards per player; canastas are red
+(7 naturals, 500), black (mixed, 300), wild (1000) and sevens (1500); going out needs all four.
+Exact: `score`, `check` and the meld chance on the deal. Monte Carlo (round engine in
+kernels/canasta/, policies greedy and builder:K[:F]): `meld-odds`, `simulate`, `decide`.
+House rules: `pushluck canasta rules`.
+
+Examples:
+
+\b
+  pushluck canasta score analyzer/data/canasta_score_example.toml
+  pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1""")
+
+SeatsOpt = Annotated[str, typer.Option(
+    "--seats", metavar="POLICY[,POLICY…]",
+    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F].")]
+
+
+def _rules(rules_file, sets, players=None):
+    from analyzer.games.canasta.rules import CanastaRules
+    from analyzer.rules import build_rules
+
+    extra = {"players": players} if players is not None else None
+    return build_rules(CanastaRules, rules_file, sets, extra)
+
+
+@app.command()
+def rules(json: JsonOpt = False):
+    """List the house-rule keys of Railroad Canasta with their defaults.
+
+    Examples:
+
+    \b
+      pushluck canasta rules
+      pushluck canasta rules --json
+    """
+    from analyzer.games.canasta.rules import CanastaRules
+    from analyzer.options import show_rules
+
+    show_rules(CanastaRules, json, game="canasta")
+
+
+@app.command()
+def score(file: Annotated[str, typer.Argument(
+              metavar="FILE.toml", help="TOML file describing one player's round.")],
+          rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Score one player's round exactly (section 7 of the rules page).
+
+    The TOML file holds: melds = [["QS","QH",...], ...] (every meld, canastas as 7 cards, a
+    black-three meld only when going out); red_threes = N; hand = ["KS", ...] (cards left);
+    kitty = "picked" or the 11 cards of the unpicked kitty; went_out = true/false.
+    round = 100 if out + melded card values + canasta bonuses + 100 per red three − hand −
+    unpicked kitty.
+
+    Examples:
+
+    \b
+      pushluck canasta score analyzer/data/canasta_score_example.toml
+      pushluck canasta score analyzer/data/canasta_score_example.toml --set bonus_wild=2000 --json
+    """
+    from analyzer.games.canasta.score import score_from_toml
+    from analyzer.output import emit, table
+    from analyzer.rules import load_toml
+
+    r = _rules(rules_file, set_)
+    out = {"game": "canasta", **score_from_toml(load_toml(file), r)}
+    b = out["breakdown"]
+
+    def render():
+        rows = [("going out bonus", b["going_out_bonus"]), ("melded cards", b["meld_cards"])]
+        rows += [(f"{k} canastas ({b['canastas'][k]})", v) for k, v in
+                 b["canasta_bonuses"].items() if b["canastas"][k]]
+        rows += [("red threes", b["red_threes"]), ("cards in hand", b["hand_penalty"]),
+                 ("unpicked kitty", b["kitty_penalty"]), ("ROUND SCORE", out["round_score"])]
+        return "Railroad Canasta round score (exact)\n" + table(rows, ["part", "points"], "lr")
+
+    emit(out, json, render)
+
+
+@app.command()
+def check(melds: Annotated[List[str], typer.Argument(
+              metavar="CARDS...",
+              help="Proposed melds, each a comma list (e.g. KS,KH,KD); prefix + to add to an "
+                   "existing meld.")],
+          score: Annotated[int, typer.Option(
+              metavar="POINTS", help="Your cumulative score (sets the requirement).")] = 0,
+          melded: Annotated[bool, typer.Option(
+              "--melded/--not-melded", help="Whether you have already melded this round.")]
+          = False,
+          existing: Annotated[Optional[List[str]], typer.Option(
+              "--existing", metavar="CARDS",
+              help="One of your melds already on the table (repeatable).")] = None,
+          going_out: Annotated[bool, typer.Option(
+              "--going-out", help="This is the turn you go out (black threes may meld).")]
+          = False,
+          rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Are these melds legal together, and do they meet the initial requirement?
+
+    Requirement by cumulative score: below 0 → 15, 0–4995 → 50, 5000–9995 → 90,
+    10000–14995 → 120, 15000+ → 150 (card values of the cards laid in the action; red threes and
+    bonuses never count). Mixed melds need >= 2 naturals and <= 3 wilds; no wild joins sevens.
+
+    Examples:
+
+    \b
+      pushluck canasta check --score 5000 KS,KH,2C 8S,8H,8D
+      pushluck canasta check --melded --existing QS,QH,QD,QC,QS,QH,QD +QC QD,QC,QS 7S,7H,7D,2C
+    """
+    from analyzer.games.canasta.score import check_melds
+    from analyzer.output import emit, table
+
+    r = _rules(rules_file, set_)
+    out = {"game": "canasta", **check_melds(melds, r, score, melded, existing, going_out)}
+
+    def render():
+        rows = [(" ".join(m["cards"]), m["value"], m["canasta"] or "-",
+                 "yes" if m["legal"] else "NO: " + m["reason"]) for m in out["melds"]]
+        text = table(rows, ["meld", "value", "canasta", "legal"], "lrll")
+        if out["requirement"] is not None:
+            verdict = "meets" if out["meets_requirement"] else "does NOT meet"
+            text += (f"\ntotal {out['value']} {verdict} the initial requirement "
+                     f"{out['requirement']} (cumulative score {score})")
+        else:
+            text += f"\ntotal {out['value']}; " + ("legal" if out["legal"] else "illegal")
+        return text
+
+    emit(out, json, render)
+
+
+@app.command("meld-odds")
+def meld_odds(score: Annotated[int, typer.Option(
+                  metavar="POINTS", help="Cumulative score (requirement band).")],
+              players: Annotated[Optional[int], typer.Option(
+                  metavar="P", help="Number of players.")] = None,
+              within_turns: Annotated[int, typer.Option(
+                  "--within-turns", metavar="T", min=0, max=200,
+                  help="Also report melding by each of your own turns 1..T of the round.")] = 5,
+              policy_: policy("Policy of every player: greedy or builder:K[:F].") = "greedy",
+              n: trials("deals", 20000) = 20000,
+              seed: SeedOpt = None, progress: ProgressOpt = None,
+              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Chance of meeting the initial meld requirement: on the deal and within T turns.
+
+    On the deal: exact (enumeration of every 13-card hand composition, hypergeometric weights)
+    and Monte Carlo; a hand meets it when its best first melding action (natural melds, a wild
+    meld, pairs with one wild, spare wilds on mixed melds) is worth the requirement. Within T
+    turns: Monte Carlo of the player moving first, drawing/taking and melding under the policy.
+
+    Examples:
+
+    \b
+      pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1
+      pushluck canasta meld-odds --score -100 --players 4 --policy builder:6 --json
+    """
+    from analyzer.games.canasta.play import meld_odds as run_meld_odds, parse_policy
+    from analyzer.output import emit
+
+    r = _rules(rules_file, set_, players)
+    pol = parse_policy(policy_)
+    spec = run_spec(n, seed, progress=progress, as_json=json)
+    out = run_meld_odds(score, within_turns, r, pol, spec)
+
+    def render():
+        d = out["p_requirement_on_deal"]
+        ex = "" if out["p_exact_on_deal"] is None else f"   exact {out['p_exact_on_deal']:.6f}"
+        lines = [f"Railroad Canasta, {r.players} players, cumulative score {score}: requirement "
+                 f"{out['requirement']}; policy {out['policy']}; n = {out['n']:,} deals, "
+                 f"seed {spec.seed}",
+                 f"  on the deal        {d.format(4)}{ex}"]
+        for row in out["by_turn"]:
+            lines.append(f"  melded by turn {row['turn']:<3} {row['p_melded'].format(4)}")
+        return "\n".join(lines)
+
+    emit(out, json, render)
+
+
+@app.command()
+def simulate(n: trials("games", 2000) = 2000,
+             players: Annotated[Optional[int], typer.Option(
+                 metavar="P", help="Number of players.")] = None,
+             seats: SeatsOpt = "greedy",
+             out_dir: OutOpt = None, chart: ChartOpt = False,
+             seed: SeedOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+             rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Whole games to 20,000 with the rotating dealer between stated policies.
+
+    Reports per round (cluster-robust ratio estimates over games): length in turns (all players'
+    turns), canastas of each type (all players), kitty pick-ups and the round turn at which they
+    happen, going-out / sevens-lock / stock-exhaustion rates, points per player; per game:
+    rounds to the target, each seat's win rate and the first mover's. greedy: goes out as soon as
+    allowed. builder:K[:F]: only with K canastas or stock <= F (defaults 10 and 20). --chart
+    draws canastas per round and how rounds end into --out (simulate.png and simulate.svg).
+
+    Examples:
+
+    \b
+      pushluck canasta simulate -n 2000 --seats greedy,builder:10:20 --seed 1
+      pushluck canasta simulate -n 2000 --seed 1 --out /tmp/canasta --chart
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.canasta.play import parse_policies, simulate as run_simulate
+    from analyzer.output import emit, note, table
+
+    if chart and not out_dir:
+        raise UserError("--chart writes into a folder: give --out DIR")
+    r = _rules(rules_file, set_, players)
+    pols = parse_policies(seats, r.players)
+    spec = run_spec(n, seed, time_limit=time_limit, progress=progress, as_json=json)
+    out = run_simulate(r, pols, spec)
+    if chart:
+        from pathlib import Path
+
+        from analyzer.games.canasta.report import save_chart
+
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        out["chart"] = [str(p) for p in save_chart(out, Path(out_dir) / "simulate")]
+        note(f"wrote {', '.join(out['chart'])}")
+
+    def render():
+        pr = out["per_round"]
+        rows = [(k.replace("_", " "), v.format(3)) for k, v in pr.items()]
+        rows.append(("rounds per game", out["rounds_per_game"].format(3)))
+        for srow in out["seats"]:
+            rows.append((f"P(seat {srow['seat']} wins) [{srow['policy']}]",
+                         srow["p_win"].format(4)))
+        rows.append(("P(first mover of round 1 wins)", out["p_first_mover_wins"].format(4)))
+        head = (f"Railroad Canasta, {r.players} players, {', '.join(out['policies'])}: "
+                f"n = {out['n']:,} games ({out['rounds']:,} rounds), seed {spec.seed}\n")
+        return head + table(rows, ["per round / per game", "estimate ± se [95% CI]"], "ll")
+
+    emit(out, json, render)
+
+
+@app.command()
+def decide(position: Annotated[str, typer.Argument(
+               metavar="POSITION.toml", help="TOML file with the position.")],
+           seats: Annotated[str, typer.Option(
+               "--seats", metavar="POLICY[,POLICY…]",
+               help="Policy of every player after the decision: one for all, or one per seat "
+                    "(you first): greedy, builder:K[:F].")] = "greedy",
+           n: Annotated[Optional[int], typer.Option(
+               "-n", "--trials", min=1, metavar="N",
+               help="Playouts per option (4000 unless --precision is given).")] = None,
+           objective: Annotated[str, typer.Option(
+               metavar="own|lead",
+               help="own: your round score; lead: your round score minus the best opponent's.")]
+           = "own",
+           seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+           progress: ProgressOpt = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Take the pile or draw two (phase = "draw"); go out now or play on (phase = "meld").
+
+    Plays the round out many times from the position: the unseen cards (deck minus your hand,
+    every meld, placed red threes and the pile) are dealt at random into the opponents' hands
+    (their stated sizes), every face-down kitty and the stock (its stated size); both options
+    use the same deal and random stream (common random numbers). Everyone then follows the
+    --seats policies. Reports your expected round score under each option and the paired
+    difference with its 95% interval, and the same for your lead over the best opponent; the
+    recommendation follows --objective (own score by default) and is "too close to call" when
+    the interval contains 0; a note says when the other objective disagrees.
+
+    Position keys: phase, stock, [me] score/hand/melds/red_threes/kitty, [[opponents]]
+    score/hand_size/melds/red_threes/kitty (in playing order after you), [pile] cards (bottom
+    to top)/frozen. You are the player to move.
+
+    Examples:
+
+    \b
+      pushluck canasta decide analyzer/data/canasta_position_example.toml -n 4000 --seed 1
+      pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
+      pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
+    """
+    from analyzer.games.canasta.decide import decide as run_decide
+    from analyzer.games.canasta.play import parse_policies
+    from analyzer.output import emit
+    from analyzer.rules import load_toml
+
+    data = load_toml(position)
+    players = None
+    if isinstance(data.get("opponents"), list):
+        players = 1 + len(data["opponents"])
+    r = _rules(rules_file, set_, players)
+    if n is None and precision is None:
+        n = 4000
+    pols = parse_policies(seats, r.players)
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = run_decide(data, r, pols, spec, objective)
+    # the margin as a statistic object (the difference behind the recommendation), not a number
+    out["margin"] = (out["difference_a_minus_b"] if objective == "own"
+                     else out["lead_over_best_opponent_difference"])
+
+    def render():
+        a, b = out["options"]
+        rec = out["recommendation"]
+        rec = rec if rec.startswith("too close") else rec.upper()
+        other_key = "recommendation_by_lead" if objective == "own" else \
+            "recommendation_by_own_score"
+        other = out[other_key]
+        note_line = ""
+        if other != out["recommendation"]:
+            what = "lead over the best opponent" if objective == "own" else "own round score"
+            note_line = f"\n  (by {what} the answer is: {other})"
+        return (f"Railroad Canasta decision ({out['question']}), policies "
+                f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
+                f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
+                f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
+                f"  difference           = {out['difference_a_minus_b'].format(1)}\n"
+                f"  lead over best opponent, difference = "
+                f"{out['lead_over_best_opponent_difference'].format(1)}\n"
+                f"  → {rec} (objective: {objective}){note_line}")
+
+    emit(out, json, render)

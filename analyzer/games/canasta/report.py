@@ -1,0 +1,215 @@
+"""Railroad Canasta report parts (``PARTS``), tables and the chart of `simulate`.
+
+What belongs here: everything that draws or tabulates (pandas and matplotlib are imported
+inside the functions, so the queries never load them). Parts (``kind`` in a recipe):
+``canasta.section`` (the default batch analysis of `make run`: meld odds by requirement band and
+whole 2-player games, greedy vs greedy and greedy vs builder), ``canasta.meld-odds``
+(initial-meld chance per cumulative score: exact on the deal, Monte Carlo within t turns) and
+``canasta.simulate`` (whole games per seat line-up). The chart of ``chart_figure`` is drawn by
+``pushluck canasta simulate --chart`` and by the reports.
+"""
+from __future__ import annotations
+
+import pathlib
+
+from analyzer.games.canasta.rules import CanastaRules
+from analyzer.report import PartKind, PartResult, section_part
+
+
+def _fmt(st, digits=3) -> str:
+    return f"{st.estimate:.{digits}f} [{st.ci_low:.{digits}f}, {st.ci_high:.{digits}f}]"
+
+
+def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
+    import pandas as pd
+
+    from analyzer.games.canasta.play import meld_odds, parse_policies, parse_policy, simulate
+    from analyzer.runner import RunSpec
+    from analyzer.tables import write_table
+
+    out_dir = pathlib.Path(out_dir) / "canasta"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rules = CanastaRules()
+    n_deals = 3000 if quick else 100000
+    n_games = 300 if quick else 20000
+    turns = 3
+
+    # 1. meld odds by band
+    rows = []
+    for score in (-100, 0, 5000, 10000, 15000):
+        r = meld_odds(score, turns, rules, parse_policy("greedy"), RunSpec(n_deals, seed))
+        d = r["p_requirement_on_deal"]
+        row = {"cumulative_score": score, "requirement": r["requirement"],
+               "p_on_deal_exact": r["p_exact_on_deal"], "p_on_deal_mc": d.estimate,
+               "p_on_deal_mc_se": d.se}
+        for b in r["by_turn"]:
+            st = b["p_melded"]
+            row[f"p_melded_by_turn_{b['turn']}"] = st.estimate
+            row[f"p_melded_by_turn_{b['turn']}_ci_low"] = st.ci_low
+            row[f"p_melded_by_turn_{b['turn']}_ci_high"] = st.ci_high
+        rows.append((row, r))
+    df = pd.DataFrame([r for r, _ in rows])
+    write_table(df, out_dir / "meld_odds")
+    md = ["## Railroad Canasta", "",
+          f"Seed {seed}. Rules: defaults of `pushluck canasta rules` (2 players). Policy "
+          "`greedy` (goes out as soon as allowed, takes the pile whenever allowed).", "",
+          f"### Initial meld requirement (n = {n_deals:,} deals per band; exact on the deal)", "",
+          "| cumulative score | requirement | on the deal (exact) | on the deal (MC) | "
+          f"melded by own turn {turns} (MC, 95% CI) |", "|---|---|---|---|---|"]
+    for row, r in rows:
+        last = r["by_turn"][-1]["p_melded"]
+        md.append(f"| {row['cumulative_score']} | {row['requirement']} | "
+                  f"{row['p_on_deal_exact']:.4f} | {_fmt(r['p_requirement_on_deal'], 4)} | "
+                  f"{_fmt(last, 4)} |")
+
+    # 2. whole games
+    md += ["", f"### Whole games to 20,000 (n = {n_games:,} games each, rotating dealer)", "",
+           "Per-round figures are ratio estimates over games (cluster-robust SE).", ""]
+    tab = []
+    for label in ("greedy", "greedy,builder:10:20"):
+        pols = parse_policies(label, 2)
+        s = simulate(rules, pols, RunSpec(n_games, seed))
+        if label == "greedy":
+            save_chart(s, out_dir / "greedy_games")
+        for k, st in s["per_round"].items():
+            tab.append({"policies": label, "quantity": k, "estimate": st.estimate, "se": st.se,
+                        "ci_low": st.ci_low, "ci_high": st.ci_high, "n_games": s["n"]})
+        tab.append({"policies": label, "quantity": "rounds_per_game",
+                    "estimate": s["rounds_per_game"].estimate, "se": s["rounds_per_game"].se,
+                    "ci_low": s["rounds_per_game"].ci_low,
+                    "ci_high": s["rounds_per_game"].ci_high, "n_games": s["n"]})
+        for seat in s["seats"]:
+            st = seat["p_win"]
+            tab.append({"policies": label, "quantity": f"p_seat{seat['seat']}_wins",
+                        "estimate": st.estimate, "se": st.se, "ci_low": st.ci_low,
+                        "ci_high": st.ci_high, "n_games": s["n"]})
+        pr = s["per_round"]
+        md += [f"**{label}** (seat 0 first in the list): rounds per game "
+               f"{_fmt(s['rounds_per_game'], 2)}; turns per round {_fmt(pr['turns'], 1)}; "
+               f"going out {_fmt(pr['went_out'])}, sevens lock {_fmt(pr['sevens_lock'])}, "
+               f"stock exhausted {_fmt(pr['stock_exhausted'])} of rounds; canastas per round "
+               f"(both players) red {_fmt(pr['red_canastas'], 2)}, black "
+               f"{_fmt(pr['black_canastas'], 2)}, wild {_fmt(pr['wild_canastas'], 2)}, sevens "
+               f"{_fmt(pr['sevens_canastas'], 2)}; kitty picked up at turn "
+               f"{_fmt(pr['kitty_pickup_turn'], 1)}; points per player per round "
+               f"{_fmt(pr['points_per_player'], 0)}; P(seat 0 wins) "
+               f"{_fmt(s['seats'][0]['p_win'])}; P(first mover of round 1 wins) "
+               f"{_fmt(s['p_first_mover_wins'])}.", ""]
+    write_table(pd.DataFrame(tab), out_dir / "games")
+    md += ["Files: `canasta/meld_odds.csv|md`, `canasta/games.csv|md`, "
+           "`canasta/greedy_games.png|svg`.", ""]
+    return "\n".join(md)
+
+
+# --------------------------------------------------------------------------- the chart
+def chart_figure(out: dict):
+    """Canasta types per round and how rounds end, with 95% error bars (a `simulate` result)."""
+    from analyzer.charts import new_figure
+
+    pr = out["per_round"]
+    fig, ax = new_figure(10.0, 4.5)
+    fig.delaxes(ax)
+    ax1 = fig.add_subplot(1, 2, 1)
+    ax2 = fig.add_subplot(1, 2, 2)
+    for a in (ax1, ax2):
+        a.grid(True, alpha=0.3)
+    names = ["red", "black", "wild", "sevens"]
+    vals = [pr[f"{k}_canastas"].estimate for k in names]
+    errs = [1.96 * pr[f"{k}_canastas"].se for k in names]
+    ax1.bar(names, vals, yerr=errs, color=["#c0392b", "#2c3e50", "#8e44ad", "#d4ac0d"])
+    ax1.set_ylabel("canastas per round (all players)")
+    ax1.set_title("Canasta types")
+    ends = ["went_out", "sevens_lock", "stock_exhausted"]
+    ax2.bar(["went out", "sevens lock", "stock out"], [pr[k].estimate for k in ends],
+            yerr=[1.96 * pr[k].se for k in ends], color="#16a085")
+    ax2.set_ylabel("share of rounds")
+    ax2.set_title("How rounds end")
+    fig.suptitle(f"Railroad Canasta, {out['players']} players, {', '.join(out['policies'])}")
+    fig.text(0.01, -0.02, f"n = {out['n']:,} games, seed {out['seed']}; 95% intervals",
+             fontsize=8, ha="left", va="top", color="dimgrey")
+    return fig
+
+
+def save_chart(out: dict, base):
+    """Write the :func:`chart_figure` of ``out`` to BASE.png and BASE.svg."""
+    from analyzer.charts import save_figure
+
+    return save_figure(chart_figure(out), base)
+
+
+# --------------------------------------------------------------------------- parts
+def _rules(rules: dict) -> CanastaRules:
+    from analyzer.rules import build_rules
+
+    return build_rules(CanastaRules, None, None, rules)
+
+
+def meld_odds_part(params: dict, rules: dict, seed: int) -> PartResult:
+    import pandas as pd
+
+    from analyzer.games.canasta.play import meld_odds, parse_policy
+    from analyzer.runner import RunSpec
+    from analyzer.tables import table_files, to_markdown
+
+    r = _rules(rules)
+    n = int(params.get("n", 40000))
+    turns = int(params.get("within_turns", 3))
+    pol = parse_policy(str(params.get("policy", "greedy")))
+    rows = []
+    for score in params.get("scores", [-100, 0, 5000, 10000, 15000]):
+        out = meld_odds(int(score), turns, r, pol, RunSpec(n, seed, progress=False))
+        d = out["p_requirement_on_deal"]
+        row = {"cumulative_score": int(score), "requirement": out["requirement"],
+               "p_on_deal_exact": out["p_exact_on_deal"], "p_on_deal_mc": d.estimate,
+               "p_on_deal_ci_low": d.ci_low, "p_on_deal_ci_high": d.ci_high}
+        last = out["by_turn"][-1]["p_melded"] if out["by_turn"] else None
+        if last is not None:
+            row.update({f"p_melded_by_turn_{turns}": last.estimate,
+                        "ci_low": last.ci_low, "ci_high": last.ci_high})
+        row["n"] = n
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    summary = (f"Chance of meeting the initial meld requirement, {r.players} players, policy "
+               f"{pol.label}: exact on the deal (every hand composition) and Monte Carlo "
+               f"(n = {n:,} deals per row, seed {seed}, Wilson 95% intervals) on the deal and "
+               f"by own turn {turns}.\n\n" + to_markdown(df))
+    return PartResult(table_files(df, "meld_odds"), summary, {"n_per_row": n})
+
+
+def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
+    import pandas as pd
+
+    from analyzer.charts import figure_files
+    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.runner import RunSpec
+    from analyzer.tables import table_files, to_markdown
+
+    r = _rules(rules)
+    games = int(params.get("n", 4000))
+
+    rows = []
+    charts = {}
+    for i, text in enumerate(params.get("seats", ["greedy", "greedy,builder:10:20"])):
+        out = simulate(r, parse_policies(text, r.players), RunSpec(games, seed + i, progress=False))
+        charts.update(figure_files(chart_figure(out), f"simulate_{i + 1}"))
+        items = list(out["per_round"].items()) + [("rounds_per_game", out["rounds_per_game"])]
+        items += [(f"p_seat{s['seat']}_wins", s["p_win"]) for s in out["seats"]]
+        for name, st in items:
+            rows.append({"policies": text, "quantity": name, "estimate": st.estimate,
+                         "se": st.se, "ci_low": st.ci_low, "ci_high": st.ci_high,
+                         "n_games": out["n"], "seed": seed + i})
+    df = pd.DataFrame(rows)
+    summary = (f"Whole games to {r.target:,}, {r.players} players, rotating dealer; n = "
+               f"{games:,} games per policy list (seed {seed} + row group index). Per-round "
+               "figures are ratio estimates over games with cluster-robust standard errors; "
+               "win rates are Wilson intervals.\n\n" + to_markdown(df))
+    return PartResult({**table_files(df, "simulate"), **charts}, summary, {"n_games": games})
+
+
+PARTS = (
+    section_part("canasta", report_section),
+    PartKind("canasta", "meld-odds", meld_odds_part,
+             "initial-meld chance by cumulative score (exact + Monte Carlo)"),
+    PartKind("canasta", "simulate", simulate_part,
+             "whole games between seat line-ups (Monte Carlo)"),
+)

@@ -1,0 +1,35 @@
+"""Go-Stop cases for `pushluck bench` (``CASES``): whole deals of the deal engine against the
+pure-Python reference of the same algorithm (``analyzer.games.gostop.play``), and the query
+commands (`gostop score`, `gostop decide`) timed as whole processes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.benchkit import BenchCase, BenchQuery
+from analyzer.games.gostop.play import python_reference_deals
+
+EXAMPLE_POSITION = Path(__file__).resolve().parents[2] / "data" / "gostop_position_example.toml"
+
+
+def _job(players: int, seats: str):
+    from analyzer.games.gostop.play import make_sim_job, parse_seats
+    from analyzer.games.gostop.rules import GoStopRules
+
+    return make_sim_job(GoStopRules(players=players), parse_seats(seats, players))
+
+
+CASES = [
+    BenchCase("gostop", "2 players, greedy, whole deals", "deals",
+              lambda: _job(2, "greedy"), 1_000_000,
+              lambda n, seed: python_reference_deals(n, seed, 2), 300),
+    BenchCase("gostop", "3 players, greedy/go:2/random, whole deals", "deals",
+              lambda: _job(3, "greedy,go:2,random"), 500_000, None, 0),
+    BenchQuery("gostop", "score a capture pile", (
+        "gostop", "score", "--captures", "01B,03B,12B", "--json")),
+    BenchQuery("gostop", "score with payments of two opponents", (
+        "gostop", "score", "--captures", "01B 03B 08B 02A 04A 08A 05A", "--opponents",
+        "11J1 11J2;01J1", "--go-count", "1", "--json")),
+    BenchQuery("gostop", "decide from the example position, 20,000 playouts", (
+        "gostop", "decide", "--position", str(EXAMPLE_POSITION),
+        "--seed", "1", "--json")),
+]

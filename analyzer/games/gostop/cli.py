@@ -1,0 +1,339 @@
+"""`pushluck gostop …`: Go-Stop scoring, whole-deal simulation and the go-or-stop decision.
+
+Only parses options, calls ``rules``/``score``/``play``/``decide``/``report`` and prints.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+
+app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
+
+Cards: two-digit month + class (01B bright, 02A animal, 09R ribbon, 05J1 junk, 11D double junk),
+jokers X2, X3. Defaults follow the source rules (target 7 with 2 players, 3 with 3; +1 per go and
+x2 from the 3rd go; pi-bak at <= 5 junk); Korean house rules are flags
+(`pushluck gostop rules`).""")
+
+
+def _rules(rules_file, sets, players=None):
+    from analyzer.games.gostop.rules import GoStopRules
+    from analyzer.rules import build_rules
+
+    extra = {"players": players} if players is not None else None
+    return build_rules(GoStopRules, rules_file, sets, extra)
+
+
+@app.command()
+def rules(json: JsonOpt = False):
+    """List the house-rule keys of Go-Stop with their defaults.
+
+    Examples:
+
+        pushluck gostop rules
+
+        pushluck gostop rules --json
+    """
+    from analyzer.games.gostop.rules import GoStopRules
+    from analyzer.options import show_rules
+
+    show_rules(GoStopRules, json, game="gostop")
+
+
+@app.command()
+def score(captures: Annotated[str, typer.Option(
+              metavar="CARDS", help="The winner's capture pile, e.g. '01B 03B 12B 02A 04A 08A'.")],
+          opponents: Annotated[Optional[str], typer.Option(
+              metavar="CARDS;CARDS",
+              help="Opponents' capture piles separated by ';' (one or two): adds payments.")]
+          = None,
+          go_count: Annotated[int, typer.Option(metavar="N", help="Times the winner said go.")]
+          = 0,
+          shaken: Annotated[int, typer.Option(
+              metavar="N", help="Months the winner shook (x2 each).")] = 0,
+          bombs: Annotated[int, typer.Option(
+              metavar="N", help="Bombs the winner made (x2 each only with bomb_bonus=korean).")]
+          = 0,
+          nagari: Annotated[bool, typer.Option(
+              "--nagari", help="The previous deal was nagari (x2).")] = False,
+          nagari_streak: Annotated[int, typer.Option(
+              metavar="N", help="Consecutive nagari deals before this one (matters with "
+                   "nagari_multiplier=stack); implies --nagari when > 0.")] = 0,
+          opponent_gos: Annotated[Optional[str], typer.Option(
+              metavar="N,N", help="Go calls of each opponent, e.g. '0,1' (for go_bak).")] = None,
+          rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Points of a capture pile, line by line, and what each opponent pays (exact).
+
+    Score = brights (3: 3, or 2 with 12B; 4: 4; 5: 15) + animals (count - 4 from 5) + godori 5 +
+    ribbons (count - 4 from 5) + hongdan/cheongdan/chodan 3 each + junk (value - 9 from 10).
+    Payment per opponent = (score + gos) x 2^shaken x go bonus x meong-bak x nagari x gwang-bak
+    x pi-bak (rules page section 9).
+
+    Examples:
+
+        pushluck gostop score --captures 01B,03B,12B --json
+
+        pushluck gostop score --captures "02A 04A 08A 05A 06A 07A" --opponents "01B;11J1"
+
+        pushluck gostop score --captures 09A,11D,12D,01J1,01J2,02J1,02J2 --set sake_cup=flex
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.gostop import score as G
+    from analyzer.games.gostop.rules import CardPool, card_name
+    from analyzer.output import emit
+
+    opp_texts = [] if opponents is None else opponents.split(";")
+    if len(opp_texts) > 2:
+        raise UserError(f"--opponents lists {len(opp_texts)} piles; at most 2 (3 players)")
+    r = _rules(rules_file, set_, 1 + len(opp_texts) if opp_texts else None)
+    pool = CardPool(r)
+    win = pool.parse(captures, "--captures")
+    opps = [pool.parse(t, f"opponent {i + 1}'s pile") for i, t in enumerate(opp_texts)]
+    sc = G.score_cards(win, r)
+    payload = {"game": "gostop", "exact": True, "captures": [card_name(c, r) for c in win],
+               "points": sc["points"], "breakdown": sc["breakdown"],
+               "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"],
+               "stop_target": r.stop_target, "can_stop": sc["points"] >= r.stop_target}
+    if opps:
+        gos = None
+        if opponent_gos is not None:
+            try:
+                gos = [int(x) for x in opponent_gos.split(",")]
+            except ValueError:
+                raise UserError(f"--opponent-gos expects integers like '0,1', got "
+                                f"'{opponent_gos}'") from None
+        streak = nagari_streak if nagari_streak > 0 else (1 if nagari else 0)
+        p = G.payments(win, opps, r, go_count, shaken, bombs, streak, gos)
+        payload.update({"go_count": go_count, "shaken": shaken, "payments": p["payments"],
+                        "total": p["total"]})
+
+    def render():
+        lines = [f"Go-Stop capture pile ({len(win)} cards), exact"]
+        for x in sc["breakdown"]:
+            lines.append(f"  {x['line']:<22} {x['points']:>3}")
+        if sc["sake_cup_as"]:
+            lines.append(f"  (09A counted as {sc['sake_cup_as']})")
+        lines.append(f"  {'points':<22} {sc['points']:>3}   (stop minimum {r.stop_target})")
+        for row in payload.get("payments", []):
+            mult = ", ".join(row["multipliers"]) or "no multiplier"
+            extra = f"  [{row['note']}]" if "note" in row else ""
+            lines.append(f"  opponent {row['opponent']} pays {row['pays']}  ({mult}){extra}")
+        if opps:
+            lines.append(f"  total collected {payload['total']}")
+        return "\n".join(lines)
+
+    emit(payload, json, render)
+
+
+SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "
+              "plays first): greedy, random, go:K (go while fewer than K gos), go:K:T (and at "
+              "least T own turns left).")
+
+
+@app.command()
+def simulate(trials: Annotated[Optional[int], typer.Option(
+                 "-n", "--trials", min=1, metavar="N",
+                 help="Number of deals to simulate (default 100,000; a cap with --precision).")]
+             = None,
+             players: Annotated[Optional[int], typer.Option(
+                 metavar="N", help="2 or 3 active players (overrides the rules).")] = None,
+             seats: Annotated[str, typer.Option(metavar="POLICY[,POLICY...]", help=SEATS_HELP)]
+             = "greedy",
+             vs: Annotated[Optional[list[str]], typer.Option(
+                 "--vs", metavar="POLICY[,POLICY...]",
+                 help="Also play this line-up (as --seats) on the same deals (repeatable).")]
+             = None,
+             nagari_before: Annotated[int, typer.Option(
+                 metavar="N", help="Consecutive nagari deals before each simulated deal "
+                                   "(payment x2).")] = 0,
+             out_dir: OutOpt = None, chart: ChartOpt = False,
+             seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+             progress: ProgressOpt = None,
+             rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Play whole deals: nagari rate, wins and mean net payment per seat, dealer advantage, how
+    often each event happens and the winner's go counts.
+
+    Each deal is independent (void deals are redealt inside it); payments are net chips per seat
+    (zero-sum). Dealer advantage = seat 0's net minus the mean of the other seats. --precision
+    targets the half-width of seat 0's mean net payment. Each --vs line-up plays the same deals
+    (common random numbers); its results are listed under "vs". --out DIR writes the seats and
+    events tables (CSV and Markdown); --chart adds the payment distribution (PNG and SVG).
+
+    Examples:
+
+        pushluck gostop simulate -n 200000 --seed 7 --out /tmp/gostop --chart
+
+        pushluck gostop simulate -n 100000 --players 3 --seats greedy,go:2,random --seed 7
+
+        pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.gostop.play import parse_seats, simulate as run_deals
+    from analyzer.output import emit, note
+    from analyzer.runner import RunSpec
+
+    r = _rules(rules_file, set_, players)
+    if chart and out_dir is None:
+        raise UserError("--chart writes into --out DIR: give --out")
+    if trials is None and precision is None:
+        trials = 100_000
+    if nagari_before < 0:
+        raise UserError("--nagari-before must be non-negative")
+    lineups = [parse_seats(seats, r.players)]
+    lineups += [parse_seats(v, r.players, "--vs") for v in vs or []]
+    spec = run_spec(trials, seed, precision, time_limit, progress, json)
+    out = run_deals(r, lineups[0], spec, nagari_before)
+    if len(lineups) > 1:
+        # the same deals: the same seed and, under --precision, the sample size reached above
+        fixed = RunSpec(out["n"], spec.seed, progress=spec.progress)
+        out["vs"] = [run_deals(r, pols, fixed, nagari_before) for pols in lineups[1:]]
+    if out_dir is not None:
+        from analyzer.games.gostop.report import write_simulation
+
+        files = write_simulation(out, out_dir, chart)
+        for k, other in enumerate(out.get("vs", []), 1):
+            files += write_simulation(other, Path(out_dir) / f"vs{k}", chart)
+        if chart:
+            out["chart"] = [str(f) for f in files if f.suffix in (".png", ".svg")]
+        note("wrote " + ", ".join(str(f) for f in files))
+    emit(out, json, lambda: "\n\n".join(
+        [render_simulation(out)] + [render_simulation(o) for o in out.get("vs", [])]))
+
+
+def render_simulation(out: dict) -> str:
+    from analyzer.output import table
+
+    lines = [f"Go-Stop, {out['players']} players, policies {', '.join(out['policies'])}, "
+             f"n = {out['n']:,} deals, seed {out['seed']}"]
+    lines.append(f"  nagari      {out['p_nagari'].format(4)}")
+    lines.append(f"  chongtong   {out['p_chongtong'].format(4)}")
+    rows = [[s["seat"], s["policy"] + (" (dealer)" if s["dealer"] else ""), s["p_win"].format(4),
+             s["mean_net_payment"].format(3)] for s in out["seats"]]
+    lines.append(table(rows, ["seat", "policy", "P(win)", "mean net chips"], "llrr"))
+    lines.append(f"  dealer advantage (chips/deal) {out['dealer_advantage'].format(3)}")
+    ev_rows = [[k, v["per_deal"].format(4), v["p_at_least_one"].format(4)]
+               for k, v in out["events"].items()]
+    lines.append(table(ev_rows, ["event", "per deal", "P(at least one)"], "lrr"))
+    gos = ", ".join(f"{k}: {v:,}" for k, v in out["winner_go_counts"].items())
+    lines.append(f"  winner's go count: {gos}")
+    lines.append(f"  {out['deals_per_second']:,.0f} deals/s")
+    return "\n".join(lines)
+
+
+@app.command()
+def decide(position: Annotated[Optional[str], typer.Option(
+               metavar="FILE.toml",
+               help="TOML file with the position (keys as the flags below, in a 'position' table "
+                    "or at top level).")] = None,
+           players: Annotated[Optional[int], typer.Option(
+               metavar="N", help="2 or 3 active players.")] = None,
+           me: Annotated[Optional[int], typer.Option(
+               metavar="SEAT", help="Seat deciding (its turn just ended; seat 0 dealt).")] = None,
+           hand: Annotated[Optional[str], typer.Option(
+               metavar="CARDS", help="The decider's hand.")] = None,
+           layout: Annotated[Optional[str], typer.Option(
+               metavar="CARDS", help="Single cards in the layout.")] = None,
+           stacks: Annotated[Optional[str], typer.Option(
+               metavar="STACKS",
+               help="Triple stacks, ';'-separated; '@s' = made by seat s on its latest turn, "
+                    "e.g. '05A,05R,05J1@1'.")] = None,
+           piles: Annotated[Optional[str], typer.Option(
+               metavar="PILES", help="Capture pile of every seat, ';'-separated in seat order.")]
+           = None,
+           go_counts: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Go calls per seat, e.g. 1,0.")] = None,
+           last_go: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Score at each seat's last go, e.g. 7,0.")] = None,
+           shaken: Annotated[Optional[str], typer.Option(
+               metavar="MONTHS", help="Shaken months per seat, ';'-separated, e.g. '5;'.")]
+           = None,
+           bombs: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Bombs per seat, e.g. 0,1.")] = None,
+           skip_tokens: Annotated[Optional[str], typer.Option(
+               metavar="N,N", help="Bomb skip tokens left per seat.")] = None,
+           stock: Annotated[Optional[int], typer.Option(
+               metavar="N", help="Stock size (checked against the position).")] = None,
+           nagari: Annotated[Optional[int], typer.Option(
+               metavar="N", help="Consecutive nagari deals before this one.")] = None,
+           policy: Annotated[str, typer.Option(
+               metavar="POLICY",
+               help="The decider's policy after going (greedy stops at the next chance; go:K, "
+                    "go:K:T, random).")] = "greedy",
+           opponents_policy: Annotated[str, typer.Option(
+               metavar="POLICY", help="The opponents' policy.")] = "greedy",
+           trials: Annotated[Optional[int], typer.Option(
+               "-n", "--trials", min=1, metavar="N",
+               help="Number of playouts of the go branch (default 20,000; a cap with "
+                    "--precision).")] = None,
+           seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+           progress: ProgressOpt = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Go or stop? Expected net chips to the decider of each choice from a known position.
+
+    Stopping pays a known amount now. Going is played out many times: the unseen cards (the
+    opponents' hands and the stock) are dealt at random consistently with the position, then
+    everyone follows the stated policies. The difference go - stop comes with its 95% interval;
+    when the interval contains 0 the answer is "too close to call". --precision X samples until
+    the half-width of the difference is at most X chips.
+
+    Examples:
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --seed 1
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --precision 0.1
+
+        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.gostop.decide import decide as run_playouts
+    from analyzer.games.gostop.play import parse_policy
+    from analyzer.output import emit
+    from analyzer.rules import load_toml
+
+    pos: dict = {}
+    if position:
+        data = load_toml(position)
+        pos = dict(data.get("position", data)) if isinstance(data.get("position", data), dict) \
+            else {}
+    flags = {"players": players, "me": me, "hand": hand, "layout": layout, "stacks": stacks,
+             "piles": piles, "go_counts": go_counts, "last_go": last_go, "shaken": shaken,
+             "bombs": bombs, "skip_tokens": skip_tokens, "stock": stock, "nagari": nagari}
+    pos.update({k: v for k, v in flags.items() if v is not None})
+    if "piles" not in pos:
+        raise UserError("give the capture piles (--piles 'SEAT0;SEAT1' or piles in --position)")
+    np_ = pos.pop("players", None)
+    r = _rules(rules_file, set_, int(np_) if np_ is not None else None)
+    mp = parse_policy(policy)
+    op = parse_policy(opponents_policy)
+    spec = run_spec(trials, seed, precision, time_limit, progress, json)
+    out = run_playouts(pos, r, mp, op, spec)
+    if "difference_go_minus_stop" in out:  # the margin as a statistic object, not a bare number
+        from analyzer.stats import magnitude
+
+        out["margin"] = magnitude(out["difference_go_minus_stop"])
+
+    def render():
+        p = out["position"]
+        head = (f"Go-Stop decision for seat {p['me']} at score {p['score']} "
+                f"(stop minimum {r.stop_target}), stock {p['stock']}, seed {spec.seed}")
+        if out.get("forced"):
+            return f"{head}\n  no turn left: must STOP and collect {out['stop_payment']}"
+        aw = out["after_go"]
+        return "\n".join([
+            head,
+            f"  stop now : {out['stop_payment']:+d} chips (exact)",
+            f"  go       : {out['go_payment'].format(3)}   (n = {out['n']:,} playouts; "
+            f"policies me {out['policies']['me']}, opponents {out['policies']['opponents']})",
+            f"  go - stop: {out['difference_go_minus_stop'].format(3)}",
+            f"  after go : P(win) {aw['p_win'].estimate:.3f}, P(nagari) "
+            f"{aw['p_nagari'].estimate:.3f}, P(opponent wins) {aw['p_opponent_wins'].estimate:.3f}",
+            f"  → {out['recommendation'].upper()}"
+            + ("" if out["recommendation"].startswith("too close")
+               else f" by {out['margin'].estimate:.3f} chips"),
+        ])
+
+    emit(out, json, render)

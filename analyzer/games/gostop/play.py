@@ -1,0 +1,229 @@
+"""Go-Stop play: policies, whole-deal simulation jobs and the pure-Python reference of the engine.
+
+Policies (``greedy``, ``random``, ``go:K``, ``go:K:T``) are parsed here and handed to the kernels
+as rows of an int64 array (``policy_array``; their behaviour is documented in
+``kernels.gostop.turn``). ``--seats A,B,...`` gives one policy per seat (seat 0 deals and plays
+first); a single name means every seat. ``simulate`` plays whole deals under a
+:class:`~analyzer.runner.RunSpec`. The pure-Python reference is the SAME algorithm: the engine's
+source files executed as plain Python, with ``njit`` replaced by the identity and ``prange`` by
+``range`` (NumPy scalars and arrays, one deal at a time), so the kernel/reference ratio of
+`pushluck bench` measures compilation alone. Both play the same deals for the same seed.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.games.gostop.rules import GoStopRules, rules_vector
+
+if TYPE_CHECKING:
+    from analyzer.runner import RunSpec
+
+
+@dataclass(frozen=True)
+class Policy:
+    kind: str           # greedy, go, random
+    k: int = 0
+    turns: int = 1
+
+    @property
+    def label(self) -> str:
+        if self.kind == "go":
+            return f"go:{self.k}" + (f":{self.turns}" if self.turns != 1 else "")
+        return self.kind
+
+
+def parse_policy(text: str) -> Policy:
+    t = text.strip().lower()
+    if t in ("greedy", "random"):
+        return Policy(t)
+    m = re.fullmatch(r"go:(\d+)(?::(\d+))?", t)
+    if m:
+        k = int(m.group(1))
+        turns = int(m.group(2)) if m.group(2) else 1
+        if turns < 1:
+            raise UserError(f"policy '{text}': the minimum number of turns left must be >= 1")
+        return Policy("go", k, turns)
+    raise UserError(f"unknown Go-Stop policy '{text}' (use greedy, random, go:K or go:K:T)")
+
+
+def parse_seats(text: str, players: int, flag: str = "--seats") -> list[Policy]:
+    """One policy per seat from 'A,B,...'; a single name means every seat."""
+    parts = [p for p in text.split(",") if p.strip()]
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UserError(f"{flag} gives {len(parts)} policies for {players} players "
+                        f"(give one for everyone or one per seat)")
+    return [parse_policy(p) for p in parts]
+
+
+def policy_array(pols: list[Policy]) -> np.ndarray:
+    from kernels.gostop import state as K
+
+    a = np.zeros((K.MAXP, K.NPOL), dtype=np.int64)
+    for i, p in enumerate(pols):
+        a[i, K.P_KIND] = {"greedy": K.PK_GREEDY, "go": K.PK_GO, "random": K.PK_RANDOM}[p.kind]
+        a[i, K.P_GOK] = p.k
+        a[i, K.P_GOTURNS] = p.turns
+        a[i, K.P_SHAKE] = 1
+    return a
+
+
+# ---- whole deals -------------------------------------------------------------------------------
+
+EVENT_NAMES = ["ppuk", "sweep", "bomb", "shake", "jjok", "ttadak", "stack_capture", "ja_ppuk",
+               "go", "junk_stolen"]
+
+
+def make_sim_job(rules: GoStopRules, pols: list[Policy], nagari_prev: int = 0,
+                 check: bool = False):
+    from analyzer.runner import KernelJob, half_width_of_mean
+    from kernels.gostop import state as K
+    from kernels.gostop import batch as KB
+
+    S0 = K.new_state(rules_vector(rules), policy_array(pols))
+
+    def run_blocks(keys, counts):
+        return KB.simulate_blocks(keys, counts, S0, nagari_prev, check)
+
+    label = ",".join(p.label for p in pols)
+    return KernelJob(f"gostop {label}", 2048, run_blocks,
+                     half_width_of_mean(KB.C_NET, KB.C_NET2), unit="deals")
+
+
+def simulate(rules: GoStopRules, pols: list[Policy], spec: RunSpec, nagari_prev: int = 0) -> dict:
+    """Whole deals: nagari and chongtong rates, wins and net payment per seat, dealer advantage,
+    event frequencies, the winner's go counts and the per-seat payment histogram."""
+    from analyzer.stats import mean_from_sums, wilson
+    from kernels.gostop import batch as K
+
+    res = spec.run(make_sim_job(rules, pols, nagari_prev))
+    s = res.sums
+    N = res.n
+    if s[K.C_ERR] > 0:  # pragma: no cover - engine invariant
+        raise UserError(f"engine error in {int(s[K.C_ERR])} deals")
+    seats = []
+    for q in range(rules.players):
+        hist = s[K.C_HIST + q * K.NBIN: K.C_HIST + (q + 1) * K.NBIN]
+        seats.append({
+            "seat": q, "policy": pols[q].label, "dealer": q == 0,
+            "p_win": wilson(float(s[K.C_WIN + q]), N),
+            "mean_net_payment": mean_from_sums(float(s[K.C_NET + q]), float(s[K.C_NET2 + q]), N),
+            "payment_histogram": {str(v - K.HMAX): int(hist[v]) for v in range(K.NBIN)
+                                  if hist[v] > 0},
+        })
+    events = {}
+    for e, name in enumerate(EVENT_NAMES):
+        events[name] = {
+            "per_deal": mean_from_sums(float(s[K.C_EV + e]), float(s[K.C_EV2 + e]), N),
+            "p_at_least_one": wilson(float(s[K.C_EVANY + e]), N)}
+    wins = float(s[K.C_WIN:K.C_WIN + 3].sum())
+    return {
+        "game": "gostop", "exact": False, "seed": spec.seed, "n": N, "players": rules.players,
+        "policies": [p.label for p in pols], "nagari_before": nagari_prev,
+        "rules": _rules_dict(rules),
+        "p_nagari": wilson(float(s[K.C_NAGARI]), N),
+        "p_chongtong": wilson(float(s[K.C_CHONG]), N),
+        "void_redeals_per_deal": mean_from_sums(float(s[K.C_VOIDS]), float(s[K.C_VOIDS2]), N),
+        "seats": seats,
+        "dealer_advantage": mean_from_sums(float(s[K.C_DADV]), float(s[K.C_DADV2]), N),
+        "events": events,
+        "winner_go_counts": {("5+" if g == 5 else str(g)): int(s[K.C_GOHIST + g])
+                             for g in range(6)},
+        "won_deals": int(wins),
+        "deals_per_second": res.per_second, "stopped_by": res.stopped_by,
+        "interrupted": res.interrupted,
+        "histogram_clip": K.HMAX,
+    }
+
+
+def _rules_dict(rules: GoStopRules) -> dict:
+    from analyzer.rules import rules_to_dict
+
+    d = rules_to_dict(rules)
+    d["stop_target"] = rules.stop_target
+    return d
+
+
+def make_job_for_tests(rules: GoStopRules, policies: str, check: bool = True):
+    """A simulation job with the per-turn invariant checks switched on (tests)."""
+    return make_sim_job(rules, parse_seats(policies, rules.players), 0, check)
+
+
+# ---- pure-Python reference --------------------------------------------------------------------
+
+_PURE = {}
+
+
+def pure_python_engine():
+    """The deal engine's modules (``kernels/rng.py``, ``kernels/gostop/{score,state,turn,deal}.py``)
+    executed without Numba, as one namespace (cached per process)."""
+    if "gostop" in _PURE:
+        return _PURE["gostop"]
+    fake = types.ModuleType("numba")
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]) and not kwargs:
+            return args[0]
+        return lambda f: f
+
+    fake.njit = njit
+    fake.prange = range
+    core = types.ModuleType("numba.core")
+    core.cgutils = types.ModuleType("numba.core.cgutils")
+    ext = types.ModuleType("numba.extending")
+    ext.intrinsic = lambda f: (lambda arr: arr)
+    fake.core = core
+    fake.extending = ext
+    root = Path(__file__).resolve().parents[3] / "kernels"
+    names = {"numba": fake, "numba.core": core, "numba.core.cgutils": core.cgutils,
+             "numba.extending": ext}
+    sources = {"kernels.rng": root / "rng.py"}
+    sources.update({f"kernels.gostop.{m}": root / "gostop" / f"{m}.py"
+                    for m in ("score", "state", "turn", "deal")})
+    saved = {k: sys.modules.get(k) for k in list(names) + list(sources)}
+    engine = types.SimpleNamespace()
+    try:
+        sys.modules.update(names)
+        for name, path in sources.items():
+            mod = types.ModuleType(f"pure_{name}")
+            mod.__file__ = str(path)
+            exec(compile(path.read_text(), mod.__file__, "exec"), mod.__dict__)
+            sys.modules[name] = mod
+            engine.__dict__.update({k: v for k, v in mod.__dict__.items()
+                                    if not k.startswith("__")})
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    _PURE["gostop"] = engine
+    return engine
+
+
+def python_reference_deals(n: int, seed: int, players: int = 2) -> float:
+    """n deals (greedy everywhere, default rules) in plain Python; returns seat 0's mean net."""
+    from analyzer.rng import block_keys
+
+    K = pure_python_engine()
+    rules = GoStopRules(players=players)
+    S = K.new_state(rules_vector(rules), policy_array([Policy("greedy")] * players))
+    s = np.zeros(4, np.uint64)
+    net = np.zeros(K.MAXP, np.int64)
+    key = block_keys(seed, 0, 1)[0]
+    total = 0
+    with np.errstate(over="ignore"):
+        for t in range(n):
+            K.seed_trial(key, t, s)
+            K.play_deal(S, s, net, 0, False)
+            total += int(net[0])
+    return total / n

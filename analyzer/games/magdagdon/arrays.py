@@ -1,0 +1,117 @@
+"""MAGDAGDON kernel inputs: the rules and a difficulty as the plain arrays the kernels take.
+
+``kernel_inputs(rules, diff)`` builds the tuple ``G`` every kernel in ``kernels/magdagdon/``
+takes (rule integers and floats, bitboard masks, the tolerance table, the line-bonus table, the
+power penalties, Zobrist keys, the roll multisets and their outcome probabilities, and the
+opening book that whole-game jobs fill once); ``vm_of`` turns a board into its bitboards. The
+heuristic board value's two weights are set here (see kernels/magdagdon/policy.py).
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from analyzer.games.magdagdon.rules import Difficulty, MagdagdonRules
+
+CELL_VALUE = 7.0  # expected final worth of a cell that will get a number: 2 lines × 3.5
+POTENTIAL = 0.5   # weight of a still-attainable line bonus in the heuristic board value
+
+
+@functools.lru_cache(maxsize=8)
+def multisets(d: int):
+    """All multisets of d dice (counts over 1..6), their codes Σ c_v (d+1)^(v-1), and for each
+    j = 0..d the multisets of j dice with their probabilities (flattened with start offsets)."""
+    base = d + 1
+
+    def ms(j):
+        out = []
+
+        def rec(v, left, cur):
+            if v == 6:
+                out.append(cur + [left])
+                return
+            for c in range(left, -1, -1):
+                rec(v + 1, left - c, cur + [c])
+        rec(1, j, [])
+        return out
+
+    def code(c):
+        return sum(c[v] * base ** v for v in range(6))
+
+    full = ms(d)
+    ms_cnt = np.zeros((len(full), 7), dtype=np.int64)
+    ms_code = np.zeros(len(full), dtype=np.int64)
+    weights = np.zeros(len(full), dtype=np.int64)
+    for k, c in enumerate(full):
+        ms_cnt[k, 1:] = c
+        ms_code[k] = code(c)
+        weights[k] = math.factorial(d) // math.prod(math.factorial(x) for x in c)
+    oc_code, oc_prob, oc_start = [], [], [0]
+    for j in range(d + 1):
+        for c in ms(j):
+            oc_code.append(code(c))
+            oc_prob.append(math.factorial(j) / math.prod(math.factorial(x) for x in c) / 6 ** j)
+        oc_start.append(len(oc_code))
+    return (ms_cnt, ms_code, weights, np.array(oc_code, dtype=np.int64),
+            np.array(oc_prob, dtype=np.float64), np.array(oc_start, dtype=np.int64))
+
+
+def kernel_inputs(rules: MagdagdonRules, diff: Difficulty, book: bool = False):
+    """Kernel inputs G; with ``book`` the policies' opening book is filled in (whole games)."""
+    G = _kernel_inputs(rules, diff)
+    if book and not G[13].any():
+        from kernels.magdagdon import build_book
+
+        build_book(G)
+    return G
+
+
+@functools.lru_cache(maxsize=16)
+def _kernel_inputs(rules: MagdagdonRules, diff: Difficulty):
+    """The tuple G the kernels take: (ri, rf, masks, badv, LT, bon, pen, zob, ms_cnt, ms_code,
+    oc_code, oc_prob, oc_start, book_k, book_cells, book_values, code_to_multiset)."""
+    from kernels.magdagdon.board import (MAXD, RF_CELL, RF_POT, RF_POWTHR, RF_RUIN, RI_D,
+                                         RI_MIN, RI_N, RI_POW, line_table)
+
+    n = rules.board_size
+    N = n * n
+    ri = np.zeros(8, dtype=np.int64)
+    ri[RI_N], ri[RI_D], ri[RI_MIN], ri[RI_POW] = n, rules.dice_per_roll, diff.min_dice, diff.powers
+    rf = np.zeros(4, dtype=np.float64)
+    rf[RF_RUIN] = rules.ruin_penalty
+    rf[RF_CELL] = CELL_VALUE
+    rf[RF_POWTHR] = rules.ruin_penalty + CELL_VALUE
+    rf[RF_POT] = POTENTIAL
+    full = (1 << N) - 1
+    notfirst = sum(1 << i for i in range(N) if i % n != 0)
+    notlast = sum(1 << i for i in range(N) if i % n != n - 1)
+    canon = sum(1 << (r * n + c) for r in range(n) for c in range(n) if r <= c and r + c <= n - 1 and 2 * c <= n - 1)
+    masks = np.array([full, notfirst, notlast, canon], dtype=np.uint64)
+    badv = np.zeros(7, dtype=np.int64)
+    badv[0] = rules.tolerance
+    for v in range(1, 7):
+        badv[v] = sum(1 << u for u in range(1, 7) if abs(u - v) > rules.tolerance)
+    bon = np.array([rules.straight_bonus, rules.four_kind_bonus, rules.two_pairs_bonus,
+                    1.0 if rules.four_kind_is_two_pairs else 0.0, POTENTIAL], dtype=np.float64)
+    LT = line_table(n, bon) if n <= 5 else np.zeros(1, dtype=np.float64)
+    pen = np.zeros(diff.powers + 2, dtype=np.float64)
+    for k in range(1, diff.powers + 2):
+        pen[k] = pen[k - 1] + (diff.costs[k - 1] if k - 1 < len(diff.costs) else 1e9)
+    zob = np.random.Generator(np.random.PCG64(20260419)).integers(
+        0, 2**63, size=N * 8, dtype=np.int64).astype(np.uint64)
+    ms_cnt, ms_code, _w, oc_code, oc_prob, oc_start = multisets(rules.dice_per_roll)
+    M = ms_cnt.shape[0]
+    book = (np.zeros((3, M), dtype=np.int64), np.zeros((3, M, MAXD), dtype=np.int64),
+            np.zeros((3, M, MAXD), dtype=np.int64),
+            np.zeros((rules.dice_per_roll + 1) ** 6, dtype=np.int64))
+    return (ri, rf, masks, badv, LT, bon, pen, zob, ms_cnt, ms_code, oc_code, oc_prob,
+            oc_start) + book
+
+
+def vm_of(cells) -> np.ndarray:
+    vm = np.zeros(8, dtype=np.uint64)
+    for i, v in enumerate(cells):
+        vm[int(v)] |= np.uint64(1 << i)
+    return vm

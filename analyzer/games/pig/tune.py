@@ -1,0 +1,32 @@
+"""Pig's tuning metrics for `pushluck tune pig` (``METRICS``).
+
+What belongs here: one :class:`~analyzer.tune.Metric` per quantity worth sweeping over house
+rules, naming its kernel sum column (``kernels.pig.GAME_COLUMNS``); the jobs come from
+:mod:`.play`. The policy of a metric is a seat pair, ``A,B`` (seat 0 moves first).
+"""
+from __future__ import annotations
+
+from analyzer.games.pig.rules import PigRules
+from analyzer.tune import Metric
+from kernels.pig.game import GAME_COLUMNS
+
+
+def _games_job(rules: PigRules, policy: str):
+    from analyzer.games.pig.play import make_job, parse_policy_pair
+
+    return make_job(parse_policy_pair(policy), rules)
+
+
+def _check_policy(policy: str) -> None:
+    from analyzer.games.pig.play import parse_policy_pair
+
+    parse_policy_pair(policy)
+
+
+METRICS = [
+    Metric("pig", "p_first_wins", "P(the first player wins)", PigRules, _games_job,
+           GAME_COLUMNS.index("first_mover_wins"), "hold:20,hold:20", "rate", "games",
+           _check_policy),
+    Metric("pig", "mean_turns", "turns per game", PigRules, _games_job,
+           GAME_COLUMNS.index("turns"), "hold:20,hold:20", "mean", "games", _check_policy),
+]

@@ -1,0 +1,57 @@
+"""Ten in `pushluck bench` (``CASES``): one turn from a fresh deck under a threshold policy and
+under the exact optimal policy (table lookups), with the pure-Python reference of the same loop;
+the warm exact solve of a fresh turn; and the query commands timed as whole processes."""
+from __future__ import annotations
+
+from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
+
+
+def _model():
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
+
+    rules = TenRules()
+    return Model(turn_state(rules, load_deck()), rules, ValueModel())
+
+
+def _threshold_job():
+    from analyzer.games.ten.exact import KIND_TOTAL, TenPolicy
+    from analyzer.games.ten.play import make_job
+
+    return make_job(_model(), [TenPolicy(KIND_TOTAL, 7)])
+
+
+def _optimal_job():
+    from analyzer.games.ten.exact import KIND_OPTIMAL, TenPolicy
+    from analyzer.games.ten.play import make_job
+
+    return make_job(_model(), [TenPolicy(KIND_OPTIMAL)])
+
+
+def _reference(n: int, seed: int):
+    from analyzer.games.ten.play import python_reference_turns
+
+    return python_reference_turns(n, seed, 7)
+
+
+def _solve_seconds() -> float:
+    """Warm wall time of the exact optimal solve of a fresh 4-player turn."""
+    from analyzer.games.ten.exact import solve
+
+    model = _model()
+    solve(model)  # compile / load the cache
+    return solve(model).seconds
+
+
+CASES = [
+    BenchCase("ten", "one turn, total:7, fresh deck", "turns", _threshold_job, 20_000_000,
+              _reference, 200_000),
+    BenchCase("ten", "one turn, exact optimal policy, fresh deck", "turns", _optimal_job,
+              5_000_000),
+    BenchTiming("ten", "exact solve of a fresh turn (optimal policy)", _solve_seconds),
+    BenchQuery("ten", "best --tableau r5,r3", ("ten", "best", "--tableau", "r5,r3", "--json")),
+    BenchQuery("ten", "odds --tableau r9,$5,$5 --seen b7,b#",
+               ("ten", "odds", "--tableau", "r9,$5,$5", "--seen", "b7,b#", "--json")),
+    BenchQuery("ten", "score (12-card collection with 4 wilds)",
+               ("ten", "score", "--collection", "r1,r2,r4,r5,r7,r8,*3,*6,**,r#,b2,b3", "--json")),
+]

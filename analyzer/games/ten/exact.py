@@ -1,0 +1,206 @@
+"""Ten's exact answers: next-card odds by card counting and one turn's expectimax over the pile.
+
+What belongs here: the exact solvers and their Python front ends (no sampling, no pandas or
+matplotlib). The Monte Carlo side (kernel jobs, simulation, threshold tables) is in ``play.py``,
+end-of-game scoring in ``score.py``.
+
+Odds: with ``R`` cards left and tableau totals N (numbers) and C (currency), the next card is a
+number bust if it is a number card with ``N + v − C ≥ bust_at``, a currency bust if it is a
+currency card with ``C + u ≥ currency_bust_at``, a wild (any of the three kinds) or safe; each
+probability is (matching cards left) / R.
+
+Value model (``ValueModel``; defaults card=1, token=0.25, bust=3, opp=0): stopping takes the better
+of *numbers* (card per number card, minus opp·(players−1)·min(C, cap) for the tokens the opponents
+gain) and *currency* (token per token gained, at most ``token_cap − tokens_held``); a number bust is
+worth a bust token (bust·token) minus the opponents' gain, a currency bust the bust token alone.
+A wild is worth 0 to the turn (its auction is outside the model). The solver is in
+``kernels/ten/exact.py`` (exact expectimax over the remaining pile by card-type counts; see its
+doc).
+
+Policies: ``optimal`` (the exact solver's table), ``total:t`` (stop once T = N − C ≥ t) and
+``cards:m`` (stop once the tableau holds m cards; wilds do not count). Threshold policies take the
+better reward under the value model when they stop. Every policy's exact expected value is computed
+by the same backward sweep (``solve``), so Monte Carlo figures carry ``exact_value``.
+
+Cost: the solver visits every reachable multiset of drawn cards once (151,591 states from a
+fresh 4-player deck, a fraction of a second warm: see `pushluck bench --game ten`);
+``MAX_CELLS`` bounds policies × states.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.games.ten.rules import TYPE_VALUES, TenRules, TurnState, ValueModel
+
+KIND_TOTAL, KIND_CARDS, KIND_OPTIMAL = 0, 1, 2
+MAX_CELLS = 40_000_000  # policies × number multisets × currency multisets (8 bytes each)
+
+
+def odds(state: TurnState, rules: TenRules) -> dict:
+    """Exact next-card probabilities by card counting (module doc)."""
+    R = state.cards_left
+    if R == 0:
+        raise UserError("the draw pile is empty: the turn is over")
+    nb = cb = safe = 0
+    for i in range(14):
+        k = state.avail[i]
+        v = int(TYPE_VALUES[i])
+        if i < 9:
+            if state.N + v - state.C >= rules.bust_at:
+                nb += k
+            else:
+                safe += k
+        elif state.C + v >= rules.currency_bust_at:
+            cb += k
+        else:
+            safe += k
+    return {"cards_left": R, "N": state.N, "C": state.C, "T": state.T,
+            "p_bust": (nb + cb) / R, "p_number_bust": nb / R, "p_currency_bust": cb / R,
+            "p_wild": state.wilds / R, "p_safe": safe / R,
+            "counts": {"number_bust": nb, "currency_bust": cb, "wild": state.wilds, "safe": safe},
+            "exact": True}
+
+
+@dataclass(frozen=True)
+class TenPolicy:
+    kind: int
+    param: int = 0
+
+    @property
+    def label(self) -> str:
+        if self.kind == KIND_OPTIMAL:
+            return "optimal"
+        return f"{'total' if self.kind == KIND_TOTAL else 'cards'}:{self.param}"
+
+
+def parse_policy(text: str) -> TenPolicy:
+    t = text.strip().lower()
+    if t == "optimal":
+        return TenPolicy(KIND_OPTIMAL)
+    m = re.fullmatch(r"(total|cards):(-?\d+)", t)
+    if m:
+        k = int(m.group(2))
+        if m.group(1) == "cards":
+            if k < 1 or k > 200:
+                raise UserError(f"policy '{text}': m in cards:m must be 1..200")
+            return TenPolicy(KIND_CARDS, k)
+        if k < -60 or k > 60:
+            raise UserError(f"policy '{text}': t in total:t must be -60..60")
+        return TenPolicy(KIND_TOTAL, k)
+    raise UserError(f"unknown Ten policy '{text}' (use optimal, total:t or cards:m)")
+
+
+@dataclass(frozen=True)
+class Model:
+    """Everything the kernels need besides the policies."""
+
+    state: TurnState
+    rules: TenRules
+    value: ValueModel
+    players: int = 4
+    tokens_held: int = 0
+
+    def __post_init__(self):
+        if not 1 <= self.players <= 5:
+            raise UserError(f"--players must be 1..5 (got {self.players})")
+        if not 0 <= self.tokens_held <= self.rules.token_cap:
+            raise UserError(f"--tokens-held must be 0..{self.rules.token_cap} "
+                            f"(got {self.tokens_held})")
+
+    @property
+    def scalars(self) -> tuple:
+        """(card, token, bustv, oppc, cap, room) as the kernels take them."""
+        v, r = self.value, self.rules
+        return (v.card, v.token, v.bust * v.token, v.opp * (self.players - 1), r.token_cap,
+                r.token_cap - self.tokens_held)
+
+    @property
+    def root_forced(self) -> bool:
+        return self.state.n_tableau == 0
+
+    def stop_values(self) -> tuple[float, float]:
+        card, token, _b, oppc, cap, room = self.scalars
+        s = self.state
+        return card * s.n_numbers - oppc * min(s.C, cap), token * min(s.C, room)
+
+
+@dataclass
+class Solution:
+    model: Model
+    policies: list
+    V: np.ndarray  # [policy, number multiset, currency multiset]
+    D_root: np.ndarray
+    decision: np.ndarray
+    nchild: np.ndarray
+    cchild: np.ndarray
+    states: int
+    seconds: float
+
+    def value(self, p: int) -> float:
+        return float(self.V[p, 0, 0])
+
+
+def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
+    """Enumerate the reachable states and evaluate each policy exactly (optimal by default)."""
+    from kernels.ten.exact import solve_turn
+
+    policies = policies or [TenPolicy(KIND_OPTIMAL)]
+    s, r = model.state, model.rules
+    t0 = time.perf_counter()
+    avail = np.array(s.avail, dtype=np.int64)
+    kinds = np.array([p.kind for p in policies], dtype=np.int64)
+    params = np.array([p.param for p in policies], dtype=np.int64)
+    card, token, bustv, oppc, cap, room = model.scalars
+    V, D_root, decision, nchild, cchild, states = solve_turn(
+        avail, TYPE_VALUES, s.N, s.C, s.n_numbers, s.n_tableau, r.bust_at, r.currency_bust_at,
+        float(card), float(token), float(bustv), float(oppc), int(cap), int(room),
+        model.root_forced, kinds, params, MAX_CELLS)
+    if states < 0:
+        raise UserError(f"the exact solver would need more than {MAX_CELLS:,} value cells for "
+                        f"these rules (bust limits {r.bust_at}/{r.currency_bust_at}); measure "
+                        f"threshold policies with `ten simulate --policy total:t` instead")
+    return Solution(model, list(policies), V, D_root, decision, nchild, cchild, int(states),
+                    time.perf_counter() - t0)
+
+
+def best(model: Model) -> dict:
+    """The exact optimal decision at the root: draw or stop (and which reward)."""
+    s = model.state
+    if s.cards_left == 0:
+        raise UserError("the draw pile is empty: the turn is over (stop)")
+    sol = solve(model)
+    s_num, s_cur = model.stop_values()
+    ev_stop = max(s_num, s_cur)
+    R_nw = sum(s.avail)
+    R = s.cards_left
+    D0 = float(sol.D_root[0]) if R_nw > 0 else ev_stop
+    after_wild = max(ev_stop, D0)  # a wild leaves the state unchanged; stopping is then allowed
+    ev_draw = (s.wilds / R) * after_wild + (1 - s.wilds / R) * D0
+    if model.root_forced:
+        rec, margin, ev_stop_out = "draw", None, None
+        note = "the first draw of a turn is mandatory"
+    else:
+        ev_stop_out = ev_stop
+        margin = abs(ev_draw - ev_stop)
+        note = None
+        if margin <= 1e-9:
+            rec = "either"
+        elif ev_draw > ev_stop:
+            rec = "draw"
+        else:
+            rec = "stop-numbers" if s_num >= s_cur else "stop-currency"
+    nxt = odds(s, model.rules)
+    return {"game": "ten", "N": s.N, "C": s.C, "T": s.T, "cards_left": R,
+            "p_bust_next": nxt["p_bust"],
+            "ev_stop": ev_stop_out, "ev_stop_numbers": None if model.root_forced else s_num,
+            "ev_stop_currency": None if model.root_forced else s_cur, "ev_draw": ev_draw,
+            "value": ev_draw if model.root_forced else max(ev_draw, ev_stop),
+            "recommendation": rec, "margin": margin, "note": note,
+            "value_model": model.value.to_dict(), "players": model.players,
+            "tokens_held": model.tokens_held, "states": sol.states,
+            "solve_seconds": sol.seconds, "exact": True}

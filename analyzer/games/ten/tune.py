@@ -1,0 +1,35 @@
+"""Ten in `pushluck tune`: the metrics a rules sweep measures (``METRICS``), one turn from a fresh
+4-player deck under a policy (default ``total:7``) and the default value model."""
+from __future__ import annotations
+
+from analyzer.games.ten.rules import TenRules
+from analyzer.tune import Metric
+
+
+def _turn_job(rules, policy: str):
+    """One turn from a fresh 4-player deck under ``policy`` (default value model)."""
+    from analyzer.games.ten.exact import Model, parse_policy
+    from analyzer.games.ten.play import make_job
+    from analyzer.games.ten.rules import ValueModel, load_deck, turn_state
+
+    state = turn_state(rules, load_deck(None), None, None, 4)
+    return make_job(Model(state, rules, ValueModel(), 4, 0), [parse_policy(policy)])
+
+
+def _check_policy(policy: str) -> None:
+    from analyzer.games.ten.exact import parse_policy
+
+    parse_policy(policy)
+
+
+# kernels/ten/turn.py turn_blocks columns for one policy: 0 number busts, 1 currency busts,
+# 2 Σ number cards taken, 4 Σ tokens taken, 6 Σ value.
+METRICS = [
+    Metric("ten", name, text, TenRules, _turn_job, col, "total:7", kind, "turn", _check_policy)
+    for name, col, kind, text in [
+        ("bust_rate", (0, 1), "rate", "P(the turn busts), either kind"),
+        ("number_bust_rate", 0, "rate", "P(number bust: T reaches bust_at)"),
+        ("currency_bust_rate", 1, "rate", "P(currency bust: C reaches currency_bust_at)"),
+        ("value", 6, "mean", "mean value of a turn (card=1, token=0.25, bust token=3 tokens)"),
+        ("number_cards", 2, "mean", "number cards taken per turn")]
+]

@@ -1,0 +1,54 @@
+"""Bench cases of Trash Pandas for `pushluck bench` (``CASES``).
+
+What belongs here: kernel throughput cases (:class:`BenchCase`, with the pure-Python reference
+of the same loop from :mod:`.play`) and the query commands timed as whole processes
+(:class:`BenchQuery`). Builders are lazy: nothing is compiled until a case runs.
+"""
+from __future__ import annotations
+
+from analyzer.benchkit import BenchCase, BenchQuery
+
+
+def _tp_job(policy: str, cards: tuple[int, int, int]):
+    def make():
+        from analyzer.games.trash_pandas.exact import TurnSolver
+        from analyzer.games.trash_pandas.play import build_tables, make_job, parse_policy
+
+        solver = TurnSolver()
+        return make_job(build_tables(parse_policy(policy), solver, *cards), solver)
+
+    return make
+
+
+def _minimal_tp_job():
+    """The bare stop-at:6 turn loop (no tables, no cards, no bonus turn): a calibration point
+    showing what the table-driven kernel costs over the simplest loop on the same machine."""
+    from analyzer.runner import KernelJob, half_width_of_proportion
+    from kernels.trash_pandas import stop_at_plain
+
+    def run_blocks(keys, counts):
+        return stop_at_plain(keys, counts, 6)
+
+    return KernelJob("trash-pandas minimal loop", 1 << 16, run_blocks,
+                     half_width_of_proportion(0), unit="turns")
+
+
+def _reference(n: int, seed: int):
+    from analyzer.games.trash_pandas.play import python_reference_turns
+
+    return python_reference_turns(n, seed)
+
+
+CASES = [
+    BenchCase("trash-pandas", "turns, stop-at:6, no cards", "turns",
+              _tp_job("stop-at:6", (0, 0, 0)), 100_000_000, _reference, 300_000),
+    BenchCase("trash-pandas", "turns, minimal hand-written loop (calibration)", "turns",
+              _minimal_tp_job, 100_000_000, _reference, 300_000),
+    BenchCase("trash-pandas", "turns, optimal, Blammo!/Nanners/Pie 1/1/1", "turns",
+              _tp_job("optimal", (1, 1, 1)), 30_000_000),
+    BenchQuery("trash-pandas", "odds --held trash,paw --blammo 1",
+               ("trash-pandas", "odds", "--held", "trash,paw", "--blammo", "1", "--json")),
+    BenchQuery("trash-pandas", "score (three players)",
+               ("trash-pandas", "score", "--stash", "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1",
+                "--json")),
+]

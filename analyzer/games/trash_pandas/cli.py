@@ -1,0 +1,289 @@
+"""`pushluck trash-pandas …`: bust odds, stop-or-continue, the optimal policy, turns, scoring.
+
+What belongs here: the Typer sub-app only. Each command parses its options, calls :mod:`.exact`,
+:mod:`.play` or :mod:`.score`, and prints (a table, or one JSON object with --json). Heavy
+imports stay inside the commands so a query imports neither pandas nor matplotlib.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
+                              SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
+
+VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
+trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
+turn (0 with all six); a bust is worth `bust` (the consolation draw); spending Blammo!, Nanners or
+MMM Pie! costs `card`; MMM Pie! adds the value of the token it doubles. Collecting all six
+resolves them and plays the bonus turn (cap 3) optimally with the cards left.
+Set weights with --value draw=1,stash=1,steal=1,mask=1,card=1,bust=1 (all default 1)."""
+VALUE_HELP = " ".join(VALUE_HELP.split())  # one paragraph: the help reflows it to the terminal
+
+app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll again?
+
+Exact stop-or-continue values for a turn (held tokens × Blammo!/Nanners/MMM Pie! in hand × bonus
+turn), Monte Carlo checks of them, and end-of-game scoring. Tokens: trash, trees, trash-tree, paw,
+mask, recycle.
+
+{VALUE_HELP}""")
+
+HeldOpt = Annotated[Optional[str], typer.Option(
+    "--held", metavar="TOKENS", help="Tokens held this turn, comma-separated (e.g. trash,paw); 'none' for none.")]
+BlammoOpt = Annotated[int, typer.Option("--blammo", metavar="N", help="Blammo! cards in hand.")]
+NannersOpt = Annotated[int, typer.Option("--nanners", metavar="N", help="Nanners cards in hand.")]
+PieOpt = Annotated[int, typer.Option("--pie", metavar="N", help="MMM Pie! cards in hand.")]
+ValueOpt = Annotated[Optional[str], typer.Option(
+    "--value", metavar="KEY=W,...", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
+BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus turn (cap 3).")]
+
+# -n/--trials as options.trials("turns", ...), but with no cap when --precision is given alone
+# (options.trials has no "default unless --precision" form).
+TrialsOpt = Annotated[Optional[int], typer.Option(
+    "-n", "--trials", min=1, metavar="N",
+    help="Number of turns to simulate (default 1,000,000; with --precision alone: until the "
+         "target is met).")]
+DEFAULT_TRIALS = 1_000_000
+
+
+def _rules(rules_file, sets):
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.rules import build_rules
+
+    return build_rules(TrashPandasRules, rules_file, sets)
+
+
+def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
+    from analyzer.errors import UserError
+
+    for name, v in (("--blammo", blammo), ("--nanners", nanners), ("--pie", pie)):
+        if v < 0:
+            raise UserError(f"{name} must be non-negative (got {v})")
+        if v > 7:
+            raise UserError(f"{name} {v}: the deck has at most 7 of each card")
+    return blammo, nanners, pie
+
+
+@app.command()
+def rules(json: JsonOpt = False):
+    """List the house-rule keys of Trash Pandas with their defaults.
+
+    Examples:
+
+      pushluck trash-pandas rules
+
+      pushluck trash-pandas rules --json
+    """
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.options import show_rules
+
+    show_rules(TrashPandasRules, json, game="trash-pandas")
+
+
+@app.command(epilog=VALUE_HELP)
+def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+         bonus: BonusOpt = False, value: ValueOpt = None, rules_file: RulesOpt = None,
+         set_: SetOpt = None, json: JsonOpt = False):
+    """Bust odds of the next roll and the exact value of stopping now versus rolling on.
+
+    p_bust_next is k/6 with k tokens held; p_bust_next_after_cards is the chance the next roll
+    still ends the turn in a bust when every Blammo! is spent on repeats and a Nanners cancels one:
+    (k/6)^(B+1) without Nanners, 0 with one. ev_roll assumes optimal play afterwards.
+
+    Examples:
+
+      pushluck trash-pandas odds --held trash,paw --blammo 1
+
+      pushluck trash-pandas odds --held trash,trees,mask --bonus --json
+    """
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_held, parse_values
+    from analyzer.output import emit
+
+    b, n, p = _cards(blammo, nanners, pie)
+    solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
+    mask = parse_held(held)
+    q = {"game": "trash-pandas", **solver.query(mask, b, n, p, bonus)}
+
+    def render():
+        held_text = ", ".join(q["held"]) or "nothing"
+        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.6f}"
+        margin = "" if q["margin"] is None else f" by {q['margin']:.6f} card-equivalents"
+        lines = [f"Trash Pandas{' bonus turn' if bonus else ''}: holding {held_text}; "
+                 f"in hand Blammo! {b}, Nanners {n}, MMM Pie! {p}  (exact)",
+                 f"  P(next roll repeats a held face)      = {q['p_bust_next']:.6f}",
+                 f"  P(next roll busts after using cards)  = {q['p_bust_next_after_cards']:.6f}",
+                 f"  value if you stop now                 = {q['ev_stop']:.6f}",
+                 f"  value if you roll (then play optimally) = {roll}",
+                 f"  → {q['recommendation'].upper()}{margin}"]
+        return "\n".join(lines)
+
+    emit(q, json, render)
+
+
+@app.command(epilog=VALUE_HELP)
+def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+           value: ValueOpt = None, out: OutOpt = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """The whole optimal policy: for every held set, stop or roll, with both values (exact).
+
+    With --out DIR the table is also written to DIR/policy.csv.
+
+    Examples:
+
+      pushluck trash-pandas policy
+
+      pushluck trash-pandas policy --blammo 1 --nanners 1 --out tp-policy
+    """
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit, table
+
+    b, n, p = _cards(blammo, nanners, pie)
+    solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
+    rows = solver.policy_rows(b, n, p)
+    if out:
+        _write_policy_csv(out, rows)
+    payload = {"game": "trash-pandas", "blammo": b, "nanners": n, "pie": p,
+               "turn_value": solver.turn_value(b, n, p), "policy": rows, "exact": True}
+
+    def render():
+        body = table([(r["turn"], r["held"], r["tokens"], f"{r['p_bust_next']:.3f}", r["decision"],
+                       f"{r['ev_stop']:.4f}", f"{r['ev_roll']:.4f}", f"{r['margin']:+.4f}")
+                      for r in rows],
+                     ["turn", "held", "k", "P(bust)", "decision", "stop", "roll", "roll−stop"],
+                     "llrrlrrr")
+        return (f"Optimal Trash Pandas policy with Blammo! {b}, Nanners {n}, MMM Pie! {p} "
+                f"(exact; value of a whole turn {payload['turn_value']:.6f})\n{body}")
+
+    emit(payload, json, render)
+
+
+def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
+    from pathlib import Path
+
+    from analyzer.output import atomic_write_text, note
+
+    header = list(rows[0])
+    lines = [",".join(header)] + [
+        ",".join(f'"{r[h]}"' if h == "held" else repr(r[h]) if isinstance(r[h], float)
+                 else str(r[h]) for h in header) for r in rows]
+    path = Path(out_dir) / "policy.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(str(path), "\n".join(lines) + "\n")
+    note(f"wrote {path}")
+
+
+@app.command(epilog=VALUE_HELP)
+def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners "
+                             "on a bust).") = "optimal",
+             n: TrialsOpt = None,
+             blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+             value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
+             time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+             rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Monte Carlo of whole turns under a policy, printed beside the exact values.
+
+    Reports the bust rate, mean tokens resolved per turn (0 on a bust; bonus-turn tokens
+    included), P(all six) and the mean value, each with SE and 95% interval. With --precision,
+    -n is a cap.
+
+    Examples:
+
+      pushluck trash-pandas simulate --policy stop-at:3 -n 1000000 --seed 7
+
+      pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
+    """
+    from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit
+
+    b, n_, p = _cards(blammo, nanners, pie)
+    spec_policy = parse_policy(policy or "optimal")
+    values = parse_values(value)
+    r = _rules(rules_file, set_)
+    if n is None and precision is None:
+        n = DEFAULT_TRIALS
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = sim(spec_policy, values, r, (b, n_, p), spec)
+    seed = spec.seed
+    if "warning" in out and not json:
+        from analyzer.output import note
+
+        note(f"warning: {out['warning']}")
+
+    def render():
+        rows = []
+        for key, label in (("bust_rate", "bust rate (main turn)"),
+                           ("mean_tokens", "tokens resolved / turn"),
+                           ("p_all_six", "P(all six)"), ("mean_value", "value / turn")):
+            s = out[key]
+            z = s.z_from_exact()
+            rows.append((label, f"{s.estimate:.5f}", f"{s.se:.5f}",
+                         f"[{s.ci_low:.5f}, {s.ci_high:.5f}]", f"{s.exact_value:.5f}",
+                         f"{z:+.2f}"))
+        from analyzer.output import table
+
+        return (f"Trash Pandas, policy {spec_policy.label}, Blammo! {b}, Nanners {n_}, "
+                f"MMM Pie! {p}: "
+                f"n = {out['n']:,} turns, seed {seed}\n" +
+                table(rows, ["statistic", "estimate", "SE", "95% interval", "exact", "z"],
+                      "lrrrrr") +
+                f"\n{out['turns_per_second']:,.0f} turns/s (kernel time)")
+
+    emit(out, json, render)
+
+
+@app.command()
+def score(stash: Annotated[Optional[str], typer.Option(
+              metavar="STASHES", help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
+          file: Annotated[Optional[str], typer.Option(
+              "--file", metavar="FILE.toml", help="A TOML file with one stash.<player> table of card = count per player.")] = None,
+          deck: Annotated[Optional[str], typer.Option(
+              "--deck", metavar="FILE.toml", help="Deck file (copies and points); default: the shipped "
+                             "reconstruction.")] = None,
+          json: JsonOpt = False):
+    """End-of-game scoring: majorities with dense places; a tied group scores one point less.
+
+    Examples:
+
+      pushluck trash-pandas score --stash "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1"
+
+      pushluck trash-pandas score --file stash.toml --json
+    """
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas import score as ts
+    from analyzer.output import emit, table
+    from analyzer.rules import load_toml
+
+    d = ts.load_deck(deck)
+    if (stash is None) == (file is None):
+        raise UserError("give exactly one of --stash or --file")
+    if stash is not None:
+        players = ts.parse_stash(stash, d)
+    else:
+        data = load_toml(file)
+        raw = data.get("stash")
+        if not isinstance(raw, dict) or not raw:
+            raise UserError(f"{file}: expected a [stash.<player>] table per player")
+        players = {}
+        for name, counts in raw.items():
+            if not isinstance(counts, dict):
+                raise UserError(f"{file}: stash of '{name}' must be a table of card = count")
+            body = ",".join(f"{k}={v}" for k, v in counts.items())
+            players[name] = ts.parse_counts(body, d, name)
+        ts.check_totals(players, d)
+    result = {"game": "trash-pandas", **ts.score(players, d), "exact": True}
+    result["deck"] = str(deck or ts.default_deck_path())
+
+    def render():
+        rows = []
+        for name, total in result["scores"].items():
+            parts = ", ".join(f"{d[k].name} {v['count']}→{v['points']}"
+                              for k, v in result["breakdown"][name].items())
+            rows.append((name, total, parts or "—"))
+        return (table(rows, ["player", "points", "cards (count→points)"], "lrl") +
+                f"\nwinner: {', '.join(result['winners'])}\n(deck: {result['deck']})")
+
+    emit(result, json, render)

@@ -1,0 +1,136 @@
+"""Report parts of Trash Pandas: the optimal policy, a Monte Carlo check of it, a chart.
+
+What belongs here: the report parts (``PARTS``), the tables and charts they write, and any chart a
+command also draws. pandas and matplotlib are imported inside the functions that use them.
+"""
+from __future__ import annotations
+
+from analyzer.games.trash_pandas.exact import TurnSolver
+from analyzer.games.trash_pandas.rules import MAIN, TrashPandasRules, ValueModel, popcount
+from analyzer.report import PartKind, PartResult
+
+DEFAULT_HANDS = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]]
+
+
+def _setup(params: dict, rules: dict):
+    from analyzer.rules import build_rules
+
+    r = build_rules(TrashPandasRules, None, None, rules)
+    values = ValueModel(**params.get("values", {}))
+    return TurnSolver(values, r), values, r
+
+
+def policy_part(params: dict, rules: dict, seed: int) -> PartResult:
+    import pandas as pd
+
+    from analyzer.tables import table_files, to_markdown
+
+    solver, values, r = _setup(params, rules)
+    frames, turn_values = [], []
+    for b, n, p in params.get("hands", DEFAULT_HANDS):
+        df = pd.DataFrame(solver.policy_rows(b, n, p))
+        df.insert(0, "pie", p)
+        df.insert(0, "nanners", n)
+        df.insert(0, "blammo", b)
+        frames.append(df)
+        turn_values.append({"blammo": b, "nanners": n, "pie": p,
+                            "turn_value": solver.turn_value(b, n, p)})
+    policy = pd.concat(frames, ignore_index=True)
+    main0 = policy[(policy.blammo == 0) & (policy.nanners == 0) & (policy.pie == 0)
+                   & (policy.turn == "main")]
+    stops = main0[main0.decision == "stop"]
+    summary = "\n".join([
+        f"Exact optimal stop-or-roll decision for every held set (value model "
+        f"{values.__dict__}, card-equivalents). Value of a whole turn under optimal play:", "",
+        to_markdown(pd.DataFrame(turn_values), 6),
+        f"With no cards in hand the optimal player stops at {len(stops)} of the "
+        f"{len(main0)} main-turn held sets, never with fewer than "
+        f"{int(stops.tokens.min()) if len(stops) else '-'} tokens; full table in policy.csv.",
+    ])
+    return PartResult(table_files(policy, "policy"), summary,
+                      {"exact": True, "rows": len(policy)})
+
+
+def mc_check_part(params: dict, rules: dict, seed: int) -> PartResult:
+    import pandas as pd
+
+    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.runner import RunSpec
+    from analyzer.tables import table_files, to_markdown
+
+    _solver, values, r = _setup(params, rules)
+    turns = int(params.get("turns", 2_000_000))
+    rows = []
+    policies = params.get("policies", ["optimal", "stop-at:2", "stop-at:3", "stop-at:6"])
+    for i, (b, n, p) in enumerate(params.get("hands", DEFAULT_HANDS)):
+        for j, name in enumerate(policies):
+            s_seed = seed + 100 * i + j
+            res = simulate(parse_policy(name), values, r, (b, n, p),
+                           RunSpec(turns, s_seed, progress=False))
+            for key in ("mean_value", "bust_rate", "mean_tokens", "p_all_six"):
+                s = res[key]
+                rows.append({"blammo": b, "nanners": n, "pie": p, "policy": name,
+                             "statistic": key, "estimate": s.estimate, "se": s.se,
+                             "ci_low": s.ci_low, "ci_high": s.ci_high, "n": s.n,
+                             "exact": s.exact_value, "z": s.z_from_exact(), "seed": s_seed})
+    check = pd.DataFrame(rows)
+    worst = float(check["z"].abs().max())
+    shown = check[check.statistic == "mean_value"][
+        ["blammo", "nanners", "pie", "policy", "estimate", "se", "ci_low", "ci_high", "exact",
+         "z"]]
+    summary = "\n".join([
+        f"Monte Carlo of whole turns under each policy, n = {turns:,} turns per row, seed "
+        f"{seed} + 100·hand + policy index (column `seed` in mc_check.csv), beside the exact "
+        f"value of the same policy. Largest |z| over all {len(check)} statistics: {worst:.2f} "
+        f"(|z| ≤ 4 expected).", "", "Value per turn (card-equivalents, 95% intervals):", "",
+        to_markdown(shown)])
+    return PartResult(table_files(check, "mc_check"), summary,
+                      {"n_per_row": turns, "max_abs_z": worst})
+
+
+def values_chart_part(params: dict, rules: dict, seed: int) -> PartResult:
+    from analyzer.charts import figure_files, new_figure
+
+    solver, _values, _r = _setup(params, rules)
+    fig, ax = new_figure(9, 5.5)
+    ks = list(range(6))
+    for (b, n, p), style in (((0, 0, 0), "-"), ((1, 1, 1), "--")):
+        stop_mean, roll_mean, lo, hi = [], [], [], []
+        for k in ks:
+            sets = [h for h in range(64) if popcount(h) == k]
+            stops = [solver.stop(MAIN, h, p) for h in sets]
+            rolls = [solver.roll(MAIN, h, b, n, p) for h in sets]
+            stop_mean.append(sum(stops) / len(stops))
+            roll_mean.append(sum(rolls) / len(rolls))
+            lo.append(min(rolls))
+            hi.append(max(rolls))
+        tag = f"Blammo! {b}, Nanners {n}, Pie {p}"
+        ax.plot(ks, stop_mean, "o" + style, color="tab:blue", label=f"stop value ({tag})")
+        ax.plot(ks, roll_mean, "s" + style, color="tab:orange", label=f"roll value ({tag})")
+        ax.fill_between(ks, lo, hi, color="tab:orange", alpha=0.12)
+    ax.set_xlabel("tokens held")
+    ax.set_ylabel("value, card-equivalents (mean over held sets)")
+    ax2 = ax.twinx()
+    ax2.plot(ks, [k / 6 for k in ks], ":", color="tab:red", label="P(next roll busts), no cards")
+    ax2.plot(ks, [(k / 6) ** 2 for k in ks], "-.", color="tab:red", alpha=0.6,
+             label="P(bust after 1 Blammo!)")
+    ax2.set_ylabel("probability")
+    ax2.set_ylim(0, 1)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="upper left")
+    ax.set_title("Trash Pandas: bust odds and stop/roll values by tokens held (exact)\n"
+                 "shaded: min–max roll value over the held sets")
+    summary = ("Bust odds of the next roll and the exact stop and roll values by the number of "
+               "tokens held (mean over the held sets of that size), without cards and with one "
+               "Blammo!, Nanners and MMM Pie! in hand.")
+    return PartResult(figure_files(fig, "values_by_tokens"), summary, {"exact": True})
+
+
+PARTS = (
+    PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)"),
+    PartKind("trash-pandas", "mc-check", mc_check_part,
+             "Monte Carlo of policies beside their exact values"),
+    PartKind("trash-pandas", "values-chart", values_chart_part,
+             "chart of bust odds and stop/roll values by tokens held"),
+)

@@ -1,0 +1,152 @@
+"""Trash Pandas end-of-game scoring: majorities with dense places and tie arithmetic.
+
+For each majority type with points (p1, p2, p3): only players with at least one stashed card of
+the type compete; they are grouped by count, highest first, into **dense** places (a tie does not
+skip the next place). A lone player in place i scores p_i; every member of a tied group scores
+p_i − 1 (floor 0); places beyond the third score 0. Blammo! scores 1 point per stashed card.
+Winner: most points, then most distinct types stashed, then most stashed cards; else shared.
+
+What belongs here: the deck file (``analyzer/data/trash_pandas_deck.toml``: copies and majority
+points per card type), the stash notation and its checks against the deck, and the scoring.
+Pure Python; no kernels, no pandas.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from analyzer.errors import UserError
+from analyzer.rules import load_toml
+
+CARD_ALIASES = {"blammo!": "blammo", "mmm-pie": "pie", "mmm pie!": "pie", "mmmpie": "pie",
+                "mmm-pie!": "pie", "yum-yum": "yumyum", "yum yum": "yumyum", "yum_yum": "yumyum"}
+
+
+@dataclass(frozen=True)
+class CardType:
+    key: str
+    name: str
+    copies: int
+    points: tuple[int, ...]  # majority points by place; empty for per-card types
+    per_card: int = 0
+
+
+def default_deck_path() -> Path:
+    return Path(str(resources.files("analyzer") / "data" / "trash_pandas_deck.toml"))
+
+
+def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
+    """Read a deck file (see analyzer/data/trash_pandas_deck.toml for the format)."""
+    p = Path(path) if path else default_deck_path()
+    data = load_toml(p)
+    cards = data.get("cards")
+    if not isinstance(cards, dict) or not cards:
+        raise UserError(f"{p}: no [cards.*] tables")
+    deck = {}
+    for key, spec in cards.items():
+        try:
+            copies = int(spec["copies"])
+            points = tuple(int(x) for x in spec.get("points", []))
+            per_card = int(spec.get("per_card", 0))
+        except (KeyError, TypeError, ValueError):
+            raise UserError(f"{p}: card '{key}' needs integer 'copies' and 'points' or "
+                            f"'per_card'") from None
+        if copies < 0 or any(x < 0 for x in points) or per_card < 0:
+            raise UserError(f"{p}: card '{key}' has a negative number")
+        deck[key] = CardType(key, str(spec.get("name", key)), copies, points, per_card)
+    return deck
+
+
+def parse_stash(text: str, deck: dict[str, CardType]) -> dict[str, dict[str, int]]:
+    """``A:feesh=3,blammo=2;B:feesh=3`` → {player: {card: count}}, validated against the deck."""
+    players: dict[str, dict[str, int]] = {}
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        if ":" in chunk:
+            name, body = (s.strip() for s in chunk.split(":", 1))
+        else:
+            name, body = f"P{len(players) + 1}", chunk
+        if not name:
+            raise UserError(f"missing player name in '{chunk}'")
+        if name in players:
+            raise UserError(f"player '{name}' listed twice")
+        players[name] = parse_counts(body, deck, name)
+    if not players:
+        raise UserError("--stash lists no players")
+    check_totals(players, deck)
+    return players
+
+
+def parse_counts(body: str, deck: dict[str, CardType], who: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for part in body.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise UserError(f"{who}: expected card=count, got '{part}'")
+        card, num = (s.strip() for s in part.split("=", 1))
+        key = CARD_ALIASES.get(card.lower(), card.lower())
+        if key not in deck:
+            raise UserError(f"{who}: unknown card '{card}' (cards: {', '.join(deck)})")
+        try:
+            n = int(num)
+        except ValueError:
+            raise UserError(f"{who}: count of '{card}' must be an integer, got '{num}'") from None
+        if n < 0:
+            raise UserError(f"{who}: count of '{card}' is negative ({n})")
+        if key in counts:
+            raise UserError(f"{who}: card '{card}' listed twice")
+        counts[key] = n
+    return counts
+
+
+def check_totals(players: dict[str, dict[str, int]], deck: dict[str, CardType]) -> None:
+    for key, card in deck.items():
+        total = sum(c.get(key, 0) for c in players.values())
+        if total > card.copies:
+            raise UserError(f"{total} {card.name} stashed but the deck has {card.copies}")
+
+
+def majority_points(counts: list[int], points: tuple[int, ...]) -> list[int]:
+    """Points of each player for one majority type (module doc)."""
+    competing = sorted({c for c in counts if c > 0}, reverse=True)
+    result = []
+    for c in counts:
+        if c <= 0:
+            result.append(0)
+            continue
+        place = competing.index(c)  # dense place, 0-based
+        if place >= len(points):
+            result.append(0)
+            continue
+        tied = sum(1 for x in counts if x == c) > 1
+        result.append(max(points[place] - 1, 0) if tied else points[place])
+    return result
+
+
+def score(players: dict[str, dict[str, int]], deck: dict[str, CardType]) -> dict:
+    names = list(players)
+    totals = {n: 0 for n in names}
+    breakdown = {n: {} for n in names}
+    for key, card in deck.items():
+        counts = [players[n].get(key, 0) for n in names]
+        if card.per_card:
+            pts = [c * card.per_card for c in counts]
+        else:
+            pts = majority_points(counts, card.points)
+        for n, c, p in zip(names, counts, pts):
+            if c > 0:
+                breakdown[n][key] = {"count": c, "points": p}
+                totals[n] += p
+
+    def rank_key(n):
+        distinct = sum(1 for c in players[n].values() if c > 0)
+        return (totals[n], distinct, sum(players[n].values()))
+
+    best = max(rank_key(n) for n in names)
+    winners = [n for n in names if rank_key(n) == best]
+    return {"scores": totals, "breakdown": breakdown, "winners": winners}

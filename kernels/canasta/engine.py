@@ -1,0 +1,412 @@
+"""Railroad Canasta: the round engine (deal, draw or take, meld, discard, kitty, end) in Numba.
+
+Card types and the state layout are in ``kernels/canasta/layout.py``, the melding algorithms in
+``kernels/canasta/meld.py`` (both imported and re-exported here); this module holds the turn flow.
+
+Model
+-----
+Cards are *types* (suits never matter except red/black threes): 0 joker, 1 two, 2 red three,
+3 black three, 4..14 the natural ranks 4, 5, 6, 7, 8, 9, 10, J, Q, K, A (type = rank number).
+A hand, a kitty or the discard pile is a vector of 15 counts; the stock is an array of types.
+Every player has one *meld slot* per natural rank plus slot 0 for the wild meld; ``un[p, r]``
+holds (naturals, jokers, twos) of that unfinished meld. When a slot reaches 7 cards it is closed,
+classified (red / black / wild / sevens) and emptied, so a new meld of that rank may start.
+The discard pile is a count vector plus its top card and the frozen flag; a black three on top
+is the one-turn block (the next discard covers it). All rules follow
+``shared/rules/railroad-canasta.md`` and reach the kernel as the integer vector ``rp``.
+
+Algorithm (one round)
+---------------------
+Deal 13 + 11 per player from a Fisher–Yates shuffle (per-trial xoshiro256** stream), place dealt
+red threes, turn the up-card, then loop over turns from the dealer's left:
+draw two (or take the pile when the policy wants and the rules allow), meld (initial requirement
+plan, then natural melds, wild meld, black completions, always keeping a legal discard in hand),
+go out when the policy wants and a plan exists that melds all but one non-seven card, else
+discard the least useful legal card (or declare a sevens lock when none exists), then the
+automatic kitty pick-up. The round ends by going out, a sevens lock, or a draw from an empty
+stock. Scores follow section 7 of the rules page.
+
+Policies are integer vectors (one row per seat), see ``P_*`` in layout.py: ``greedy`` goes
+out as soon as it can; ``builder`` waits for a number of canastas (or a low stock).
+"""
+import numpy as np
+from numba import njit
+
+from kernels.canasta.layout import (  # noqa: F401  (re-exported for callers)
+    BLACK3, COPIES, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_CUM, C_FIRSTMELD, C_KON, C_KTURN,
+    C_MELDED, C_MVAL, C_OUT, C_OWNTURNS, C_R3, C_REQ, C_SCORE, G_CUR, G_END, G_FROZEN, G_PN,
+    G_SEND, G_SP, G_TOP, G_TURNS, JOKER, NG, NPL, NPOL, NRULES, NT, NV, P_BLACKNAT, P_FLOOR,
+    P_GOMIN, P_TAKE, P_TAKEMIN, P_WILDMIN, RED3, R_BBLACK, R_BRED, R_BSEV, R_BWILD, R_GOBONUS,
+    R_HAND, R_KITTY, R_LOCKREQ, R_MAXROUNDS, R_MAXW, R_NP, R_R3BONUS, R_R3REPL, R_TARGET, R_W7,
+    R_WILDUP, SEVEN, TWO, VAL, V_EMPTY, V_GOOUT, V_MELD, V_SEVEN)
+from kernels.canasta.meld import (  # noqa: F401  (re-exported for callers)
+    apply_plan, discardable, go_out_card, hand_size, has_four_types, meld_all, meld_phase,
+    plan_cards, plan_initial, plan_sevens, put, sevens_free, wild_ok)
+from kernels.rng import randint, seed_trial
+
+
+@njit(cache=True)
+def choose_discard(p, hand, un, pile_frozen, nplayers, free7):
+    """Least useful legal discard: black threes, then unsafe-last naturals by (safety, copies
+    held, own meld, higher value first), wilds last. Returns -1 if no legal discard exists."""
+    if hand_size(hand, p) < 2:
+        return -1
+    best = -1
+    best_key = 1 << 40
+    for c in range(NT):
+        if hand[p, c] == 0 or c == RED3:
+            continue
+        if c == SEVEN and not free7:
+            continue
+        if c == BLACK3:
+            key = 0
+        elif c == JOKER or c == TWO:
+            key = 100000 + VAL[c]
+        else:
+            unsafe = 0
+            if pile_frozen == 0:
+                for q in range(nplayers):
+                    if q != p and un[q, c, 0] + un[q, c, 1] + un[q, c, 2] > 0:
+                        unsafe = 1
+            own = 1 if un[p, c, 0] > 0 else 0
+            key = 10000 * unsafe + 1000 * min(hand[p, c], 3) + 500 * own + (50 - VAL[c])
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit(cache=True)
+def place_red3(p, hand, pl):
+    k = hand[p, RED3]
+    if k > 0:
+        pl[p, C_R3] += k
+        hand[p, RED3] = 0
+    return k
+
+
+@njit(cache=True)
+def draw_cards(p, k, hand, pl, stock, g, rp):
+    """Draw ``k`` stock cards (fewer if the stock runs short); red threes are placed at once,
+    and replaced from the stock when the ``red3_replace`` option is on."""
+    while k > 0 and g[G_SP] < g[G_SEND]:
+        c = stock[g[G_SP]]
+        g[G_SP] += 1
+        if c == RED3:
+            pl[p, C_R3] += 1
+            if rp[R_R3REPL] == 1:
+                continue
+        else:
+            hand[p, c] += 1
+        k -= 1
+
+
+@njit(cache=True)
+def take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out):
+    """How player ``p`` may take the pile: 0 no, 1 add the top card to an unfinished meld
+    (unfrozen pile), 2 natural pair + top (on a new meld or joining the unfinished one, which
+    needs room for 3), 3 the pair method as the initial meld (plan in ``out``)."""
+    if g[G_PN] == 0:
+        return 0
+    t = g[G_TOP]
+    if t <= BLACK3:
+        return 0
+    size = un[p, t, 0] + un[p, t, 1] + un[p, t, 2]
+    # the hand after taking: hand + pile (red threes leave) - melded cards
+    after = hand_size(hand, p) + g[G_PN] - pile[RED3]
+    disc_after = after
+    if not free7:
+        disc_after -= hand[p, SEVEN] + pile[SEVEN]
+    if pl[p, C_MELDED] == 1:
+        if g[G_FROZEN] == 0 and size > 0:
+            if after - 1 >= 2 and disc_after - (1 if (t != SEVEN or free7) else 0) >= 1:
+                return 1
+        if hand[p, t] >= 2 and size + 3 <= 7:
+            d = 3 if (t != SEVEN or free7) else 0
+            if after - 3 >= 2 and disc_after - d >= 1:
+                return 2
+        return 0
+    if hand[p, t] < 2:
+        return 0
+    for c in range(NT):
+        tmp[c] = hand[p, c]
+    tmp[t] += 1
+    v = plan_initial(tmp, pl[p, C_REQ], rp, out)
+    if v < 0:
+        return 0
+    k = plan_cards(out)
+    d = k if free7 else k - plan_sevens(out)
+    if after - k >= 2 and disc_after - d >= 1:
+        return 3
+    return 0
+
+
+@njit(cache=True)
+def take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol):
+    t = g[G_TOP]
+    for c in range(NT):
+        hand[p, c] += pile[c]
+        pile[c] = 0
+    place_red3(p, hand, pl)
+    g[G_PN] = 0
+    g[G_FROZEN] = 0
+    g[G_TOP] = -1
+    if how == 1:
+        put(p, t, 1, 0, 0, hand, un, can, pl, mcnt, rp, viol)
+    elif how == 2:
+        put(p, t, 3, 0, 0, hand, un, can, pl, mcnt, rp, viol)
+    else:
+        apply_plan(p, out, hand, un, can, pl, mcnt, rp, viol)
+
+
+@njit(cache=True)
+def lock_melds(p, hand, un, can, pl, mcnt, rp, viol):
+    """Sevens lock: meld as many sevens as the normal rules allow, even emptying the hand."""
+    c = hand[p, SEVEN]
+    if pl[p, C_MELDED] == 0:
+        if rp[R_LOCKREQ] == 1 and min(c, 7) * VAL[SEVEN] < pl[p, C_REQ]:
+            return
+        if c < 3:
+            return
+    while hand[p, SEVEN] > 0:
+        c = hand[p, SEVEN]
+        size = un[p, SEVEN, 0] + un[p, SEVEN, 1] + un[p, SEVEN, 2]
+        if size > 0:
+            put(p, SEVEN, min(c, 7 - size), 0, 0, hand, un, can, pl, mcnt, rp, viol)
+        elif c >= 3:
+            put(p, SEVEN, min(c, 7), 0, 0, hand, un, can, pl, mcnt, rp, viol)
+        else:
+            break
+
+
+@njit(cache=True)
+def requirement(score, thr, reqv):
+    """Initial-meld minimum for a cumulative score: bands split at the thresholds."""
+    k = 0
+    for i in range(thr.shape[0]):
+        if score >= thr[i]:
+            k = i + 1
+    return reqv[k]
+
+
+@njit(cache=True)
+def deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv):
+    """Shuffle 106·P cards and deal 13 + 11 each; place dealt red threes; turn the up-card."""
+    P = rp[R_NP]
+    n = 0
+    for c in range(NT):
+        for _ in range(COPIES[c] * P):
+            stock[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = randint(s, i + 1)
+        tmp = stock[i]
+        stock[i] = stock[j]
+        stock[j] = tmp
+    for p in range(P):
+        for c in range(NT):
+            hand[p, c] = 0
+            kit[p, c] = 0
+            mcnt[p, c] = 0
+            un[p, c, 0] = 0
+            un[p, c, 1] = 0
+            un[p, c, 2] = 0
+        for k in range(4):
+            can[p, k] = 0
+        cum = pl[p, C_CUM]
+        for k in range(NPL):
+            pl[p, k] = 0
+        pl[p, C_CUM] = cum
+        pl[p, C_KON] = 1
+        pl[p, C_KTURN] = -1
+        pl[p, C_REQ] = requirement(cum, thr, reqv)
+    pos = 0
+    for k in range(P):
+        p = (dealer + 1 + k) % P
+        for _ in range(rp[R_HAND]):
+            hand[p, stock[pos]] += 1
+            pos += 1
+    for k in range(P):
+        p = (dealer + 1 + k) % P
+        for _ in range(rp[R_KITTY]):
+            kit[p, stock[pos]] += 1
+            pos += 1
+    g[G_SP] = pos
+    g[G_SEND] = n
+    for p in range(P):
+        k = hand[p, RED3]
+        if k > 0:
+            place_red3(p, hand, pl)
+            if rp[R_R3REPL] == 1:
+                draw_cards(p, k, hand, pl, stock, g, rp)
+    for c in range(NT):
+        pile[c] = 0
+    up = stock[g[G_SP]]
+    g[G_SP] += 1
+    pile[up] = 1
+    g[G_PN] = 1
+    g[G_TOP] = up
+    g[G_FROZEN] = 1 if (up == RED3 or (up <= TWO and rp[R_WILDUP] == 1)) else 0
+    g[G_TURNS] = 0
+    g[G_END] = 0
+    g[G_CUR] = (dealer + 1) % P
+
+
+@njit(cache=True)
+def wants_out(p, pol, can, g):
+    tot = can[p, 0] + can[p, 1] + can[p, 2] + can[p, 3]
+    return tot >= pol[p, P_GOMIN] or g[G_SEND] - g[G_SP] <= pol[p, P_FLOOR]
+
+
+@njit(cache=True)
+def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
+               skip_draw, force_take, force_go, stop_p, stop_turns):
+    """Play from the current state until the round ends (or player ``stop_p`` has had
+    ``stop_turns`` turns). The first turn may skip its draw (a position after drawing) and may
+    force the pile decision (``force_take`` 0 draw / 1 take / -1 policy) or the going-out
+    decision (``force_go`` 0 play on / 1 go out / -1 policy). Returns 0, or -1 when a forced
+    choice is not legal."""
+    P = rp[R_NP]
+    first = True
+    while True:
+        p = g[G_CUR]
+        if stop_p >= 0 and p == stop_p and pl[p, C_OWNTURNS] >= stop_turns:
+            g[G_END] = 4
+            return 0
+        g[G_TURNS] += 1
+        pl[p, C_OWNTURNS] += 1
+        free7 = sevens_free(can, P)
+        if not (first and skip_draw):
+            how = take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out)
+            take = how > 0 and pol[p, P_TAKE] == 1 and g[G_PN] >= pol[p, P_TAKEMIN]
+            if g[G_SP] >= g[G_SEND]:
+                take = how > 0
+            if first and force_take >= 0:
+                if force_take == 1 and how == 0:
+                    return -1
+                take = force_take == 1
+                if not take and g[G_SP] >= g[G_SEND]:
+                    return -1
+            if take:
+                take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol)
+            else:
+                if g[G_SP] >= g[G_SEND]:
+                    g[G_END] = 3
+                    return 0
+                draw_cards(p, 2, hand, pl, stock, g, rp)
+        free7 = sevens_free(can, P)
+        if pl[p, C_MELDED] == 0:
+            for c in range(NT):
+                tmp[c] = hand[p, c]
+            v = plan_initial(tmp, pl[p, C_REQ], rp, out)
+            if v >= 0:
+                k = plan_cards(out)
+                d = k if free7 else k - plan_sevens(out)
+                if hand_size(hand, p) - k >= 2 and discardable(hand, p, free7) - d >= 1:
+                    apply_plan(p, out, hand, un, can, pl, mcnt, rp, viol)
+        if pl[p, C_MELDED] == 1:
+            if pl[p, C_FIRSTMELD] == 0:
+                pl[p, C_FIRSTMELD] = pl[p, C_OWNTURNS]
+            meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7)
+        free7 = sevens_free(can, P)
+        go = False
+        d = -1
+        if has_four_types(can, p):
+            d = go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp)
+            if d >= 0:
+                go = wants_out(p, pol, can, g)
+        if first and force_go >= 0:
+            if force_go == 1 and d < 0:
+                return -1
+            go = force_go == 1
+        first = False
+        if go:
+            if not has_four_types(can, p):
+                viol[V_GOOUT] += 1
+            hand[p, d] -= 1
+            for c in range(NT):
+                tmp[c] = hand[p, c]
+            meld_all(p, tmp, hand, un, can, pl, mcnt, rp, viol, True)
+            if hand_size(hand, p) != 0 or d == SEVEN:
+                viol[V_GOOUT] += 1
+            pile[d] += 1
+            g[G_PN] += 1
+            g[G_TOP] = d
+            pl[p, C_OUT] = 1
+            g[G_END] = 1
+            return 0
+        d = choose_discard(p, hand, un, g[G_FROZEN], P, free7)
+        if d < 0:
+            lock_melds(p, hand, un, can, pl, mcnt, rp, viol)
+            g[G_END] = 2
+            return 0
+        if d == SEVEN and not sevens_free(can, P):
+            viol[V_SEVEN] += 1
+        hand[p, d] -= 1
+        pile[d] += 1
+        g[G_PN] += 1
+        g[G_TOP] = d
+        if d <= TWO:
+            g[G_FROZEN] = 1
+        if hand_size(hand, p) == 0:
+            viol[V_EMPTY] += 1
+        if pl[p, C_KON] == 1 and (can[p, CT_RED] + can[p, CT_WILD] + can[p, CT_SEVENS]) > 0:
+            pl[p, C_KON] = 0
+            pl[p, C_KTURN] = g[G_TURNS]
+            for c in range(NT):
+                hand[p, c] += kit[p, c]
+                kit[p, c] = 0
+            place_red3(p, hand, pl)
+        g[G_CUR] = (p + 1) % P
+
+
+@njit(cache=True)
+def score_round(hand, kit, can, pl, rp):
+    """Section 7: bonus for going out + melded cards + canasta bonuses + red threes − hand −
+    unpicked kitty. Writes C_SCORE for every player."""
+    P = rp[R_NP]
+    for p in range(P):
+        sc = pl[p, C_MVAL] + pl[p, C_R3] * rp[R_R3BONUS]
+        if pl[p, C_OUT] == 1:
+            sc += rp[R_GOBONUS]
+        sc += (can[p, CT_RED] * rp[R_BRED] + can[p, CT_BLACK] * rp[R_BBLACK]
+               + can[p, CT_WILD] * rp[R_BWILD] + can[p, CT_SEVENS] * rp[R_BSEV])
+        for c in range(NT):
+            sc -= hand[p, c] * VAL[c]
+            if pl[p, C_KON] == 1:
+                sc -= kit[p, c] * VAL[c]
+        pl[p, C_SCORE] = sc
+
+
+@njit(cache=True)
+def new_state(P):
+    cap = 106 * P + 8
+    hand = np.zeros((P, NT), dtype=np.int64)
+    kit = np.zeros((P, NT), dtype=np.int64)
+    un = np.zeros((P, NT, 3), dtype=np.int64)
+    can = np.zeros((P, 4), dtype=np.int64)
+    pl = np.zeros((P, NPL), dtype=np.int64)
+    mcnt = np.zeros((P, NT), dtype=np.int64)
+    stock = np.zeros(cap, dtype=np.int64)
+    pile = np.zeros(NT, dtype=np.int64)
+    g = np.zeros(NG, dtype=np.int64)
+    return hand, kit, un, can, pl, mcnt, stock, pile, g
+
+
+@njit(cache=True)
+def debug_round(key, t, dealer, cums, rp, pol, thr, reqv):
+    """One round on trial ``t``'s stream with all its final state (for property tests)."""
+    P = rp[R_NP]
+    s = np.zeros(4, dtype=np.uint64)
+    seed_trial(key, t, s)
+    hand, kit, un, can, pl, mcnt, stock, pile, g = new_state(P)
+    viol = np.zeros(NV, dtype=np.int64)
+    tmp = np.zeros(NT, dtype=np.int64)
+    out = np.zeros((NT, 3), dtype=np.int64)
+    for p in range(P):
+        pl[p, C_CUM] = cums[p]
+    deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv)
+    play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
+               False, -1, -1, -1, 0)
+    score_round(hand, kit, can, pl, rp)
+    return hand, kit, un, can, pl, mcnt, stock, pile, g, viol

@@ -1,0 +1,83 @@
+"""Railroad Canasta kernels: card types and the state layout every kernel indexes by name.
+
+Cards are *types* (suits never matter except red/black threes): 0 joker, 1 two, 2 red three,
+3 black three, 4..14 the natural ranks 4, 5, 6, 7, 8, 9, 10, J, Q, K, A (type = rank number).
+A hand, a kitty or the discard pile is a vector of ``NT`` = 15 counts (int64). Per-player
+scalars live in ``pl[p, C_*]`` (shape (P, NPL)), the table state in ``g[G_*]`` (shape (NG,)),
+rules in ``rp[R_*]`` (shape (NRULES,)), policies in ``pol[p, P_*]`` (shape (P, NPOL)) and the
+rule-violation counters of the property tests in ``viol[V_*]`` (shape (NV,)).
+"""
+import numpy as np
+
+NT = 15
+JOKER = 0
+TWO = 1
+RED3 = 2
+BLACK3 = 3
+SEVEN = 7
+VAL = np.array([50, 20, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20], dtype=np.int64)
+COPIES = np.array([2, 8, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8], dtype=np.int64)
+CT_RED = 0
+CT_BLACK = 1
+CT_WILD = 2
+CT_SEVENS = 3
+
+# rules vector
+R_NP = 0
+R_HAND = 1
+R_KITTY = 2
+R_GOBONUS = 3
+R_R3BONUS = 4
+R_BRED = 5
+R_BBLACK = 6
+R_BWILD = 7
+R_BSEV = 8
+R_MAXW = 9
+R_R3REPL = 10
+R_WILDUP = 11
+R_W7 = 12
+R_TARGET = 13
+R_LOCKREQ = 14
+R_MAXROUNDS = 15
+NRULES = 16
+
+# policy vector
+P_GOMIN = 0     # go out only with at least this many completed canastas (0: as soon as allowed)
+P_FLOOR = 1     # ... or when the stock holds at most this many cards
+P_BLACKNAT = 2  # add wilds to finish a black canasta when the meld has >= this many naturals
+P_WILDMIN = 3   # start a wild meld when holding >= this many wild cards
+P_TAKE = 4      # 1: take the pile whenever allowed (and pile size >= P_TAKEMIN)
+P_TAKEMIN = 5
+NPOL = 6
+
+# per-player scalar columns
+C_KON = 0      # kitty still face down
+C_MVAL = 1     # card value of all melded cards
+C_R3 = 2       # red threes placed
+C_MELDED = 3   # initial meld made this round
+C_REQ = 4      # initial requirement this round
+C_KTURN = 5    # turn number of the kitty pick-up (-1 none)
+C_OUT = 6      # went out
+C_SCORE = 7    # round score (after scoring)
+C_FIRSTMELD = 8  # own turn index of the first meld (0: none yet)
+C_OWNTURNS = 9
+C_CUM = 10     # cumulative score at the start of the round
+NPL = 11
+
+# global state vector
+G_SP = 0       # next stock index
+G_SEND = 1     # stock end
+G_PN = 2       # pile size
+G_TOP = 3      # pile top type
+G_FROZEN = 4
+G_TURNS = 5
+G_END = 6      # 1 went out, 2 sevens lock, 3 stock exhausted, 4 turn cap
+G_CUR = 7
+NG = 8
+
+# violation counters (property tests)
+V_MELD = 0
+V_SEVEN = 1
+V_GOOUT = 2
+V_EMPTY = 3
+NV = 4

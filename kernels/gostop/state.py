@@ -1,0 +1,245 @@
+"""Go-Stop deal engine, the state: layout of the one flat state array and the card moves.
+
+Model
+-----
+One deal of Go-Stop (rules page ``shared/rules/go-stop.md``, sections 3-9) between 2 or 3 seats;
+seat 0 deals and moves first. The whole state is ONE flat int64 array ``S`` (allocated once per
+block; a single array keeps Numba's reference counting out of the hot loop), in blocks:
+the rules vector, pile counters, per-seat variables (go count, score at last go, shakes, skip
+tokens, turns taken, bombs, first-go stamp), event counts and policy rows (offsets in
+``kernels.gostop.score``), then hands, the layout by month (a month holding 3 cards *is* a triple
+stack, tagged with its creator and the creator's turn index), the stock and its read position,
+capture piles, and scratch (pending captures, counters, the deck buffer, script words).
+
+This module holds the engine block's offsets, the event, policy and outcome codes, the small card
+moves a turn is made of (to a pile, to/from the layout, from a hand, draws from the stock, junk
+steals) and ``new_state``/``views``. The turn is in ``kernels.gostop.turn``, the deal (shuffle,
+dealing, pre-play checks, the turn loop, invariant checks) in ``kernels.gostop.deal``.
+
+Policies are rows of an int64 array: kind (0 greedy, 1 go:k, 2 random), k, the minimum number of
+own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``); ``kernels.gostop.turn``
+reads them.
+"""
+import numpy as np
+from numba import njit
+
+from kernels.gostop.score import (ENG, EVB, KA, KB, KR, KX, MAXC, MAXP, NCARD, NEV, NPOL, NRULE,
+                                  NSTAT, NVAR, POLB, PSB, PVB, RB, R_BAS, R_JAANY, R_JTAB, R_KTAB,
+                                  R_VTAB, V_SHAKEMASK, V_SKIP, V_TURNS, stats_add)
+from kernels.rng import randint
+
+
+MAXH = 12
+HAND = ENG                     # engine block of the state array (after rules, counters, policies)
+HN = HAND + MAXP * MAXH
+LAY = HN + MAXP
+LN = LAY + 48
+SOWN = LN + 12
+STRN = SOWN + 12
+STOCK = STRN + 12
+SPOS = STOCK + 64
+SLEN = SPOS + 1
+PILE = SLEN + 1
+PN = PILE + MAXP * MAXC
+GOSEQ = PN + MAXP
+NPL = GOSEQ + 1
+LASTTURN = NPL + 1
+WB = LASTTURN + 1              # scratch block
+# scratch layout (offsets from WB)
+PEND = 0
+PENDN = 20
+MCNT = 24
+SCR = 40
+CNT = 48
+DECK = CNT + MAXC + 2
+WSIZE = DECK + MAXC + 8
+SSIZE = WB + WSIZE
+
+# events
+E_PPUK, E_SWEEP, E_BOMB, E_SHAKE, E_JJOK, E_TTADAK, E_STACK, E_JAPPUK, E_GO, E_STOLEN = range(10)
+
+# policies
+P_KIND, P_GOK, P_GOTURNS, P_SHAKE = 0, 1, 2, 3
+PK_GREEDY, PK_GO, PK_RANDOM = 0, 1, 2
+
+# hand results
+HR_NONE, HR_LAID, HR_PAIR, HR_PAIR2, HR_STACK, HR_JAPPUK, HR_BOMB = 0, 1, 2, 3, 4, 5, 6
+
+# deal outcomes
+OUT_WIN, OUT_NAGARI, OUT_CHONG = 0, 1, 2
+
+
+@njit(cache=True)
+def to_pile(S, p, c):
+    n = S[PN + p]
+    S[PILE + p * MAXC + n] = c
+    S[PN + p] = n + 1
+    stats_add(S, p, c, 1)
+
+
+@njit(cache=True)
+def lay_add(S, c):
+    m = c >> 2
+    n = S[LN + m]
+    S[LAY + 4 * m + n] = c
+    S[LN + m] = n + 1
+
+
+@njit(cache=True)
+def lay_take(S, m, i):
+    n = S[LN + m]
+    c = S[LAY + 4 * m + i]
+    S[LAY + 4 * m + i] = S[LAY + 4 * m + n - 1]
+    S[LN + m] = n - 1
+    return c
+
+
+@njit(cache=True)
+def hand_take(S, p, i):
+    base = HAND + p * MAXH
+    n = S[HN + p]
+    c = S[base + i]
+    S[base + i] = S[base + n - 1]
+    S[HN + p] = n - 1
+    return c
+
+
+@njit(cache=True)
+def pend_add(S, c):
+    S[WB + PEND + S[WB + PENDN]] = c
+    S[WB + PENDN] += 1
+
+
+@njit(cache=True)
+def draw(S):
+    pos = S[SPOS]
+    if pos >= S[SLEN]:
+        return -1
+    S[SPOS] = pos + 1
+    return S[STOCK + pos]
+
+
+@njit(cache=True)
+def draw_real(S, p):
+    """Flip until a non-joker appears; jokers go to p's pile. -1 if the stock runs out."""
+    f = draw(S)
+    while f >= NCARD:
+        to_pile(S, p, f)
+        f = draw(S)
+    return f
+
+
+@njit(cache=True)
+def remaining(S, p):
+    return S[HN + p] + S[PVB + p * NVAR + V_SKIP]
+
+
+@njit(cache=True)
+def pick_single(S, m, kind, s):
+    """Which of two layout singles of month m to take (index 0 or 1)."""
+    if kind == PK_RANDOM:
+        return randint(s, 2)
+    a = S[RB + R_VTAB + S[LAY + 4 * m]]
+    b = S[RB + R_VTAB + S[LAY + 4 * m + 1]]
+    return 1 if b > a else 0
+
+
+@njit(cache=True)
+def resolve_card(S, p, c, kind, s, choice):
+    """Resolve a hand card or a flip c against the layout; captures go to pending.
+
+    Returns HR_LAID, HR_PAIR (one single taken), HR_PAIR2 (one of two taken, the other left),
+    HR_STACK or HR_JAPPUK (triple stack captured).
+    """
+    m = c >> 2
+    n = S[LN + m]
+    if n == 0:
+        lay_add(S, c)
+        return HR_LAID
+    if n == 1:
+        pend_add(S, c)
+        pend_add(S, lay_take(S, m, 0))
+        return HR_PAIR
+    if n == 2:
+        i = -1
+        if choice >= 0:
+            if S[LAY + 4 * m] == choice:
+                i = 0
+            elif S[LAY + 4 * m + 1] == choice:
+                i = 1
+        if i < 0:
+            i = pick_single(S, m, kind, s)
+        pend_add(S, c)
+        pend_add(S, lay_take(S, m, i))
+        return HR_PAIR2
+    owner = S[SOWN + m]
+    ja = owner == p and (S[RB + R_JAANY] != 0 or S[STRN + m] == S[PVB + p * NVAR + V_TURNS] - 1)
+    pend_add(S, c)
+    for _ in range(3):
+        pend_add(S, lay_take(S, m, 0))
+    S[SOWN + m] = -1
+    return HR_JAPPUK if ja else HR_STACK
+
+
+@njit(cache=True)
+def month_counts(S, p):
+    for m in range(12):
+        S[WB + MCNT + m] = 0
+    base = HAND + p * MAXH
+    for i in range(S[HN + p]):
+        c = S[base + i]
+        if c < NCARD:
+            S[WB + MCNT + (c >> 2)] += 1
+
+
+@njit(cache=True)
+def can_bomb(S, p, m):
+    if S[WB + MCNT + m] != 3 or S[LN + m] != 1:
+        return False
+    if (S[PVB + p * NVAR + V_SHAKEMASK] >> m) & 1 and S[RB + R_BAS] == 0:
+        return False
+    return True
+
+
+@njit(cache=True)
+def give_junk(S, o, p):
+    """Opponent o hands one junk card to p: a single junk if any, else the lowest-valued."""
+    base = PILE + o * MAXC
+    best = -1
+    rank_best = 1 << 20
+    for i in range(S[PN + o]):
+        c = S[base + i]
+        k = S[RB + R_KTAB + c]
+        if k == KX:
+            r = 2 * S[RB + R_JTAB + c] + 1
+        elif c < NCARD and k != KB and k != KA and k != KR:
+            r = 2 * S[RB + R_JTAB + c]
+        else:
+            continue
+        if r < rank_best:
+            rank_best = r
+            best = i
+    if best < 0:
+        return 0
+    n = S[PN + o]
+    c = S[base + best]
+    S[base + best] = S[base + n - 1]
+    S[PN + o] = n - 1
+    stats_add(S, o, c, -1)
+    to_pile(S, p, c)
+    return 1
+
+
+def new_state(R, pol):
+    """A state array holding the rules vector and the policy rows (engine block empty)."""
+    S = np.zeros(SSIZE, np.int64)
+    S[RB:RB + NRULE] = R
+    S[POLB:POLB + MAXP * NPOL] = np.asarray(pol, np.int64).reshape(-1)[:MAXP * NPOL]
+    return S
+
+
+def views(S):
+    """Numpy views of the seat blocks of a state array: (PS, PV, EV), seat x column."""
+    return (S[PSB:PSB + MAXP * NSTAT].reshape(MAXP, NSTAT),
+            S[PVB:PVB + MAXP * NVAR].reshape(MAXP, NVAR),
+            S[EVB:EVB + MAXP * NEV].reshape(MAXP, NEV))

@@ -1,0 +1,272 @@
+"""Go-Stop deal engine, one turn: the rules page's section 4 and the policies' choices.
+
+Algorithm: a turn is: optional shake; BOMB / SKIP / PLAY (a joker is banked and the top stock card
+stands in for it); the flip (jokers banked, flip again); ppuk, ttadak, jjok or an ordinary
+resolution; captures to the pile; sweeps; junk steals (giver hands over a single junk, else the
+lowest-valued junk); the go/stop check with its strict re-offer rule. State layout: see
+``kernels.gostop.state``.
+
+Policies (the seat's row of the state array) decide inside the turn. Greedy plays the hand card
+capturing the highest card value (``kernels.gostop.score.card_tables``: bright 6, godori bird 4,
+set ribbon 3.5, animal 3, rain ribbon 2.5, junk 1 per unit; a captured stack counts 2 more; laying
+the least valuable card when nothing captures), bombs when it can, shakes triples it cannot bomb
+now, takes a skip when nothing captures, and stops as soon as eligible. go:k plays like greedy and
+says go while it has said fewer than k gos and has at least the stated number of turns left.
+random picks uniformly among the legal hand actions and says go with probability 1/2.
+
+``scripted_turn`` plays one turn whose choices are given by five script words (tests).
+"""
+from numba import njit
+
+from kernels.gostop.score import (EVB, NCARD, NEV, NPOL, NVAR, POLB, PVB, RB, R_BOMBK, R_LASTK,
+                                  R_TARGET, R_VTAB, V_BOMBS, V_FIRSTGO, V_GO, V_LASTGO,
+                                  V_SHAKEMASK, V_SHAKES, V_SKIP, V_TURNS, best_score)
+from kernels.gostop.state import (E_BOMB, E_GO, E_JAPPUK, E_JJOK, E_PPUK, E_SHAKE, E_STACK,
+                                  E_STOLEN, E_SWEEP, E_TTADAK, GOSEQ, HAND, HN, HR_BOMB, HR_JAPPUK,
+                                  HR_LAID, HR_NONE, HR_PAIR, HR_PAIR2, HR_STACK, LASTTURN, LAY, LN,
+                                  MAXH, MCNT, NPL, PEND, PENDN, PK_GO, PK_RANDOM, P_GOK, P_GOTURNS,
+                                  P_KIND, P_SHAKE, SCR, SOWN, STRN, WB, can_bomb, draw_real,
+                                  give_junk, hand_take, lay_add, lay_take, month_counts, pend_add,
+                                  remaining, resolve_card, to_pile)
+from kernels.rng import randint
+
+
+@njit(cache=True)
+def play_turn(S, s, p):
+    """One turn of seat p (rules section 4). Returns 1 if p stops, 0 to continue, < 0 on error.
+
+    Five script words at ``S[WB + SCR:]`` script the turn when the first is >= 0: action (0 play
+    the card in word 1, 1 skip, 2 bomb the month in word 1), card or month, single chosen (or -1),
+    go decision (-1 policy, 0 stop, 1 go), month to shake (or -1). With word 0 = -1 the seat's
+    policy row decides everything.
+    """
+    kind = S[POLB + p * NPOL + P_KIND]
+    scripted = S[WB + SCR + 0] >= 0
+    nplayers = S[NPL]
+    S[WB + PENDN] = 0
+    steals = 0
+    last_k = S[RB + R_LASTK] != 0 and S[LASTTURN] != 0
+    # step 0: shake
+    month_counts(S, p)
+    for m in range(12):
+        if S[WB + MCNT + m] == 3 and not ((S[PVB + p * NVAR + V_SHAKEMASK] >> m) & 1):
+            do = False
+            if scripted:
+                do = S[WB + SCR + 4] == m
+            elif kind == PK_RANDOM:
+                do = randint(s, 2) == 1
+            elif S[POLB + p * NPOL + P_SHAKE] != 0:
+                do = not can_bomb(S, p, m)
+            if do:
+                S[PVB + p * NVAR + V_SHAKEMASK] |= 1 << m
+                S[PVB + p * NVAR + V_SHAKES] += 1
+                S[EVB + p * NEV + E_SHAKE] += 1
+    # step 1: hand phase
+    hn = S[HN + p]
+    skip = S[PVB + p * NVAR + V_SKIP]
+    action = 0
+    arg = -1
+    choice = -1
+    if scripted:
+        action = S[WB + SCR + 0]
+        choice = S[WB + SCR + 2]
+        if action == 0:
+            for i in range(hn):
+                if S[HAND + p * MAXH + i] == S[WB + SCR + 1]:
+                    arg = i
+            if arg < 0:
+                return -3
+        elif action == 2:
+            arg = S[WB + SCR + 1]
+            if not can_bomb(S, p, arg):
+                return -3
+        elif skip <= 0:
+            return -3
+    elif hn == 0:
+        if skip <= 0:
+            return -2
+        action = 1
+    elif kind == PK_RANDOM:
+        nb = 0
+        for m in range(12):
+            if can_bomb(S, p, m):
+                nb += 1
+        nopt = hn + nb + (1 if skip > 0 else 0)
+        r = randint(s, nopt)
+        if r < hn:
+            action = 0
+            arg = r
+        elif r < hn + nb:
+            action = 2
+            k = r - hn
+            for m in range(12):
+                if can_bomb(S, p, m):
+                    if k == 0:
+                        arg = m
+                    k -= 1
+        else:
+            action = 1
+    else:
+        bomb_m = -1
+        for m in range(12):
+            if bomb_m < 0 and can_bomb(S, p, m):
+                bomb_m = m
+        if bomb_m >= 0:
+            action = 2
+            arg = bomb_m
+        else:
+            best_key = -(1 << 30)
+            for i in range(hn):
+                c = S[HAND + p * MAXH + i]
+                if c >= NCARD:
+                    key = S[RB + R_VTAB + c] + 5
+                else:
+                    m = c >> 2
+                    n = S[LN + m]
+                    if n == 0:
+                        key = -S[RB + R_VTAB + c]
+                    elif n == 1:
+                        key = S[RB + R_VTAB + c] + S[RB + R_VTAB + S[LAY + 4 * m]]
+                    elif n == 2:
+                        a = S[RB + R_VTAB + S[LAY + 4 * m]]
+                        b = S[RB + R_VTAB + S[LAY + 4 * m + 1]]
+                        key = S[RB + R_VTAB + c] + (a if a > b else b)
+                    else:
+                        key = S[RB + R_VTAB + c] + S[RB + R_VTAB + S[LAY + 4 * m]] + \
+                            S[RB + R_VTAB + S[LAY + 4 * m + 1]] + \
+                            S[RB + R_VTAB + S[LAY + 4 * m + 2]] + 20
+                if key > best_key:
+                    best_key = key
+                    arg = i
+            action = 0
+            if skip > 0 and best_key <= 0:
+                action = 1
+    hr = HR_NONE
+    hm = -1
+    if action == 1:
+        S[PVB + p * NVAR + V_SKIP] -= 1
+    elif action == 2:
+        hm = arg
+        i = 0
+        while i < S[HN + p]:
+            c = S[HAND + p * MAXH + i]
+            if c < NCARD and (c >> 2) == hm:
+                pend_add(S, hand_take(S, p, i))
+            else:
+                i += 1
+        pend_add(S, lay_take(S, hm, 0))
+        S[PVB + p * NVAR + V_SKIP] += 2
+        S[PVB + p * NVAR + V_BOMBS] += 1
+        S[EVB + p * NEV + E_BOMB] += 1
+        if S[RB + R_BOMBK] != 0:
+            steals += 1
+        hr = HR_BOMB
+    else:
+        c = hand_take(S, p, arg)
+        if c >= NCARD:
+            to_pile(S, p, c)
+            c = draw_real(S, p)
+            if c < 0:
+                return -1
+        hm = c >> 2
+        hr = resolve_card(S, p, c, kind, s, choice)
+        if hr == HR_STACK or hr == HR_JAPPUK:
+            if hr == HR_JAPPUK:
+                S[EVB + p * NEV + E_JAPPUK] += 1
+                if not last_k:
+                    steals += 2
+            else:
+                S[EVB + p * NEV + E_STACK] += 1
+                if not last_k:
+                    steals += 1
+    # step 2: flip
+    f = draw_real(S, p)
+    if f < 0:
+        return -1
+    n = f >> 2
+    if hr == HR_PAIR and n == hm:
+        # ppuk: the pending pair and the flip become a triple stack created by p
+        lay_add(S, S[WB + PEND])
+        lay_add(S, S[WB + PEND + 1])
+        lay_add(S, f)
+        S[WB + PENDN] = 0
+        S[SOWN + hm] = p
+        S[STRN + hm] = S[PVB + p * NVAR + V_TURNS]
+        S[EVB + p * NEV + E_PPUK] += 1
+    elif hr == HR_PAIR2 and n == hm:
+        pend_add(S, f)
+        pend_add(S, lay_take(S, hm, 0))
+        S[EVB + p * NEV + E_TTADAK] += 1
+        if not last_k:
+            steals += 1
+    elif hr == HR_LAID and n == hm:
+        pend_add(S, f)
+        pend_add(S, lay_take(S, hm, 0))
+        S[EVB + p * NEV + E_JJOK] += 1
+        steals += 1
+    else:
+        r2 = resolve_card(S, p, f, kind, s, -1)
+        if r2 == HR_JAPPUK:
+            S[EVB + p * NEV + E_JAPPUK] += 1
+            if not last_k:
+                steals += 2
+        elif r2 == HR_STACK:
+            S[EVB + p * NEV + E_STACK] += 1
+            if not last_k:
+                steals += 1
+    # step 3: captures, sweep, steals
+    captured = S[WB + PENDN]
+    for i in range(captured):
+        to_pile(S, p, S[WB + PEND + i])
+    S[WB + PENDN] = 0
+    if captured > 0:
+        left = 0
+        for m in range(12):
+            left += S[LN + m]
+        if left == 0:
+            S[EVB + p * NEV + E_SWEEP] += 1
+            if not last_k:
+                steals += 1
+    if steals > 0:
+        for o in range(nplayers):
+            if o != p:
+                for _ in range(steals):
+                    S[EVB + p * NEV + E_STOLEN] += give_junk(S, o, p)
+    S[PVB + p * NVAR + V_TURNS] += 1
+    # step 4: go / stop
+    sc = best_score(S, p)
+    gos = S[PVB + p * NVAR + V_GO]
+    if sc >= S[RB + R_TARGET] and (gos == 0 or sc > S[PVB + p * NVAR + V_LASTGO]):
+        if remaining(S, p) == 0:
+            return 1
+        go = False
+        rem = remaining(S, p)
+        if scripted and S[WB + SCR + 3] >= 0:
+            go = S[WB + SCR + 3] == 1
+        elif kind == PK_GO:
+            go = gos < S[POLB + p * NPOL + P_GOK] and rem >= S[POLB + p * NPOL + P_GOTURNS]
+        elif kind == PK_RANDOM:
+            go = randint(s, 2) == 1
+        if not go:
+            return 1
+        apply_go(S, p, sc)
+    return 0
+
+
+@njit(cache=True)
+def apply_go(S, p, sc):
+    if S[PVB + p * NVAR + V_GO] == 0:
+        S[PVB + p * NVAR + V_FIRSTGO] = S[GOSEQ]
+        S[GOSEQ] += 1
+    S[PVB + p * NVAR + V_GO] += 1
+    S[PVB + p * NVAR + V_LASTGO] = sc
+    S[EVB + p * NEV + E_GO] += 1
+
+
+@njit(cache=True)
+def scripted_turn(S, s, p, scr, last_turn):
+    """One scripted turn on a prepared state (tests and examples); scr = the five script words."""
+    S[LASTTURN] = last_turn
+    for i in range(5):
+        S[WB + SCR + i] = scr[i]
+    return play_turn(S, s, p)

@@ -1,0 +1,198 @@
+"""Pig: whole-game simulation kernels.
+
+Model
+-----
+Two players race to ``goal`` points. A turn rolls a ``faces``-sided die repeatedly; any of the
+``bust_faces`` lowest faces (face 1 by default) ends the turn with nothing (a bust); any other face
+``f`` adds ``f`` to the turn total; holding banks the turn total. A turn always starts with a roll.
+
+Simulation
+----------
+A policy is either a threshold ("hold at H": roll while k < H and i + k < goal) or a table as
+produced by the exact solver (kernels/pig/exact.py; ``table[i, j, k]`` uint8, 1 roll, 0 hold).
+Each game is one trial with its own random stream (kernels/rng.py); trial ``t`` of a block starts
+with player ``t mod 2`` when ``alternate`` is set, else player 0.
+Per-block sums of :func:`simulate_blocks`: :data:`GAME_COLUMNS`; of :func:`paired_blocks`:
+:data:`PAIRED_COLUMNS`.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import bounded_pair, trial_state
+
+KIND_THRESHOLD = 0
+KIND_TABLE = 1
+#: Columns of :func:`simulate_blocks`' per-block sums.
+GAME_COLUMNS = ("first_mover_wins", "turns", "rolls", "seat0_wins", "turns2", "rolls2")
+#: Columns of :func:`paired_blocks`' per-block sums (d = seat 0 wins under A − under B).
+PAIRED_COLUMNS = ("seat0_wins_a", "seat0_wins_b", "sum_d", "sum_d2")
+NSUMS = len(GAME_COLUMNS)
+
+
+@njit(cache=True, inline="always")
+def play_game(key, t, goal, faces, bust_faces, first,
+              kind0, hold0, table0, kind1, hold1, table1):
+    """One whole game on trial ``t``'s stream; returns (winning seat, turns, rolls).
+
+    Die faces come two per 64-bit draw (the high and low 32-bit halves), each exactly uniform.
+    """
+    s0, s1, s2, s3 = trial_state(key, t)
+    player = first
+    score0 = 0
+    score1 = 0
+    turns = 0
+    rolls = 0
+    buf = np.uint64(0)
+    have = 0
+    while True:
+        turns += 1
+        if player == 0:
+            i = score0
+            j = score1
+            kind = kind0
+            hold_at = hold0
+            table = table0
+        else:
+            i = score1
+            j = score0
+            kind = kind1
+            hold_at = hold1
+            table = table1
+        k = 0
+        limit = min(hold_at, goal - i)
+        while True:
+            face, buf, have, s0, s1, s2, s3 = bounded_pair(faces, buf, have, s0, s1, s2, s3)
+            face += 1
+            rolls += 1
+            if face <= bust_faces:
+                k = 0
+                break
+            k += face
+            if kind == KIND_THRESHOLD:
+                if k >= limit:
+                    break
+            elif i + k >= goal or table[i, j, k] == 0:
+                break
+        if player == 0:
+            score0 += k
+            if score0 >= goal:
+                return 0, turns, rolls
+        else:
+            score1 += k
+            if score1 >= goal:
+                return 1, turns, rolls
+        player = 1 - player
+
+
+@njit(cache=True, inline="always")
+def play_game_thresholds(key, t, goal, faces, bust_faces, first, hold0, hold1):
+    """:func:`play_game` specialised to two "hold at H" policies (same draws, same results)."""
+    s0, s1, s2, s3 = trial_state(key, t)
+    player = first
+    score0 = 0
+    score1 = 0
+    turns = 0
+    rolls = 0
+    buf = np.uint64(0)
+    have = 0
+    while True:
+        turns += 1
+        i = score0 if player == 0 else score1
+        limit = min(hold0 if player == 0 else hold1, goal - i)
+        k = 0
+        while True:
+            face, buf, have, s0, s1, s2, s3 = bounded_pair(faces, buf, have, s0, s1, s2, s3)
+            rolls += 1
+            if face < bust_faces:
+                k = 0
+                break
+            k += face + 1
+            if k >= limit:
+                break
+        if player == 0:
+            score0 += k
+            if score0 >= goal:
+                return 0, turns, rolls
+        else:
+            score1 += k
+            if score1 >= goal:
+                return 1, turns, rolls
+        player ^= 1
+
+
+@njit(cache=True, parallel=True)
+def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
+                    kind0, hold0, table0, kind1, hold1, table1, force_general=False):
+    """Per-block sums over games.
+
+    Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0,
+    4 Σturns², 5 Σrolls² (per game, for the standard errors of the means).
+    Seat 0 plays policy 0 and moves first unless ``alternate`` (then seat ``t mod 2`` starts).
+    Two threshold policies take a specialised loop (``force_general`` disables it, for tests).
+    """
+    m = keys.shape[0]
+    out = np.zeros((m, NSUMS), dtype=np.float64)
+    both_thresholds = kind0 == KIND_THRESHOLD and kind1 == KIND_THRESHOLD and not force_general
+    for b in prange(m):
+        first_wins = 0
+        seat0_wins = 0
+        turns = 0
+        rolls = 0
+        turns2 = 0
+        rolls2 = 0
+        for t in range(counts[b]):
+            first = (t & 1) if alternate else 0
+            if both_thresholds:
+                w, tu, ro = play_game_thresholds(keys[b], t, goal, faces, bust_faces, first,
+                                                 hold0, hold1)
+            else:
+                w, tu, ro = play_game(keys[b], t, goal, faces, bust_faces, first,
+                                      kind0, hold0, table0, kind1, hold1, table1)
+            turns += tu
+            rolls += ro
+            turns2 += tu * tu
+            rolls2 += ro * ro
+            if w == first:
+                first_wins += 1
+            if w == 0:
+                seat0_wins += 1
+        out[b, 0] = first_wins
+        out[b, 1] = turns
+        out[b, 2] = rolls
+        out[b, 3] = seat0_wins
+        out[b, 4] = turns2
+        out[b, 5] = rolls2
+    return out
+
+
+@njit(cache=True, parallel=True)
+def paired_blocks(keys, counts, goal, faces, bust_faces,
+                  a_kind0, a_hold0, a_table0, a_kind1, a_hold1, a_table1,
+                  b_kind0, b_hold0, b_table0, b_kind1, b_hold1, b_table1):
+    """Two policy pairs on the same trials (common random numbers), seat 0 moving first.
+
+    Columns: 0 wins of seat 0 under pair A, 1 under pair B, 2 Σd, 3 Σd² with d = w_A − w_B.
+    """
+    m = keys.shape[0]
+    out = np.zeros((m, 4), dtype=np.float64)
+    for b in prange(m):
+        wa = 0
+        wb = 0
+        sd = 0
+        sd2 = 0
+        for t in range(counts[b]):
+            x, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+                                    a_kind0, a_hold0, a_table0, a_kind1, a_hold1, a_table1)
+            y, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+                                    b_kind0, b_hold0, b_table0, b_kind1, b_hold1, b_table1)
+            ia = 1 if x == 0 else 0
+            ib = 1 if y == 0 else 0
+            wa += ia
+            wb += ib
+            sd += ia - ib
+            sd2 += (ia - ib) * (ia - ib)
+        out[b, 0] = wa
+        out[b, 1] = wb
+        out[b, 2] = sd
+        out[b, 3] = sd2
+    return out
