@@ -4,7 +4,11 @@ import json
 
 import pytest
 
-from analyzer.games.trash_pandas_whole.cli import main
+from analyzer.cli.main import main as pushluck
+
+
+def main(argv):
+    pushluck(["trash-pandas"] + argv)
 
 # A deck of three Feesh only (a test deck file), the pile is empty (the game ends after this turn), nothing is hidden. I (seat 1) hold trees and
 # a Feesh; both of us have one Feesh stashed. Stop: trees stashes my Feesh, 5 points to 3, I win.

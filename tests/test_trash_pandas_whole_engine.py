@@ -1,7 +1,7 @@
 """The Numba whole-game kernel against the plain-Python reference, conservation, and the exact
 turn solver.
 
-* game by game: the kernel and analyzer/games/trash_pandas_whole/reference.py (written apart)
+* game by game: the kernel and analyzer/games/trash_pandas/reference.py (written apart)
   replay the same stream and must end every game identically (scores, shares, turns, counters);
 * card conservation after every turn over 12,000 seeded games (kernel flag counting violations);
 * the solver bot with no dice cards in play: per-turn bust rate and P(all six) within 5 SE of
@@ -10,27 +10,28 @@ turn solver.
 import numpy as np
 import pytest
 
-from analyzer.games.trash_pandas_whole.bots import parse_lineup
-from analyzer.games.trash_pandas_whole.play import GameSetup
-from analyzer.games.trash_pandas_whole.reference import KEYS, play_reference_game
-from analyzer.games.trash_pandas_whole.rules import WholeGameRules, deck_arrays
+from analyzer.games.trash_pandas.bots import parse_lineup
+from analyzer.games.trash_pandas.whole import GameSetup
+from analyzer.games.trash_pandas.reference import KEYS, play_reference_game
+from analyzer.games.trash_pandas.rules import TrashPandasRules
+from analyzer.games.trash_pandas.score import deck_arrays
 from analyzer.rng import block_keys
 
 
-def _setup(players, seats, rules=WholeGameRules(), copies=None, check=True):
+def _setup(players, seats, rules=TrashPandasRules(), copies=None, check=True):
     return GameSetup(rules, players, [parse_lineup(seats, None, players)], check=check,
                      deck=deck_arrays(rules.deck, copies))
 
 
 CASES = [
-    (3, "heuristic", WholeGameRules()),
-    (2, "random", WholeGameRules()),
-    (4, "solver", WholeGameRules()),
-    (3, "heuristic;random;solver", WholeGameRules(mask_card="discard", kitteh_chain=False)),
+    (3, "heuristic", TrashPandasRules()),
+    (2, "random", TrashPandasRules()),
+    (4, "solver", TrashPandasRules()),
+    (3, "heuristic;random;solver", TrashPandasRules(mask_card="discard", kitteh_chain=False)),
     (4, "random;heuristic:stop-at=5,yumyum-at=1;random;heuristic:block=no,trash-tree=draw",
-     WholeGameRules(consolation="optional", tie="shared", deal="2345", bonus_cap=4)),
+     TrashPandasRules(consolation="optional", tie="shared", deal="2345", bonus_cap=4)),
     (2, "heuristic:keep=0,steal-from=biggest-hand,block-with=doggo;random",
-     WholeGameRules(bonus_turn=False)),
+     TrashPandasRules(bonus_turn=False)),
 ]
 
 
@@ -70,14 +71,15 @@ def test_cards_are_conserved_after_every_turn_over_many_games():
 
 
 def test_solver_bot_without_dice_cards_matches_the_exact_turn_values():
-    from analyzer.games.trash_pandas import TurnSolver, ValueModel
-    from analyzer.games.trash_pandas_policy import PolicyEvaluator, PolicySpec, build_tables
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import ValueModel
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, PolicySpec, build_tables
     from analyzer.stats import wilson
 
-    rules = WholeGameRules()
+    rules = TrashPandasRules()
     no_dice_cards = {"blammo": 0, "nanners": 0, "pie": 0, "yumyum": 0}
     setup = _setup(2, "solver", rules, copies=no_dice_cards, check=False)
-    solver = TurnSolver(ValueModel(), rules.turn_rules())
+    solver = TurnSolver(ValueModel(), rules)
     exact = PolicyEvaluator(build_tables(PolicySpec("optimal"), solver, 0, 0, 0), solver).turn()
     out = setup.run_blocks(block_keys(5, 0, 16), np.full(16, 1000, dtype=np.int64))
     s = dict(zip(setup.columns(), out.sum(axis=0)))
@@ -90,7 +92,7 @@ def test_solver_bot_without_dice_cards_matches_the_exact_turn_values():
 
 
 def test_same_seed_same_numbers_and_two_player_first_player_advantage_is_an_interval():
-    from analyzer.games.trash_pandas_whole.play import simulate_games
+    from analyzer.games.trash_pandas.whole import simulate_games
     from analyzer.runner import RunSpec
 
     setup = _setup(2, "heuristic", check=False)
@@ -104,8 +106,8 @@ def test_same_seed_same_numbers_and_two_player_first_player_advantage_is_an_inte
 
 
 def test_scoring_kernel_agrees_with_the_end_of_game_scorer_on_random_stashes():
-    from analyzer.games.trash_pandas_score import CardType, score
-    from kernels.trash_pandas_whole.state import STASH, new_state, score_game
+    from analyzer.games.trash_pandas.score import CardType, score
+    from kernels.trash_pandas.whole_state import STASH, new_state, score_game
 
     deck = deck_arrays()
     cards = {k: CardType(k, k, int(deck.copies[t]), tuple(int(x) for x in deck.pts[t]),

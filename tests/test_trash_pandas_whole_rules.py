@@ -1,6 +1,6 @@
 """Scripted Trash Pandas whole-game rules: one transition per test, dice and draws given.
 
-The step function is the plain-Python game loop (analyzer/games/trash_pandas_whole/reference.py)
+The step function is the plain-Python game loop (analyzer/games/trash_pandas/reference.py)
 fed by a scripted stream: every random number (die face, drawn card, stolen card) is listed in
 order. test_trash_pandas_whole_engine.py shows the Numba kernel plays the same games as this
 loop, so these checks hold for the kernel too. Expected values are worked out by hand.
@@ -8,10 +8,12 @@ loop, so these checks hold for the kernel too. Expected values are worked out by
 import numpy as np
 import pytest
 
-from analyzer.games.trash_pandas_whole.bots import parse_bot
-from analyzer.games.trash_pandas_whole.reference import (BLAMMO, DOGGO, FEESH, KITTEH, NANNERS,
+from analyzer.games.trash_pandas.bots import parse_bot
+from analyzer.games.trash_pandas.reference import (BLAMMO, DOGGO, FEESH, KITTEH, NANNERS,
                                                          PIE, SHINY, YUMYUM, Game)
-from analyzer.games.trash_pandas_whole.rules import WholeGameRules, deck_arrays
+from analyzer.games.trash_pandas.rules import TrashPandasRules
+from analyzer.games.trash_pandas.score import deck_arrays
+from analyzer.games.trash_pandas.whole import rules_array
 
 TRASH, TREES, TRASH_TREE, PAW, MASK, RECYCLE = range(6)
 
@@ -31,12 +33,12 @@ class Script:
         return v
 
 
-def make(players=3, bots="heuristic", rules=WholeGameRules(), pile=None, hands=None, stashes=None,
+def make(players=3, bots="heuristic", rules=TrashPandasRules(), pile=None, hands=None, stashes=None,
          ups=None, discard=None):
     """A game with the given piles (type → count dicts by seat); every card not placed is out."""
     deck = deck_arrays(rules.deck)
     bot_rows = [parse_bot(b).row() for b in (bots if isinstance(bots, list) else [bots] * players)]
-    g = Game(players, deck, rules.kernel_array(), [0] * 4, np.array(bot_rows),
+    g = Game(players, deck, rules_array(rules), [0] * 4, np.array(bot_rows),
              (np.zeros(2 * 64 * 64, np.uint8), np.zeros(2 * 64 * 64 * 6, np.uint8)), Script([]))
     g.pile = [0] * 8
     for t, c in (pile or {}).items():
@@ -79,7 +81,7 @@ def test_bust_returns_tokens_and_draws_one_consolation_card():
 
 
 def test_optional_consolation_can_be_declined():
-    g = make(bots="random", rules=WholeGameRules(consolation="optional"), pile={PIE: 2})
+    g = make(bots="random", rules=TrashPandasRules(consolation="optional"), pile={PIE: 2})
     # trash; coin 1: roll again; trash repeats (random bot with no cards: randint(1) = 0, take):
     # bust; coin 0: decline the consolation draw
     run(g, [TRASH, 1, TRASH, 0, 0])
@@ -134,7 +136,7 @@ def test_kitteh_chain_steals_back_and_can_be_blocked_again():
 
 def test_no_kitteh_chain_when_the_rule_is_off():
     g = make(players=2, bots="heuristic:stop-at=1",
-             rules=WholeGameRules(kitteh_chain=False),
+             rules=TrashPandasRules(kitteh_chain=False),
              hands={0: {KITTEH: 1, YUMYUM: 1}, 1: {KITTEH: 1, FEESH: 1}})
     run(g, [PAW, 1])  # seat 2's Kitteh steals back seat 1's Yum Yum (index 1: Kitteh, Yum Yum)
     assert g.seats[1].hand[YUMYUM] == 1 and g.seats[0].hand[KITTEH] == 1
@@ -205,7 +207,7 @@ def test_the_game_ends_after_the_turn_that_draws_the_last_card():
 @pytest.mark.parametrize("counts, expected", [((3, 2, 1), (5, 3, 1)), ((3, 3, 1), (4, 4, 3)),
                                               ((2, 2, 2, 0), (4, 4, 4, 0))])
 def test_public_majority_examples_in_the_kernel(counts, expected):
-    from kernels.trash_pandas_whole.state import majority
+    from kernels.trash_pandas.whole_state import majority
 
     out = np.zeros(4, dtype=np.int64)
     c = np.zeros(4, dtype=np.int64)

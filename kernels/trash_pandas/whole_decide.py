@@ -2,7 +2,7 @@
 
 Model
 -----
-The position (state array ``g0``, kernels/trash_pandas_whole/state.py layout) holds what the
+The position (state array ``g0``, kernels/trash_pandas/whole_state.py layout) holds what the
 deciding player ``me`` knows: its hand and whole stash, every face-up card, the discard pile, the
 cards left. The unseen cards (``pool`` int64[8] by type: deck file minus everything known) are
 dealt at random each trial — ``opp_hand[q]`` cards into q's hand, then ``opp_down[q]`` into q's
@@ -19,10 +19,10 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import randint, seed_trial
-from kernels.trash_pandas_whole.engine import NACC, continue_game, outcome
-from kernels.trash_pandas_whole.state import (DECK, HAND, MAXP, NROWS, NT, SC, STASH)
-from kernels.trash_pandas_whole.engine import RULE_TIE
-from kernels.trash_pandas_whole.state import rank_key
+from kernels.trash_pandas.whole import NACC, continue_game, outcome
+from kernels.trash_pandas.whole_state import (DECK, HAND, MAXP, NROWS, NT, SC, STASH)
+from kernels.trash_pandas.whole import RULE_TIE
+from kernels.trash_pandas.whole_state import rank_key
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """Trash Pandas whole game: the bots' decisions, from what the deciding seat can see.
 
-A bot is a row of float64 knobs ``bot[K_*]`` (named in analyzer/games/trash_pandas_whole/bots.py,
+A bot is a row of float64 knobs ``bot[K_*]`` (named in analyzer/games/trash_pandas/bots.py,
 which parses ``--policy NAME:key=value``). ``bot[K_KIND]``: 0 heuristic, 1 solver (roll/stop and
 the card spent after a roll from the exact turn solver's tables, everything else heuristic),
 2 random (every choice uniformly among the legal ones, one ``randint`` per choice).
@@ -16,7 +16,7 @@ Token indices: 0 trash, 1 trees, 2 trash-tree, 3 paw, 4 mask, 5 recycle.
 from numba import njit
 
 from kernels.rng import randint
-from kernels.trash_pandas_whole.state import (BLAMMO, DISC, DOGGO, GAIN, HAND, KITTEH, NANNERS,
+from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, KITTEH, NANNERS,
                                               NT, PIE, SC, SHINY, STASH, UP, YUMYUM, hand_size,
                                               stash_size)
 

@@ -62,7 +62,7 @@ class Bot:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def row(self) -> np.ndarray:
-        """float64[NK] kernel knobs (kernels/trash_pandas_whole/bots.py K_* indices)."""
+        """float64[NK] kernel knobs (kernels/trash_pandas/whole_bots.py K_* indices)."""
         r = np.zeros(NK, dtype=np.float64)
         r[0] = KINDS[self.name]
         for key, value in self.knobs:
@@ -163,9 +163,10 @@ def lineup_label(lineup: tuple[Bot, ...]) -> str:
 def solver_tables(rules) -> tuple[np.ndarray, np.ndarray]:
     """(roll_tab, after_tab) of the exact turn solver's optimal policy, B = N = P = 3, default
     card-equivalent weights (analyzer/games/trash_pandas_policy.py layout)."""
-    from analyzer.games.trash_pandas import TurnSolver, ValueModel
-    from analyzer.games.trash_pandas_policy import PolicySpec, build_tables
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import ValueModel
+    from analyzer.games.trash_pandas.play import PolicySpec, build_tables
 
-    tables = build_tables(PolicySpec("optimal"), TurnSolver(ValueModel(), rules.turn_rules()),
+    tables = build_tables(PolicySpec("optimal"), TurnSolver(ValueModel(), rules),
                           3, 3, 3)
     return tables.roll, tables.after

@@ -1,6 +1,6 @@
 """Whole games of Trash Pandas: the kernel job, its statistics, and `game`'s result.
 
-:func:`game_job` wraps kernels/trash_pandas_whole/engine.py ``play_games`` for one or more
+:func:`game_job` wraps kernels/trash_pandas/whole.py ``play_games`` for one or more
 line-ups (the first is the one under study; the others are compared with it on the same games);
 :func:`summarise` turns the named sum columns into statistic objects.
 """
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.games.trash_pandas_whole.bots import lineup_array, lineup_label, solver_tables
-from analyzer.games.trash_pandas_whole.rules import WholeGameRules, check_deal, deck_arrays
+from analyzer.games.trash_pandas.bots import lineup_array, lineup_label, solver_tables
+from analyzer.games.trash_pandas.rules import TrashPandasRules
+from analyzer.games.trash_pandas.score import check_deal, deck_arrays
 
 BLOCK_SIZE = 512
 MEANS = ("turns", "rounds", "margin", "main_busts", "bonus_turns", "sixes", "rolls", "blammo",
@@ -17,10 +18,28 @@ MEANS = ("turns", "rounds", "margin", "main_busts", "bonus_turns", "sixes", "rol
          "shiny_steals", "mask_reactions", "stashed")
 
 
+def rules_array(rules: TrashPandasRules, check: bool = False, max_turns: int = 2000):
+    """The int64[8] rules array of kernels/trash_pandas/whole.py (``check``: count conservation
+    violations after every turn; ``max_turns``: a safety cap, counted as truncated games)."""
+    return np.array([int(rules.bonus_turn), rules.bonus_cap,
+                     int(rules.consolation == "optional"), int(check), max_turns,
+                     int(rules.mask_card == "discard"), int(rules.kitteh_chain),
+                     int(rules.tie == "shared")], dtype=np.int64)
+
+
+def deal_for(rules: TrashPandasRules, players: int):
+    """int64[4]: cards dealt to each seat (unused seats 0)."""
+    from analyzer.games.trash_pandas.score import DEALS
+
+    d = np.zeros(4, dtype=np.int64)
+    d[:players] = DEALS[rules.deal][:players]
+    return d
+
+
 class GameSetup:
     """Rules, deck, players and line-ups turned into the kernel's arrays (checked once)."""
 
-    def __init__(self, rules: WholeGameRules, players: int, lineups: list, check: bool = False,
+    def __init__(self, rules: TrashPandasRules, players: int, lineups: list, check: bool = False,
                  deck=None, from_setup: bool = True):
         self.rules = rules
         self.players = players
@@ -28,18 +47,18 @@ class GameSetup:
         if from_setup:  # whole games deal from the full deck; decide starts from a position
             check_deal(rules, self.deck, players)
         self.lineups = lineups
-        self.rules_arr = rules.kernel_array(check)
-        self.deal = rules.deal_for(players)
+        self.rules_arr = rules_array(rules, check)
+        self.deal = deal_for(rules, players)
         self.bots = lineup_array(lineups)
         self.roll_tab, self.after_tab = solver_tables(rules)
 
     def columns(self) -> tuple:
-        from kernels.trash_pandas_whole.engine import column_names
+        from kernels.trash_pandas.whole import column_names
 
         return column_names(self.players, len(self.lineups))
 
     def run_blocks(self, keys, counts):
-        from kernels.trash_pandas_whole.engine import play_games
+        from kernels.trash_pandas.whole import play_games
 
         d = self.deck
         return play_games(keys, counts, self.players, d.copies, d.pts, d.per_card, self.deal,
@@ -112,3 +131,51 @@ def simulate_games(setup: GameSetup, spec) -> dict:
             "lineups": lineups, "first_player_advantage": fpa,
             "games_per_second": res.per_second, "stopped_by": res.stopped_by,
             "interrupted": res.interrupted}
+
+
+def render_game(out: dict) -> str:
+    from analyzer.output import table
+
+    lines = [f"Trash Pandas, {out['players']} players, n = {out['n']:,} games, "
+             f"seed {out['seed']} (Monte Carlo; ± is one SE, [95% interval])"]
+    for k, lu in enumerate(out["lineups"]):
+        lines.append("")
+        lines.append(f"line-up {k + 1}: {lu['lineup']}")
+        rows = [(f"seat {s['seat']}", s["win_rate"].format(4), s["points"].format(2))
+                for s in lu["seats"]]
+        lines.append(table(rows, ["", "win rate", "points"], "lll"))
+        for key in ("turns", "rounds", "margin", "main_busts", "bonus_turns"):
+            lines.append(f"  {key:<22} {lu[key].format(3)}")
+        lines.append(f"  {'bust rate per turn':<22} {lu['bust_rate_per_turn'].format(4)}")
+        lines.append(f"  {'decided by tie-break':<22} {lu['tiebreak_share'].format(4)}")
+        plays = ", ".join(f"{k} {lu[k].estimate:.2f}" for k in
+                          ("blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh",
+                           "shiny", "paw_steals", "shiny_steals", "mask_reactions"))
+        lines.append(f"  per game: {plays}")
+        for d in lu.get("vs_first", []):
+            lines.append(f"  seat {d['seat']} win rate vs line-up 1: "
+                         f"{d['win_rate_change'].format(4)} → {d['verdict']}")
+    lines.append("")
+    lines.append(f"first-player advantage (seat 1 win rate − 1/{out['players']}): "
+                 f"{out['first_player_advantage'].format(4)}")
+    lines.append(f"games per second: {out['games_per_second']:,.0f}")
+    return "\n".join(lines)
+
+
+def python_reference_games(n: int, seed: int, players: int = 3, bot: str = "heuristic") -> float:
+    """``n`` whole games by the plain-Python reference (reference.py) on the kernel's streams
+    (block size :data:`BLOCK_SIZE`); returns seat 1's win rate. For `pushluck bench`."""
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.reference import play_reference_game
+    from analyzer.rng import block_keys
+
+    setup = GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)])
+    blocks = -(-n // BLOCK_SIZE)
+    keys = block_keys(seed, 0, blocks)
+    wins = 0.0
+    for i in range(n):
+        res = play_reference_game(players, setup.deck, setup.rules_arr, setup.deal,
+                                  setup.bots[0], (setup.roll_tab, setup.after_tab),
+                                  keys[i // BLOCK_SIZE], i % BLOCK_SIZE)
+        wins += res["shares"][0]
+    return wins / n

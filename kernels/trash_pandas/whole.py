@@ -26,7 +26,7 @@ A turn (main, cap 6; after collecting all six, a bonus turn with cap ``bonus_cap
 
 Random numbers: one xoshiro256** stream per game (kernels/rng.py, array state ``s``); every draw,
 die roll, random steal and random bot choice is one ``randint`` in the order the rules happen.
-analyzer/games/trash_pandas_whole/reference.py replays the same stream in plain Python.
+analyzer/games/trash_pandas/reference.py replays the same stream in plain Python.
 
 Per-game counters ``acc`` (float64[NACC], index names in :data:`COUNTERS`) are summed per block;
 the sum columns of :func:`play_games` are named by :func:`column_names`.
@@ -35,8 +35,8 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import randint, seed_trial
-from kernels.trash_pandas_whole import bots as B
-from kernels.trash_pandas_whole.state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, HAND, KITTEH,
+from kernels.trash_pandas import whole_bots as B
+from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, HAND, KITTEH,
                                               MAXP, NANNERS, NROWS, NT, PIE, SC, SHINY, STASH, UP,
                                               YUMYUM, conserved, draw, hand_size, leave_hand,
                                               play_card, rank_key, reset, score_game, stash_card,

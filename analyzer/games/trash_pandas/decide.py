@@ -1,7 +1,7 @@
 """``decide``: roll or stop (or which card to spend on a roll) in chance of winning the game.
 
 The choices are played out from the position by determinized rollouts on common random numbers
-(kernels/trash_pandas_whole/decide.py); the answer is each choice's P(win) and its paired
+(kernels/trash_pandas/whole_decide.py); the answer is each choice's P(win) and its paired
 difference with the first choice ("stop", or "take" after a rolled face), beside the exact
 turn-level answer in card-equivalents (analyzer/games/trash_pandas.py).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.games.trash_pandas_whole.position import Position
+from analyzer.games.trash_pandas.position import Position
 
 BLOCK_SIZE = 256
 
@@ -17,8 +17,8 @@ BLOCK_SIZE = 256
 def choices_for(pos: Position, bonus_cap: int) -> list[tuple[str, tuple[int, int, int]]]:
     """(label, (entry, face, take/Blammo!/Nanners)) for every legal choice; the first is the
     baseline the others are compared with."""
-    from analyzer.games.trash_pandas import popcount
-    from kernels.trash_pandas_whole.state import BLAMMO, NANNERS
+    from analyzer.games.trash_pandas.rules import popcount
+    from kernels.trash_pandas.whole_state import BLAMMO, NANNERS
 
     if pos.rolled >= 0:
         f = pos.rolled
@@ -37,11 +37,12 @@ def choices_for(pos: Position, bonus_cap: int) -> list[tuple[str, tuple[int, int
 
 def turn_level(pos: Position, rules) -> dict:
     """What the exact turn solver says for the same held set and usable cards."""
-    from analyzer.games.trash_pandas import (BLAMMO as D_BLAMMO, NANNERS as D_NANNERS,
-                                             TurnSolver, ValueModel)
-    from kernels.trash_pandas_whole.state import BLAMMO, NANNERS, PIE
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import (BLAMMO as D_BLAMMO, NANNERS as D_NANNERS,
+                                                   ValueModel)
+    from kernels.trash_pandas.whole_state import BLAMMO, NANNERS, PIE
 
-    solver = TurnSolver(ValueModel(), rules.turn_rules())
+    solver = TurnSolver(ValueModel(), rules)
     b, n, p = (min(pos.usable(t), 7) for t in (BLAMMO, NANNERS, PIE))
     mode = 1 if pos.bonus else 0
     if pos.rolled >= 0:
@@ -65,7 +66,7 @@ def decide_job(pos: Position, setup, choices):
     mode = 1 if pos.bonus else 0
 
     def run_blocks(keys, counts):
-        from kernels.trash_pandas_whole.decide import decide_blocks
+        from kernels.trash_pandas.whole_decide import decide_blocks
 
         return decide_blocks(keys, counts, pos.g0, pos.pool, pos.opp_hand, pos.opp_down, pos.me,
                              mode, pos.held, arr, bots, d.pts, d.per_card, d.copies, rules,
@@ -109,3 +110,23 @@ def decide(pos: Position, setup, spec) -> dict:
             "choices": rows, "recommendation": rec, "note": note,
             "turn_level": turn_level(pos, setup.rules), "playouts_per_second": res.per_second,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
+
+
+def render_decide(out: dict) -> str:
+    lines = [f"Trash Pandas decide: n = {out['n']:,} playouts per choice, seed {out['seed']}"]
+    base = out["choices"][0]["choice"]
+    for row in out["choices"]:
+        extra = ""
+        if "vs_" + base in row:
+            extra = f"   change vs {base}: {row['vs_' + base].format(4)}"
+        lines.append(f"  {row['choice']:<8} P(win) = {row['p_win'].format(4)}{extra}")
+    lines.append(f"  → {out['recommendation']}" + (f" ({out['note']})" if out["note"] else ""))
+    t = out["turn_level"]
+    if "ev_stop" in t:
+        roll = "—" if t["ev_roll"] is None else f"{t['ev_roll']:.3f}"
+        lines.append(f"  turn-level (exact, card-equivalents): stop {t['ev_stop']:.3f}, roll "
+                     f"{roll} → {t['recommendation']}")
+    else:
+        lines.append(f"  turn-level (exact, card-equivalents): {t['recommendation']} "
+                     f"({t['value']:.3f})")
+    return "\n".join(lines)

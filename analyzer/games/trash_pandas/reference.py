@@ -1,8 +1,8 @@
 """A plain-Python Trash Pandas game loop, written apart from the kernel, on the same random numbers.
 
-It follows the model in kernels/trash_pandas_whole/engine.py's docstring with Python objects
+It follows the model in kernels/trash_pandas/whole.py's docstring with Python objects
 (one :class:`Seat` per player holding lists of counts) and draws every random number from a
-:class:`~analyzer.games.trash_pandas_whole.pystream.Stream` in the same order, so a game played
+:class:`~analyzer.games.trash_pandas.pystream.Stream` in the same order, so a game played
 here and the kernel's game with the same (block key, trial) end identically: the tests compare
 them game by game, and `pushluck bench` times the kernel against it. The bots are re-implemented
 from bots.py's rules (heuristic, solver tables, random). After every turn it asserts card
@@ -453,7 +453,7 @@ class Game:
 
     def result(self) -> dict:
         """Scores, win shares, whether the top was tied on points, the margin."""
-        from analyzer.games.trash_pandas_score import CardType, score
+        from analyzer.games.trash_pandas.score import CardType, score
 
         deck = {}
         for t, key in enumerate(KEYS):
@@ -474,7 +474,7 @@ class Game:
 
 def play_reference_game(players, deck, rules, deal, bots, tables, key, t) -> dict:
     """One whole game on the stream of (block key, trial t): result, counters and turns."""
-    from analyzer.games.trash_pandas_whole.pystream import Stream
+    from analyzer.games.trash_pandas.pystream import Stream
 
     game = Game(players, deck, rules, deal, bots, tables, Stream(key, t))
     turns = game.play_out()
