@@ -362,7 +362,8 @@ def column_names(players: int, lineups: int) -> tuple:
     """Names of the sum columns of :func:`play_games` for ``lineups`` line-ups: per line-up l,
     ``L{l}:games``, per seat ``win{i}``/``win{i}_sq`` (win shares), ``pts{i}``/``pts{i}_sq``,
     ``margin``/``margin_sq``, ``turns``/``turns_sq``, ``rounds``/``rounds_sq``, ``tiebreak``,
-    ``shared``, ``truncated``, ``violations``, then each counter and its ``_sq``; after all
+    ``shared``, ``truncated``, ``violations``, then each counter and its ``_sq``, then games
+    lasting ``rounds_1`` … ``rounds_{NHIST-1}`` and ``rounds_{NHIST}+`` rounds; after all
     line-ups, for l ≥ 1 and each seat, ``L{l}-L0:dwin{i}``/``_sq`` (paired win-share differences)."""
     base = ["games"]
     for i in range(MAXP):
@@ -373,6 +374,7 @@ def column_names(players: int, lineups: int) -> tuple:
              "shared", "truncated", "violations"]
     for c in COUNTERS:
         base += [c, c + "_sq"]
+    base += [f"rounds_{r}" for r in range(1, NHIST)] + [f"rounds_{NHIST}+"]
     cols = [f"L{l}:{c}" for l in range(lineups) for c in base]
     for l in range(1, lineups):
         for i in range(MAXP):
@@ -380,7 +382,8 @@ def column_names(players: int, lineups: int) -> tuple:
     return tuple(cols)
 
 
-NBASE = 1 + 4 * MAXP + 10 + 2 * NC
+NHIST = 20  # game-length histogram buckets (rounds), the last one open-ended
+NBASE = 1 + 4 * MAXP + 10 + 2 * NC + NHIST
 
 
 @njit(cache=True)
@@ -410,6 +413,8 @@ def _fold(out, blk, base, players, scores, nwin, tied, margin, turns, truncated,
     for c in range(NC):
         out[blk, col + 2 * c] += acc[c]
         out[blk, col + 2 * c + 1] += acc[c] * acc[c]
+    col += 2 * NC
+    out[blk, col + min(rounds, NHIST) - 1] += 1
 
 
 @njit(cache=True, parallel=True)

@@ -101,7 +101,10 @@ def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
     held_list = data.get("held", [])
     if not isinstance(held_list, list) or not all(isinstance(h, str) for h in held_list):
         raise UserError("position: 'held' must be a list of token names")
-    held = parse_held(",".join(held_list) if held_list else "none")
+    try:
+        held = parse_held(",".join(held_list) if held_list else "none")
+    except UserError as exc:
+        raise UserError(f"held: {exc}") from None
     bonus = bool(data.get("bonus", False))
     k = popcount(held)
     if not bonus and k >= 6:

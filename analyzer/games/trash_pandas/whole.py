@@ -98,8 +98,18 @@ def summarise_lineup(sums: dict, l: int, players: int, n: int) -> dict:
     turns = int(sums[p + "main_turns"])
     out["bust_rate_per_turn"] = wilson(sums[p + "main_busts"], max(turns, 1))
     out["truncated_games"] = int(sums[p + "truncated"])
+    out["rounds_histogram"] = [{"rounds": k[len(p) + len("rounds_"):], "share": wilson(v, n)}
+                               for k, v in sums.items() if k.startswith(p + "rounds_")
+                               and not k.endswith("_sq") and v > 0]
     out["conservation_violations"] = int(sums[p + "violations"])
     return out
+
+
+def length_histogram(result: dict, lineup: int = 0) -> dict:
+    """{rounds: share of games} of one line-up of a :func:`simulate_games` result (the last
+    bucket is "that many rounds or more")."""
+    return {row["rounds"]: row["share"].estimate
+            for row in result["lineups"][lineup]["rounds_histogram"]}
 
 
 def simulate_games(setup: GameSetup, spec) -> dict:
