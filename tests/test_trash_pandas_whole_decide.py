@@ -10,8 +10,10 @@ from analyzer.cli.main import main as pushluck
 def main(argv):
     pushluck(["trash-pandas"] + argv)
 
-# A deck of three Feesh only (a test deck file), the pile is empty (the game ends after this turn), nothing is hidden. I (seat 1) hold trees and
-# a Feesh; both of us have one Feesh stashed. Stop: trees stashes my Feesh, 5 points to 3, I win.
+
+# A deck of three Feesh only (a test deck file); the pile is empty (the game ends after this
+# turn), nothing is hidden. I (seat 1) hold trees and a Feesh; both of us have one Feesh
+# stashed. Stop: trees stashes my Feesh, 5 points to 3, I win.
 # Roll (heuristic bot, stop at 3 tokens): a repeat busts with 1/6, then 2/6; a bust leaves the
 # Feesh tie (4 points each, then equal types and cards: a shared win, 1/2). Nothing else
 # changes a score (no cards to draw or steal). P(win | roll) = 5/9 + (4/9)/2 = 7/9.

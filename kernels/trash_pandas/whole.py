@@ -76,9 +76,9 @@ def _receive(g, p, t):
 @njit(cache=True)
 def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
     """A Paw (hand) or Shiny (stash) steal with Doggo/Kitteh blocks and Kitteh chains.
-    ``first_type`` ≥ 0: the Shiny takes a face-up card of that type; −1: the Shiny takes a random
-    face-down card. Steal-backs take a random card (hand, or any stashed card). Returns 1 if a card
-    moved to the original thief, 0 otherwise."""
+    ``first_type`` ≥ 0: the Shiny takes a face-up card of that type; −1: the Shiny takes a
+    random face-down card. Steal-backs take a random card (hand, or any stashed card). Returns 1
+    if a card moved to the original thief, 0 otherwise."""
     first = True
     original = thief
     while True:
@@ -364,7 +364,8 @@ def column_names(players: int, lineups: int) -> tuple:
     ``margin``/``margin_sq``, ``turns``/``turns_sq``, ``rounds``/``rounds_sq``, ``tiebreak``,
     ``shared``, ``truncated``, ``violations``, then each counter and its ``_sq``, then games
     lasting ``rounds_1`` … ``rounds_{NHIST-1}`` and ``rounds_{NHIST}+`` rounds; after all
-    line-ups, for l ≥ 1 and each seat, ``L{l}-L0:dwin{i}``/``_sq`` (paired win-share differences)."""
+    line-ups, for l ≥ 1 and each seat, ``L{l}-L0:dwin{i}``/``_sq`` (paired win-share
+    differences)."""
     base = ["games"]
     for i in range(MAXP):
         base += [f"win{i}", f"win{i}_sq"]

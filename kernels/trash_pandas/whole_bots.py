@@ -9,7 +9,8 @@ sizes, the discard pile and the cards left; never an opponent's hand or face-dow
 
 Solver tables (built by analyzer/games/trash_pandas_policy.py ``build_tables`` with B = N = P = 3):
 ``roll_tab`` uint8[2·64·4·4·4] and ``after_tab`` uint8[2·64·4·4·4·6], index
-``idx = (((mode·64 + held)·4 + b)·4 + n)·4 + p`` with b, n, p the usable Blammo!/Nanners/MMM Pie!
+``idx = (((mode·64 + held)·4 + b)·4 + n)·4 + p`` with b, n, p the usable Blammo!/Nanners/
+MMM Pie!
 clipped to 3, ``after_tab[idx·6 + face]`` ∈ {0 take, 1 Blammo!, 2 Nanners}.
 Token indices: 0 trash, 1 trees, 2 trash-tree, 3 paw, 4 mask, 5 recycle.
 """

@@ -84,19 +84,22 @@ def draw(g, p, s):
 
 
 @njit(cache=True)
-def hand_size(g, p):
+def row_total(g, row):
+    """Σ_t g[row, t]: the cards counted in one row."""
     s = 0
     for t in range(NT):
-        s += g[HAND + p, t]
+        s += g[row, t]
     return s
 
 
 @njit(cache=True)
+def hand_size(g, p):
+    return row_total(g, HAND + p)
+
+
+@njit(cache=True)
 def stash_size(g, p):
-    s = 0
-    for t in range(NT):
-        s += g[STASH + p, t]
-    return s
+    return row_total(g, STASH + p)
 
 
 @njit(cache=True)

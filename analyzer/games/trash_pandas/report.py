@@ -151,8 +151,9 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             seats_rows.append({"players": players, "seat": st["seat"], "win_rate": w.estimate,
                                "se": w.se, "ci_low": w.ci_low, "ci_high": w.ci_high,
                                "points": st["points"].estimate, "n": w.n, "seed": seed + k})
-        for rounds, share in length_histogram(res).items():
-            length_rows.append({"players": players, "rounds": rounds, "share": share})
+        for label, share in length_histogram(res).items():  # "20+": 20 rounds or more
+            length_rows.append({"players": players, "rounds": int(label.rstrip("+")),
+                                "share": share})
     bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
                                "heuristic:stop-at=4", "random"])
     base = parse_lineup(bots[0], None, 3)
@@ -174,7 +175,7 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
         to_markdown(seats_df, 4), "",
         "Game length in rounds (share of games; the full table in game_length.csv):", "",
         to_markdown(length_df.pivot(index="rounds", columns="players", values="share")
-                    .fillna(0.0).reset_index(), 4), "",
+                    .sort_index().fillna(0.0).reset_index(), 4), "",
         f"Seat 1 played by each bot against {lineup_label(base[1:])} (3 players, common random "
         "numbers; change in seat 1's win rate against the first line-up):", "",
         to_markdown(cmp_df, 4)])
