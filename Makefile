@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench setup clean
+.PHONY: run test bench readme setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/pushluck bench
+
+readme: $(STAMP)
+	$(PY) docs/readme_examples.py
 
 clean:
 	rm -rf $(VENV) reports/out/*

@@ -9,10 +9,20 @@ An example in README.md is a marker line, a fenced block the script owns, and an
     ```
     <!-- end example -->
 
-``<!-- example lines=15: … -->`` keeps the first 15 lines of the output. The command runs as
-``python -m analyzer …`` from the repository root; stdout is shown (stderr is not). Timings are
-the only thing that may differ between runs, so figures followed by ``s`` or ``ms`` and rates per
-second are masked before comparing.
+Options go between ``example`` and the colon, separated by spaces:
+
+- ``lines=N`` keeps the first N lines of the output (then ``…``);
+- ``exit=N`` expects exit code N instead of 0; a failing command shows its stderr (the one-line
+  error), a succeeding one its stdout;
+- ``volatile`` refreshes the block but leaves it out of ``--check`` (machine-dependent figures such
+  as ``pushluck bench``); the command must still succeed.
+
+The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
+example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
+examples sharing an ``--out`` folder run one after another in README order (so "written, then
+resumed" reads the same every time); the others run two at a time. Timings are the only figures
+that may differ between runs, so numbers followed by ``s`` or ``ms``, rates per second and JSON
+``seconds`` are masked before comparing.
 
     python docs/readme_examples.py          # rewrite README.md from real runs
     python docs/readme_examples.py --check  # exit 1 with a diff if README.md has drifted
@@ -20,44 +30,66 @@ second are masked before comparing.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-MARKER = re.compile(r"^<!-- example(?: lines=(\d+))?: (.+?) -->$")
+SCRATCH = Path("/tmp/pushluck-readme")
+MARKER = re.compile(r"^<!-- example((?: [a-z]+(?:=\d+)?)*): (.+?) -->$")
 END = "<!-- end example -->"
 VOLATILE = [re.compile(p) for p in (
     r"\d[\d,]*(?:\.\d+)?\s?(?:ms|s)\b",           # 0.61 s, 120 ms
     r"\d[\d,.]*\s?(?:[kM]\s)?\S+/s\b",           # 2.5 M games/s
+    r"per second\s*[=:]?\s*[\d,.]+",             # games per second = 3,482,292
     r"\"?[a-z_]*seconds\"?: [\d.e+-]+",          # JSON "seconds": 0.61
-    r"\"per_second[a-z_]*\": [\d.e+-]+",
+    r"\"[a-z_]*per_second[a-z_]*\": [\d.e+-]+",
 )]
 
 
-def run_example(command: str, lines: int | None) -> str:
-    argv = shlex.split(command)
-    if argv[0] != "pushluck":
-        raise SystemExit(f"README example must start with 'pushluck': {command}")
-    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-    if proc.returncode not in (0,):
-        raise SystemExit(f"README example failed (exit {proc.returncode}): {command}\n"
-                         f"{proc.stderr}")
-    out = proc.stdout.rstrip("\n").splitlines()
-    if lines is not None and len(out) > lines:
-        out = out[:lines] + ["…"]
-    return "\n".join(out)
+@dataclass
+class Example:
+    start: int          # line of the marker
+    end: int            # line of the end marker
+    command: str
+    lines: int | None = None
+    exit: int = 0
+    volatile: bool = False
+
+    @property
+    def out_dir(self) -> str | None:
+        argv = shlex.split(self.command)
+        for i, arg in enumerate(argv):
+            if arg == "--out" and i + 1 < len(argv):
+                return argv[i + 1]
+            if arg.startswith("--out="):
+                return arg.split("=", 1)[1]
+        return None
 
 
-def render(text: str) -> str:
-    """README text with every example block refilled from a real run."""
-    src = text.splitlines()
-    examples = []  # (start, end, command, lines)
+def parse_options(text: str, where: str) -> dict:
+    options: dict = {}
+    for item in text.split():
+        key, _, value = item.partition("=")
+        if key in ("lines", "exit") and value.isdigit():
+            options[key] = int(value)
+        elif key == "volatile" and not value:
+            options[key] = True
+        else:
+            raise SystemExit(f"{where}: unknown example option '{item}'")
+    return options
+
+
+def find_examples(src: list[str]) -> list[Example]:
+    examples = []
     i = 0
     while i < len(src):
         m = MARKER.match(src[i])
@@ -67,18 +99,72 @@ def render(text: str) -> str:
                 j += 1
             if j == len(src):
                 raise SystemExit(f"README line {i + 1}: example without '{END}'")
-            examples.append((i, j, m.group(2), int(m.group(1)) if m.group(1) else None))
+            ex = Example(i, j, m.group(2), **parse_options(m.group(1), f"README line {i + 1}"))
+            out = ex.out_dir
+            if out is not None and not (out + "/").startswith(str(SCRATCH) + "/"):
+                raise SystemExit(f"README line {i + 1}: --out must lie under {SCRATCH}/: {out}")
+            examples.append(ex)
             i = j
         i += 1
+    return examples
+
+
+def run_example(ex: Example) -> str:
+    argv = shlex.split(ex.command)
+    if argv[0] != "pushluck":
+        raise SystemExit(f"README example must start with 'pushluck': {ex.command}")
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != ex.exit:
+        raise SystemExit(f"README example exited {proc.returncode}, expected {ex.exit}: "
+                         f"{ex.command}\n{proc.stderr}")
+    text = proc.stdout if proc.returncode == 0 else proc.stderr
+    text = text.replace(f"{ROOT}/", "")  # data files named by absolute path read as relative
+    out = text.rstrip("\n").splitlines()
+    if ex.lines is not None and len(out) > ex.lines:
+        out = out[:ex.lines] + ["…"]
+    return "\n".join(out)
+
+
+def run_all(examples: list[Example]) -> list[str]:
+    """Outputs in README order; examples sharing an --out folder run in order in one task."""
+    if SCRATCH.is_symlink():
+        raise SystemExit(f"{SCRATCH} is a symbolic link; refusing to empty it")
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+    SCRATCH.mkdir(parents=True)
+    groups: dict[object, list[int]] = {}
+    for k, ex in enumerate(examples):
+        groups.setdefault(ex.out_dir or k, []).append(k)
+    outputs: list[str] = [""] * len(examples)
+
+    def run_group(indices: list[int]) -> None:
+        for k in indices:
+            outputs[k] = run_example(examples[k])
+
+    # longest groups first, so two workers finish together
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outputs = list(pool.map(lambda e: run_example(e[2], e[3]), examples))
-    out, last = [], 0
-    for (start, end, command, _lines), output in zip(examples, outputs):
-        out += src[last:start + 1]
-        out += ["```console", f"$ {command}", output, "```"]
-        last = end
-    out += src[last:]
-    return "\n".join(out) + "\n"
+        list(pool.map(run_group, sorted(groups.values(), key=len, reverse=True)))
+    return outputs
+
+
+def render(text: str) -> tuple[str, str]:
+    """README text with every example refilled from a real run, and the same with the volatile
+    examples left as they were (what ``--check`` compares)."""
+    src = text.splitlines()
+    examples = find_examples(src)
+    outputs = run_all(examples)
+    fresh, checked, last = [], [], 0
+    for ex, output in zip(examples, outputs):
+        fresh += src[last:ex.start + 1]
+        checked += src[last:ex.start + 1]
+        block = ["```console", f"$ {ex.command}", output, "```"]
+        fresh += block
+        checked += src[ex.start + 1:ex.end] if ex.volatile else block
+        last = ex.end
+    fresh += src[last:]
+    checked += src[last:]
+    return "\n".join(fresh) + "\n", "\n".join(checked) + "\n"
 
 
 def mask(text: str) -> str:
@@ -88,18 +174,21 @@ def mask(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    started = time.perf_counter()
     current = README.read_text(encoding="utf-8")
-    fresh = render(current)
+    fresh, checked = render(current)
+    took = time.perf_counter() - started
     if "--check" in argv:
-        if mask(fresh) == mask(current):
-            print("README examples match real runs")
+        if mask(checked) == mask(current):
+            print(f"README examples match real runs ({took:.0f} s)")
             return 0
-        diff = difflib.unified_diff(mask(current).splitlines(), mask(fresh).splitlines(),
+        diff = difflib.unified_diff(mask(current).splitlines(), mask(checked).splitlines(),
                                     "README.md", "real runs", lineterm="", n=1)
         print("\n".join(list(diff)[:200]))
+        print("README examples have drifted: run `make readme` (python docs/readme_examples.py)")
         return 1
     README.write_text(fresh, encoding="utf-8")
-    print(f"rewrote {README}")
+    print(f"rewrote {README} ({took:.0f} s)")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Railroad Canasta: cards, values, meld legality, canasta types, requirement, scoring.
 
-Expected values come from the rules page (shared/rules/railroad-canasta.md, examples R1-R10) or
+Expected values come from the rules reference (docs/rules/canasta.md, examples R1-R10) or
 are derived by hand in the comments.
 """
 import pytest

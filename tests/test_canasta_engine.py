@@ -116,9 +116,10 @@ def run_turn(s, skip_draw=True):
 
 
 # --------------------------------------------------------------------------- R9
-@pytest.mark.parametrize("melded,expected", [(1, 15), (0, -15)])
-def test_r9_sevens_lock(melded, expected):
-    s = state()
+@pytest.mark.parametrize("melded,lockreq,expected", [(1, False, 15), (0, False, 15),
+                                                     (0, True, -15)])
+def test_r9_sevens_lock(melded, lockreq, expected):
+    s = state(rules=CanastaRules(lock_meld_needs_requirement=lockreq))
     s["can"][1, K.CT_SEVENS] = 1  # A has a sevens canasta, B (seat 0) has none
     add(s["hand"], 0, "7S 7H 7D")
     s["pl"][0, K.C_MELDED] = melded
@@ -129,8 +130,9 @@ def test_r9_sevens_lock(melded, expected):
     assert run_turn(s) == 0
     assert s["g"][K.G_END] == 2  # sevens lock
     K.score_round(s["hand"], s["kit"], s["can"], s["pl"], s["rp"])
-    # melded: B melds 7-7-7 (+15), the hand empties, nobody gets the going-out bonus;
-    # not melded at cumulative 0: 15 < 50, the sevens stay in hand (-15).
+    # B melds 7-7-7 (+15), the hand empties, nobody gets the going-out bonus; not melded, by
+    # default (section 7 case 3) B melds them all the same; only with the knob
+    # lock_meld_needs_requirement: 15 < 50, the sevens stay in hand (-15).
     assert s["pl"][0, K.C_SCORE] == expected
     assert s["pl"][0, K.C_OUT] == 0 and s["viol"].sum() == 0
 
@@ -212,7 +214,19 @@ def _check_round(res, P, rules):
     for c in stock[g[K.G_SP]:g[K.G_SEND]]:
         total[c] += 1
     assert total.tolist() == [n * P for n in PER_SHARE]  # card conservation: 106 per player
-    assert g[K.G_END] in (1, 2, 3)
+    end = g[K.G_END]
+    assert end in (K.END_OUT, K.END_LOCK, K.END_STOCK, K.END_STALL)
+    cur = g[K.G_CUR]  # the player who moved last (the round ended on their turn)
+    if end == K.END_LOCK:
+        # sevens lock (section 7 case 3): no legal discard because only sevens are left (sevens
+        # not yet free) or the only card was a seven; after the lock melds only sevens remain
+        assert hand[cur].sum() == hand[cur, 7]
+        assert not all(can[:, K.CT_SEVENS] > 0) or hand[cur].sum() <= 1
+    elif end == K.END_STALL:
+        # stall (case 4): a single card that is not a seven
+        assert hand[cur].sum() == 1 and hand[cur, 7] == 0
+    elif end == K.END_OUT:
+        assert pl[cur, K.C_OUT] == 1
     if not all(can[:, K.CT_SEVENS] > 0):
         # sevens were never free this round, so no seven was ever discarded: the pile can hold
         # at most the initial up-card seven
@@ -232,7 +246,7 @@ def _check_round(res, P, rules):
             assert pile[g[K.G_TOP]] >= 1 and g[K.G_TOP] != 7
         else:
             assert mcnt[p, 3] == 0  # black threes meld only when going out
-            if g[K.G_END] != 2:
+            if g[K.G_END] != K.END_LOCK:
                 assert hand[p].sum() >= 1
         assert mcnt[p].sum() == 7 * can[p].sum() + unfinished + mcnt[p, 3]
         assert pl[p, K.C_MVAL] == sum(int(mcnt[p, c]) * VALUES[c] for c in range(15))
@@ -267,7 +281,7 @@ def test_property_seeded_rounds(P, sets, pols):
             ends.add(_check_round(res, P, rules))
             n += 1
     assert n >= 320
-    assert 3 in ends  # the stock runs out in some rounds
+    assert K.END_STOCK in ends  # the stock runs out in some rounds
 
 
 def test_many_rounds_no_violation_and_all_endings():
@@ -278,7 +292,8 @@ def test_many_rounds_no_violation_and_all_endings():
                                  "bad_go_outs": 0, "emptied_hands": 0}
     pr = out["per_round"]
     assert pr["went_out"].estimate > 0 and pr["sevens_lock"].estimate > 0
-    assert pr["went_out"].estimate + pr["sevens_lock"].estimate + \
+    assert pr["stall"].estimate > 0
+    assert pr["went_out"].estimate + pr["sevens_lock"].estimate + pr["stall"].estimate + \
         pr["stock_exhausted"].estimate == pytest.approx(1.0)
     # every going-out round has four canasta types for the winner: at least 1 sevens canasta
     assert pr["sevens_canastas"].estimate >= pr["went_out"].estimate

@@ -1,4 +1,4 @@
-"""Go-Stop deck, notation, scoring and payments against the rules page (shared/rules/go-stop.md).
+"""Go-Stop deck, notation, scoring and payments against the rules reference (docs/rules/gostop.md).
 
 Every expected value below is derived by hand from sections 1, 7 and 9 of the rules page; the
 derivation is in the comment next to it.
@@ -197,3 +197,32 @@ def test_policy_parsing():
         PL.parse_seats("greedy,random,greedy", 2)
     a = PL.policy_array(PL.parse_seats("greedy,go:3:2", 2))
     assert a[1, 1] == 3 and a[1, 2] == 2 and np.all(a[0, :2] == 0)
+
+
+def test_sake_cup_flex_shows_the_reading_the_payment_used(capsys):
+    # Issue 11 item 6. Winner: 7 animals with 09A (godori 02A 04A 08A) and junk value 9.
+    # As an animal: 7 animals 3 + godori 5 + junk 9 (0) = 8 points, x2 meong-bak = 16.
+    # As double junk: 6 animals 2 + godori 5 + junk 11 (2) = 9 points, no multiplier = 9
+    # (the opponent's junk 6 escapes pi-bak). The payment takes 16, so the animal reading is
+    # the one shown: breakdown, points and sake_cup_as.
+    import json
+
+    from analyzer.cli.main import main
+
+    win = "09A 02A 04A 05A 06A 07A 08A 01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 07J1"
+    with pytest.raises(SystemExit) as exc:
+        main(["gostop", "score", "--captures", win, "--opponents",
+              "10J1 10J2 05J1 05J2 06J1 06J2", "--set", "sake_cup=flex", "--json"])
+    assert exc.value.code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["payments"][0]["pays"] == 16 and out["total"] == 16
+    assert out["sake_cup_as"] == "animal"
+    assert out["points"] == 8
+    assert {x["line"]: x["points"] for x in out["breakdown"]} == {"7 animals": 3, "godori": 5}
+    assert out["counts"]["animals"] == 7 and out["counts"]["junk_value"] == 9
+    assert out["can_stop"] is True
+    # without opponents there is no payment: the reading that scores more points is shown
+    with pytest.raises(SystemExit):
+        main(["gostop", "score", "--captures", win, "--set", "sake_cup=flex", "--json"])
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["points"] == 9 and alone["sake_cup_as"] == "junk"

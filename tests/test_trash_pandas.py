@@ -274,3 +274,18 @@ def test_cli_bad_input_one_line_exit_2(cli, args, needle):
 def test_cli_turns_zero_is_an_error(cli):
     code, out, err = cli("trash-pandas", "simulate", "--trials", "0")
     assert code == 2 and "--trials" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("cmd", [["odds", "--held", "trash"], ["policy"],
+                                 ["simulate", "--trials", "1000", "--seed", "1"]])
+def test_cli_consolation_optional_says_it_has_no_turn_level_effect(cli, cmd):
+    # consolation = optional only matters in the whole game (issue 11, item 7): the turn-level
+    # commands accept it but say once, on stderr, that it changes nothing there.
+    code, out, err = cli("trash-pandas", *cmd, "--set", "consolation=optional", "--json")
+    assert code == 0, err
+    json_out = __import__("json").loads(out)  # stdout stays pure JSON
+    assert json_out
+    lines = [ln for ln in err.splitlines() if "consolation" in ln]
+    assert len(lines) == 1 and "no effect" in lines[0]
+    code, _, err = cli("trash-pandas", *cmd, "--json")
+    assert code == 0 and "consolation" not in err

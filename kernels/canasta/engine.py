@@ -13,7 +13,7 @@ holds (naturals, jokers, twos) of that unfinished meld. When a slot reaches 7 ca
 classified (red / black / wild / sevens) and emptied, so a new meld of that rank may start.
 The discard pile is a count vector plus its top card and the frozen flag; a black three on top
 is the one-turn block (the next discard covers it). All rules follow
-``shared/rules/railroad-canasta.md`` and reach the kernel as the integer vector ``rp``.
+``docs/rules/canasta.md`` and reach the kernel as the integer vector ``rp``.
 
 Algorithm (one round)
 ---------------------
@@ -22,9 +22,11 @@ red threes, turn the up-card, then loop over turns from the dealer's left:
 draw two (or take the pile when the policy wants and the rules allow), meld (initial requirement
 plan, then natural melds, wild meld, black completions, always keeping a legal discard in hand),
 go out when the policy wants and a plan exists that melds all but one non-seven card, else
-discard the least useful legal card (or declare a sevens lock when none exists), then the
-automatic kitty pick-up. The round ends by going out, a sevens lock, or a draw from an empty
-stock. Scores follow section 7 of the rules page.
+discard the least useful legal card, then the automatic kitty pick-up. With no legal discard
+the round ends: a sevens lock when the hand holds sevens (only sevens, or a single seven), else a
+stall (a single card that is not a seven, typically after drawing only red threes), scored the
+same way but counted apart. The round ends by going out, a sevens lock, a stall, or a draw from
+an empty stock (``END_*`` in layout.py). Scores follow section 7 of docs/rules/canasta.md.
 
 Policies are integer vectors (one row per seat), see ``P_*`` in layout.py: ``greedy`` goes
 out as soon as it can; ``builder`` waits for a number of canastas (or a low stock).
@@ -34,7 +36,8 @@ from numba import njit
 
 from kernels.canasta.layout import (  # noqa: F401  (re-exported for callers)
     BLACK3, COPIES, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_CUM, C_FIRSTMELD, C_KON, C_KTURN,
-    C_MELDED, C_MVAL, C_OUT, C_OWNTURNS, C_R3, C_REQ, C_SCORE, G_CUR, G_END, G_FROZEN, G_PN,
+    C_MELDED, C_MVAL, C_OUT, C_OWNTURNS, C_R3, C_REQ, C_SCORE, END_CAP, END_LOCK, END_OUT,
+    END_STALL, END_STOCK, G_CUR, G_END, G_FROZEN, G_PN,
     G_SEND, G_SP, G_TOP, G_TURNS, JOKER, NG, NPL, NPOL, NRULES, NT, NV, P_BLACKNAT, P_FLOOR,
     P_GOMIN, P_TAKE, P_TAKEMIN, P_WILDMIN, RED3, R_BBLACK, R_BRED, R_BSEV, R_BWILD, R_GOBONUS,
     R_HAND, R_KITTY, R_LOCKREQ, R_MAXROUNDS, R_MAXW, R_NP, R_R3BONUS, R_R3REPL, R_TARGET, R_W7,
@@ -161,7 +164,10 @@ def take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol):
 
 @njit(cache=True)
 def lock_melds(p, hand, un, can, pl, mcnt, rp, viol):
-    """Sevens lock: meld as many sevens as the normal rules allow, even emptying the hand."""
+    """Sevens lock: meld as many sevens as the normal rules allow, even emptying the hand.
+
+    A player who has not melded needs 3+ sevens for a new meld, and (only with the knob
+    ``lock_meld_needs_requirement``) their value must reach the initial requirement."""
     c = hand[p, SEVEN]
     if pl[p, C_MELDED] == 0:
         if rp[R_LOCKREQ] == 1 and min(c, 7) * VAL[SEVEN] < pl[p, C_REQ]:
@@ -271,7 +277,7 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
     while True:
         p = g[G_CUR]
         if stop_p >= 0 and p == stop_p and pl[p, C_OWNTURNS] >= stop_turns:
-            g[G_END] = 4
+            g[G_END] = END_CAP
             return 0
         g[G_TURNS] += 1
         pl[p, C_OWNTURNS] += 1
@@ -291,7 +297,7 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
                 take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol)
             else:
                 if g[G_SP] >= g[G_SEND]:
-                    g[G_END] = 3
+                    g[G_END] = END_STOCK
                     return 0
                 draw_cards(p, 2, hand, pl, stock, g, rp)
         free7 = sevens_free(can, P)
@@ -310,35 +316,35 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
             meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7)
         free7 = sevens_free(can, P)
         go = False
-        d = -1
-        if has_four_types(can, p):
-            d = go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp)
-            if d >= 0:
-                go = wants_out(p, pol, can, g)
+        # the four canasta types are needed at going out: the go-out melds may complete them
+        d = go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp)
+        if d >= 0:
+            go = wants_out(p, pol, can, g)
         if first and force_go >= 0:
             if force_go == 1 and d < 0:
                 return -1
             go = force_go == 1
         first = False
         if go:
-            if not has_four_types(can, p):
-                viol[V_GOOUT] += 1
             hand[p, d] -= 1
             for c in range(NT):
                 tmp[c] = hand[p, c]
             meld_all(p, tmp, hand, un, can, pl, mcnt, rp, viol, True)
-            if hand_size(hand, p) != 0 or d == SEVEN:
+            if hand_size(hand, p) != 0 or d == SEVEN or not has_four_types(can, p):
                 viol[V_GOOUT] += 1
             pile[d] += 1
             g[G_PN] += 1
             g[G_TOP] = d
             pl[p, C_OUT] = 1
-            g[G_END] = 1
+            g[G_END] = END_OUT
             return 0
         d = choose_discard(p, hand, un, g[G_FROZEN], P, free7)
         if d < 0:
-            lock_melds(p, hand, un, can, pl, mcnt, rp, viol)
-            g[G_END] = 2
+            if hand[p, SEVEN] > 0:
+                lock_melds(p, hand, un, can, pl, mcnt, rp, viol)
+                g[G_END] = END_LOCK
+            else:
+                g[G_END] = END_STALL
             return 0
         if d == SEVEN and not sevens_free(can, P):
             viol[V_SEVEN] += 1

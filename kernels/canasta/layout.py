@@ -71,9 +71,16 @@ G_PN = 2       # pile size
 G_TOP = 3      # pile top type
 G_FROZEN = 4
 G_TURNS = 5
-G_END = 6      # 1 went out, 2 sevens lock, 3 stock exhausted, 4 turn cap
+G_END = 6      # how the round ended: END_* below (0 while it runs)
 G_CUR = 7
 NG = 8
+
+# how a round ends (g[G_END]); section 7 of docs/rules/canasta.md
+END_OUT = 1    # a player went out
+END_LOCK = 2   # sevens lock (case 3): only sevens left and sevens may not be discarded
+END_STOCK = 3  # stock exhausted (case 2)
+END_CAP = 4    # turn cap of a partial playout (meld odds, tests)
+END_STALL = 5  # stall (case 4): one card left that is not a seven, no legal go-out
 
 # violation counters (property tests)
 V_MELD = 0

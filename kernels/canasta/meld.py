@@ -18,10 +18,11 @@ moves cards into a meld and counts any broken meld rule as a violation (property
 The card types and the state layout are in ``kernels/canasta/layout.py``; the turn flow
 is in ``kernels/canasta/engine.py``.
 """
+import numpy as np
 from numba import njit
 
 from kernels.canasta.layout import (
-    BLACK3, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_MELDED, C_MVAL, JOKER, NT, P_BLACKNAT,
+    BLACK3, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_MELDED, C_MVAL, JOKER, NT, NV, P_BLACKNAT,
     P_WILDMIN, R_MAXW, R_W7, SEVEN, TWO, VAL, V_MELD)
 
 
@@ -370,10 +371,53 @@ def has_four_types(can, p):
 
 
 @njit(cache=True)
+def may_complete_types(p, hand, un, can, rp):
+    """A quick necessary condition for going out this turn: every missing canasta type could
+    be closed from an unfinished meld plus the hand (red or sevens: 7 naturals of one rank and
+    no wild in the meld; black: 7 cards of one rank's slot with wilds; wild: 7 wild cards)."""
+    hw = hand[p, JOKER] + hand[p, TWO]
+    if can[p, CT_WILD] == 0 and un[p, 0, 1] + un[p, 0, 2] + hw < 7:
+        return False
+    if can[p, CT_SEVENS] == 0 and (un[p, SEVEN, 1] + un[p, SEVEN, 2] > 0
+                                   or un[p, SEVEN, 0] + hand[p, SEVEN] < 7):
+        return False
+    red = can[p, CT_RED] > 0
+    black = can[p, CT_BLACK] > 0
+    for r in range(4, NT):
+        n = un[p, r, 0] + hand[p, r]
+        wi = un[p, r, 1] + un[p, r, 2]
+        if not red and r != SEVEN and wi == 0 and n >= 7:
+            red = True
+        if not black and wild_ok(r, rp) and n >= 2 and n + wi + hw >= 7:
+            black = True
+    return red and black
+
+
+@njit(cache=True)
+def completes_four_types(p, d, hand, un, can, pl, mcnt, rp):
+    """Would melding every card but ``d`` (the ``meld_all`` arrangement) leave player ``p``
+    with a canasta of each of the four types? Plays the melds on copies of the state."""
+    h2 = hand.copy()
+    un2 = un.copy()
+    can2 = can.copy()
+    pl2 = pl.copy()
+    mc2 = mcnt.copy()
+    v2 = np.zeros(NV, dtype=np.int64)
+    h2[p, d] -= 1
+    row = h2[p].copy()
+    meld_all(p, row, h2, un2, can2, pl2, mc2, rp, v2, True)
+    return has_four_types(can2, p)
+
+
+@njit(cache=True)
 def go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp):
     """The card to discard when going out (cheapest that works), or -1 if going out is
-    impossible this turn. ``tmp`` is a scratch vector of 15."""
-    if not has_four_types(can, p):
+    impossible this turn. ``tmp`` is a scratch vector of 15.
+
+    Going out needs the four canasta types at going out (section 8), not before the turn: when
+    some type is missing, the go-out melds themselves must complete it."""
+    four = has_four_types(can, p)
+    if not four and not may_complete_types(p, hand, un, can, rp):
         return -1
     order = (3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 1, 0)
     for d in order:
@@ -383,5 +427,6 @@ def go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp):
             tmp[c] = hand[p, c]
         tmp[d] -= 1
         if meld_all(p, tmp, hand, un, can, pl, mcnt, rp, viol, False):
-            return d
+            if four or completes_four_types(p, d, hand, un, can, pl, mcnt, rp):
+                return d
     return -1

@@ -11,12 +11,13 @@ per-block sums (columns documented per kernel) that the runner reduces in block 
 import numpy as np
 from numba import njit, prange
 
-from kernels.canasta.engine import (C_CUM, C_FIRSTMELD, C_KTURN, C_REQ, C_SCORE, G_END, G_SEND, G_SP,
-                             G_TURNS, NG, NPL, NT, NV, R_KITTY, R_MAXROUNDS, R_NP, R_TARGET,
-                             deal, new_state, plan_initial, play_turns, score_round)
+from kernels.canasta.engine import (C_CUM, C_FIRSTMELD, C_KTURN, C_REQ, C_SCORE, END_LOCK,
+                                    END_OUT, END_STALL, END_STOCK, G_END, G_SEND, G_SP, G_TURNS,
+                                    NG, NPL, NT, NV, R_KITTY, R_MAXROUNDS, R_NP, R_TARGET, deal,
+                                    new_state, plan_initial, play_turns, score_round)
 from kernels.rng import randint, seed_trial
 
-NROUNDSTAT = 11  # per-round quantities (see round_stats)
+NROUNDSTAT = 12  # per-round quantities (see round_stats)
 MODE_GAMES = 0
 MODE_ROUNDS = 1
 MODE_MELD = 2
@@ -66,12 +67,13 @@ def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
 def round_stats(pl, can, g, rp, rs):
     """Add one round to ``rs``: 0 turns, 1 went out, 2 sevens lock, 3 stock exhausted,
     4..7 red/black/wild/sevens canastas (all players), 8 kitty pick-ups, 9 their turn numbers,
-    10 mean points per player."""
+    10 mean points per player, 11 stall."""
     P = rp[R_NP]
     rs[0] += g[G_TURNS]
-    rs[1] += 1.0 if g[G_END] == 1 else 0.0
-    rs[2] += 1.0 if g[G_END] == 2 else 0.0
-    rs[3] += 1.0 if g[G_END] == 3 else 0.0
+    rs[1] += 1.0 if g[G_END] == END_OUT else 0.0
+    rs[2] += 1.0 if g[G_END] == END_LOCK else 0.0
+    rs[3] += 1.0 if g[G_END] == END_STOCK else 0.0
+    rs[11] += 1.0 if g[G_END] == END_STALL else 0.0
     pts = 0.0
     for p in range(P):
         for k in range(4):

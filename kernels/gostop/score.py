@@ -4,7 +4,7 @@ and by ``pushluck gostop score``).
 Model
 -----
 Cards are integers. The 48 hwatu cards are ``c = 4*(month-1) + slot`` with the slots in the order
-of the rules page's deck table (``01B 01R 01J1 01J2``, ``02A 02R 02J1 02J2``, ... ``12B 12A 12R
+of the deck table in docs/rules/gostop.md (``01B 01R 01J1 01J2``, ``02A 02R 02J1 02J2``, ... ``12B 12A 12R
 12D``); jokers are ``48 + j`` (j = 0..4). Everything lives in one int64 state array ``S``
 (layout below): the rules vector with per-card tables (kind, junk value, greedy value), then
 per-seat pile counters, variables, event counts and policy rows; ``kernels.gostop.state``

@@ -2,7 +2,7 @@
 
 Model
 -----
-One deal of Go-Stop (rules page ``shared/rules/go-stop.md``, sections 3-9) between 2 or 3 seats;
+One deal of Go-Stop (``docs/rules/gostop.md``, sections 3-9) between 2 or 3 seats;
 seat 0 deals and moves first. The whole state is ONE flat int64 array ``S`` (allocated once per
 block; a single array keeps Numba's reference counting out of the hot loop), in blocks:
 the rules vector, pile counters, per-seat variables (go count, score at last go, shakes, skip

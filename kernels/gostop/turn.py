@@ -1,4 +1,4 @@
-"""Go-Stop deal engine, one turn: the rules page's section 4 and the policies' choices.
+"""Go-Stop deal engine, one turn: section 4 of docs/rules/gostop.md and the policies' choices.
 
 Algorithm: a turn is: optional shake; BOMB / SKIP / PLAY (a joker is banked and the top stock card
 stands in for it); the flip (jokers banked, flip again); ppuk, ttadak, jjok or an ordinary

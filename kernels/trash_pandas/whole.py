@@ -1,6 +1,6 @@
 """Trash Pandas whole game in Numba: turns, games and the per-block sums of many games.
 
-Model (rules page shared/rules/trash-pandas.md; every [D] is a rules key, passed in ``rules``)
+Model (rules page docs/rules/trash-pandas.md; every [D] is a rules key, passed in ``rules``)
 -----
 Setup: the pile holds ``copies``; seat i draws ``deal[i]`` cards in seat order. Seat 0 starts.
 A turn (main, cap 6; after collecting all six, a bonus turn with cap ``bonus_cap``):

@@ -9,6 +9,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
+from analyzer.advice.cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
@@ -59,7 +60,7 @@ def rules(json: JsonOpt = False):
 def score(file: Annotated[str, typer.Argument(
               metavar="FILE.toml", help="TOML file describing one player's round.")],
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Score one player's round exactly (section 7 of the rules page).
+    """Score one player's round exactly (section 7 of docs/rules/canasta.md).
 
     The TOML file holds: melds = [["QS","QH",...], ...] (every meld, canastas as 7 cards, a
     black-three meld only when going out); red_threes = N; hand = ["KS", ...] (cards left);
@@ -201,7 +202,8 @@ def simulate(n: trials("games", 2000) = 2000,
 
     Reports per round (cluster-robust ratio estimates over games): length in turns (all players'
     turns), canastas of each type (all players), kitty pick-ups and the round turn at which they
-    happen, going-out / sevens-lock / stock-exhaustion rates, points per player; per game:
+    happen, going-out / sevens-lock / stall / stock-exhaustion rates (a stall: one card left
+    that is not a seven and no go-out, scored like a lock), points per player; per game:
     rounds to the target, each seat's win rate and the first mover's. greedy: goes out as soon as
     allowed. builder:K[:F]: only with K canastas or stock <= F (defaults 10 and 20). --chart
     draws canastas per round and how rounds end into --out (simulate.png and simulate.svg).
@@ -325,3 +327,70 @@ def decide(position: Annotated[str, typer.Argument(
                 f"  → {rec} (objective: {objective}){note_line}")
 
     emit(out, json, render)
+
+
+@app.command()
+def advice(seed: SeedOpt = None,
+           precision: Annotated[float, typer.Option(
+               "--precision", metavar="HALF-WIDTH",
+               help="Race until every surviving rule's loss half-width is at most this (win "
+                    "probability).")] = 0.02,
+           rounds: Annotated[int, typer.Option(
+               "--rounds", min=1, max=200,
+               help="Most racing rounds (each: 2 blocks of 64 games per surviving rule).")] = 8,
+           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
+    """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
+
+    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P cards in
+    the pile) with a go-out rule (as soon as allowed, or only with K canastas unless the stock
+    is down to 20 cards); the rest of play is the greedy bot's. Each is played in whole games
+    against greedy opponents, in both seats, on the same deals (common random numbers); its
+    loss in win probability against the best candidate is raced.
+
+    Examples:
+
+      pushluck canasta advice --seed 4
+
+      pushluck canasta advice --seed 4 --json
+    """
+    from analyzer.advice import pareto, simplest_within
+    from analyzer.advice.cli import tail_lines
+    from analyzer.games.canasta.advice import advise as search, row
+    from analyzer.options import seed_note
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+    from analyzer.rules import rules_to_dict
+
+    r = _rules(rules_file, set_)
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, json)
+    res = search(r, s, rounds, precision)
+    rows = [row(x) for x in res["front"]]
+    payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
+               "unit": "win probability (studied seat, both seats, greedy opponents)",
+               "reference": res["reference"].to_json(), "front": rows,
+               "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
+               "race": res["race"], "seconds": res["seconds"]}
+    if max_loss is not None:
+        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else row(pick)
+
+    def render():
+        c = res["race"]
+        lines = [f"Railroad Canasta ({r.players} players): take the pile / go out (Monte Carlo, "
+                 f"seed {s}); loss in win probability against the best candidate, 95% "
+                 f"Bonferroni intervals; surviving rules only",
+                 f"  {'cx':>3}  {'loss':>24}  rule"]
+        for x in rows:
+            L = x["loss"]
+            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.3f} [{L['ci_low']:.3f}, "
+                         f"{L['ci_high']:.3f}]  {x['words']}")
+        lines.append(f"Racing: {c['trials_spent']} blocks spent ({c['games_spent']:,} games "
+                     f"incl. the pilot) vs {c['trials_flat']} blocks to take every rule to the "
+                     f"same sample; {c['survivors']} of {len(payload['all'])} survived "
+                     f"{c['rounds']} rounds")
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

@@ -30,9 +30,21 @@ if TYPE_CHECKING:
     from analyzer.runner import RunSpec
 
 BLOCK = 64  # trials per block (games or rounds are long: small blocks keep batches balanced)
+# the per-round quantities in the kernel's order (kernels.canasta.trials.round_stats)
 ROUND_STATS = ("turns", "went_out", "sevens_lock", "stock_exhausted", "red_canastas",
                "black_canastas", "wild_canastas", "sevens_canastas", "kitty_pickups",
-               "kitty_turn_sum", "points_per_player")
+               "kitty_turn_sum", "points_per_player", "stall")
+# how a round ends (section 7 of docs/rules/canasta.md): shown in this order, the stall (case 4) beside
+# the sevens lock (case 3); the four rates sum to 1
+ENDINGS = ("went_out", "sevens_lock", "stall", "stock_exhausted")
+
+
+def _in_display_order(per_round: dict) -> dict:
+    """``per_round`` with the endings together (stall right after sevens lock)."""
+    keys = [k for k in per_round if k not in ENDINGS]
+    at = keys.index("turns") + 1 if "turns" in keys else 0
+    keys[at:at] = [k for k in ENDINGS if k in per_round]
+    return {k: per_round[k] for k in keys}
 
 
 # --------------------------------------------------------------------------- policies
@@ -225,6 +237,7 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
         per_round[name] = ratio_stat(col(k, 0), col(k, 1), col(k, 2), R, R2, n)
     per_round["kitty_pickup_turn"] = ratio_stat(
         col(9, 0), col(9, 1), float(s[base + 3 * NROUNDSTAT]), col(8, 0), col(8, 1), n)
+    per_round = _in_display_order(per_round)
     seats = [{"seat": i, "policy": policies[i].label, "p_win": wilson(float(s[4 + i]), n)}
              for i in range(P)]
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": n, "players": P,
@@ -246,11 +259,12 @@ def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: Ru
     s = res.sums
     out = {}
     for k, name in enumerate(ROUND_STATS):
-        if name in ("went_out", "sevens_lock", "stock_exhausted"):
+        if name in ENDINGS:
             out[name] = wilson(float(s[1 + 2 * k]), res.n)
         elif name != "kitty_turn_sum":
             out[name] = mean_from_sums(float(s[1 + 2 * k]), float(s[2 + 2 * k]), res.n)
     out["seat0_score"] = mean_from_sums(float(s[1 + 2 * NROUNDSTAT]),
                                         float(s[2 + 2 * NROUNDSTAT]), res.n)
+    out = _in_display_order(out)
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": res.n, "per_round": out,
             "violations": _violations(s), "rounds_per_second": res.per_second}

@@ -2,8 +2,8 @@
 
 What belongs here: the rules dataclass (one ``rule(...)`` per house-rule key), card parsing and
 card values, the supply check and the initial-meld requirement per cumulative score. Meld
-legality and round scoring are in ``score.py``. The rules page is
-``shared/rules/railroad-canasta.md``.
+legality and round scoring are in ``score.py``. The rules reference is
+``docs/rules/canasta.md``.
 
 Cards are written rank + suit (``QS``, ``7H``, ``TD`` or ``10D`` for a ten, ``2C``, ``AS``) and
 ``JK`` for a joker; lists are comma- or space-separated. Internally a card is a *type*: 0 joker,
@@ -49,8 +49,8 @@ class CanastaRules:
     wilds_in_sevens: bool = rule(False, "OPTION: wilds may join sevens melds (a mixed sevens "
                                         "canasta then counts as black)")
     lock_meld_needs_requirement: bool = rule(
-        True, "a player who has not melded must meet the initial requirement to meld sevens "
-              "in a sevens lock")
+        False, "OPTION: in a sevens lock, a player who has not melded must meet the initial "
+               "requirement to meld their sevens (DEFAULT false: they meld them anyway)")
     max_rounds: int = rule(200, "safety cap on rounds per simulated game", min=1, max=10000)
 
     def check(self) -> None:

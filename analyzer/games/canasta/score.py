@@ -112,6 +112,47 @@ def _meld_from(text, rules, going_out) -> Meld:
     return classify_meld([c for c, _ in parsed], rules, going_out, [lab for _, lab in parsed])
 
 
+def _meld_name(rank: int) -> str:
+    return "wild" if rank == 0 else TYPE_NAMES[rank]
+
+
+def check_unfinished(melds: list[Meld], who: str = "") -> None:
+    """Section 3: at most one unfinished meld per natural rank and one unfinished wild meld
+    (a meld closes at 7 cards, and only then may a new meld of its rank start)."""
+    seen: set[int] = set()
+    for m in melds:
+        if m.legal and m.kind in ("natural", "wild") and m.size < 7:
+            if m.rank in seen:
+                raise UserError(f"{who}two unfinished {_meld_name(m.rank)} melds: a player has "
+                                "at most one unfinished meld of each rank (and one wild meld)")
+            seen.add(m.rank)
+
+
+def _add_wilds(cards, labels, unfinished, rules, going_out) -> Meld:
+    """A ``+`` group of wild cards only: it joins the unfinished wild meld if it can, else the
+    first unfinished natural meld (highest rank first) it fits legally. When none fits, the
+    reason is the one of the only candidate, or all of them."""
+    order = ([0] if 0 in unfinished else []) + sorted((r for r in unfinished if r), reverse=True)
+    tried = []
+    for r in order:
+        base = unfinished[r]
+        m = classify_meld(base.cards + cards, rules, going_out, base.labels + labels)
+        if m.legal:
+            return m
+        tried.append((r, m))
+    if not tried:
+        m = classify_meld(cards, rules, going_out, labels)
+        m.legal, m.reason = False, "no unfinished meld to add the wild cards to"
+        return m
+    if len(tried) == 1:
+        return tried[0][1]
+    m = classify_meld(cards, rules, going_out, labels)
+    m.legal = False
+    m.reason = "no unfinished meld can take them (" + "; ".join(
+        f"{_meld_name(r)} meld: {t.reason}" for r, t in tried) + ")"
+    return m
+
+
 def check_melds(proposed: list[str], rules: CanastaRules, score: int = 0,
                 melded: bool = False, existing: list[str] | None = None,
                 going_out: bool = False) -> dict:
@@ -122,6 +163,7 @@ def check_melds(proposed: list[str], rules: CanastaRules, score: int = 0,
     for e in existing_m:
         if not e.legal:
             raise UserError(f"existing meld {' '.join(e.labels)} is not legal: {e.reason}")
+    check_unfinished(existing_m, "--existing: ")
     unfinished = {e.rank: e for e in existing_m if e.size < 7 and e.kind != "black-threes"}
     results = []
     legal = True
@@ -141,7 +183,9 @@ def check_melds(proposed: list[str], rules: CanastaRules, score: int = 0,
             nat = [c for c in cards if c not in (JOKER, TWO)]
             rank = nat[0] if nat else 0
             base = unfinished.get(rank)
-            if base is None:
+            if not nat:
+                m = _add_wilds(cards, [lab for _, lab in parsed], unfinished, rules, going_out)
+            elif base is None:
                 m = classify_meld(cards, rules, going_out, [lab for _, lab in parsed])
                 m.legal, m.reason = False, (f"no unfinished {TYPE_NAMES[rank]} meld to add to")
             else:
@@ -188,6 +232,7 @@ def round_score(melds: list[list[int]], red_threes: int, hand: list[int],
     for m in ms:
         if not m.legal:
             raise UserError(f"meld {' '.join(m.labels) or m.cards} is not legal: {m.reason}")
+    check_unfinished(ms)
     types = [m.canasta for m in ms if m.canasta]
     if went_out:
         missing = [t for t in CANASTA_TYPES if t not in types]

@@ -26,7 +26,8 @@ def _check_policy(policy: str) -> None:
 
 def _metrics() -> list[Metric]:
     # round_trial columns: 0 rounds, then ΣX (1 + 2k) and ΣX² for k in ROUND_STATS order:
-    # 0 turns, 1 went out, 2 sevens lock, 3 stock exhausted, ..., 10 points per player; then
+    # 0 turns, 1 went out, 2 sevens lock, 3 stock exhausted, ..., 10 points per player,
+    # 11 stall; then
     # ΣX, ΣX² of the first mover's round score at 1 + 2·NROUNDSTAT.
     from kernels.canasta.trials import NROUNDSTAT
 
@@ -36,6 +37,8 @@ def _metrics() -> list[Metric]:
                ("round_turns", "turns per round (all players)", 0, "mean"),
                ("p_going_out", "P(the round ends by going out)", 1, "rate"),
                ("p_sevens_lock", "P(the round ends in a sevens lock)", 2, "rate"),
+               ("p_stall", "P(the round ends in a stall: one non-seven card, no go-out)", 11,
+                "rate"),
                ("sevens_canastas", "sevens canastas per round (all players)", 7, "mean"),
                ("points_per_player", "round score per player", 10, "mean"))]
     out.append(Metric("canasta", "first_mover_score", "round score of the first mover",

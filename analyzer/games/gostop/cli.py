@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice.cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -71,7 +72,7 @@ def score(captures: Annotated[str, typer.Option(
     Score = brights (3: 3, or 2 with 12B; 4: 4; 5: 15) + animals (count - 4 from 5) + godori 5 +
     ribbons (count - 4 from 5) + hongdan/cheongdan/chodan 3 each + junk (value - 9 from 10).
     Payment per opponent = (score + gos) x 2^shaken x go bonus x meong-bak x nagari x gwang-bak
-    x pi-bak (rules page section 9).
+    x pi-bak (section 9 of docs/rules/gostop.md).
 
     Examples:
 
@@ -94,10 +95,9 @@ def score(captures: Annotated[str, typer.Option(
     win = pool.parse(captures, "--captures")
     opps = [pool.parse(t, f"opponent {i + 1}'s pile") for i, t in enumerate(opp_texts)]
     sc = G.score_cards(win, r)
+    stop_points = sc["points"]  # the go/stop check reads 09A to its owner's best points
     payload = {"game": "gostop", "exact": True, "captures": [card_name(c, r) for c in win],
-               "points": sc["points"], "breakdown": sc["breakdown"],
-               "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"],
-               "stop_target": r.stop_target, "can_stop": sc["points"] >= r.stop_target}
+               "stop_target": r.stop_target, "can_stop": stop_points >= r.stop_target}
     if opps:
         gos = None
         if opponent_gos is not None:
@@ -110,6 +110,10 @@ def score(captures: Annotated[str, typer.Option(
         p = G.payments(win, opps, r, go_count, shaken, bombs, streak, gos)
         payload.update({"go_count": go_count, "shaken": shaken, "payments": p["payments"],
                         "total": p["total"]})
+        # show the reading of 09A the payment used (it may score fewer points: meong-bak)
+        sc = G.score_cards(win, r, p["reading"])
+    payload.update({"points": sc["points"], "breakdown": sc["breakdown"],
+                    "sake_cup_as": sc["sake_cup_as"], "counts": sc["counts"]})
 
     def render():
         lines = [f"Go-Stop capture pile ({len(win)} cards), exact"]
@@ -118,6 +122,9 @@ def score(captures: Annotated[str, typer.Option(
         if sc["sake_cup_as"]:
             lines.append(f"  (09A counted as {sc['sake_cup_as']})")
         lines.append(f"  {'points':<22} {sc['points']:>3}   (stop minimum {r.stop_target})")
+        if stop_points != sc["points"]:
+            lines.append(f"  (read for the most points, 09A scores {stop_points} for the "
+                         "stop check; the payment reading pays more)")
         for row in payload.get("payments", []):
             mult = ", ".join(row["multipliers"]) or "no multiplier"
             extra = f"  [{row['note']}]" if "note" in row else ""
@@ -337,3 +344,65 @@ def decide(position: Annotated[Optional[str], typer.Option(
         ])
 
     emit(out, json, render)
+
+
+
+@app.command()
+def advice(seed: SeedOpt = None,
+           precision: Annotated[float, typer.Option(
+               "--precision", metavar="HALF-WIDTH",
+               help="Race until every surviving rule's loss half-width is at most this "
+                    "(points per deal).")] = 0.02,
+           rounds: Annotated[int, typer.Option(
+               "--rounds", min=1, max=200,
+               help="Most racing rounds (each: 4 blocks of 2048 deals per surviving rule).")]
+           = 12,
+           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
+    """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
+
+    The rules are the engine's go:K:T family in words (always stop; go while fewer than K gos;
+    stop with fewer than T turns left). Each is played on the same deals (common random
+    numbers), in both seats, and its loss against the best member (net points per deal) is
+    raced: a rule is dropped once its loss interval lies wholly above a simpler rule's. Prints
+    the deals spent and what evaluating every rule to the same sample would have cost.
+
+    Examples:
+
+      pushluck gostop advice --seed 5
+
+      pushluck gostop advice --seed 5 --json
+    """
+    from analyzer.advice import rule_row
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.games.gostop.advice import DECISION, advise as search
+    from analyzer.options import seed_note
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+    from analyzer.rules import rules_to_dict
+
+    r = _rules(rules_file, set_)
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, json)
+    res = search(r, s, rounds, precision)
+    feats = res["features"]
+    everyone = [rule_row(x, feats, DECISION) for x in sorted(res["all"], key=lambda x: x.loss)]
+    payload = {"game": "gostop", "rules": rules_to_dict(r), "exact": False, "seed": s,
+               "unit": "net points per deal (studied seat, both seats, greedy opponents)",
+               "reference": res["reference"], "all": everyone, "race": res["race"],
+               "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+
+    def render():
+        c = res["race"]
+        lines = [f"Go-Stop ({r.players} players): when to say go (Monte Carlo, seed {s}); loss "
+                 f"against the best of the family ({res['reference']}) in net points per deal, "
+                 f"95% Bonferroni intervals; surviving rules only",
+                 *front_block(rows, "points", 3),
+                 f"Racing: {c['trials_spent']} blocks spent ({c['deals_spent']:,} deals incl. "
+                 f"the pilot) vs {c['trials_flat']} blocks to take every rule to the same "
+                 f"sample; {c['survivors']} of {len(everyone)} rules survived {c['rounds']} "
+                 f"rounds"]
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

@@ -143,3 +143,34 @@ def _pct(stat) -> str:
 
 PARTS = [section_part("gostop", report_section, "section",
                       "seats, events, payments and the appetite for going")]
+
+
+def advice_part(params: dict, rules: dict, seed: int):
+    """When to say go: the raced go:K:T rules (``pushluck gostop advice``)."""
+    from analyzer.advice import rule_row
+    from analyzer.advice.report import front_files
+    from analyzer.games.gostop.advice import DECISION, FEATURES, advise
+    from analyzer.games.gostop.rules import GoStopRules
+    from analyzer.report import PartResult
+    from analyzer.rules import build_rules
+
+    r = build_rules(GoStopRules, None, None, rules)
+    res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
+    rows = [rule_row(x, FEATURES, DECISION) for x in res["front"]]
+    files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)")
+    c = res["race"]
+    summary = (f"The engine's go rules in words, each played in both seats against greedy "
+               f"opponents on the same deals (seed {seed}); loss in net points per deal against "
+               f"the best of them ({res['reference']}), 95% Bonferroni intervals, surviving rules "
+               f"only. Racing spent {c['trials_spent']} blocks of 2048 deals against "
+               f"{c['trials_flat']} for every rule at the same sample.\n\n" + md)
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": c})
+
+
+def _advice_kind():
+    from analyzer.report import PartKind
+
+    return PartKind("gostop", "advice", advice_part, "when to say go: raced rules of thumb")
+
+
+PARTS = PARTS + [_advice_kind()]

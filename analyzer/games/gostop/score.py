@@ -63,18 +63,24 @@ def breakdown(st: np.ndarray, rules: GoStopRules, as_junk: bool = False) -> list
     return lines
 
 
-def score_cards(cards: list[int], rules: GoStopRules) -> dict:
-    """Points of a capture pile: the best reading of 09A under flex, its lines and counts."""
+def score_cards(cards: list[int], rules: GoStopRules, reading: int | None = None) -> dict:
+    """Points of a capture pile, its lines and counts under one reading of 09A.
+
+    ``reading`` 0 reads the sake cup as an animal, 1 as a double junk (only under flex); None
+    takes the reading with more points (the go/stop check). `gostop score` with opponents passes
+    the reading the payment used (``payments(...)["reading"]``), which can differ: meong-bak
+    may make the animal reading pay more although it scores fewer points.
+    """
     from kernels.gostop import score as K
 
     st = pile_stats(cards, rules)
     S = state_array(rules)
     S[K.PSB:K.PSB + K.NSTAT] = st
-    s0 = int(K.score_reading(S, 0, 0))
-    reading = 0
-    if rules.sake_cup == "flex" and st[K.T_SAKE]:
-        s1 = int(K.score_reading(S, 0, 1))
-        if s1 > s0:
+    flex = rules.sake_cup == "flex" and bool(st[K.T_SAKE])
+    if reading is None or not flex:
+        s0 = int(K.score_reading(S, 0, 0))
+        reading = 0
+        if flex and int(K.score_reading(S, 0, 1)) > s0:
             reading = 1
     lines = breakdown(st, rules, bool(reading))
     points = sum(x["points"] for x in lines)
@@ -158,4 +164,5 @@ def payments(winner: list[int], opponents: list[list[int]], rules: GoStopRules, 
         for row in rows:
             row["note"] = ("go-bak: pays for every loser" if row["opponent"] == payer + 1
                            else "go-bak: another loser pays")
-    return {"base": s, "go_points": gp, "payments": rows, "total": int(out[0])}
+    return {"base": s, "go_points": gp, "payments": rows, "total": int(out[0]),
+            "reading": reading}

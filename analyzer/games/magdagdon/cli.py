@@ -1,4 +1,4 @@
-"""`pushluck magdagdon …`: the solo 4×4 dice-placement game (rules: shared/rules/magdagdon.md).
+"""`pushluck magdagdon …`: the solo 4×4 dice-placement game (rules: docs/rules/magdagdon.md).
 
 Only parses options, calls rules/exact/play/decide and prints; charts and tables come from
 report.py. Queries (score, feasible, odds) import neither pandas nor matplotlib.

@@ -5,7 +5,7 @@ No Monte Carlo, no pandas, no matplotlib: every answer here is exact (``"exact":
 Scoring (pure Python here; the kernels score finished games with the same formula): every row
 and every column scores the sum of its numbers; a line of n numbers earns its best bonus
 (straight: n consecutive values in order, either direction; n of a kind; two pairs: two
-different values, n/2 of each — for the 4×4 board exactly the rules page's "two pairs"); a line
+different values, n/2 of each — for the 4×4 board exactly docs/rules/magdagdon.md's "two pairs"); a line
 with a ruin or an empty cell earns no bonus; −ruin_penalty per ruin; then the difficulty's power
 penalties (the first k costs for k uses).
 

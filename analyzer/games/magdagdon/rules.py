@@ -1,6 +1,6 @@
 """MAGDAGDON rules: the house-rule dataclass, the difficulties and the board/roll notation.
 
-Rules page: ``shared/rules/magdagdon.md``. A board is written as its rows top to bottom separated
+Rules reference: ``docs/rules/magdagdon.md``. A board is written as its rows top to bottom separated
 by ``/``, one character per cell: ``1``–``6`` a number, ``.`` empty, ``x`` a ruin; a roll is its
 dice values (``3446``; ``-``/``,``/spaces are ignored). Cells are named ``rRcC`` (1-based). In
 Python a board is an int8 array, row-major: 0 empty, 1–6 a number, 7 (``RUIN``) a ruin.

@@ -11,6 +11,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -233,3 +234,61 @@ def simulate(n: TrialsOpt = None,
         f"  B {out['b'][0]} vs {out['b'][1]}: P(first wins) = "
         f"{out['p_first_player_wins_b'].format(4)}\n"
         f"  A − B = {d.format(4)}  → {out['verdict']}"))
+
+
+
+@app.command()
+def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Rules of thumb for Pig and their exact cost in win probability against optimal play.
+
+    Searches single thresholds (hold at 25), thresholds in bands of a second feature and
+    decision lists of up to 3 conditions over turn total, own and opponent's score, points
+    behind and points needed; each rule is evaluated exactly (policy evaluation against the
+    optimal player, both seats). Prints the Pareto front of complexity (numbers + conditions to
+    remember) against loss, and where each front rule goes wrong most often.
+
+    Examples:
+
+      pushluck pig advice
+
+      pushluck pig advice --max-loss 0.01 --json
+    """
+    from analyzer.advice import rule_row
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.games.pig.advice import DECISION, advise
+    from analyzer.output import emit
+    from analyzer.rules import rules_to_dict
+
+    r = _rules(rules_file, set_)
+    res = advise(r, bands, clauses)
+    feats = res["features"]
+    payload = {"game": "pig", "rules": rules_to_dict(r), "exact": True,
+               "unit": "win probability (average over seats, against the optimal player)",
+               "p_first_optimal": res["p_first_optimal"],
+               "best_hold_at": rule_row(res["best_hold_at"], feats, DECISION),
+               "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+
+    def render():
+        hold = payload["best_hold_at"]
+        lines = [f"Pig to {r.goal}: rules of thumb against the optimal player (exact; loss = "
+                 f"0.5 − win probability averaged over both seats)",
+                 f"  best single threshold: {hold['words']} loss {hold['loss']:.4f} "
+                 f"(moving first: {hold['p_win_first']:.4f} vs optimal "
+                 f"{res['p_first_optimal']:.4f})", *front_block(rows, "win prob.")]
+        for row in rows:
+            m = row["mistakes"]
+            cell = m["cells"][0] if m["cells"] else None
+            how = "" if cell is None else ("rolls where optimal holds"
+                                           if cell["rule_rolls_should_hold"] > 0.5
+                                           else "holds where optimal rolls")
+            where = "" if cell is None else (
+                f"; most often at own {cell['own'][0]}–{cell['own'][1]}, opponent "
+                f"{cell['opp'][0]}–{cell['opp'][1]} ({how})")
+            lines.append(f"  cx {row['complexity']}: wrong in {100 * m['share_wrong']:.1f}% of "
+                         f"decisions{where}")
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

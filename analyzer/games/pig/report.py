@@ -127,3 +127,26 @@ PARTS = (
              "exact one-turn statistics of hold at H"),
     PartKind("pig", "matchups", matchups_part, "Monte Carlo win rates of policy pairs"),
 )
+
+
+def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
+    """Rules of thumb and their exact win-probability loss (``pushluck pig advice``)."""
+    from analyzer.advice import rule_row
+    from analyzer.advice.report import front_files
+    from analyzer.games.pig.advice import DECISION, advise
+
+    r = _rules(rules)
+    res = advise(r, int(params.get("bands", 3)), int(params.get("clauses", 3)))
+    rows = [rule_row(s, res["features"], DECISION) for s in res["front"]]
+    files, md = front_files(rows, "win probability", f"Pig to {r.goal}: rules of thumb (exact)")
+    hold = res["best_hold_at"]
+    summary = (f"Rules a person can remember, searched over turn total, scores, points behind and "
+               f"points needed, each evaluated exactly against the optimal player (loss = 0.5 − "
+               f"win probability averaged over both seats). The best single threshold is "
+               f"*{rule_row(hold, res['features'], DECISION)['words']}* (loss "
+               f"{hold.loss:.4f}); {res['evaluations']} rules evaluated.\n\n" + md)
+    return PartResult(files, summary, {"exact": True, "front": rows})
+
+
+PARTS = PARTS + (PartKind("pig", "advice", advice_part,
+                          "rules of thumb and their exact loss against optimal play"),)

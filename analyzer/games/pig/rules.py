@@ -3,7 +3,7 @@
 What belongs here: one ``rule(...)`` per house-rule key (default, meaning, bounds) and the
 validation of user-given positions against the rules. No solver, no kernel, no numpy.
 
-Parameters (rules page ``docs/rules/pig.md``): ``goal`` (100), ``faces`` (6), ``bust_faces`` (1:
+Parameters (``docs/rules/pig.md``): ``goal`` (100), ``faces`` (6), ``bust_faces`` (1:
 the face 1 busts).
 """
 from __future__ import annotations

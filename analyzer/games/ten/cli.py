@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
 
@@ -383,3 +384,52 @@ def score(collection: Annotated[str, typer.Option(
         return "\n".join(lines)
 
     emit(res, json, render)
+
+
+
+@app.command()
+def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
+           tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
+           max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Rules of thumb for drawing on or stopping in a turn, with their exact cost.
+
+    Searches thresholds, banded thresholds and decision lists of up to 3 conditions over
+    T = N − C, the currency total C, the cards in the tableau and the next card's bust chance;
+    each rule is evaluated exactly over every state the solver enumerates (wilds left out, as in
+    the solver). Loss = optimal turn value − the rule's (value-model units).
+
+    Examples:
+
+      pushluck ten advice
+
+      pushluck ten advice --players 3 --max-loss 0.03 --json
+    """
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.games.ten.advice import DECISION, advise as search
+    from analyzer.output import emit
+    from analyzer.rules import rules_to_dict
+
+    model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
+    res = search(model, bands, clauses)
+    payload = {"game": "ten", "rules": rules_to_dict(model.rules), "exact": True,
+               "players": players, "unit": "value-model units (number cards) per turn",
+               "v_optimal": res["v_optimal"], "states": res["states"],
+               "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+
+    def render():
+        lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "
+                 f"{res['states']:,} states)", *front_block(rows, "value")]
+        for row in rows:
+            m = row["mistakes"]
+            worst = m["by_T"][0] if m["by_T"] else None
+            where = "" if worst is None else (
+                f"; most often at T = {worst['T']} ({worst['wrong_per_turn']:.3f} per turn, "
+                f"where it {'draws' if worst['rule_draws'] else 'stops'})")
+            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
+                         f"per turn{where}")
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

@@ -158,3 +158,37 @@ PARTS = (
     section_part("ten", report_section, "section",
                  "threshold policies against the exact optimal policy, rule sensitivity"),
 )
+
+
+def advice_part(params: dict, rules: dict, seed: int):
+    """Draw-or-stop rules of thumb from a fresh turn, with their exact loss (``ten advice``)."""
+    from analyzer.advice import rule_row
+    from analyzer.advice.report import front_files
+    from analyzer.games.ten.advice import DECISION, advise
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
+    from analyzer.report import PartResult
+    from analyzer.rules import build_rules
+
+    r = build_rules(TenRules, None, None, rules)
+    players = int(params.get("players", 4))
+    model = Model(turn_state(r, load_deck(None), None, None, players), r, ValueModel(), players, 0)
+    res = advise(model, int(params.get("bands", 3)), int(params.get("clauses", 3)))
+    rows = [rule_row(s, res["features"], DECISION) for s in res["front"]]
+    files, md = front_files(rows, "number cards", f"Ten turn, {players} players: rules of thumb "
+                            f"(exact)")
+    summary = (f"Draw-or-stop rules a person can remember (T, C, cards in the tableau, bust "
+               f"chance), each evaluated exactly over the {res['states']:,} states of a fresh "
+               f"turn; loss = optimal value ({res['v_optimal']:.4f}) minus the rule's, default "
+               f"value model; {res['evaluations']} rules evaluated.\n\n" + md)
+    return PartResult(files, summary, {"exact": True, "front": rows})
+
+
+def _advice_kind():
+    from analyzer.report import PartKind
+
+    return PartKind("ten", "advice", advice_part,
+                    "draw-or-stop rules of thumb and their exact loss")
+
+
+PARTS = PARTS + (_advice_kind(),)

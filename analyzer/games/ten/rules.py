@@ -4,7 +4,7 @@ What belongs here: everything that turns a rules file, a deck file and the comma
 lists into checked plain data (``TenRules``, ``DeckSpec``, ``TurnState``, ``ValueModel``); no
 solver, no sampling.
 
-Deck (rules page ``shared/rules/ten.md``): 84 number cards (4 colours × values 1–6 three copies,
+Deck (``docs/rules/ten.md``): 84 number cards (4 colours × values 1–6 three copies,
 7–9 one copy), 2 colour wilds per colour, 9 number wilds (one per value), 1 full wild and 27
 currency cards whose split by value is an assumption read from ``analyzer/data/ten_deck.toml``
 (replaceable with ``--deck FILE``), as are the cards removed for 2–3 players.
@@ -32,7 +32,7 @@ _CARD_RE = re.compile(r"^(?:([rbgo])([1-9#])|\*([1-9*])|\$([1-5]))$")
 
 @dataclass(frozen=True)
 class TenRules:
-    number_wilds: int = rule(9, "number wilds in the deck (9 per the rules page; 10 per the "
+    number_wilds: int = rule(9, "number wilds in the deck (9 per docs/rules/ten.md; 10 per the "
                                 "source text, the tenth's value from the deck file)",
                              choices=(9, 10))
     colour_wilds: int = rule(2, "colour wilds per colour", min=0, max=10)
@@ -62,7 +62,7 @@ class Card:
 
 
 def parse_card(text: str) -> Card:
-    """One card in the notation of the rules page; raises UserError naming it."""
+    """One card in the notation of docs/rules/ten.md; raises UserError naming it."""
     t = text.strip().lower()
     m = _CARD_RE.match(t)
     if not m:

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
                               SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec, trials)
 
@@ -60,7 +61,15 @@ def _rules(rules_file, sets):
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.rules import build_rules
 
-    return build_rules(TrashPandasRules, rules_file, sets)
+    r = build_rules(TrashPandasRules, rules_file, sets)
+    if r.consolation == "optional":
+        from analyzer.output import note
+
+        # A draw is never worth less than nothing in the value model (bust >= 0 is enforced),
+        # so declining the consolation draw never changes a turn-level value or decision.
+        note("note: consolation = optional has no effect at the turn level (a consolation draw "
+             "is never worth less than nothing here); it matters only in the whole game")
+    return r
 
 
 def _cards(blammo: int, nanners: int, pie: int) -> tuple[int, int, int]:
@@ -296,6 +305,60 @@ def score(stash: Annotated[Optional[str], typer.Option(
                 f"\nwinner: {', '.join(result['winners'])}\n(deck: {result['deck']})")
 
     emit(result, json, render)
+
+
+@app.command(epilog=VALUE_HELP)
+def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
+           max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
+           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
+    """Rules of thumb for rolling on or stopping in a turn, with their exact cost.
+
+    Searches single thresholds (stop at 3 tokens), thresholds in bands of a second feature and
+    decision lists of up to 3 conditions over tokens held, bust chance, the cards in hand and
+    the bonus turn; cards are used by habit (Blammo! on a bust, then Nanners). Each rule's turn
+    value is computed exactly; the loss is the optimal value minus the rule's, in
+    card-equivalents, for a turn started with the given hand.
+
+    Examples:
+
+      pushluck trash-pandas advice
+
+      pushluck trash-pandas advice --blammo 1 --nanners 1 --json
+    """
+    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.games.trash_pandas.advice import DECISION, advise as search
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import parse_values
+    from analyzer.output import emit
+    from analyzer.rules import rules_to_dict
+
+    cards = _cards(blammo, nanners, pie)
+    r = _rules(rules_file, set_)
+    res = search(TurnSolver(parse_values(value), r), cards, bands, clauses)
+    payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "exact": True,
+               "blammo": cards[0], "nanners": cards[1], "pie": cards[2],
+               "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
+               "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
+    rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+
+    def render():
+        lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
+                 f"MMM Pie! {cards[2]}: optimal value {res['v_optimal']:.4f} (exact)",
+                 *front_block(rows, "card-eq.")]
+        for row in rows:
+            m = row["mistakes"]
+            st = m["states"][0] if m["states"] else None
+            where = "" if st is None else (
+                f"; most often with {st['tokens']} tokens, cards {st['blammo']}/{st['nanners']}"
+                f"/{st['pie']}{' (bonus turn)' if st['bonus'] else ''}, where it says "
+                f"{st['rule']}")
+            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
+                         f"per turn{where}")
+        return "\n".join(lines + tail_lines(
+            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+
+    emit(payload, json, render)
 
 
 # ------------------------------------------------------------------ whole games and positions

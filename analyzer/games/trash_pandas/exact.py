@@ -4,7 +4,7 @@ What belongs here: exact solvers only (memoised recursion, no sampling); no pand
 matplotlib, no kernels. Rules, tokens and the value model live in :mod:`.rules`; policies and
 kernel jobs in :mod:`.play`.
 
-Rules: ``shared/rules/trash-pandas.md``. One custom d6 whose six faces are the six tokens
+Rules: ``docs/rules/trash-pandas.md``. One custom d6 whose six faces are the six tokens
 (index: 0 trash, 1 trees, 2 trash-tree, 3 paw, 4 mask, 5 recycle). A held set is a 6-bit mask.
 
 Value model (card-equivalents; knobs ``draw, stash, steal, mask, card, bust``, all 1 by default):

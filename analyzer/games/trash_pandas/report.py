@@ -191,3 +191,34 @@ PARTS = (
     PartKind("trash-pandas", "whole-games", whole_games_part,
              "whole games: seat advantage, game-length distribution, bots compared"),
 )
+
+
+def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
+    """Roll-or-stop rules of thumb per hand, with their exact loss (``trash-pandas advice``)."""
+    from analyzer.advice import rule_row
+    from analyzer.advice.report import front_files
+    from analyzer.games.trash_pandas.advice import DECISION, advise
+
+    solver, _values, _r = _setup(params, rules)
+    files, parts, data = {}, [], {}
+    for b, n, p in params.get("hands", [[0, 0, 0], [1, 1, 0]]):
+        res = advise(solver, (b, n, p), int(params.get("bands", 3)),
+                     int(params.get("clauses", 3)))
+        rows = [rule_row(s, res["features"], DECISION) for s in res["front"]]
+        tag = f"{b}{n}{p}"
+        f, md = front_files(rows, "card-equivalents",
+                            f"Trash Pandas turn, hand B{b} N{n} P{p}: rules of thumb (exact)",
+                            stem=f"advice_front_{tag}")
+        files.update(f)
+        data[tag] = rows
+        parts.append(f"**Hand: Blammo! {b}, Nanners {n}, MMM Pie! {p}** (optimal turn value "
+                     f"{res['v_optimal']:.4f}; {res['evaluations']} rules evaluated)\n\n" + md)
+    summary = ("Roll-or-stop rules a person can remember (tokens held, bust chance, cards in "
+               "hand, bonus turn), cards used by habit (Blammo! on a bust, then Nanners); each "
+               "rule's turn value is exact and its loss is the optimal value minus it, in "
+               "card-equivalents.\n\n" + "\n\n".join(parts))
+    return PartResult(files, summary, {"exact": True, "fronts": data})
+
+
+PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
+                          "roll-or-stop rules of thumb and their exact loss"),)

@@ -1,0 +1,120 @@
+"""Railroad Canasta: when to take the pile and when to go out, raced by Monte Carlo.
+
+What belongs here: the take-the-pile / go-out rules the engine's bots can play and their racing
+(:func:`analyzer.advice.race.race_family`). No pandas, no printing.
+
+The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over
+one visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and
+*go out* as soon as allowed, or only with at least K completed canastas unless the stock is down
+to F cards. A candidate is one take rule and one go-out rule; its complexity is the sum of theirs
+in the terms of :mod:`analyzer.advice` (a threshold: 2; "as soon as allowed" or "whenever
+allowed": 0; "K canastas or stock ≤ F": 4). Everything else plays as the ``greedy`` bot.
+
+Value: the studied seat's win rate in whole games against ``greedy`` opponents, averaged over
+seat 0 and seat 1 (half the blocks each); loss = the best candidate's (pilot round) minus the
+rule's, per block of games on the same keys (common random numbers; batch-means SE over blocks).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from analyzer.advice import Decision, Feature, Rule
+
+BLOCK = 64
+FEATURES = [Feature("pile", "the cards in the discard pile", (1, 5, 10)),
+            Feature("canastas", "your completed canastas", (5, 6, 7)),
+            Feature("stock", "the cards left in the stock", (20,))]
+TAKE = Decision("take the pile", "draw from the stock")
+GO = Decision("go out", "keep playing")
+
+
+@dataclass(frozen=True)
+class Combo:
+    """A take-the-pile rule and a go-out rule played together."""
+
+    take_min: int
+    go_min: int
+    floor: int = 20
+
+    @property
+    def complexity(self) -> int:
+        return (0 if self.take_min <= 1 else 2) + (0 if self.go_min == 0 else 4)
+
+    def words(self) -> str:
+        fd = {f.name: f for f in FEATURES}
+        take = ("Take the pile whenever allowed." if self.take_min <= 1 else
+                Rule("threshold", "pile", ">=", (self.take_min,)).words(fd, TAKE))
+        go = ("Go out as soon as allowed." if self.go_min == 0 else
+              Rule("list", clauses=(("stock", "<=", self.floor, True),
+                                    ("canastas", ">=", self.go_min, True)),
+                   default_act=False).words(fd, GO))
+        return f"{take} {go}"
+
+    def to_json(self) -> dict:
+        return {"kind": "canasta", "take_pile_min": self.take_min, "go_out_min_canastas":
+                self.go_min, "go_out_stock_floor": self.floor, "complexity": self.complexity}
+
+    def policy(self):
+        from analyzer.games.canasta.play import CanastaPolicy
+
+        base = CanastaPolicy("greedy") if self.go_min == 0 else CanastaPolicy(
+            "builder", go_min=self.go_min, floor=self.floor)
+        return replace(base, take=1, take_min=self.take_min)
+
+
+def family() -> list[Combo]:
+    return [Combo(p, k) for k in (0, 5, 7) for p in (1, 5, 10)]
+
+
+class CanastaRacer:
+    def __init__(self, rules, seed: int, blocks_per_round: int = 2):
+        self.rules = rules
+        self.seed = seed
+        self.blocks = blocks_per_round
+        self.games = 0
+
+    def values(self, combo: Combo, rnd: int) -> np.ndarray:
+        """Win rate of the studied seat per block of round ``rnd`` (both seats)."""
+        from analyzer.advice.race import two_seat_values
+        from analyzer.games.canasta.play import CanastaPolicy, make_job
+        from kernels.canasta import MODE_GAMES
+
+        def job_for(seat):
+            pols = [CanastaPolicy("greedy")] * self.rules.players
+            pols[seat] = combo.policy()
+            return make_job(MODE_GAMES, self.rules, pols)
+
+        v, played = two_seat_values(job_for, lambda seat: 4 + seat, self.seed, rnd,
+                                    self.blocks, BLOCK)
+        self.games += played
+        return v
+
+
+def advise(rules, seed: int, max_rounds: int = 8, precision: float = 0.02,
+           blocks_per_round: int = 2) -> dict:
+    import time
+
+    from analyzer.advice import pareto
+    from analyzer.advice.race import race_family
+
+    t0 = time.perf_counter()
+    fam = family()
+    racer = CanastaRacer(rules, seed, blocks_per_round)
+    scored, cost, ref = race_family(fam, fam, racer.values, 2 * max(1, blocks_per_round // 2),
+                                    max_rounds, precision)
+    front = pareto([s for s in scored if s.extra["survived"]])
+    cost["games_spent"] = racer.games
+    cost["unit"] = f"blocks of {BLOCK} games"
+    return {"front": front, "all": scored, "reference": ref, "race": cost,
+            "seconds": time.perf_counter() - t0}
+
+
+def row(s) -> dict:
+    """A scored combo as JSON (words, data, loss statistic)."""
+    c = s.rule
+    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
+            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
+                     "ci_high": s.hi, "n": s.n},
+            "survived": s.extra.get("survived")}

@@ -1,0 +1,291 @@
+"""Rules of thumb (`pushluck <game> advice`): the shared search, racing and the exact games.
+
+The Monte Carlo games (Go-Stop, Canasta) run only with PUSHLUCK_ADVICE_MC=1 (a few seconds each
+with warm kernels): `make test` keeps to the exact games.
+"""
+import os
+
+import numpy as np
+import pytest
+
+mc_only = pytest.mark.skipif(not os.environ.get("PUSHLUCK_ADVICE_MC"),
+                             reason="Monte Carlo advice tests: set PUSHLUCK_ADVICE_MC=1")
+
+from analyzer.advice import Decision, Feature, Rule, Scored, pareto, simplest_within
+
+FEATS = [Feature("tok", "the tokens you hold", (1, 2, 3, 4), unit="tokens"),
+         Feature("bl", "the Blammo! cards in your hand", (0, 1))]
+FD = {f.name: f for f in FEATS}
+DEC = Decision("roll", "stop")
+
+
+def test_rules_decide_as_their_words_say():
+    tok = np.array([0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
+    bl = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    X = {"tok": tok, "bl": bl}
+    thr = Rule("threshold", "tok", "<=", (2,))
+    assert thr.acts(X).tolist() == [1, 1, 1, 0, 0, 1, 1, 1, 0, 0]
+    assert thr.words(FD, DEC) == ("Roll while the tokens you hold is at most 2 tokens; "
+                                  "otherwise stop.")
+    band = Rule("banded", "tok", "<=", (2, 3), "bl", (1,))
+    assert band.acts(X).tolist() == [1, 1, 1, 0, 0, 1, 1, 1, 1, 0]
+    assert band.complexity == 5
+    lst = Rule("list", clauses=(("bl", ">=", 1, True), ("tok", ">=", 2, False)), default_act=True)
+    assert lst.acts(X).tolist() == [1, 1, 0, 0, 0, 1, 1, 1, 1, 1]
+    assert lst.complexity == 4
+    assert lst.words(FD, DEC).startswith("If the Blammo! cards in your hand is at least 1, roll.")
+    for r in (thr, band, lst):
+        assert Rule.from_json(r.to_json()) == r
+
+
+def test_pareto_keeps_strict_improvements_and_max_loss_picks_the_simplest():
+    r2, r4, r5, r6 = (Rule("threshold", "tok", "<=", (2,)),
+                      Rule("list", clauses=(("tok", ">=", 1, False),) * 2),
+                      Rule("banded", "tok", "<=", (2, 3), "bl", (1,)),
+                      Rule("list", clauses=(("tok", ">=", 1, False),) * 3))
+    sc = [Scored(r2, 0.3, 0.3, 0.3), Scored(r4, 0.1, 0.1, 0.1), Scored(r5, 0.2, 0.2, 0.2),
+          Scored(r6, 0.05, 0.05, 0.05)]
+    front = pareto(sc)
+    assert [s.rule.complexity for s in front] == [2, 4, 6]
+    assert simplest_within(front, 0.15).rule == r4
+    assert simplest_within(front, 0.01) is None
+
+
+def test_racing_keeps_the_best_and_spends_far_fewer_trials():
+    from analyzer.advice.race import race
+
+    true = np.array([0.0, 0.002] + [0.01 * k for k in range(1, 39)])
+    rules = [Rule("threshold", "tok", "<=", (k,)) for k in range(len(true))]
+    batch = 2000
+
+    def sample(idx, rnd):
+        rng = np.random.default_rng([7, rnd])
+        common = rng.normal(0, 1, batch)  # shared trial noise (common random numbers)
+        out = []
+        for i in idx:
+            own = np.random.default_rng([7, rnd, i]).normal(0, 0.2, batch)
+            d = true[i] + 0.05 * common + own
+            out.append((float(d.sum()), float((d * d).sum())))
+        return out
+
+    scored, cost = race(rules, sample, batch, max_rounds=40, precision=0.0015)
+    by = {s.rule: s for s in scored}
+    assert by[rules[0]].extra["survived"]
+    for s in scored:  # every interval covers its true loss (Bonferroni-level intervals)
+        assert s.lo <= true[rules.index(s.rule)] <= s.hi
+    assert cost["trials_spent"] * 10 <= cost["trials_flat"]
+
+
+# ----- Pig (exact) ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pig():
+    from analyzer.games.pig.advice import PigEvaluator
+
+    return PigEvaluator()
+
+
+def test_evaluating_the_optimal_table_reproduces_the_solver(pig):
+    from analyzer.games.pig.exact import solve
+    from analyzer.games.pig.rules import PigRules
+    from kernels.pig.evaluate import evaluate_pig
+
+    P = solve(PigRules())[0]
+    X0, Y0 = evaluate_pig(100, 6, 1, pig.opt, pig.opt)
+    assert abs(X0[0, 0] - 0.5306) < 5e-5  # Neller & Presser 2004
+    assert np.abs(X0 - P[:, :, 0]).max() < 1e-9
+    assert np.abs(Y0 - (1 - P[:, :, 0])).max() < 1e-9
+
+
+def _reference_eval(goal, ra, rb, sweeps=3000):
+    """Plain Gauss–Seidel iteration of the fixed-policy equations (kernels/pig/evaluate.py)."""
+    X = np.zeros((goal, goal, goal + 7))
+    Y = np.zeros((goal, goal, goal + 7))
+    for _ in range(sweeps):
+        for i in range(goal):
+            for j in range(goal):
+                for k in range(goal - i - 1, -1, -1):
+                    if k > 0 and not ra[i, j, k]:
+                        X[i, j, k] = Y[j, i + k, 0]
+                    else:
+                        X[i, j, k] = Y[j, i, 0] / 6 + sum(
+                            1.0 if i + k + f >= goal else X[i, j, k + f] for f in range(2, 7)) / 6
+                for k in range(goal - j - 1, -1, -1):
+                    if k > 0 and not rb[j, i, k]:
+                        Y[j, i, k] = X[i, j + k, 0]
+                    else:
+                        Y[j, i, k] = X[i, j, 0] / 6 + sum(
+                            0.0 if j + k + f >= goal else Y[j, i, k + f] for f in range(2, 7)) / 6
+    return X[0, 0, 0], Y[0, 0, 0]
+
+
+def test_pig_policy_evaluation_matches_plain_iteration_on_a_small_goal():
+    from kernels.pig.evaluate import evaluate_pig
+
+    goal = 8
+    k = np.arange(goal)[None, None, :]
+    i = np.arange(goal)[:, None, None]
+    ra = np.ascontiguousarray(np.broadcast_to(k < 4, (goal,) * 3), dtype=np.uint8)
+    rb = np.ascontiguousarray(np.broadcast_to((k < 3) | (i >= 5), (goal,) * 3), dtype=np.uint8)
+    X0, Y0 = evaluate_pig(goal, 6, 1, ra, rb)
+    x, y = _reference_eval(goal, ra, rb, sweeps=200)
+    assert abs(X0[0, 0] - x) < 1e-9 and abs(Y0[0, 0] - y) < 1e-9
+
+
+def test_pig_best_hold_at_threshold_and_its_loss(pig):
+    from analyzer.advice import Searcher
+    from analyzer.games.pig.advice import features, hold_at
+    from analyzer.games.pig.play import PigPolicy, simulate
+    from analyzer.games.pig.rules import PigRules
+    from analyzer.runner import RunSpec
+
+    turn = [f for f in features(100) if f.name == "turn"]
+    best = Searcher(turn, pig, ops=("<=",)).thresholds()
+    assert best.rule == hold_at(25)
+    assert abs(best.loss - (0.5 - (best.extra["p_win_first"] + best.extra["p_win_second"]) / 2)) \
+        < 1e-15
+    # neighbours are worse, exactly
+    for t in (24, 26, 20):
+        assert pig([hold_at(t)])[0].loss > best.loss
+    # the first-seat win probability against the optimal player, by the Monte Carlo kernel
+    res = simulate((PigPolicy("hold", 25), PigPolicy("optimal")), PigRules(),
+                   RunSpec(200_000, 11))
+    w = res["p_first_player_wins"]
+    assert abs(w.estimate - best.extra["p_win_first"]) <= 4.5 * w.se
+
+
+def test_a_score_aware_rule_beats_hold_at_25(pig):
+    from analyzer.games.pig.advice import hold_at
+
+    aware = Rule("list", clauses=(("opp", ">=", 70, True), ("turn", ">=", 25, False)),
+                 default_act=True)
+    base, better = pig([hold_at(25), aware])
+    assert better.loss < base.loss - 0.005
+
+
+def test_front_losses_remeasured_with_a_fresh_evaluator(pig):
+    from analyzer.games.pig.advice import PigEvaluator, hold_at
+
+    rules = [hold_at(25), Rule("banded", "turn", "<=", (24, 49), "opp", (70,))]
+    first = pig(rules)
+    again = PigEvaluator()(rules)
+    for a, b in zip(first, again):
+        assert a.loss == b.loss
+
+
+def test_pig_advice_refuses_bad_options(cli):
+    code, out, err = cli("pig", "advice", "--bands", "5")
+    assert code == 2 and out == ""
+
+
+# ----- Trash Pandas turn (exact) ----------------------------------------------------------------
+def test_trash_pandas_best_token_threshold_with_no_cards():
+    from analyzer.advice import Searcher
+    from analyzer.games.trash_pandas.advice import TurnEvaluator, features
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, PolicySpec, build_tables
+
+    solver = TurnSolver()
+    ev = TurnEvaluator(solver, (0, 0, 0))
+    tok = [f for f in features((0, 0, 0)) if f.name == "tokens"]
+    best = Searcher(tok, ev).thresholds()
+
+    def value(spec):
+        return PolicyEvaluator(build_tables(spec, solver, 0, 0, 0), solver).turn()["mean_value"]
+
+    v_opt = value(PolicySpec("optimal"))
+    assert abs(v_opt - solver.turn_value(0, 0, 0)) < 1e-12
+    losses = {k: v_opt - value(PolicySpec("stop-at", k)) for k in range(1, 7)}
+    k_best = min(losses, key=losses.get)
+    assert best.rule == Rule("threshold", "tokens", "<=", (k_best - 1,))
+    assert abs(best.loss - losses[k_best]) < 1e-12
+
+
+def test_trash_pandas_advice_cli_json(cli):
+    got = cli("trash-pandas", "advice", "--clauses", "2", "--bands", "2", "--max-loss", "0.1",
+              "--json", check_json=True)
+    assert got["game"] == "trash-pandas" and got["exact"] is True
+    front = got["front"]
+    assert front[0]["rule"]["kind"] == "threshold"
+    assert [r["complexity"] for r in front] == sorted(r["complexity"] for r in front)
+    assert got["simplest_within"]["loss"] <= 0.1
+
+
+# ----- Ten turn (exact) ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ten():
+    from analyzer.games.ten.advice import TenEvaluator
+    from analyzer.games.ten.exact import Model
+    from analyzer.games.ten.rules import TenRules, ValueModel, load_deck, turn_state
+
+    r = TenRules()
+    return TenEvaluator(Model(turn_state(r, load_deck(None), None, None, 4), r, ValueModel(), 4,
+                              0))
+
+
+def test_ten_rule_values_equal_the_solver_policy_values(ten):
+    from analyzer.games.ten.exact import KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, TenPolicy, solve
+
+    sol = solve(ten.model, [TenPolicy(KIND_OPTIMAL), TenPolicy(KIND_TOTAL, 7),
+                            TenPolicy(KIND_CARDS, 3)])
+    assert abs(ten.value(ten.optimal_draw) - sol.value(0)) < 1e-12
+    total7, cards3 = ten([Rule("threshold", "T", "<=", (6,)),
+                          Rule("threshold", "cards", "<=", (2,))])
+    assert abs(total7.extra["value"] - sol.value(1)) < 1e-12
+    assert abs(cards3.extra["value"] - sol.value(2)) < 1e-12
+    assert abs(total7.loss - (sol.value(0) - sol.value(1))) < 1e-12
+
+
+def test_ten_reach_accounts_for_the_whole_value(ten):
+    rule = Rule("list", clauses=(("cards", "<=", 1, True), ("bust", ">=", 30, False)))
+    draw = np.asarray(rule.acts(ten.X), dtype=bool)
+    reach = ten.reach(draw)
+    d = (draw | ten.forced_draw) & ~ten.no_draw
+    # every turn ends once: stopping states and busts carry the whole value
+    assert abs((reach * ~d * ten.S).sum() + (reach * d * ten.const).sum() - ten.value(draw)) \
+        < 1e-9
+
+
+# ----- Go-Stop (Monte Carlo, raced) ---------------------------------------------------------------
+@mc_only
+def test_gostop_raced_loss_agrees_with_a_fresh_stream():
+    from analyzer.advice.race import race
+    from analyzer.games.gostop.advice import GoStopRacer, family
+    from analyzer.games.gostop.rules import GoStopRules
+
+    fam = {p: r for r, p in family()}
+    pols = ["go:3", "greedy", "go:1"]
+    rules = [fam[p] for p in pols]
+
+    def sampler(racer):
+        def sample(idx, rnd):
+            base = racer.values(pols[0], rnd)
+            out = []
+            for i in idx:
+                d = base - racer.values(pols[i], rnd)
+                out.append((float(d.sum()), float((d * d).sum())))
+            return out
+        return sample
+
+    scored, cost = race(rules, sampler(GoStopRacer(GoStopRules(), 21, 2)), 2, max_rounds=3)
+    fresh, _ = race(rules, sampler(GoStopRacer(GoStopRules(), 22, 2)), 2, max_rounds=3)
+    assert cost["trials_spent"] <= cost["trials_flat"]
+    for a, b in zip(scored, fresh):
+        if a.n and b.n:
+            se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
+            assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
+
+
+@mc_only
+def test_canasta_raced_loss_agrees_with_a_fresh_stream():
+    from analyzer.advice.race import race_family
+    from analyzer.games.canasta.advice import CanastaRacer, Combo
+    from analyzer.games.canasta.rules import CanastaRules
+
+    fam = [Combo(1, 0), Combo(5, 0)]
+    runs = [race_family(fam, fam, CanastaRacer(CanastaRules(), seed, 2).values, 2, 3, 0.0)
+            for seed in (31, 32)]
+    (a_sc, a_cost, _), (b_sc, _c, _r) = runs
+    assert a_cost["trials_spent"] <= a_cost["trials_flat"]
+    for a, b in zip(a_sc, b_sc):
+        se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
+        assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12

@@ -1,0 +1,93 @@
+"""The README's examples are real runs, and the rules reference covers every game and house rule.
+
+``test_readme_examples_match_real_runs`` reruns every ``<!-- example: … -->`` block of README.md
+through ``docs/readme_examples.py --check`` (about two minutes; deselect with ``-m "not readme"``,
+regenerate with ``make readme``). The other tests are fast checks of the generator and of
+``docs/rules/``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.games import all_games
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("readme_examples", ROOT / "docs" /
+                                                  "readme_examples.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.readme
+def test_readme_examples_match_real_runs():
+    proc = subprocess.run([sys.executable, str(ROOT / "docs" / "readme_examples.py"), "--check"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def test_marker_options_are_parsed_and_unknown_ones_refused():
+    gen = _generator()
+    src = ["<!-- example lines=3 exit=2 volatile: pushluck pig rules -->", "```console", "```",
+           "<!-- end example -->"]
+    (ex,) = gen.find_examples(src)
+    assert (ex.command, ex.lines, ex.exit, ex.volatile, ex.start, ex.end) == \
+        ("pushluck pig rules", 3, 2, True, 0, 3)
+    with pytest.raises(SystemExit, match="unknown example option 'fast'"):
+        gen.find_examples(["<!-- example fast: pushluck pig rules -->", "<!-- end example -->"])
+    with pytest.raises(SystemExit, match="without"):
+        gen.find_examples(["<!-- example: pushluck pig rules -->", "```console"])
+
+
+def test_examples_may_write_only_under_the_scratch_folder():
+    gen = _generator()
+    ok = "<!-- example: pushluck pig solve --out /tmp/pushluck-readme/pig -->"
+    assert gen.find_examples([ok, gen.END])[0].out_dir == "/tmp/pushluck-readme/pig"
+    for out in ("results", "/tmp/pushluck-readme-x", "reports/out/pig"):
+        with pytest.raises(SystemExit, match="--out must lie under"):
+            gen.find_examples([f"<!-- example: pushluck pig solve --out {out} -->", gen.END])
+
+
+def test_timings_are_masked_but_figures_are_not():
+    gen = _generator()
+    assert gen.mask("solved in 1.44 s; 3,482,292 games/s; games per second = 3,482,292") == \
+        "solved in <t>; <t>; games <t>"
+    assert gen.mask("P(first player wins) = 0.530593") == "P(first player wins) = 0.530593"
+
+
+def test_every_game_has_a_rules_page_naming_every_house_rule_key():
+    readme = (ROOT / "docs" / "rules" / "README.md").read_text(encoding="utf-8")
+    for game in all_games():
+        page = ROOT / "docs" / "rules" / game.rules_page
+        assert page.is_file(), f"{game.key}: docs/rules/{game.rules_page} is missing"
+        text = page.read_text(encoding="utf-8")
+        assert f"({game.rules_page})" in readme, f"docs/rules/README.md does not link {page.name}"
+        rules = game.load("rules")
+        keys = [f.name for f in dataclasses.fields(rules)]
+        missing = [k for k in keys if f"`{k}`" not in text]
+        assert not missing, f"docs/rules/{game.rules_page} does not name the keys {missing}"
+
+
+def test_output_names_data_files_relative_to_the_repository(monkeypatch):
+    gen = _generator()
+    fake = subprocess.CompletedProcess([], 0, stdout=f"deck ({gen.ROOT}/analyzer/data/x.toml)\n",
+                                       stderr="")
+    monkeypatch.setattr(gen.subprocess, "run", lambda *a, **k: fake)
+    assert gen.run_example(gen.Example(0, 1, "pushluck ten deck")) == \
+        "deck (analyzer/data/x.toml)"
+    failed = subprocess.CompletedProcess([], 2, stdout="", stderr="pushluck: error: bad\n")
+    monkeypatch.setattr(gen.subprocess, "run", lambda *a, **k: failed)
+    assert gen.run_example(gen.Example(0, 1, "pushluck ten odds", exit=2)) == \
+        "pushluck: error: bad"
+    with pytest.raises(SystemExit, match="exited 2, expected 0"):
+        gen.run_example(gen.Example(0, 1, "pushluck ten odds"))
