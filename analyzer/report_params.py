@@ -16,7 +16,7 @@ from analyzer.errors import UserError
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: ``kind`` is ``int``, ``bool``, ``str``, ``ints`` (a list of int), ``strs``
+    """One parameter: ``kind`` is ``int``, ``float``, ``bool``, ``str``, ``ints`` (a list of int), ``strs``
     (a list of str), ``weights`` (a table of ``names`` = number), ``range`` (``[low, high]`` with low < high) or ``int-rows`` (a list of lists
     of ``width`` ints). ``low``/``high`` bound every integer; ``max_items`` bounds lists."""
 
@@ -65,6 +65,11 @@ def check_value(where: str, value, p: Param):
     """Validate one parameter value (``where`` names the field in errors)."""
     if p.kind == "int":
         return _int(where, value, p)
+    if p.kind == "float":  # a number within [low, high]; integers are accepted as numbers
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                p.low <= value <= p.high):
+            raise UserError(f"{where} must be a number in {p.low}..{p.high}, got {value!r}")
+        return float(value)
     if p.kind == "bool":
         if not isinstance(value, bool):
             raise UserError(f"{where} must be true or false, got {value!r}")

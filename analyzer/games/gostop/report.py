@@ -170,7 +170,10 @@ def advice_part(params: dict, rules: dict, seed: int):
 def _advice_kind():
     from analyzer.report import PartKind
 
-    return PartKind("gostop", "advice", advice_part, "when to say go: raced rules of thumb")
+    from analyzer.report_params import Param
+
+    return PartKind("gostop", "advice", advice_part, "when to say go: raced rules of thumb",
+                    {"rounds": Param("int", 1, 30), "precision": Param("float", 1e-4, 10.0)})
 
 
 PARTS = PARTS + [_advice_kind()]

@@ -187,8 +187,12 @@ def advice_part(params: dict, rules: dict, seed: int):
 def _advice_kind():
     from analyzer.report import PartKind
 
+    from analyzer.report_params import Param
+
     return PartKind("ten", "advice", advice_part,
-                    "draw-or-stop rules of thumb and their exact loss")
+                    "draw-or-stop rules of thumb and their exact loss",
+                    {"players": Param("int", 1, 5), "bands": Param("int", 1, 3),
+                     "clauses": Param("int", 0, 3)})
 
 
 PARTS = PARTS + (_advice_kind(),)

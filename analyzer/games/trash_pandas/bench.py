@@ -39,6 +39,23 @@ def _reference(n: int, seed: int):
     return python_reference_turns(n, seed)
 
 
+def _games_job(players: int, bot: str):
+    def make():
+        from analyzer.games.trash_pandas.bots import parse_lineup
+        from analyzer.games.trash_pandas.rules import TrashPandasRules
+        from analyzer.games.trash_pandas.whole import GameSetup, game_job
+
+        return game_job(GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)]))
+
+    return make
+
+
+def _games_reference(n: int, seed: int):
+    from analyzer.games.trash_pandas.whole import python_reference_games
+
+    return python_reference_games(n, seed)
+
+
 CASES = [
     BenchCase("trash-pandas", "turns, stop-at:6, no cards", "turns",
               _tp_job("stop-at:6", (0, 0, 0)), 100_000_000, _reference, 300_000),
@@ -51,4 +68,11 @@ CASES = [
     BenchQuery("trash-pandas", "score (three players)",
                ("trash-pandas", "score", "--stash", "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1",
                 "--json")),
+    BenchCase("trash-pandas", "whole games, 3 players, heuristic bots", "games",
+              _games_job(3, "heuristic"), 2_000_000, _games_reference, 2_000),
+    BenchCase("trash-pandas", "whole games, 3 players, solver bots", "games",
+              _games_job(3, "solver"), 1_000_000),
+    BenchQuery("trash-pandas", "decide (example position) --precision 0.01",
+               ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
+                "--precision", "0.01", "--seed", "1", "--json")),
 ]

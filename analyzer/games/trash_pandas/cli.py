@@ -12,7 +12,7 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
-                              SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
+                              SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec, trials)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
@@ -26,7 +26,16 @@ app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll aga
 
 Exact stop-or-continue values for a turn (held tokens × Blammo!/Nanners/MMM Pie! in hand × bonus
 turn), Monte Carlo checks of them, and end-of-game scoring. Tokens: trash, trees, trash-tree, paw,
-mask, recycle.
+mask, recycle. Whole games between bots playing every card (`game`) and "should I roll?" from a
+real position in chance of winning (`decide POSITION.toml`).
+
+Examples:
+
+  pushluck trash-pandas odds --held trash,paw --blammo 1
+
+  pushluck trash-pandas game --players 3 -n 20000 --seed 1
+
+  pushluck trash-pandas decide analyzer/data/trash_pandas_position_example.toml --seed 1
 
 {VALUE_HELP}""")
 
@@ -303,7 +312,6 @@ def score(stash: Annotated[Optional[str], typer.Option(
     emit(result, json, render)
 
 
-
 @app.command(epilog=VALUE_HELP)
 def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
            max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
@@ -356,3 +364,76 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
             payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
     emit(payload, json, render)
+
+
+# ------------------------------------------------------------------ whole games and positions
+PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
+SeatsOpt = Annotated[Optional[str], typer.Option(
+    "--seats", metavar="A,B,...", help="One bot per seat (a single bot: every seat); separate "
+    "seats with ';' when a bot has several knobs. Bots: heuristic, solver, random; knobs as "
+    "BOT:key=value,... e.g. heuristic:stop-at=4,yumyum-at=0 (knobs: stop-at, bonus-stop-at, "
+    "blammo-saves, nanners-saves, pie, feesh, shiny, keep, steal-from, react, block, block-with, "
+    "yumyum-at, trash-tree).")]
+PolicyOpt = Annotated[Optional[str], typer.Option(
+    "--policy", metavar="BOT", help="The bot for every seat (same as --seats with one bot).")]
+
+
+@app.command(epilog="Examples:\n\n  pushluck trash-pandas game --players 2 -n 50000 --seed 7\n\n"
+             "  pushluck trash-pandas game --seats 'heuristic:stop-at=4;heuristic;random' "
+             "--vs heuristic --seed 7")
+def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: SeatsOpt = None,
+         policy: PolicyOpt = None, vs: VsOpt = None, seed: SeedOpt = None,
+         precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+         progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+         json: JsonOpt = False):
+    """Whole games between bots: win rate per seat, points, margin, length, busts, bonus turns
+    and card plays, each with SE and 95% interval; --vs replays the same games with another
+    line-up and reports the paired change in each seat's win rate."""
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.whole import GameSetup, render_game, simulate_games
+    from analyzer.output import emit
+
+    if seats and policy:
+        raise UserError("give --seats or --policy, not both")
+    r = _rules(rules_file, set_)
+    lineups = [parse_lineup(seats, policy, players)]
+    lineups += [parse_lineup(v, None, players) for v in (vs or [])]
+    setup = GameSetup(r, players, lineups)
+    spec = run_spec(None if precision is not None and n == 20_000 else n, seed, precision,
+                    time_limit, progress, json)
+    out = simulate_games(setup, spec)
+    emit(out, json, lambda: render_game(out))
+
+
+@app.command(epilog="Examples:\n\n  pushluck trash-pandas decide "
+             "analyzer/data/trash_pandas_position_example.toml --precision 0.01 --seed 3")
+def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help=(
+               "The position (format: analyzer/games/trash_pandas/position.py and the "
+               "README)."))],
+           n: trials("playouts per choice", None) = None, policy: PolicyOpt = None,
+           seed: SeedOpt = None, precision: PrecisionOpt = None,
+           time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
+    choice is played out to the end of the game on the same determinized deals, by the bot
+    given with --policy for every seat (default heuristic); the exact turn-level answer is shown
+    beside it."""
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
+    from analyzer.games.trash_pandas.whole import GameSetup
+    from analyzer.games.trash_pandas.position import parse_position
+    from analyzer.games.trash_pandas.score import deck_arrays
+    from analyzer.output import emit
+    from analyzer.rules import load_toml
+
+    r = _rules(rules_file, set_)
+    deck = deck_arrays(r.deck)
+    pos = parse_position(load_toml(position), deck, r.bonus_cap)
+    if n is None and precision is None:
+        n = 20_000
+    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
+                      from_setup=False)
+    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    out = run_decide(pos, setup, spec)
+    emit(out, json, lambda: render_decide(out))

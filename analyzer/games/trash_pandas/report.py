@@ -132,6 +132,62 @@ def values_chart_part(params: dict, rules: dict, seed: int) -> PartResult:
 HANDS = Param("int-rows", 0, 7, max_items=50, width=3)
 WEIGHTS = ("draw", "stash", "steal", "mask", "card", "bust")
 
+
+def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
+    """Whole games: seat advantage by player count, the game-length distribution, and bots
+    compared on common random numbers (each line-up against the first, seat 1's win rate)."""
+    import pandas as pd
+
+    from analyzer.games.trash_pandas.bots import lineup_label, parse_lineup
+    from analyzer.games.trash_pandas.whole import GameSetup, length_histogram, simulate_games
+    from analyzer.rules import build_rules
+    from analyzer.runner import RunSpec
+    from analyzer.tables import table_files, to_markdown
+
+    r = build_rules(TrashPandasRules, None, None, rules)
+    games = int(params.get("games", 200_000))
+    seats_rows, length_rows = [], []
+    for k, players in enumerate(params.get("players", [2, 3, 4])):
+        setup = GameSetup(r, players, [parse_lineup(params.get("bot", "heuristic"), None,
+                                                     players)])
+        res = simulate_games(setup, RunSpec(games, seed + k, progress=False))
+        lu = res["lineups"][0]
+        for st in lu["seats"]:
+            w = st["win_rate"]
+            seats_rows.append({"players": players, "seat": st["seat"], "win_rate": w.estimate,
+                               "se": w.se, "ci_low": w.ci_low, "ci_high": w.ci_high,
+                               "points": st["points"].estimate, "n": w.n, "seed": seed + k})
+        for label, share in length_histogram(res).items():  # "20+": 20 rounds or more
+            length_rows.append({"players": players, "rounds": int(label.rstrip("+")),
+                                "share": share})
+    bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
+                               "heuristic:stop-at=4", "random"])
+    base = parse_lineup(bots[0], None, 3)
+    lineups = [base] + [(parse_lineup(b, None, 1)[0],) + base[1:] for b in bots[1:]]
+    res = simulate_games(GameSetup(r, 3, lineups), RunSpec(games, seed + 99, progress=False))
+    cmp_rows = []
+    for lu in res["lineups"]:
+        d = lu["vs_first"][0]["win_rate_change"] if "vs_first" in lu else None
+        cmp_rows.append({"line-up": lu["lineup"], "seat1_win_rate": lu["seats"][0][
+            "win_rate"].estimate, "change_vs_first": None if d is None else d.estimate,
+            "ci_low": None if d is None else d.ci_low, "ci_high": None if d is None else
+            d.ci_high, "n": res["n"], "seed": seed + 99})
+    seats_df, length_df, cmp_df = (pd.DataFrame(x) for x in (seats_rows, length_rows, cmp_rows))
+    files = {**table_files(seats_df, "seat_advantage"), **table_files(length_df, "game_length"),
+             **table_files(cmp_df, "bot_comparison")}
+    summary = "\n".join([
+        f"Whole games between `{params.get('bot', 'heuristic')}` bots, {games:,} games per "
+        "player count (Monte Carlo; 95% intervals). Win rate by seat:", "",
+        to_markdown(seats_df, 4), "",
+        "Game length in rounds (share of games; the full table in game_length.csv):", "",
+        to_markdown(length_df.pivot(index="rounds", columns="players", values="share")
+                    .sort_index().fillna(0.0).reset_index(), 4), "",
+        f"Seat 1 played by each bot against {lineup_label(base[1:])} (3 players, common random "
+        "numbers; change in seat 1's win rate against the first line-up):", "",
+        to_markdown(cmp_df, 4)])
+    return PartResult(files, summary, {"games": games, "exact": False})
+
+
 PARTS = (
     PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)",
              {"values": Param("weights", names=WEIGHTS), "hands": HANDS}),
@@ -142,6 +198,10 @@ PARTS = (
     PartKind("trash-pandas", "values-chart", values_chart_part,
              "chart of bust odds and stop/roll values by tokens held",
              {"values": Param("weights", names=WEIGHTS)}),
+    PartKind("trash-pandas", "whole-games", whole_games_part,
+             "whole games: seat advantage, game-length distribution, bots compared",
+             {"games": Param("int", 1, 10**9), "players": Param("ints", 2, 4, max_items=3),
+              "bot": Param("str"), "bots": Param("strs", max_items=10)}),
 )
 
 
@@ -173,4 +233,6 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 
 PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
-                          "roll-or-stop rules of thumb and their exact loss"),)
+                          "roll-or-stop rules of thumb and their exact loss",
+                          {"hands": HANDS, "bands": Param("int", 1, 3),
+                           "clauses": Param("int", 0, 3)}),)

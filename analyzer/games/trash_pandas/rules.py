@@ -30,13 +30,21 @@ MAIN, BONUS = 0, 1
 
 @dataclass(frozen=True)
 class TrashPandasRules:
-    """House rules that touch the turn model (the deck file holds the card data)."""
+    """House rules (the deck file holds the card data). The first four touch the turn model;
+    the others only whole games (`game`, `decide`): each is a [D] decision of the rules page."""
 
     bonus_turn: bool = rule(True, "collecting all six tokens earns a bonus turn")
     bonus_cap: int = rule(3, "tokens a bonus turn can collect", min=1, max=5)
     consolation: str = rule("mandatory", "consolation draw after a bust",
                             choices=("mandatory", "optional"))
     deck: str = rule("", "deck file (TOML); empty: the shipped reconstruction")
+    deal: str = rule("3456", "whole games: cards dealt to seats 1-4 (2345: a preview copy's deal)",
+                     choices=("3456", "2345"))
+    mask_card: str = rule("hand", "whole games: where the card the Bandit Mask reveals goes",
+                          choices=("hand", "discard"))
+    kitteh_chain: bool = rule(True, "whole games: a Kitteh steal-back can itself be blocked")
+    tie: str = rule("tiebreaks", "whole games: a tie on points goes to most types stashed, then "
+                    "most cards (tiebreaks), or is shared", choices=("tiebreaks", "shared"))
 
     def canonical(self) -> "TrashPandasRules":
         """The same game with keys that cannot matter reset: without a bonus turn the bonus

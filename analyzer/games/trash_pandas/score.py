@@ -7,8 +7,8 @@ p_i − 1 (floor 0); places beyond the third score 0. Blammo! scores 1 point per
 Winner: most points, then most distinct types stashed, then most stashed cards; else shared.
 
 What belongs here: the deck file (``analyzer/data/trash_pandas_deck.toml``: copies and majority
-points per card type), the stash notation and its checks against the deck, and the scoring.
-Pure Python; no kernels, no pandas.
+points per card type), the stash notation and its checks against the deck, the scoring, and the
+deck as the whole-game kernels' arrays (:func:`deck_arrays`). No kernels, no pandas.
 """
 from __future__ import annotations
 
@@ -171,3 +171,56 @@ def score(players: dict[str, dict[str, int]], deck: dict[str, CardType]) -> dict
     best = max(rank_key(n) for n in names)
     winners = [n for n in names if rank_key(n) == best]
     return {"scores": totals, "breakdown": breakdown, "winners": winners}
+
+
+# ------------------------------------------------------------------ the deck for the whole game
+WHOLE_CARDS = ("blammo", "doggo", "feesh", "kitteh", "pie", "nanners", "shiny", "yumyum")
+CARD_NAMES = {"blammo": "Blammo!", "doggo": "Doggo", "feesh": "Feesh", "kitteh": "Kitteh",
+              "pie": "MMM Pie!", "nanners": "Nanners", "shiny": "Shiny", "yumyum": "Yum Yum"}
+DEALS = {"3456": (3, 4, 5, 6), "2345": (2, 3, 4, 5)}
+
+
+@dataclass(frozen=True)
+class DeckArrays:
+    """The deck file in kernel form: copies int64[8], pts int64[8, 3], per_card int64[8]."""
+
+    copies: "np.ndarray"
+    pts: "np.ndarray"
+    per_card: "np.ndarray"
+    assumption: str = ""
+
+    @property
+    def size(self) -> int:
+        return int(self.copies.sum())
+
+
+def deck_arrays(path: str = "", copies: dict | None = None) -> DeckArrays:
+    """Load a deck file (every one of the eight types must be there); ``copies`` overrides
+    copy counts by card key (tests use it to take cards out of play)."""
+    import numpy as np
+
+    deck = load_deck(path or None)
+    missing = [c for c in WHOLE_CARDS if c not in deck]
+    extra = [c for c in deck if c not in WHOLE_CARDS]
+    if missing or extra:
+        raise UserError(f"deck file: the whole game needs exactly the card types "
+                        f"{', '.join(WHOLE_CARDS)} (missing: {', '.join(missing) or 'none'}; "
+                        f"unknown: {', '.join(extra) or 'none'})")
+    c = np.zeros(8, dtype=np.int64)
+    pts = np.zeros((8, 3), dtype=np.int64)
+    per = np.zeros(8, dtype=np.int64)
+    for i, key in enumerate(WHOLE_CARDS):
+        card = deck[key]
+        c[i] = card.copies if copies is None or key not in copies else copies[key]
+        per[i] = card.per_card
+        for j, v in enumerate(card.points[:3]):
+            pts[i, j] = v
+    return DeckArrays(c, pts, per)
+
+
+def check_deal(rules, deck: DeckArrays, players: int) -> None:
+    if not 2 <= players <= 4:
+        raise UserError(f"--players must be 2, 3 or 4 (got {players})")
+    need = sum(DEALS[rules.deal][:players])
+    if deck.size <= need:
+        raise UserError(f"the deck holds {deck.size} cards, too few to deal {need}")

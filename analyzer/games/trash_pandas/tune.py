@@ -24,6 +24,31 @@ def _check_policy(policy: str) -> None:
     parse_policy(policy)
 
 
+def _games_job(rules: TrashPandasRules, policy: str):
+    """Whole 3-player games; ``policy`` is a bot for every seat, or one per seat (';')."""
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.whole import GameSetup, game_job
+
+    return game_job(GameSetup(rules, 3, [parse_lineup(policy, None, 3)]))
+
+
+def _check_bot(policy: str) -> None:
+    from analyzer.games.trash_pandas.bots import parse_lineup
+
+    parse_lineup(policy, None, 3)
+
+
+def _game_column(name: str) -> int:
+    from kernels.trash_pandas.whole import column_names
+
+    return column_names(3, 1).index(f"L0:{name}")
+
+
+def _game_metric(name: str, description: str, column: str, kind: str) -> Metric:
+    return Metric("trash-pandas", name, description, TrashPandasRules, _games_job,
+                  _game_column(column), "heuristic", kind, "games", _check_bot)
+
+
 METRICS = [
     Metric("trash-pandas", "turn_value",
            "mean value of a turn (card-equivalents, default value model, no cards)",
@@ -31,4 +56,15 @@ METRICS = [
            _check_policy),
     Metric("trash-pandas", "bust_rate", "P(the main turn busts)", TrashPandasRules, _turn_job,
            COLUMNS.index("main_busts"), "optimal", "rate", "turn", _check_policy),
+]
+METRICS += [
+    _game_metric("first_seat_win_rate", "whole 3-player games: seat 1's win rate (fair: 1/3; "
+                 "first-player advantage = this − 1/3)", "win0", "mean"),
+    _game_metric("game_length", "whole 3-player games: turns per game", "turns", "mean"),
+    _game_metric("winner_margin", "whole 3-player games: winner's points minus the runner-up's",
+                 "margin", "mean"),
+    _game_metric("tiebreak_share", "whole 3-player games: share of games whose top points are "
+                 "tied (decided by a tie-break or shared)", "tiebreak", "rate"),
+    _game_metric("busts_per_game", "whole 3-player games: main-turn busts per game",
+                 "main_busts", "mean"),
 ]

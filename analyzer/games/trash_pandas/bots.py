@@ -1,0 +1,172 @@
+"""Trash Pandas bots for whole games: names, knobs in words, and their kernel rows.
+
+``--policy NAME:key=value,...`` (and each entry of ``--seats A,B,…``) names a bot:
+
+* ``heuristic`` — rolls until ``stop-at`` tokens (``bonus-stop-at`` in a bonus turn) and plays
+  its cards by the knobs below;
+* ``solver`` — rolls, stops and spends Blammo!/Nanners after a roll as the exact turn solver's
+  policy says (card-equivalent values, analyzer/games/trash_pandas.py); every other choice as
+  ``heuristic`` with the same knobs;
+* ``random`` — every choice uniformly among the legal ones (no knobs).
+
+Knobs (heuristic and solver; defaults in :data:`KNOBS`): ``stop-at``, ``bonus-stop-at``,
+``blammo-saves`` / ``nanners-saves`` (spend the card to save a repeat), ``pie`` (use MMM Pie! on
+the best tokens), ``feesh``, ``shiny`` (play them), ``keep`` (Blammo! and Nanners kept in hand
+rather than stashed), ``steal-from`` (leader: most stashed cards; biggest-hand), ``react``
+(stash a match when an opponent's Bandit Mask reveals a card), ``block`` and ``block-with``
+(kitteh or doggo first), ``yumyum-at`` (force a stopping opponent holding at least this many
+tokens to roll; 0 never), ``trash-tree`` (stash when spare cards outnumber stash slots, or
+always draw).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import UserError
+
+KINDS = {"heuristic": 0, "solver": 1, "random": 2}
+# knob: (kernel index, default, parser kind, allowed)
+KNOBS = {
+    "stop-at": (1, 3, "int", (1, 6)),
+    "bonus-stop-at": (2, 2, "int", (1, 5)),
+    "blammo-saves": (3, True, "bool", None),
+    "nanners-saves": (4, True, "bool", None),
+    "pie": (5, True, "bool", None),
+    "feesh": (6, True, "bool", None),
+    "shiny": (7, True, "bool", None),
+    "keep": (8, 1, "int", (0, 7)),
+    "steal-from": (9, "leader", "word", ("leader", "biggest-hand")),
+    "react": (10, True, "bool", None),
+    "block": (11, True, "bool", None),
+    "block-with": (12, "kitteh", "word", ("doggo", "kitteh")),
+    "yumyum-at": (13, 3, "int", (0, 6)),
+    "trash-tree": (14, "stash", "word", ("draw", "stash")),
+}
+NK = 16
+POLICY_HELP = ("Bots: heuristic, solver, random; knobs as NAME:key=value,... e.g. "
+               "heuristic:stop-at=4,yumyum-at=0 (knobs: " + ", ".join(KNOBS) + ").")
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A parsed bot: its name and every knob's value (defaults filled in)."""
+
+    name: str
+    knobs: tuple  # ((key, value), ...) in KNOBS order
+
+    @property
+    def label(self) -> str:
+        changed = [f"{k}={_word(v)}" for k, v in self.knobs if v != KNOBS[k][1]]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def row(self) -> np.ndarray:
+        """float64[NK] kernel knobs (kernels/trash_pandas/whole_bots.py K_* indices)."""
+        r = np.zeros(NK, dtype=np.float64)
+        r[0] = KINDS[self.name]
+        for key, value in self.knobs:
+            idx, _default, kind, allowed = KNOBS[key]
+            if kind == "word":
+                r[idx] = allowed.index(value)
+            else:
+                r[idx] = float(value)
+        return r
+
+
+def _word(v) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+
+def _parse_value(key: str, text: str):
+    _idx, default, kind, allowed = KNOBS[key]
+    t = text.strip().lower()
+    if kind == "bool":
+        if t in ("yes", "true", "on", "1"):
+            return True
+        if t in ("no", "false", "off", "0"):
+            return False
+        raise UserError(f"bot knob '{key}' must be yes or no, got '{text}'")
+    if kind == "int":
+        try:
+            v = int(t)
+        except ValueError:
+            raise UserError(f"bot knob '{key}' must be an integer, got '{text}'") from None
+        if not allowed[0] <= v <= allowed[1]:
+            raise UserError(f"bot knob '{key}' must be in {allowed[0]}..{allowed[1]}, got {v}")
+        return v
+    if t not in allowed:
+        raise UserError(f"bot knob '{key}' must be one of {', '.join(allowed)}, got '{text}'")
+    return t
+
+
+def parse_bot(text: str) -> Bot:
+    """``heuristic:stop-at=4,block=no`` → Bot; unknown names, knobs and values are errors."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name not in KINDS:
+        raise UserError(f"unknown bot '{name}' (bots: {', '.join(KINDS)})")
+    values = {k: v[1] for k, v in KNOBS.items()}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        if "=" not in part:
+            raise UserError(f"bot knobs are key=value, got '{part}' in '{text}'")
+        key, val = (x.strip().lower() for x in part.split("=", 1))
+        key = key.replace("_", "-")
+        if key not in KNOBS:
+            raise UserError(f"unknown bot knob '{key}' (knobs: {', '.join(KNOBS)})")
+        if name == "random":
+            raise UserError("the random bot has no knobs")
+        values[key] = _parse_value(key, val)
+    return Bot(name, tuple(values.items()))
+
+
+def parse_lineup(seats: str | None, policy: str | None, players: int) -> tuple[Bot, ...]:
+    """``--seats A,B,…`` (one bot per seat; a single name for every seat) or ``--policy``.
+    Commas separate seats unless they sit inside one bot's knob list: seats are split on
+    ``;`` when given, else on commas that start a new bot name."""
+    text = seats or policy or "heuristic"
+    parts = _split_seats(text)
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UserError(f"--seats names {len(parts)} bots for {players} players")
+    return tuple(parse_bot(p) for p in parts)
+
+
+def _split_seats(text: str) -> list[str]:
+    if ";" in text:
+        return [p.strip() for p in text.split(";") if p.strip()]
+    parts: list[str] = []
+    for piece in text.split(","):
+        head = piece.strip().partition(":")[0].strip().lower()
+        if head in KINDS or not parts:
+            parts.append(piece.strip())
+        else:
+            parts[-1] += "," + piece.strip()
+    return parts
+
+
+def lineup_array(lineups: list[tuple[Bot, ...]]) -> np.ndarray:
+    """float64[L, 4, NK] knobs of each line-up and seat (unused seats zero)."""
+    arr = np.zeros((len(lineups), 4, NK), dtype=np.float64)
+    for l, lineup in enumerate(lineups):
+        for i, bot in enumerate(lineup):
+            arr[l, i] = bot.row()
+    return arr
+
+
+def lineup_label(lineup: tuple[Bot, ...]) -> str:
+    labels = [b.label for b in lineup]
+    return labels[0] if len(set(labels)) == 1 else ";".join(labels)
+
+
+def solver_tables(rules) -> tuple[np.ndarray, np.ndarray]:
+    """(roll_tab, after_tab) of the exact turn solver's optimal policy, B = N = P = 3, default
+    card-equivalent weights (analyzer/games/trash_pandas_policy.py layout)."""
+    from analyzer.games.trash_pandas.exact import TurnSolver
+    from analyzer.games.trash_pandas.rules import ValueModel
+    from analyzer.games.trash_pandas.play import PolicySpec, build_tables
+
+    tables = build_tables(PolicySpec("optimal"), TurnSolver(ValueModel(), rules),
+                          3, 3, 3)
+    return tables.roll, tables.after

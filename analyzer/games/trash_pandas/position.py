@@ -1,0 +1,174 @@
+"""Trash Pandas decision positions (``decide POSITION.toml``): reading, checking, kernel form.
+
+Format (every table optional unless said; card keys as in the deck file: blammo, doggo, feesh,
+kitteh, pie, nanners, shiny, yumyum; seats numbered from 1, seat 1 starts)::
+
+    players = 3            # required, 2-4
+    me = 1                 # required: my seat; it is my turn
+    cards_left = 9         # required: cards in the draw pile
+    held = ["trash", "paw", "mask"]   # tokens taken this turn (before the decision)
+    bonus = false          # true: this is my bonus turn
+    rolled = "paw"         # optional: a face just rolled; then the choice is take/Blammo!/Nanners
+
+    [hand]                 # my hand
+    blammo = 2
+    [gained]               # of my hand, cards gained this turn (not playable this turn)
+    [discard]              # the public discard pile
+    pie = 1
+    [seat.1]               # me: my whole stash, and which of it is face up
+    stash = { feesh = 2 }
+    face_up = {}
+    [seat.2]               # an opponent: hand size, face-up stash, face-down stash size
+    hand = 4
+    face_up = { feesh = 1 }
+    face_down = 3
+
+A position that cannot happen (more copies than the deck holds, a face-up card not in the stash,
+a repeated held token, cards that do not add up) raises a one-line UserError naming the part.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS, DeckArrays
+
+TOP_KEYS = {"players", "me", "cards_left", "held", "bonus", "rolled", "hand", "gained",
+            "discard", "seat"}
+
+
+@dataclass
+class Position:
+    players: int
+    me: int  # 0-based
+    held: int
+    bonus: bool
+    rolled: int  # -1 none
+    g0: np.ndarray
+    pool: np.ndarray
+    opp_hand: np.ndarray
+    opp_down: np.ndarray
+
+    def usable(self, t: int) -> int:
+        from kernels.trash_pandas.whole_state import GAIN, HAND
+
+        return int(self.g0[HAND + self.me, t] - self.g0[GAIN + self.me, t])
+
+
+def _counts(table, part: str) -> np.ndarray:
+    out = np.zeros(8, dtype=np.int64)
+    if table is None:
+        return out
+    if not isinstance(table, dict):
+        raise UserError(f"{part} must be a table of card = count")
+    for key, value in table.items():
+        k = key.strip().lower().replace("-", "").replace("_", "").replace("!", "")
+        k = {"mmmpie": "pie"}.get(k, k)
+        if k not in CARDS:
+            raise UserError(f"{part}: unknown card '{key}' (cards: {', '.join(CARDS)})")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise UserError(f"{part}.{key} must be a non-negative integer, got {value!r}")
+        out[CARDS.index(k)] += value
+    return out
+
+
+def _int(data, key, part, lo, hi=None) -> int:
+    v = data.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise UserError(f"{part}: '{key}' must be an integer")
+    if v < lo or (hi is not None and v > hi):
+        raise UserError(f"{part}: '{key}' = {v} is out of range")
+    return v
+
+
+def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
+    """Check a position (module doc) against the deck and build its kernel form."""
+    from analyzer.games.trash_pandas.rules import TOKEN_INDEX, parse_held, popcount
+    from kernels.trash_pandas.whole_state import (DECK, DISC, GAIN, HAND, SC, STASH, UP,
+                                                  new_state)
+
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise UserError(f"position: unknown key(s) {', '.join(sorted(unknown))}")
+    for key in ("players", "me", "cards_left"):
+        if key not in data:
+            raise UserError(f"position: '{key}' is required")
+    players = _int(data, "players", "position", 2, 4)
+    me = _int(data, "me", "position", 1, players) - 1
+    left = _int(data, "cards_left", "position", 0)
+    held_list = data.get("held", [])
+    if not isinstance(held_list, list) or not all(isinstance(h, str) for h in held_list):
+        raise UserError("position: 'held' must be a list of token names")
+    try:
+        held = parse_held(",".join(held_list) if held_list else "none")
+    except UserError as exc:
+        raise UserError(f"held: {exc}") from None
+    bonus = bool(data.get("bonus", False))
+    k = popcount(held)
+    if not bonus and k >= 6:
+        raise UserError("held: all six tokens resolve at once; ask about the bonus turn instead")
+    if bonus and k >= bonus_cap:
+        raise UserError(f"held: a bonus turn stops at {bonus_cap} tokens, {k} are held")
+    rolled = -1
+    if data.get("rolled"):
+        name = str(data["rolled"]).strip().lower()
+        if name not in TOKEN_INDEX:
+            raise UserError(f"rolled: unknown token '{data['rolled']}'")
+        rolled = TOKEN_INDEX[name]
+    g = new_state()
+    hand = _counts(data.get("hand"), "hand")
+    gained = _counts(data.get("gained"), "gained")
+    if (gained > hand).any():
+        raise UserError("gained: more cards of a type than my hand holds")
+    discard = _counts(data.get("discard"), "discard")
+    seats = data.get("seat", {}) or {}
+    if not isinstance(seats, dict):
+        raise UserError("seat must be tables [seat.1], [seat.2], ...")
+    opp_hand = np.zeros(4, dtype=np.int64)
+    opp_down = np.zeros(4, dtype=np.int64)
+    known = hand + discard
+    for key in seats:
+        if not str(key).isdigit() or not 1 <= int(key) <= players:
+            raise UserError(f"seat.{key}: seats are numbered 1..{players}")
+    for q in range(players):
+        part = f"seat.{q + 1}"
+        s = seats.get(str(q + 1), {}) or {}
+        up = _counts(s.get("face_up"), part + ".face_up")
+        if q == me:
+            extra = set(s) - {"stash", "face_up"}
+            stash = _counts(s.get("stash"), part + ".stash")
+            if (up > stash).any():
+                raise UserError(f"{part}: a face-up card that is not in my stash")
+            g[STASH + q] = stash
+            known = known + stash
+        else:
+            extra = set(s) - {"hand", "face_up", "face_down"}
+            opp_hand[q] = _int(s, "hand", part, 0) if "hand" in s else 0
+            opp_down[q] = _int(s, "face_down", part, 0) if "face_down" in s else 0
+            g[STASH + q] = up
+            known = known + up
+        if extra:
+            raise UserError(f"{part}: unknown key(s) {', '.join(sorted(extra))}")
+        g[UP + q] = up
+    over = [CARDS[t] for t in range(8) if known[t] > deck.copies[t]]
+    if over:
+        t = CARDS.index(over[0])
+        raise UserError(f"{CARD_NAMES[over[0]]}: {int(known[t])} seen in the position but the deck "
+                        f"holds {int(deck.copies[t])}")
+    pool = deck.copies - known
+    unseen = int(pool.sum())
+    needed = left + int(opp_hand.sum() + opp_down.sum())
+    if unseen != needed:
+        raise UserError(f"cards do not add up: {unseen} unseen cards, but cards_left {left} + "
+                        f"opponents' hands and face-down stashes {needed - left} = {needed}")
+    g[HAND + me] = hand
+    g[GAIN + me] = gained
+    g[DISC] = discard
+    g[SC, 0] = left
+    g[SC, 1] = 1 if left == 0 else 0
+    g[SC, 2] = players
+    g[DECK] = 0
+    return Position(players, me, held, bonus, rolled, g, pool.astype(np.int64), opp_hand,
+                    opp_down)

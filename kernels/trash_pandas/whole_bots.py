@@ -1,0 +1,345 @@
+"""Trash Pandas whole game: the bots' decisions, from what the deciding seat can see.
+
+A bot is a row of float64 knobs ``bot[K_*]`` (named in analyzer/games/trash_pandas/bots.py,
+which parses ``--policy NAME:key=value``). ``bot[K_KIND]``: 0 heuristic, 1 solver (roll/stop and
+the card spent after a roll from the exact turn solver's tables, everything else heuristic),
+2 random (every choice uniformly among the legal ones, one ``randint`` per choice).
+A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
+sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
+
+Solver tables (built by analyzer/games/trash_pandas_policy.py ``build_tables`` with B = N = P = 3):
+``roll_tab`` uint8[2·64·4·4·4] and ``after_tab`` uint8[2·64·4·4·4·6], index
+``idx = (((mode·64 + held)·4 + b)·4 + n)·4 + p`` with b, n, p the usable Blammo!/Nanners/
+MMM Pie!
+clipped to 3, ``after_tab[idx·6 + face]`` ∈ {0 take, 1 Blammo!, 2 Nanners}.
+Token indices: 0 trash, 1 trees, 2 trash-tree, 3 paw, 4 mask, 5 recycle.
+"""
+from numba import njit
+
+from kernels.rng import randint
+from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, KITTEH, NANNERS,
+                                              NT, PIE, SC, SHINY, STASH, UP, YUMYUM, hand_size,
+                                              stash_size)
+
+(K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
+ K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS) = range(16)
+NK = 16
+HEURISTIC, SOLVER, RANDOM = 0, 1, 2
+TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
+NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
+
+
+@njit(cache=True)
+def _usable(g, p, t):
+    return g[HAND + p, t] - g[GAIN + p, t]
+
+
+@njit(cache=True)
+def _clip3(x):
+    return 3 if x > 3 else x
+
+
+@njit(cache=True)
+def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
+    """After rolling ``face``: 0 take it (a bust if held), 1 spend Blammo!, 2 spend Nanners."""
+    b = _usable(g, p, BLAMMO)
+    n = _usable(g, p, NANNERS)
+    kind = int(bot[0])
+    if kind == SOLVER:
+        i = (((mode * 64 + held) * 4 + _clip3(b)) * 4 + _clip3(n)) * 4 + _clip3(_usable(g, p, PIE))
+        return int(after_tab[i * 6 + face])
+    if not (held >> face) & 1:
+        return TAKE
+    if kind == RANDOM:
+        k = randint(s, 1 + (b > 0) + (n > 0))
+        if k == 0:
+            return TAKE
+        if k == 1 and b > 0:
+            return USE_BLAMMO
+        return USE_NANNERS
+    if bot[K_BLAMMO] > 0 and b > 0:
+        return USE_BLAMMO
+    if bot[K_NANNERS] > 0 and n > 0:
+        return USE_NANNERS
+    return TAKE
+
+
+@njit(cache=True)
+def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
+    """After taking a token below the cap: True to roll again."""
+    kind = int(bot[0])
+    if kind == SOLVER:
+        i = ((((mode * 64 + held) * 4 + _clip3(_usable(g, p, BLAMMO))) * 4
+              + _clip3(_usable(g, p, NANNERS))) * 4 + _clip3(_usable(g, p, PIE)))
+        return roll_tab[i] == 1
+    if kind == RANDOM:
+        return randint(s, 2) == 1
+    limit = bot[K_STOP] if mode == 0 else bot[K_BSTOP]
+    return nh < limit
+
+
+@njit(cache=True)
+def plays_yumyum(g, q, bot, nh, s):
+    """Opponent q, holding a usable Yum Yum, decides to force the stopping player to roll."""
+    if _usable(g, q, YUMYUM) < 1:
+        return False
+    if int(bot[0]) == RANDOM:
+        return randint(s, 2) == 1
+    return bot[K_YUM] > 0 and nh >= bot[K_YUM]
+
+
+@njit(cache=True)
+def block_choice(g, v, bot, s):
+    """Player v is the target of a steal: 0 no block, 1 Doggo, 2 Kitteh."""
+    d = _usable(g, v, DOGGO) > 0
+    k = _usable(g, v, KITTEH) > 0
+    if not d and not k:
+        return NO_BLOCK
+    if int(bot[0]) == RANDOM:
+        c = randint(s, 1 + d + k)
+        if c == 0:
+            return NO_BLOCK
+        if c == 1 and d:
+            return USE_DOGGO
+        return USE_KITTEH
+    if bot[K_BLOCK] <= 0:
+        return NO_BLOCK
+    if k and (bot[K_KITTEH] > 0 or not d):
+        return USE_KITTEH
+    return USE_DOGGO
+
+
+@njit(cache=True)
+def _scorable(t, pts, per_card):
+    return per_card[t] > 0 or pts[t, 0] > 0
+
+
+@njit(cache=True)
+def _spare(g, p, bot, t):
+    """Cards of type t in p's hand the heuristic is willing to stash (keeps K_KEEP of Blammo!
+    and Nanners for its own rolls)."""
+    h = g[HAND + p, t]
+    if t == BLAMMO or t == NANNERS:
+        h -= int(bot[K_KEEP])
+    return h if h > 0 else 0
+
+
+@njit(cache=True)
+def stash_gain(g, p, t, pts, per_card):
+    """Visible points p gains by stashing one more card of type t (its own stash against the
+    others' face-up cards), times 8, plus the first-place points as a tie-break."""
+    if per_card[t] > 0:
+        return per_card[t] * 8 + per_card[t]
+    players = g[SC, 2]
+    gain = 0
+    for extra in range(2):
+        c = g[STASH + p, t] + extra
+        v = 0
+        if c > 0:
+            place = 0
+            tied = 0
+            for q in range(players):
+                if q == p:
+                    continue
+                cq = g[UP + q, t]
+                if cq == c:
+                    tied = 1
+                if cq > c:
+                    dup = 0
+                    for r in range(q):
+                        if r != p and g[UP + r, t] == cq:
+                            dup = 1
+                    if dup == 0:
+                        place += 1
+            v = pts[t, place] if place < 3 else 0
+            if tied and v > 0:
+                v -= 1
+        gain = v - gain if extra == 1 else v
+    return gain * 8 + pts[t, 0]
+
+
+@njit(cache=True)
+def stash_pick(g, p, bot, pts, per_card, s):
+    """The card type p stashes next from hand, or -1 to stash nothing more."""
+    if int(bot[0]) == RANDOM:
+        hs = hand_size(g, p)
+        if hs == 0 or randint(s, 2) == 0:
+            return -1
+        k = randint(s, hs)
+        for t in range(NT):
+            if k < g[HAND + p, t]:
+                return t
+            k -= g[HAND + p, t]
+        return -1
+    best = -1
+    best_v = -1
+    for t in range(NT):
+        if _spare(g, p, bot, t) > 0 and _scorable(t, pts, per_card):
+            v = stash_gain(g, p, t, pts, per_card)
+            if v > best_v:
+                best, best_v = t, v
+    return best
+
+
+@njit(cache=True)
+def spare_count(g, p, bot, pts, per_card):
+    """How many cards in p's hand the heuristic would stash."""
+    n = 0
+    for t in range(NT):
+        if _scorable(t, pts, per_card):
+            n += _spare(g, p, bot, t)
+    return n
+
+
+@njit(cache=True)
+def tree_stashes(g, p, bot, stash_slots, pts, per_card, s):
+    """Trash-tree: True to stash 1 (at the stash step), False to draw 1 now. The heuristic stashes
+    when its spare cards outnumber the stash slots already coming (knob K_TREE = 1)."""
+    if int(bot[0]) == RANDOM:
+        return randint(s, 2) == 1
+    if bot[K_TREE] <= 0:
+        return False
+    return spare_count(g, p, bot, pts, per_card) > stash_slots
+
+
+@njit(cache=True)
+def reacts_to_mask(g, q, bot, t, pts, per_card, s):
+    """Player q may stash a card of the revealed type t face up: True to do it."""
+    if g[HAND + q, t] < 1:
+        return False
+    if int(bot[0]) == RANDOM:
+        return randint(s, 2) == 1
+    return bot[K_REACT] > 0 and _spare(g, q, bot, t) > 0 and _scorable(t, pts, per_card)
+
+
+@njit(cache=True)
+def recycle_as(g, p, bot, held, s):
+    """Recycle resolves as a token not held: heuristic priority trash, trees, paw, trash-tree,
+    mask; random: uniform over those not held."""
+    if int(bot[0]) == RANDOM:
+        free = 0
+        for tok in range(5):
+            if not (held >> tok) & 1:
+                free += 1
+        k = randint(s, free)
+        for tok in range(5):
+            if not (held >> tok) & 1:
+                if k == 0:
+                    return tok
+                k -= 1
+    for tok in (0, 1, 3, 2, 4):
+        if not (held >> tok) & 1:
+            return tok
+    return -1
+
+
+@njit(cache=True)
+def pies_to_use(g, p, bot, ntok, s):
+    """How many MMM Pie! p spends, one per distinct token (ntok tokens to resolve)."""
+    m = _usable(g, p, PIE)
+    if ntok < m:
+        m = ntok
+    if m <= 0:
+        return 0
+    if int(bot[0]) == RANDOM:
+        return randint(s, m + 1)
+    return m if bot[K_PIE] > 0 else 0
+
+
+@njit(cache=True)
+def steal_target(g, p, bot, from_stash, s):
+    """Whom p steals from (a hand card for Paw, a stashed card for Shiny), or -1 if nobody has
+    one. Heuristic: knob K_TARGET 0 the most stashed cards (the visible leader), 1 the biggest
+    hand; ties go to the first seat after p. Random: uniform over those who have one."""
+    players = g[SC, 2]
+    if int(bot[0]) == RANDOM:
+        n = 0
+        for j in range(1, players):
+            q = (p + j) % players
+            if (stash_size(g, q) if from_stash else hand_size(g, q)) > 0:
+                n += 1
+        if n == 0:
+            return -1
+        k = randint(s, n)
+        for j in range(1, players):
+            q = (p + j) % players
+            if (stash_size(g, q) if from_stash else hand_size(g, q)) > 0:
+                if k == 0:
+                    return q
+                k -= 1
+    best = -1
+    best_v = -1
+    for j in range(1, players):
+        q = (p + j) % players
+        have = stash_size(g, q) if from_stash else hand_size(g, q)
+        if have <= 0:
+            continue
+        v = stash_size(g, q) if (from_stash or bot[K_TARGET] == 0) else hand_size(g, q)
+        v = v * 64 + have
+        if v > best_v:
+            best, best_v = q, v
+    return best
+
+
+@njit(cache=True)
+def feesh_pick(g, p, bot, pts, per_card, s):
+    """The discard-pile card p fetches with a usable Feesh, or -1 not to play one."""
+    if _usable(g, p, 2) < 1:
+        return -1
+    nd = 0
+    for t in range(NT):
+        nd += g[DISC, t]
+    if nd == 0:
+        return -1
+    if int(bot[0]) == RANDOM:
+        if randint(s, 2) == 0:
+            return -1
+        k = randint(s, nd)
+        for t in range(NT):
+            if k < g[DISC, t]:
+                return t
+            k -= g[DISC, t]
+        return -1
+    if bot[K_FEESH] <= 0:
+        return -1
+    best = -1
+    best_v = -1
+    for t in range(NT):  # never a Feesh: fetching one to fetch again gains nothing
+        if g[DISC, t] > 0 and t != 2 and _scorable(t, pts, per_card):
+            v = stash_gain(g, p, t, pts, per_card)
+            if v > best_v:
+                best, best_v = t, v
+    return best
+
+
+@njit(cache=True)
+def shiny_pick(g, p, bot, pts, per_card, s):
+    """A usable Shiny: returns (target, type) with type −1 for a blind face-down card, or
+    (−1, −1) not to play one. Heuristic: the target of :func:`steal_target`, its best face-up
+    card by first-place points, else blind."""
+    if _usable(g, p, SHINY) < 1:
+        return -1, -1
+    kind = int(bot[0])
+    if kind != RANDOM and bot[K_SHINY] <= 0:
+        return -1, -1
+    if kind == RANDOM and randint(s, 2) == 0:
+        return -1, -1
+    q = steal_target(g, p, bot, True, s)
+    if q < 0 or kind == RANDOM:
+        return q, -1
+    best = -1
+    best_v = -1
+    for t in range(NT):
+        if g[UP + q, t] > 0:
+            v = pts[t, 0] + per_card[t]
+            if v > best_v:
+                best, best_v = t, v
+    return q, best
+
+
+@njit(cache=True)
+def takes_consolation(g, p, bot, s):
+    """With an optional consolation draw: the heuristic always draws, random flips a coin."""
+    if int(bot[0]) == RANDOM:
+        return randint(s, 2) == 1
+    return True

@@ -1,0 +1,101 @@
+"""Trash Pandas ``decide``: a real position played out for each choice on the same deals.
+
+Model
+-----
+The position (state array ``g0``, kernels/trash_pandas/whole_state.py layout) holds what the
+deciding player ``me`` knows: its hand and whole stash, every face-up card, the discard pile, the
+cards left. The unseen cards (``pool`` int64[8] by type: deck file minus everything known) are
+dealt at random each trial — ``opp_hand[q]`` cards into q's hand, then ``opp_down[q]`` into q's
+face-down stash, opponents in seat order, one ``randint`` per card — and the rest form the draw
+pile (determinization). Then every choice ``c`` (row of ``choices`` int64[C, 3]: entry 0 roll now,
+1 stop now, 2 a rolled face; the face; take 0/Blammo! 1/Nanners 2) continues ``me``'s turn from the
+same state and the same random stream (common random numbers), the bots play the game to its end,
+and ``me``'s win share (ties shared) is recorded.
+
+Per-block sums (float64[m, 4·C]): for choice c, columns 4c Σw, 4c+1 Σw², 4c+2 Σ(w_c − w_0),
+4c+3 Σ(w_c − w_0)² (the paired difference with choice 0).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import randint, seed_trial
+from kernels.trash_pandas.whole import NACC, continue_game, outcome
+from kernels.trash_pandas.whole_state import (DECK, HAND, MAXP, NROWS, NT, SC, STASH)
+from kernels.trash_pandas.whole import RULE_TIE
+from kernels.trash_pandas.whole_state import rank_key
+
+
+@njit(cache=True)
+def determinize(g, g0, pool0, pool, opp_hand, opp_down, me, s):
+    """Copy ``g0`` into ``g`` and deal the unseen ``pool0`` (module doc)."""
+    for r in range(NROWS):
+        for t in range(NT):
+            g[r, t] = g0[r, t]
+    total = 0
+    for t in range(NT):
+        pool[t] = pool0[t]
+        total += pool0[t]
+    players = g0[SC, 2]
+    for j in range(players):
+        q = (me + j) % players
+        if q == me:
+            continue
+        for row, n in ((HAND + q, opp_hand[q]), (STASH + q, opp_down[q])):
+            for _ in range(n):
+                k = randint(s, total)
+                for t in range(NT):
+                    if k < pool[t]:
+                        g[row, t] += 1
+                        pool[t] -= 1
+                        break
+                    k -= pool[t]
+                total -= 1
+    for t in range(NT):
+        g[DECK, t] = pool[t]
+
+
+@njit(cache=True, parallel=True)
+def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, choices, bots,
+                  pts, per_card, copies, rules, roll_tab, after_tab):
+    """Per-block sums of ``me``'s win share after each choice (module doc).
+
+    keys uint64[m, 4], counts int64[m] trials per block; g0 int64[19, 8]; pool0 int64[8];
+    opp_hand/opp_down int64[4]; choices int64[C, 3]; bots float64[4, NK]; the rest as
+    engine.play_games.
+    """
+    m = keys.shape[0]
+    nc = choices.shape[0]
+    out = np.zeros((m, 4 * nc), dtype=np.float64)
+    for blk in prange(m):
+        g = np.zeros((NROWS, NT), dtype=np.int64)
+        gd = np.zeros((NROWS, NT), dtype=np.int64)
+        pool = np.zeros(NT, dtype=np.int64)
+        s = np.zeros(4, dtype=np.uint64)
+        sd = np.zeros(4, dtype=np.uint64)
+        acc = np.zeros(NACC, dtype=np.float64)
+        w = np.zeros(16, dtype=np.int64)
+        scores = np.zeros(MAXP, dtype=np.int64)
+        players = g0[SC, 2]
+        for t in range(counts[blk]):
+            seed_trial(keys[blk], t, s)
+            determinize(gd, g0, pool0, pool, opp_hand, opp_down, me, s)
+            first = 0.0
+            for c in range(nc):
+                g[:, :] = gd
+                sd[:] = s
+                continue_game(g, me, mode, held, choices[c, 0], choices[c, 1], choices[c, 2],
+                              bots, pts, per_card, copies, rules, roll_tab, after_tab, acc, sd,
+                              w)
+                nwin, _tied, _margin = outcome(g, players, pts, per_card, rules, w, scores)
+                best = -1
+                for i in range(players):
+                    best = max(best, rank_key(g, scores, i, rules[RULE_TIE]))
+                share = 1.0 / nwin if rank_key(g, scores, me, rules[RULE_TIE]) == best else 0.0
+                if c == 0:
+                    first = share
+                d = share - first
+                out[blk, 4 * c] += share
+                out[blk, 4 * c + 1] += share * share
+                out[blk, 4 * c + 2] += d
+                out[blk, 4 * c + 3] += d * d
+    return out
