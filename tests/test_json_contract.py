@@ -62,6 +62,13 @@ INVOCATIONS = [
                          "--seed", "1"]),
     ("pig", "simulate", ["-n", "2000", "--seed", "1"]),  # unpaired: mean turns and rolls
     ("trash-pandas", "simulate", ["--policy", "stop-at:6", "-n", "200", "--seed", "1"]),
+    ("trash-pandas", "advice", []),
+    ("pig", "advice", ["--set", "goal=30", "--bands", "1", "--clauses", "1"]),
+    ("ten", "advice", ["--bands", "1", "--clauses", "1"]),
+    ("ten", "game", ["-n", "20", "--seed", "1"]),
+    ("ten", "decide", [f"{DATA}/ten_position_example.toml", "-n", "30", "--seed", "1"]),
+    ("gostop", "advice", ["--rounds", "1", "--precision", "10", "--seed", "1"]),
+    ("canasta", "advice", ["--rounds", "1", "--precision", "1", "--seed", "1"]),
 ]
 
 #: Keys that hold Monte Carlo figures when a result is not exact, by name: they must be
@@ -82,7 +89,7 @@ def _bare_mc_numbers(obj, path="") -> list[str]:
     which are not statistic objects."""
     found = []
     if isinstance(obj, dict):
-        if STAT_KEYS <= set(obj):
+        if STAT_KEYS <= set(obj) or obj.get("exact") is True:  # a statistic, or an exact part
             return found
         for k, v in obj.items():
             here = f"{path}.{k}"

@@ -161,4 +161,4 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 PARTS = PARTS + (PartKind("pig", "advice", advice_part,
                           "rules of thumb and their exact loss against optimal play",
-                          {"bands": Param("int", 1, 3), "clauses": Param("int", 0, 3)}),)
+                          {"bands": Param("int", 1, 3), "clauses": Param("int", 1, 3)}),)

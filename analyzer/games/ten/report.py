@@ -192,7 +192,7 @@ def _advice_kind():
     return PartKind("ten", "advice", advice_part,
                     "draw-or-stop rules of thumb and their exact loss",
                     {"players": Param("int", 1, 5), "bands": Param("int", 1, 3),
-                     "clauses": Param("int", 0, 3)})
+                     "clauses": Param("int", 1, 3)})
 
 
 PARTS = PARTS + (_advice_kind(),)

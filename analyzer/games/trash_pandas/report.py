@@ -235,4 +235,4 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
                           "roll-or-stop rules of thumb and their exact loss",
                           {"hands": HANDS, "bands": Param("int", 1, 3),
-                           "clauses": Param("int", 0, 3)}),)
+                           "clauses": Param("int", 1, 3)}),)
