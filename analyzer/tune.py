@@ -169,6 +169,9 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
                 seen[key] = name
                 jobs.append((ci, key, name, dataclasses.asdict(cell.rules), cell.policy))
     args = [(game, name, kw, pol, n, seed, block_size, stream) for (_ci, _k, name, kw, pol) in jobs]
+    from analyzer.runner import Progress
+
+    bar = Progress(f"tune {game}: cells", len(cells), "cells")
     if scheduler == "local":
         from analyzer.errors import was_interrupted
         from analyzer.output import note
@@ -180,7 +183,8 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
             if deadline is not None and jobs[i][0] > 0 and time.monotonic() > deadline:
                 note(f"tune: stopped on the time limit after {jobs[i][0]} cell(s)")
                 break
-            note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
+            if not bar.enabled:  # a log, not a terminal: one line per cell
+                note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
             try:
                 sums = block_sums_task(*a)
             except KeyboardInterrupt:
@@ -191,6 +195,8 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
             if was_interrupted():  # the runner kept a partial cell: drop it and stop
                 break
             results.append(sums)
+            bar.update(jobs[i][0] + 1)
+        bar.close()
         if len(results) < len(jobs):  # keep only the cells whose every job finished
             done_cells = {jobs[i][0] for i in range(len(results))}
             unfinished = {ci for (ci, *_rest) in jobs[len(results):]}
@@ -201,8 +207,13 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
     else:
         from analyzer.cluster import client_for
 
+        from distributed import as_completed
+
         with client_for(scheduler) as client:
             futures = [client.submit(block_sums_task, *a, pure=False) for a in args]
+            for done, _fut in enumerate(as_completed(futures), 1):
+                bar.update(done * len(cells) // len(futures))
+            bar.close()
             results = client.gather(futures)
     out = [dict() for _ in cells]
     for (ci, key, _name, _kw, _pol), sums in zip(jobs, results):
