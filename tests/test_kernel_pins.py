@@ -64,6 +64,7 @@ def sums_of(make_job, per_block=None) -> list[float]:
 EXPECTED: dict[str, tuple[list[float], str]] = {
     'trash-pandas: turns, stop-at:6, no cards': ([6790.0, 14858.0, 5911.0, 684.0, 5454.0, 89.0], '9131d4dd1b71e2ab'),
     'trash-pandas: turns, minimal hand-written loop (calibration)': ([5911.0, 534.0, 89.0], 'a1602bda943765c4'),
+    'trash-pandas: turns, stop-at:6, exact bare loop': ([5911.0, 534.0, 89.0], 'a1602bda943765c4'),
     'trash-pandas: turns, optimal, Blammo!/Nanners/Pie 1/1/1': ([28214.0, 153536.0, 240.0, 18119.0, 59501.0, 0.0], '991f98ce29f2a3a7'),
     'ten: one turn, total:7, fresh deck': ([1314.0, 299.0, 10929.0, 32641.0, 9.0, 81.0], '10b58415f2c3e426'),
     'ten: one turn, exact optimal policy, fresh deck': ([1513.0, 197.0, 11242.0, 32812.0, 854.0, 8126.0], '73585674ce3fc9ad'),

@@ -125,7 +125,12 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "per_second_1_core": one, "per_second_all_cores": allc,
                      "cores": cores, "scaling": allc / one if one else None,
                      "reference_per_second": ref,
-                     "speedup_vs_python": (one / ref) if ref else None})
+                     "speedup_vs_python": (one / ref) if ref else None,
+                     "relative_to": case.relative_to})
+    by_name = {(r["game"], r["case"]): r for r in rows}
+    for r in rows:
+        cal = by_name.get((r["game"], r.pop("relative_to")))
+        r["of_calibration"] = (r["per_second_1_core"] / cal["per_second_1_core"]) if cal else None
     numba.set_num_threads(cores)
     timings = []
     for t in [c for c in cases if isinstance(c, BenchTiming)]:
@@ -148,6 +153,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
         lines = [body]
+        for r in rows:
+            if r["of_calibration"] is not None:
+                lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
+                             "calibration loop's rate on 1 core")
         for t in timings:
             lines.append(f"{t['game']} {t['name']} (warm): {t['seconds']:.3f} s")
         if latency:
