@@ -4,7 +4,23 @@ shuffled piles under threshold policies or the solver's optimal table (``turn.py
 numbers across policies). Rules and value weights arrive as plain arrays and scalars; the Python
 wrappers are in ``analyzer/games/ten/exact.py`` and ``analyzer/games/ten/play.py``.
 """
-from kernels.ten.exact import solve_turn
-from kernels.ten.turn import NSTAT, turn_blocks
 
-__all__ = ["solve_turn", "turn_blocks", "NSTAT"]
+# Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
+# kernel module does not load (and type-check the caches of) all the others.
+_WHERE = {
+    "solve_turn": "kernels.ten.exact",
+    "NSTAT": "kernels.ten.turn",
+    "turn_blocks": "kernels.ten.turn",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
