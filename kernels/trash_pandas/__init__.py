@@ -2,7 +2,8 @@
 given as flat decision tables (:func:`simulate_turns`), its specialisation with no cards in hand
 (:func:`simulate_turns_nocards`), and the bare stop-at-K loop (:func:`stop_at_plain`); the bench's
 calibration loop is in ``calibration.py`` (not re-exported). The exact solver is plain Python
-(analyzer/games/trash_pandas/exact.py). Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
+(analyzer/games/trash_pandas/exact.py). Only entry points and the sum columns (:data:`COLUMNS`)
+are re-exported.
 """
 from kernels.trash_pandas.turn import (COLUMNS, NSUMS, simulate_turns, simulate_turns_nocards,
                                        stop_at_plain)
