@@ -6,7 +6,8 @@ multiset and the dynamic programme over powers (exact MAGDAGDON odds); ``policy`
 policies' choices (placement, power use, ruin cell) and the empty-board opening book; ``game``
 whole games under a base policy or rollout:K; ``blocks`` the Monte Carlo block kernels the
 runner calls. Rules reach every kernel as the plain-array tuple ``G`` built by
-``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here, lazily.
+``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here,
+lazily.
 """
 
 # Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
