@@ -22,6 +22,7 @@ class BenchCase:
     n: int
     reference: Optional[Callable[[int, int], object]] = None  # reference(n, seed)
     ref_n: int = 0
+    relative_to: Optional[str] = None  # name of a calibration case of the same game
 
 
 @dataclass

@@ -91,6 +91,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
           warm: Annotated[bool, typer.Option(
               "--warm", help="Only compile every kernel into the cache (what `make setup` "
                              "does once) and report the seconds per game.")] = False,
+          compile_time: Annotated[bool, typer.Option(
+              "--compile", help="Only time, per game, the cold compile of every kernel (in "
+                                "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
+          ] = False,
           json: JsonOpt = False):
     """Measure every kernel: trials/s on 1 core and all cores, and against pure Python.
 
@@ -113,6 +117,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     if warm:
         return _warm(game, json)
+    if compile_time:
+        return _compile_times(game, json)
     scale = 0.1 if quick else 1.0
     cores = numba.config.NUMBA_NUM_THREADS
     cases = _cases(game)
@@ -125,7 +131,12 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "per_second_1_core": one, "per_second_all_cores": allc,
                      "cores": cores, "scaling": allc / one if one else None,
                      "reference_per_second": ref,
-                     "speedup_vs_python": (one / ref) if ref else None})
+                     "speedup_vs_python": (one / ref) if ref else None,
+                     "relative_to": case.relative_to})
+    by_name = {(r["game"], r["case"]): r for r in rows}
+    for r in rows:
+        cal = by_name.get((r["game"], r.pop("relative_to")))
+        r["of_calibration"] = (r["per_second_1_core"] / cal["per_second_1_core"]) if cal else None
     numba.set_num_threads(cores)
     timings = []
     for t in [c for c in cases if isinstance(c, BenchTiming)]:
@@ -148,6 +159,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
         lines = [body]
+        for r in rows:
+            if r["of_calibration"] is not None:
+                lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
+                             "calibration loop's rate on 1 core")
         for t in timings:
             lines.append(f"{t['game']} {t['name']} (warm): {t['seconds']:.3f} s")
         if latency:
@@ -183,6 +198,36 @@ def _warm(games, as_json: bool) -> None:
         note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
     emit({"warmed": rows}, as_json, lambda: "\n".join(
         f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
+
+
+def _compile_times(games, as_json: bool) -> None:
+    """Per game: `bench --warm` in a fresh NUMBA_CACHE_DIR (cold compile, whole process), then
+    again on that cache (warm load). The directory is removed afterwards."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    from analyzer.games import game_keys, get_game
+    from analyzer.output import emit, note
+
+    rows = []
+    for key in (games or game_keys()):
+        get_game(key)
+        with tempfile.TemporaryDirectory(prefix="pushluck-numba-") as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--game", key, "--json"]
+            times = []
+            for _ in range(2):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, env=env, capture_output=True, check=True)
+                times.append(time.perf_counter() - t0)
+        rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1]})
+        note(f"bench --compile: {key} cold {times[0]:.1f} s, warm {times[1]:.1f} s")
+    emit({"compile": rows}, as_json, lambda: "\n".join(
+        f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
+        f"load (warm cache) {r['warm_seconds']:.1f} s" for r in rows))
 
 
 def register(root: typer.Typer) -> None:

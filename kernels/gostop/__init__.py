@@ -5,12 +5,29 @@ front of the state array; ``state`` lays out the engine block and holds the card
 plays one turn (policies decide inside it); ``deal`` shuffles, deals, runs the turns and checks
 conservation; ``batch`` runs whole deals (``simulate_blocks``) and go/stop playouts from a position
 (``decide_blocks``) over blocks of trials, one random stream per trial. Below are the entry
-points; constants and helpers are imported from the role modules by name.
+points (imported lazily); constants and helpers are imported from the role modules by name.
 """
-from kernels.gostop.batch import decide_blocks, simulate_blocks
-from kernels.gostop.deal import debug_deal, play_deal
-from kernels.gostop.state import new_state, views
-from kernels.gostop.turn import scripted_turn
 
-__all__ = ["decide_blocks", "simulate_blocks", "debug_deal", "play_deal", "new_state", "views",
-           "scripted_turn"]
+# Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
+# kernel module does not load (and type-check the caches of) all the others.
+_WHERE = {
+    "decide_blocks": "kernels.gostop.batch",
+    "simulate_blocks": "kernels.gostop.batch",
+    "debug_deal": "kernels.gostop.deal",
+    "play_deal": "kernels.gostop.deal",
+    "new_state": "kernels.gostop.state",
+    "views": "kernels.gostop.state",
+    "scripted_turn": "kernels.gostop.turn",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

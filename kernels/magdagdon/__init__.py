@@ -6,15 +6,40 @@ multiset and the dynamic programme over powers (exact MAGDAGDON odds); ``policy`
 policies' choices (placement, power use, ruin cell) and the empty-board opening book; ``game``
 whole games under a base policy or rollout:K; ``blocks`` the Monte Carlo block kernels the
 runner calls. Rules reach every kernel as the plain-array tuple ``G`` built by
-``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here.
+``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here,
+lazily.
 """
-from kernels.magdagdon.blocks import best_blocks, feasibility_blocks, games_blocks
-from kernels.magdagdon.board import (MAXD, P_GREEDY, P_MAX, P_MIN, P_ROLLOUT, P_STORE,
-                                     feasible_fast, make_work, search)
-from kernels.magdagdon.exact import escape_dp, feasible_table
-from kernels.magdagdon.game import play_one
-from kernels.magdagdon.policy import build_book, choose
 
-__all__ = ["MAXD", "P_GREEDY", "P_MAX", "P_MIN", "P_ROLLOUT", "P_STORE", "best_blocks",
-           "build_book", "choose", "escape_dp", "feasibility_blocks", "feasible_fast",
-           "feasible_table", "games_blocks", "make_work", "play_one", "search"]
+# Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
+# kernel module does not load (and type-check the caches of) all the others.
+_WHERE = {
+    "best_blocks": "kernels.magdagdon.blocks",
+    "feasibility_blocks": "kernels.magdagdon.blocks",
+    "games_blocks": "kernels.magdagdon.blocks",
+    "MAXD": "kernels.magdagdon.board",
+    "P_GREEDY": "kernels.magdagdon.board",
+    "P_MAX": "kernels.magdagdon.board",
+    "P_MIN": "kernels.magdagdon.board",
+    "P_ROLLOUT": "kernels.magdagdon.board",
+    "P_STORE": "kernels.magdagdon.board",
+    "feasible_fast": "kernels.magdagdon.board",
+    "make_work": "kernels.magdagdon.board",
+    "search": "kernels.magdagdon.board",
+    "escape_dp": "kernels.magdagdon.exact",
+    "feasible_table": "kernels.magdagdon.exact",
+    "play_one": "kernels.magdagdon.game",
+    "build_book": "kernels.magdagdon.policy",
+    "choose": "kernels.magdagdon.policy",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

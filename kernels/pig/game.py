@@ -18,7 +18,7 @@ Per-block sums of :func:`simulate_blocks`: :data:`GAME_COLUMNS`; of :func:`paire
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_pair, trial_state
+from kernels.rng import bounded_pair, seed_words
 
 KIND_THRESHOLD = 0
 KIND_TABLE = 1
@@ -30,13 +30,14 @@ NSUMS = len(GAME_COLUMNS)
 
 
 @njit(cache=True, inline="always")
-def play_game(key, t, goal, faces, bust_faces, first,
+def play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
               kind0, hold0, table0, kind1, hold1, table1):
-    """One whole game on trial ``t``'s stream; returns (winning seat, turns, rolls).
+    """One whole game on trial ``t``'s stream (block key words k0..k3); returns (winning seat,
+    turns, rolls).
 
     Die faces come two per 64-bit draw (the high and low 32-bit halves), each exactly uniform.
     """
-    s0, s1, s2, s3 = trial_state(key, t)
+    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
     player = first
     score0 = 0
     score1 = 0
@@ -85,9 +86,9 @@ def play_game(key, t, goal, faces, bust_faces, first,
 
 
 @njit(cache=True, inline="always")
-def play_game_thresholds(key, t, goal, faces, bust_faces, first, hold0, hold1):
+def play_game_thresholds(k0, k1, k2, k3, t, goal, faces, bust_faces, first, hold0, hold1):
     """:func:`play_game` specialised to two "hold at H" policies (same draws, same results)."""
-    s0, s1, s2, s3 = trial_state(key, t)
+    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
     player = first
     score0 = 0
     score1 = 0
@@ -140,13 +141,14 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
         rolls = 0
         turns2 = 0
         rolls2 = 0
+        k0, k1, k2, k3 = keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3]
         for t in range(counts[b]):
             first = (t & 1) if alternate else 0
             if both_thresholds:
-                w, tu, ro = play_game_thresholds(keys[b], t, goal, faces, bust_faces, first,
+                w, tu, ro = play_game_thresholds(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
                                                  hold0, hold1)
             else:
-                w, tu, ro = play_game(keys[b], t, goal, faces, bust_faces, first,
+                w, tu, ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
                                       kind0, hold0, table0, kind1, hold1, table1)
             turns += tu
             rolls += ro
@@ -180,10 +182,11 @@ def paired_blocks(keys, counts, goal, faces, bust_faces,
         wb = 0
         sd = 0
         sd2 = 0
+        k0, k1, k2, k3 = keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3]
         for t in range(counts[b]):
-            x, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+            x, _tu, _ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, 0,
                                     a_kind0, a_hold0, a_table0, a_kind1, a_hold1, a_table1)
-            y, _tu, _ro = play_game(keys[b], t, goal, faces, bust_faces, 0,
+            y, _tu, _ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, 0,
                                     b_kind0, b_hold0, b_table0, b_kind1, b_hold1, b_table1)
             ia = 1 if x == 0 else 0
             ib = 1 if y == 0 else 0

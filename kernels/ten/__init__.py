@@ -8,9 +8,27 @@ and the named sum columns in ``whole_layout.py``). Rules and value weights arriv
 and scalars; the Python wrappers are in ``analyzer/games/ten/exact.py``, ``play.py`` and
 ``whole.py``.
 """
-from kernels.ten.exact import solve_turn
-from kernels.ten.turn import NSTAT, turn_blocks
-from kernels.ten.whole_layout import DIFF_COLUMNS, LINEUP_COLUMNS, REC_NAMES, column
 
-__all__ = ["solve_turn", "turn_blocks", "NSTAT", "DIFF_COLUMNS", "LINEUP_COLUMNS", "REC_NAMES",
-           "column"]
+# Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
+# kernel module does not load (and type-check the caches of) all the others.
+_WHERE = {
+    "solve_turn": "kernels.ten.exact",
+    "NSTAT": "kernels.ten.turn",
+    "turn_blocks": "kernels.ten.turn",
+    "DIFF_COLUMNS": "kernels.ten.whole_layout",
+    "LINEUP_COLUMNS": "kernels.ten.whole_layout",
+    "REC_NAMES": "kernels.ten.whole_layout",
+    "column": "kernels.ten.whole_layout",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

@@ -17,7 +17,7 @@ from the root ((a, b) indices), so its decision in every reached state is a sing
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_pair, trial_state
+from kernels.rng import bounded_pair, seed_words
 from kernels.ten.exact import DEC_DRAW, KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, WILD
 
 NSTAT = 12  # per-policy sums, see turn_blocks
@@ -33,11 +33,13 @@ def _policy_draws(kind, param, T, tab, na, cb, decision):
 
 
 @njit(cache=True, inline="always")
-def _play_turn(key, t, a, used, stamp, R, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust_at,
+def _play_turn(kw, t, a, used, stamp, R, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust_at,
                cbust, card, token, bustv, oppc, cap, room, root_forced, kind, param,
                nchild, cchild, decision):
-    """One turn on trial ``t``'s stream from the pile ``a`` (R cards). ``used[j] == stamp`` marks
-    position j as drawn in this turn; ``stamp`` must differ from every earlier turn's.
+    """One turn on trial ``t``'s stream (``kw``: the block key's four words, read once per block)
+    from the pile ``a`` (R cards). ``used[j] == stamp`` marks position j as drawn in this turn;
+    ``stamp`` must differ from every earlier turn's. (The key goes in as one tuple: a call with
+    more than 30 arguments compiles to CALL_FUNCTION_EX, which Numba's inliner rejects.)
 
     Drawing position j changes T by ``tpos[j]`` and C by ``cpos[j]`` (the card's effect, stored
     per position to save a dependent load); its type c = a[j] (15 types, 14 = wild) changes the
@@ -49,7 +51,7 @@ def _play_turn(key, t, a, used, stamp, R, tpos, cpos, isn, ist, T0, C0, n0, tab0
     Returns (outcome, number cards taken, tokens taken, value, tableau cards drawn, wilds drawn)
     with outcome 0 stop-numbers, 1 stop-currency, 2 number bust, 3 currency bust.
     """
-    s0, s1, s2, s3 = trial_state(key, t)
+    s0, s1, s2, s3 = seed_words(kw[0], kw[1], kw[2], kw[3], t)
     T = T0
     C = C0
     n = n0
@@ -120,6 +122,7 @@ def turn_blocks(keys, counts, pile, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust
     for b in prange(m):
         used = np.zeros(R + 1, dtype=np.int64)  # stamp of the last turn that drew each position
         acc = np.zeros(ncols, dtype=np.float64)
+        kw = (keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3])  # read once per block
         if K == 1:  # the common case, with the sums in registers
             nb = 0
             cb = 0
@@ -135,7 +138,7 @@ def turn_blocks(keys, counts, pile, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust
             sv2 = 0.0
             for t in range(counts[b]):
                 o, nt, tk, v, dr, w = _play_turn(
-                    keys[b], t, pile, used, t + 1, R, tpos, cpos, isn, ist, T0, C0, n0,
+                    kw, t, pile, used, t + 1, R, tpos, cpos, isn, ist, T0, C0, n0,
                     tab0, bust_at, cbust, card, token, bustv, oppc, cap, room, root_forced,
                     kinds[0], params[0], nchild, cchild, decision)
                 nb += o == 2
@@ -167,7 +170,7 @@ def turn_blocks(keys, counts, pile, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust
             v0 = 0.0
             for p in range(K):
                 o, nt, tk, v, dr, w = _play_turn(
-                    keys[b], t, pile, used, t * K + p + 1, R, tpos, cpos, isn, ist, T0, C0, n0,
+                    kw, t, pile, used, t * K + p + 1, R, tpos, cpos, isn, ist, T0, C0, n0,
                     tab0, bust_at, cbust, card, token, bustv, oppc, cap, room, root_forced,
                     kinds[p], params[p], nchild, cchild, decision)
                 base = p * NSTAT

@@ -27,7 +27,7 @@ Faces come two per 64-bit draw (its 32-bit halves), each exactly uniform (Lemire
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_pair, trial_state
+from kernels.rng import bounded_pair, lemire_threshold, pair_face, seed_words
 
 #: Names of the per-block sum columns, in order (module doc).
 COLUMNS = ("sum_value", "sum_value2", "main_busts", "sum_tokens", "sum_tokens2", "all_six",
@@ -75,8 +75,9 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
         x_tok2 = 0
         x_val = 0.0
         x_val2 = 0.0
+        k0, k1, k2, k3 = keys[blk, 0], keys[blk, 1], keys[blk, 2], keys[blk, 3]
         for t in range(counts[blk]):
-            s0, s1, s2, s3 = trial_state(keys[blk], t)
+            s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
             buf = np.uint64(0)
             have = 0
             mode = 0
@@ -150,38 +151,76 @@ def simulate_turns(keys, counts, B, N, P, B1, N1, P1, bonus_turn, bonus_cap, car
     return out
 
 
+@njit(cache=True, inline="always")
+def _stop_block(k0, k1, k2, k3, n, k_stop, thr, exact):
+    """Trials 0..n-1 of one block of :func:`stop_at_plain`: returns (busts, Σtokens, sixes, rej).
+
+    With ``exact=False`` faces are the branch-free multiply-shift values of :func:`pair_face` and
+    ``rej`` says whether any word would have been rejected (then the caller redoes the block with
+    ``exact=True``, which gives the values of :func:`bounded_pair`).
+    """
+    busts = 0
+    s_tok = 0
+    sixes = 0
+    rej = 0
+    for t in range(n):
+        s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+        h = 0
+        nh = 0
+        have = 0
+        buf = np.uint64(0)
+        while True:
+            face, r, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have,
+                                                           s0, s1, s2, s3)
+            rej |= r
+            bit = 1 << face
+            if h & bit:
+                busts += 1
+                break
+            h |= bit
+            nh += 1
+            if nh >= k_stop:
+                s_tok += nh
+                if nh == 6:
+                    sixes += 1
+                break
+    return busts, s_tok, sixes, rej
+
+
+@njit(cache=True, inline="always")
+def _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, exact):
+    """:func:`_stop_block` with ``k_stop`` passed as a literal (1..6), so LLVM can bound the turn
+    length, unroll it and vectorise over trials; other values take the generic loop."""
+    if k_stop == 6:
+        return _stop_block(k0, k1, k2, k3, n, 6, thr, exact)
+    if k_stop == 5:
+        return _stop_block(k0, k1, k2, k3, n, 5, thr, exact)
+    if k_stop == 4:
+        return _stop_block(k0, k1, k2, k3, n, 4, thr, exact)
+    if k_stop == 3:
+        return _stop_block(k0, k1, k2, k3, n, 3, thr, exact)
+    if k_stop == 2:
+        return _stop_block(k0, k1, k2, k3, n, 2, thr, exact)
+    return _stop_block(k0, k1, k2, k3, n, k_stop, thr, exact)
+
+
 @njit(cache=True, parallel=True)
 def stop_at_plain(keys, counts, k_stop):
     """The minimal turn loop: no cards, no bonus turn, stop once ``k_stop`` tokens are held.
 
-    Per-block sums: 0 busts, 1 Σtokens, 2 turns reaching six. Used by `pushluck bench` to show
-    what the table-driven kernel costs over the bare loop.
+    Per-block sums: 0 busts, 1 Σtokens, 2 turns reaching six. Faces exactly uniform (a block that
+    met a word Lemire would reject, probability ≈ 1e-9 per face, is replayed with the exact
+    helper), so the sums equal those of :func:`bounded_pair`.
     """
     m = keys.shape[0]
     out = np.zeros((m, 3), dtype=np.float64)
+    thr = lemire_threshold(6)
     for blk in prange(m):
-        busts = 0
-        s_tok = 0
-        sixes = 0
-        for t in range(counts[blk]):
-            s0, s1, s2, s3 = trial_state(keys[blk], t)
-            h = 0
-            nh = 0
-            have = 0
-            buf = np.uint64(0)
-            while True:
-                face, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-                bit = 1 << face
-                if h & bit:
-                    busts += 1
-                    break
-                h |= bit
-                nh += 1
-                if nh >= k_stop:
-                    s_tok += nh
-                    if nh == 6:
-                        sixes += 1
-                    break
+        k0, k1, k2, k3 = keys[blk, 0], keys[blk, 1], keys[blk, 2], keys[blk, 3]
+        n = counts[blk]
+        busts, s_tok, sixes, rej = _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, False)
+        if rej:
+            busts, s_tok, sixes, rej = _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, True)
         out[blk, 0] = busts
         out[blk, 1] = s_tok
         out[blk, 2] = sixes
@@ -189,17 +228,18 @@ def stop_at_plain(keys, counts, k_stop):
 
 
 @njit(cache=True, inline="always")
-def _six_faces(s0, s1, s2, s3):
-    """Six exactly uniform faces 0..5 from three 64-bit draws (hi then lo 32-bit halves)."""
+def _six_faces(s0, s1, s2, s3, thr, exact):
+    """Six faces 0..5 from three 64-bit draws (hi then lo 32-bit halves) and the OR of their
+    rejection flags (:func:`pair_face`; with ``exact=True`` exactly uniform, flag 0)."""
     buf = np.uint64(0)
     have = 0
-    f0, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    f1, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    f2, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    f3, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    f4, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    f5, buf, have, s0, s1, s2, s3 = bounded_pair(6, buf, have, s0, s1, s2, s3)
-    return f0, f1, f2, f3, f4, f5, s0, s1, s2, s3
+    f0, r0, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    f1, r1, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    f2, r2, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    f3, r3, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    f4, r4, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    f5, r5, buf, have, s0, s1, s2, s3 = pair_face(6, thr, exact, buf, have, s0, s1, s2, s3)
+    return f0, f1, f2, f3, f4, f5, r0 | r1 | r2 | r3 | r4 | r5, s0, s1, s2, s3
 
 
 @njit(cache=True, inline="always")
@@ -225,6 +265,64 @@ def _run_faces(f0, f1, f2, f3, f4, f5, roll_tab, base):
     return h, nh, bust, rolls
 
 
+@njit(cache=True, inline="always")
+def _nocards_block(k0, k1, k2, k3, n, bonus_turn, bust_value, roll, resolve_val, thr, exact):
+    """Trials 0..n-1 of one block of :func:`simulate_turns_nocards`: the 13 sums, then ``rej``
+    (some face word would have been rejected: redo with ``exact=True``, see :func:`pair_face`)."""
+    s_val = 0.0
+    s_val2 = 0.0
+    busts = 0
+    s_tok = 0
+    s_tok2 = 0
+    sixes = 0
+    rolls = 0
+    bonus_busts = 0
+    rolls2 = 0
+    x_tok = 0
+    x_tok2 = 0
+    x_val = 0.0
+    x_val2 = 0.0
+    rej = 0
+    for t in range(n):
+        s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+        f0, f1, f2, f3, f4, f5, fl, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3, thr, exact)
+        rej |= fl
+        h, nh, bust, r = _run_faces(f0, f1, f2, f3, f4, f5, roll, 0)
+        rolls += r
+        r_t = r
+        six = h == 63
+        busts += bust
+        value = bust_value if bust else resolve_val[h * 7]
+        tokens = 0 if bust else nh
+        if h == 63:
+            sixes += 1
+            if bonus_turn:
+                f0, f1, f2, f3, f4, f5, fl, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3, thr,
+                                                                        exact)
+                rej |= fl
+                hb, nb, bb, rb = _run_faces(f0, f1, f2, f3, f4, f5, roll, 64)
+                rolls += rb
+                r_t += rb
+                bonus_busts += bb
+                if bb:
+                    value += bust_value
+                else:
+                    value += resolve_val[(64 + hb) * 7]
+                    tokens += nb
+        s_val += value
+        s_val2 += value * value
+        s_tok += tokens
+        s_tok2 += tokens * tokens
+        rolls2 += r_t * r_t
+        if six:
+            x_tok += tokens
+            x_tok2 += tokens * tokens
+            x_val += value
+            x_val2 += value * value
+    return (s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts, rolls2,
+            x_tok, x_tok2, x_val, x_val2, rej)
+
+
 @njit(cache=True, parallel=True)
 def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll, resolve_val):
     """Turns without Blammo!/Nanners/MMM Pie! in hand: the same model, branch-free inner loop.
@@ -237,53 +335,14 @@ def simulate_turns_nocards(keys, counts, bonus_turn, bonus_cap, bust_value, roll
     """
     m = keys.shape[0]
     out = np.zeros((m, NSUMS), dtype=np.float64)
+    thr = lemire_threshold(6)
     for blk in prange(m):
-        s_val = 0.0
-        s_val2 = 0.0
-        busts = 0
-        s_tok = 0
-        s_tok2 = 0
-        sixes = 0
-        rolls = 0
-        bonus_busts = 0
-        rolls2 = 0
-        x_tok = 0
-        x_tok2 = 0
-        x_val = 0.0
-        x_val2 = 0.0
-        for t in range(counts[blk]):
-            s0, s1, s2, s3 = trial_state(keys[blk], t)
-            f0, f1, f2, f3, f4, f5, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3)
-            h, nh, bust, r = _run_faces(f0, f1, f2, f3, f4, f5, roll, 0)
-            rolls += r
-            r_t = r
-            six = h == 63
-            busts += bust
-            value = bust_value if bust else resolve_val[h * 7]
-            tokens = 0 if bust else nh
-            if h == 63:
-                sixes += 1
-                if bonus_turn:
-                    f0, f1, f2, f3, f4, f5, s0, s1, s2, s3 = _six_faces(s0, s1, s2, s3)
-                    hb, nb, bb, rb = _run_faces(f0, f1, f2, f3, f4, f5, roll, 64)
-                    rolls += rb
-                    r_t += rb
-                    bonus_busts += bb
-                    if bb:
-                        value += bust_value
-                    else:
-                        value += resolve_val[(64 + hb) * 7]
-                        tokens += nb
-            s_val += value
-            s_val2 += value * value
-            s_tok += tokens
-            s_tok2 += tokens * tokens
-            rolls2 += r_t * r_t
-            if six:
-                x_tok += tokens
-                x_tok2 += tokens * tokens
-                x_val += value
-                x_val2 += value * value
-        _store(out, blk, s_val, s_val2, busts, s_tok, s_tok2, sixes, rolls, bonus_busts, rolls2,
-               x_tok, x_tok2, x_val, x_val2)
+        k0, k1, k2, k3 = keys[blk, 0], keys[blk, 1], keys[blk, 2], keys[blk, 3]
+        r = _nocards_block(k0, k1, k2, k3, counts[blk], bonus_turn, bust_value, roll,
+                           resolve_val, thr, False)
+        if r[13]:
+            r = _nocards_block(k0, k1, k2, k3, counts[blk], bonus_turn, bust_value, roll,
+                               resolve_val, thr, True)
+        _store(out, blk, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+               r[11], r[12])
     return out

@@ -1,0 +1,130 @@
+"""Seeded pins of every bench kernel: the per-column sums of a few fixed blocks.
+
+The expected sums were taken from the tree before the speed work of issue 16 (branch ``layout``),
+so a change that makes a kernel faster must leave its numbers bit-identical: same seed, same block
+keys, same sums. Regenerate only for a stated change of a kernel's random-number use:
+``python tests/test_kernel_pins.py`` prints the current table.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from analyzer.rng import block_keys
+
+SEED = 20261130
+BLOCKS = 3
+
+
+def _bench_jobs():
+    """(label, job) of every kernel BenchCase of every game, built lazily."""
+    from analyzer.games import REGISTRY, get_game
+
+    for key in REGISTRY:
+        for case in get_game(key).load("bench"):
+            if hasattr(case, "make_job"):
+                yield f"{case.game}: {case.name}", case.make_job
+
+
+def _stop_at(k):
+    def make():
+        from analyzer.runner import KernelJob
+        from kernels.trash_pandas import stop_at_plain
+
+        return KernelJob(f"stop-at:{k}", 1000, lambda keys, counts: stop_at_plain(keys, counts, k))
+
+    return make
+
+
+def all_jobs():
+    jobs = dict(_bench_jobs())
+    for k in (1, 3, 5, 6):
+        jobs[f"trash-pandas: stop_at_plain k={k}"] = _stop_at(k)
+    return jobs
+
+
+def pin_of(sums: list[float]) -> tuple[list[float], str]:
+    """The first six sums and a digest of them all (so long sum vectors stay readable)."""
+    return sums[:6], hashlib.sha256(repr(sums).encode()).hexdigest()[:16]
+
+
+def sums_of(make_job, per_block=None) -> list[float]:
+    """Column sums of ``BLOCKS`` blocks of the job (at most 2000 trials each) under ``SEED``."""
+    job = make_job()
+    n = min(job.block_size, 2000) if per_block is None else per_block
+    keys = block_keys(SEED, 0, BLOCKS)
+    counts = np.full(BLOCKS, n, dtype=np.int64)
+    out = np.asarray(job.run_blocks(keys, counts), dtype=np.float64)
+    return [float(x) for x in out.sum(axis=0)]
+
+
+#: label -> (first six column sums, sha256 prefix of repr of all column sums as floats).
+EXPECTED: dict[str, tuple[list[float], str]] = {
+    'trash-pandas: turns, stop-at:6, no cards':
+        ([6790.0, 14858.0, 5911.0, 684.0, 5454.0, 89.0], '9131d4dd1b71e2ab'),
+    'trash-pandas: turns, minimal hand-written loop (calibration)':
+        ([5911.0, 534.0, 89.0], 'a1602bda943765c4'),
+    'trash-pandas: turns, stop-at:6, exact bare loop': ([5911.0, 534.0, 89.0], 'a1602bda943765c4'),
+    'trash-pandas: turns, optimal, Blammo!/Nanners/Pie 1/1/1':
+        ([28214.0, 153536.0, 240.0, 18119.0, 59501.0, 0.0], '991f98ce29f2a3a7'),
+    'ten: one turn, total:7, fresh deck':
+        ([1314.0, 299.0, 10929.0, 32641.0, 9.0, 81.0], '10b58415f2c3e426'),
+    'ten: one turn, exact optimal policy, fresh deck':
+        ([1513.0, 197.0, 11242.0, 32812.0, 854.0, 8126.0], '73585674ce3fc9ad'),
+    'magdagdon: feasibility check (mid-game boards)': ([5367.0], '7029bf8f5bfde0d5'),
+    'magdagdon: greedy whole games (SURVIVAL)':
+        ([769265.0, 218398751.0, 22986.0, 175272.0, 5723.0, 15803.0], 'f468035dd0ea906b'),
+    'gostop: 2 players, greedy, whole deals':
+        ([0.0, 106.0, 21.0, 3336.0, 2664.0, 0.0], '080f67fb84dacafd'),
+    'gostop: 3 players, greedy/go:2/random, whole deals':
+        ([26.0, 26.0, 5.0, 3446.0, 1505.0, 1023.0], 'ab1501ccbda3e491'),
+    'canasta: round engine, 2 players, greedy':
+        ([192.0, 18399.0, 1841495.0, 75.0, 75.0, 9.0], '95a5b9d50dc633ca'),
+    'canasta: whole games to 20,000, 2 players, greedy':
+        ([192.0, 699.0, 2611.0, 0.0, 97.0, 95.0], 'dfdb921efe63e78a'),
+    'pig: games, hold:20 vs hold:20':
+        ([3152.0, 118270.0, 435014.0, 3152.0, 2540032.0, 33547264.0], 'fb95b21bdd8a32ab'),
+    'pig: games, optimal vs optimal':
+        ([3199.0, 114437.0, 464611.0, 3199.0, 2416335.0, 38873171.0], '3f189720a8c3802b'),
+    'trash-pandas: stop_at_plain k=1': ([0.0, 3000.0, 0.0], '24fe737f7d6938da'),
+    'trash-pandas: stop_at_plain k=3': ([1343.0, 4971.0, 0.0], '73e4f5c3d2d4c51c'),
+    'trash-pandas: stop_at_plain k=5': ([2725.0, 1375.0, 0.0], '64de304a66683ff6'),
+    'trash-pandas: stop_at_plain k=6': ([2954.0, 276.0, 46.0], 'f509dea9b482b4be'),
+}
+
+
+@pytest.mark.parametrize("label", sorted(EXPECTED))
+def test_kernel_pin(label):
+    assert pin_of(sums_of(all_jobs()[label])) == EXPECTED[label]
+
+
+def test_every_bench_kernel_is_pinned():
+    assert sorted(all_jobs()) == sorted(EXPECTED)
+
+
+if __name__ == "__main__":
+    for label, make in all_jobs().items():
+        print(f"    {label!r}: {pin_of(sums_of(make))!r},")
+
+
+def test_stop_block_replay_path_gives_the_pinned_sums():
+    """The exact replay of a flagged block (``exact=True``) reproduces the pinned stop-at:6 sums,
+    and the branch-free pass raises the flag when the rejection threshold is forced up (a real
+    d6 rejection has probability about 1e-9 per face, too rare to meet in a test)."""
+    from kernels.rng import lemire_threshold
+    from kernels.trash_pandas.turn import _stop_block
+
+    keys = block_keys(SEED, 0, BLOCKS)
+    thr = lemire_threshold(6)
+    totals = np.zeros(3)
+    for b in range(BLOCKS):
+        k = [keys[b, j] for j in range(4)]
+        *sums, rej = _stop_block(k[0], k[1], k[2], k[3], 1000, 6, thr, True)
+        assert rej == 0
+        fast = _stop_block(k[0], k[1], k[2], k[3], 1000, 6, thr, False)
+        assert list(fast[:3]) == sums and fast[3] == 0
+        assert _stop_block(k[0], k[1], k[2], k[3], 1000, 6, np.uint64(1 << 31), False)[3] == 1
+        totals += sums
+    assert pin_of([float(x) for x in totals]) == EXPECTED["trash-pandas: stop_at_plain k=6"]
