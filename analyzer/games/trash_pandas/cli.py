@@ -57,11 +57,17 @@ TrialsOpt = Annotated[Optional[int], typer.Option(
 DEFAULT_TRIALS = 1_000_000
 
 
-def _rules(rules_file, sets):
+def _whole_rules(rules_file, sets):
+    """The rules of a whole-game command (game, decide): every key, the deck file included."""
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.rules import build_rules
 
-    r = build_rules(TrashPandasRules, rules_file, sets)
+    return build_rules(TrashPandasRules, rules_file, sets)
+
+
+def _rules(rules_file, sets):
+    """The rules of a turn-level command: the deck is not used there, and says so."""
+    r = _whole_rules(rules_file, sets)
     if r.deck:
         from analyzer.errors import UserError
 
@@ -396,7 +402,7 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
 
     if seats and policy:
         raise UserError("give --seats or --policy, not both")
-    r = _rules(rules_file, set_)
+    r = _whole_rules(rules_file, set_)
     lineups = [parse_lineup(seats, policy, players)]
     lineups += [parse_lineup(v, None, players) for v in (vs or [])]
     setup = GameSetup(r, players, lineups)
@@ -427,7 +433,7 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
-    r = _rules(rules_file, set_)
+    r = _whole_rules(rules_file, set_)
     deck = deck_arrays(r.deck)
     pos = parse_position(load_toml(position), deck, r.bonus_cap)
     if n is None and precision is None:
