@@ -88,6 +88,15 @@ EXPECTED: dict[str, tuple[list[float], str]] = {
         ([3152.0, 118270.0, 435014.0, 3152.0, 2540032.0, 33547264.0], 'fb95b21bdd8a32ab'),
     'pig: games, optimal vs optimal':
         ([3199.0, 114437.0, 464611.0, 3199.0, 2416335.0, 38873171.0], '3f189720a8c3802b'),
+    # whole-game kernels (issues 13 and 14), pinned when they landed
+    'trash-pandas: whole games, 3 players, heuristic bots':
+        ([1536.0, 427.0, 423.5, 548.5, 544.25, 560.5], '75142839ad6c171e'),
+    'trash-pandas: whole games, 3 players, solver bots':
+        ([1536.0, 456.5, 452.75, 514.5, 511.75, 565.0], '6b23cf33fa6642c0'),
+    'ten: whole 4-player game, threshold bots (value bids, buys, rewards)':
+        ([768.0, 25265.0, 833449.0, 6619.0, 57259.0, 6537.0], '80320a0bd51dd89e'),
+    'ten: whole 4-player game, threshold bots, no bids or buys':
+        ([768.0, 25265.0, 833449.0, 6619.0, 57259.0, 6537.0], '9a132b666e404441'),
     'trash-pandas: stop_at_plain k=1': ([0.0, 3000.0, 0.0], '24fe737f7d6938da'),
     'trash-pandas: stop_at_plain k=3': ([1343.0, 4971.0, 0.0], '73e4f5c3d2d4c51c'),
     'trash-pandas: stop_at_plain k=5': ([2725.0, 1375.0, 0.0], '64de304a66683ff6'),
