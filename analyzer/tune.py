@@ -121,6 +121,7 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
     keys = [k for k, _ in parsed]
     if len(set(keys)) != len(keys):
         raise UserError("a --sweep key is given twice")
+    check_space_keys("--sweep", keys, metric.rules_cls)
     base_policy = policy or metric.default_policy
     if metric.check_policy:
         metric.check_policy(base_policy)
@@ -144,6 +145,17 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
         seen[key] = cell
         cells.append(cell)
     return baseline, cells
+
+
+def check_space_keys(flag: str, keys: list[str], rules_cls) -> None:
+    """Every swept key is a rule of the game (or ``policy``), named in the flag that gave it."""
+    import dataclasses
+
+    known = {f.name for f in dataclasses.fields(rules_cls)}
+    for key in keys:
+        if key != "policy" and key not in known:
+            raise UserError(f"{flag}: unknown rule '{key}' (known: policy, "
+                            f"{', '.join(sorted(known))})")
 
 
 def _canonical(rules):

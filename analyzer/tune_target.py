@@ -136,6 +136,9 @@ def build_space(game: str, metrics, space: list[str], policy: str | None, rules_
     keys = [k for k, _ in parsed]
     if len(set(keys)) != len(keys):
         raise UserError("a --space key is given twice")
+    from analyzer.tune import check_space_keys
+
+    check_space_keys("--space", keys, head.rules_cls)
     base_policy = policy or head.default_policy
     cells, seen = [], {}
     total = math.prod(len(v) for _, v in parsed)

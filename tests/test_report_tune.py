@@ -184,7 +184,7 @@ def test_cli_tune_and_report_json(cli, tmp_path):
     assert out["seed"] == 2 and out["cells"] == 2
     assert (tmp_path / "t" / "cells.csv").exists() and (tmp_path / "t" / "cells.png").exists()
     code, _, err = cli("tune", "pig", "--sweep", "gaol=50", "--trials", "100")
-    assert code == 2 and "unknown rule 'gaol'" in err
+    assert code == 2 and "unknown rule 'gaol'" in err and err.startswith("pushluck: error: --sweep:")
 
 
 def test_tune_finds_planted_ten_bust_at_effect():

@@ -122,3 +122,6 @@ def test_cli_target_json_and_errors(cli, tmp_path):
     code, _, err = cli("tune", "trash-pandas", "--target", TARGET, "--space", "bonus_cap=1..2",
                        "--sweep", "bonus_cap=1,2")
     assert code == 2 and "different searches" in err
+    code, _, err = cli("tune", "pig", "--target", "p_first_wins in [0.5, 0.6]", "--space",
+                       "gaol=1..2")
+    assert code == 2 and "--space: unknown rule 'gaol'" in err and err.count("\n") == 1

@@ -394,7 +394,16 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
          json: JsonOpt = False):
     """Whole games between bots: win rate per seat, points, margin, length, busts, bonus turns
     and card plays, each with SE and 95% interval; --vs replays the same games with another
-    line-up and reports the paired change in each seat's win rate."""
+    line-up and reports the paired change in each seat's win rate.
+
+    Examples:
+
+      pushluck trash-pandas game --players 3 -n 20000 --seed 1
+
+      pushluck trash-pandas game --players 2 --seats heuristic --vs "solver;heuristic" --seed 7
+
+      pushluck trash-pandas game --players 4 --set deal=2345 -n 20000 --json
+    """
     from analyzer.errors import UserError
     from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, render_game, simulate_games
@@ -424,7 +433,15 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
     choice is played out to the end of the game on the same determinized deals, by the bot
     given with --policy for every seat (default heuristic); the exact turn-level answer is shown
-    beside it."""
+    beside it. The position format is documented in the README and in
+    analyzer/games/trash_pandas/position.py.
+
+    Examples:
+
+      pushluck trash-pandas decide analyzer/data/trash_pandas_position_example.toml --seed 1
+
+      pushluck trash-pandas decide my_position.toml --precision 0.01 --json
+    """
     from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
     from analyzer.games.trash_pandas.whole import GameSetup
