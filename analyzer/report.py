@@ -352,12 +352,21 @@ def _compute_all(todo, recipe: Recipe, scheduler: str):
         return
     from analyzer.cluster import client_for
 
+    from analyzer.runner import Progress
+
     with client_for(scheduler) as client:
         futures = [client.submit(compute_part, kind, params, recipe.rules, ps, pure=False)
                    for (_i, _p, kind, params, ps, _fp) in todo]
-        for item, fut in zip(todo, futures):
-            note(f"report: waiting for {item[1]['name']} on {scheduler} …")
-            yield (*item, fut.result())
+        bar = Progress(f"report {recipe.game} on Dask", len(todo), "parts")
+        try:
+            for done, (item, fut) in enumerate(zip(todo, futures), 1):
+                if not bar.enabled:  # a log, not a terminal: one line per part
+                    note(f"report: waiting for {item[1]['name']} on {scheduler} …")
+                result = fut.result()
+                bar.update(done)
+                yield (*item, result)
+        finally:
+            bar.close()
 
 
 def _read_manifest(out_dir: Path, name: str) -> dict | None:

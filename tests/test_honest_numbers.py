@@ -149,3 +149,18 @@ def test_quantile_interval_by_order_statistics_by_hand():
     top = _quantile(np.cumsum(np.r_[np.ones(100, dtype=np.int64), np.zeros(50, np.int64)]),
                     0, 0.99)
     assert top.ci_high == 149.0
+
+
+def test_magdagdon_score_sd_is_a_statistic_with_a_fourth_moment_se():
+    """Scores 0, 1, 2, 3 once each: mean 1.5, m2 = 1.25, m4 = 2.5625; s = sqrt(1.25·4/3) and
+    SE(s) = sqrt((m4 − m2²)/n) / (2s) = 0.5 / (2s) (hand values)."""
+    import math
+
+    from analyzer.games.magdagdon.play import _sd
+
+    st = _sd([1, 1, 1, 1], 0)
+    s = math.sqrt(1.25 * 4 / 3)
+    assert st.estimate == pytest.approx(s) and st.se == pytest.approx(0.5 / (2 * s))
+    assert st.n == 4 and st.ci_low == pytest.approx(max(s - 1.959963984540054 * st.se, 0.0))
+    flat = _sd([0, 5, 0], 7)  # every score equal: SD 0, no spread to estimate
+    assert flat.estimate == 0.0 and flat.se == 0.0 and flat.ci_low == 0.0

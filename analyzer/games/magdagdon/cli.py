@@ -325,7 +325,7 @@ def simulate(n: Annotated[Optional[int], typer.Option(
 
 def _render_stats(label, st) -> str:
     q = st["quantiles"]
-    return (f"  {label}: score {st['score'].format(2)}, SD {st['score_sd']:.1f}\n"
+    return (f"  {label}: score {st['score'].format(2)}, SD {st['score_sd'].estimate:.1f}\n"
             f"    quantiles 5/25/50/75/95%: " + " / ".join(
                 f"{q[k].estimate:.0f}" for k in ("q05", "q25", "q50", "q75", "q95")) + "\n"
             f"    per game: turns {st['turns'].estimate:.2f}, MAGDAGDON rolls "

@@ -28,6 +28,7 @@ from analyzer.errors import UserError
 from analyzer.games.magdagdon.arrays import kernel_inputs
 from analyzer.games.magdagdon.rules import Difficulty, MagdagdonRules, rules_dict
 from analyzer.runner import RunSpec
+from analyzer.stats import Z95, Statistic
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,20 @@ def _distribution(hist, lo: int) -> dict:
             "histogram": {str(lo + i): int(hist[i]) for i in nz}}
 
 
-def _sd(stat) -> float:
-    return float(stat.se * np.sqrt(stat.n))
+def _sd(hist, lo: int) -> Statistic:
+    """The standard deviation of the final score from its histogram, with a delta-method SE:
+    with central moments m2, m4 of the n scores, Var(s²) ≈ (m4 − m2²)/n and
+    SE(s) ≈ sqrt((m4 − m2²)/n) / (2s) (no normality assumed); 95% interval s ± 1.96·SE, floored
+    at 0."""
+    hist = np.asarray(hist, dtype=np.float64)
+    x = lo + np.arange(len(hist), dtype=np.float64)
+    n = hist.sum()
+    mean = (hist * x).sum() / n
+    m2 = (hist * (x - mean) ** 2).sum() / n
+    m4 = (hist * (x - mean) ** 4).sum() / n
+    sd = math.sqrt(m2 * n / (n - 1)) if n > 1 else 0.0
+    se = math.sqrt(max(m4 - m2 * m2, 0.0) / n) / (2 * sd) if sd > 0 else 0.0
+    return Statistic(sd, se, max(sd - Z95 * se, 0.0), sd + Z95 * se, int(n))
 
 
 def make_job(rules: MagdagdonRules, diff: Difficulty, policy: Policy):
@@ -127,7 +140,8 @@ def simulate(rules: MagdagdonRules, diff: Difficulty, policy: Policy, spec: RunS
     st = _stats_block(s, res.n)
     out = {"game": "magdagdon", "difficulty": diff.name, "policy": policy.label,
            "rules": rules_dict(rules), "seed": seed, "n": res.n, **st,
-           "score_sd": _sd(st["score"]), **_distribution(s[22:22 + hi - lo + 1], lo),
+           "score_sd": _sd(s[22:22 + hi - lo + 1], lo),
+           **_distribution(s[22:22 + hi - lo + 1], lo),
            "games_per_second": res.per_second, "stopped_by": res.stopped_by,
            "interrupted": res.interrupted, "exact": False}
     return out
@@ -162,9 +176,9 @@ def simulate_paired(rules: MagdagdonRules, diff: Difficulty, pa: Policy, pb: Pol
         v = f"too close to call at n = {res.n:,}"
     return {"game": "magdagdon", "difficulty": diff.name, "rules": rules_dict(rules),
             "seed": seed, "n": res.n, "a": pa.label, "b": pb.label,
-            "a_stats": {**a, "score_sd": _sd(a["score"]),
+            "a_stats": {**a, "score_sd": _sd(s[22:22 + width], lo),
                         **_distribution(s[22:22 + width], lo)},
-            "b_stats": {**b, "score_sd": _sd(b["score"]),
+            "b_stats": {**b, "score_sd": _sd(s[22 + width:], lo),
                         **_distribution(s[22 + width:], lo)},
             "difference_a_minus_b": diff_stat, "verdict": v,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted, "exact": False}

@@ -90,7 +90,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
         rows.append({
             "difficulty": diff.name, "policy": policy.label, "n": out["n"], "seed": seed + k,
             "mean_score": s.estimate, "se": s.se, "ci_low": s.ci_low, "ci_high": s.ci_high,
-            "sd": out["score_sd"], "q05": int(q["q05"].estimate), "q25": int(q["q25"].estimate),
+            "sd": out["score_sd"].estimate, "q05": int(q["q05"].estimate), "q25": int(q["q25"].estimate),
             "median": int(q["q50"].estimate), "q75": int(q["q75"].estimate),
             "q95": int(q["q95"].estimate),
             "magdagdon_rolls": out["magdagdon_rolls"].estimate,
