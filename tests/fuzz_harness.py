@@ -105,6 +105,42 @@ COMMANDS: dict[str, dict] = {
     "pig simulate": dict(base=["-n", "200", "--seed", "1"], n=["-n"],
                          float=["--precision", "--time-limit"], list=["--seats", "--vs"],
                          file=["--rules"], set=True),
+    # whole games (issues 13, 14), rules of thumb (15) and the target search (17)
+    "trash-pandas game": dict(base=["-n", "30", "--seed", "1"], int=["--players"], n=["-n"],
+                              float=["--precision", "--time-limit"],
+                              list=["--seats", "--policy", "--vs"], file=["--rules"], set=True),
+    "trash-pandas decide": dict(base=["TPOSITION", "-n", "20", "--seed", "1"], n=["-n"],
+                                float=["--precision", "--time-limit"], list=["--policy"],
+                                file=[0, "--rules"], set=True),
+    "ten game": dict(base=["-n", "5", "--seed", "1"], int=["--players"], n=["-n"],
+                     float=["--precision", "--time-limit"], list=["--seats", "--policy", "--vs"],
+                     file=["--deck", "--rules"], set=True),
+    "ten decide": dict(base=["TENPOSITION", "-n", "10", "--seed", "1"], n=["-n"],
+                       float=["--precision", "--time-limit"], list=["--seats"],
+                       file=[0, "--deck", "--rules"], set=True),
+    "pig advice": dict(base=["--set", "goal=20", "--bands", "1", "--clauses", "1"],
+                       int=["--bands", "--clauses"], float=["--max-loss"], file=["--rules"]),
+    "trash-pandas advice": dict(base=["--bands", "1", "--clauses", "1"],
+                                int=["--blammo", "--nanners", "--pie", "--bands", "--clauses"],
+                                float=["--max-loss"], list=["--value"], file=["--rules"],
+                                set=True),
+    "ten advice": dict(base=["--bands", "1", "--clauses", "1"],
+                       int=["--players", "--tokens-held", "--bands", "--clauses"],
+                       float=["--max-loss"], list=["--tableau", "--seen", "--value"],
+                       file=["--deck", "--rules"], set=True),
+    "gostop advice": dict(base=["--rounds", "1", "--precision", "10", "--seed", "1"],
+                          int=["--rounds"], float=["--precision", "--max-loss"],
+                          file=["--rules"], set=True),
+    "canasta advice": dict(base=["--rounds", "1", "--precision", "1", "--seed", "1"],
+                           int=["--rounds"], float=["--precision", "--max-loss"],
+                           file=["--rules"], set=True),
+    "tune --target": dict(argv=["tune"], base=["pig", "--target", "p_first_wins in [0.5, 0.6]", "--space",
+                                "goal=20..30:10", "-n", "64", "--seed", "1", "--budget", "10000",
+                                "--out", "OUTDIR"],
+                          int=["--keep", "--budget"], n=["-n"],
+                          float=["--alpha", "--time-limit"],
+                          list=["--target", "--space", "--policy"], file=["--rules"], set=True,
+                          out=["--out"]),
     "report": dict(base=["RECIPE", "--out", "OUTDIR"], file=[0], out=["--out"], list=["--scheduler"]),
     "tune": dict(base=["pig", "--sweep", "goal=20,30", "-n", "50", "--seed", "1",
                        "--out", "OUTDIR"],
@@ -188,6 +224,8 @@ def fill(argv: list[str], tmp: Path) -> list[str]:
     repl = {"POSITION": str(DATA / "gostop_position_example.toml"),
             "CPOSITION": str(DATA / "canasta_position_example.toml"),
             "SCORE": str(DATA / "canasta_score_example.toml"),
+            "TPOSITION": str(DATA / "trash_pandas_position_example.toml"),
+            "TENPOSITION": str(DATA / "ten_position_example.toml"),
             "RECIPE": str(Path(__file__).resolve().parent.parent / "reports/recipes/pig.toml"),
             "OUTDIR": str(tmp / "out")}
     return [repl.get(a, a) for a in argv]
@@ -197,12 +235,13 @@ def with_option(command: str, option, value: str, tmp: Path) -> list[str]:
     """The command's base argv with ``option`` set to ``value`` (positional 0 replaced)."""
     spec = COMMANDS[command]
     base = fill(spec["base"], tmp)
+    words = spec.get("argv", command.split())
     if option == 0:
-        return command.split() + [value] + base[1:]
-    if option in base and option != "--set":
+        return words + [value] + base[1:]
+    if option in base and option not in ("--set", "--target", "--space"):
         i = base.index(option)
         base = base[:i] + base[i + 2:]
-    return command.split() + base + [option, value]
+    return words + base + [option, value]
 
 
 class _Timeout(BaseException):
@@ -315,6 +354,13 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         link.symlink_to(tmp / "elsewhere")
     position = str(DATA / "gostop_position_example.toml")
     c = [
+        # found by the extended table when the new commands joined it: non-finite or negative
+        # floats in advice and the target search were accepted (exit 0)
+        ["pig", "advice", "--set", "goal=20", "--max-loss", "nan"],
+        ["trash-pandas", "advice", "--max-loss", "-1"],
+        ["gostop", "advice", "--rounds", "1", "--precision", "inf"],
+        ["tune", "pig", "--target", "p_first_wins in [0.5, 0.6]", "--space", "goal=20..30:10",
+         "--time-limit", "-1"],
         ["canasta", "meld-odds", "--score", "18446744073709551616", "-n", "10"],
         ["gostop", "simulate", "--seats", "go:99999999999999999999", "-n", "10"],
         ["pig", "turn", "--hold", "1000000000000000000"],

@@ -66,8 +66,31 @@ def _bounded(callback, low: int, high: int, name: str):
     return check
 
 
+#: Float options that are sizes, limits or losses: they must be positive (or zero for losses).
+POSITIVE_FLOATS = ("--precision", "--time-limit", "--alpha")
+NONNEGATIVE_FLOATS = ("--max-loss",)
+
+
+def _finite(callback, name: str, low: float | None, strict: bool):
+    def check(ctx, param, value):
+        import math
+
+        for v in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(v, float):
+                if not math.isfinite(v):
+                    raise _click_exc.BadParameter(f"{v} is not a finite number", ctx=ctx,
+                                                  param=param)
+                if low is not None and (v <= low if strict else v < low):
+                    raise _click_exc.BadParameter(
+                        f"{v} must be {'positive' if strict else 'zero or more'}", ctx=ctx,
+                        param=param)
+        return callback(ctx, param, value) if callback is not None else value
+    return check
+
+
 def bound_integers(command) -> None:
-    """Give every integer option of ``command`` (and its sub-commands) the global range."""
+    """Give every integer option of ``command`` (and its sub-commands) the global range, and
+    every float option a finite value (positive for sizes, limits and losses)."""
     for param in getattr(command, "params", []):
         try:
             bare = param.bare_type()
@@ -79,6 +102,15 @@ def bound_integers(command) -> None:
                          (-TRIALS_BOUND, TRIALS_BOUND) if "--trials" in opts else
                          (-INT_BOUND, INT_BOUND))
             param.callback = _bounded(param.callback, low, high, param.name)
+            param._pushluck_bounded = True
+        if bare in (float, "float") and not getattr(param, "_pushluck_bounded", False):
+            opts = getattr(param, "opts", [])
+            if any(o in POSITIVE_FLOATS for o in opts):
+                param.callback = _finite(param.callback, param.name, 0.0, True)
+            elif any(o in NONNEGATIVE_FLOATS for o in opts):
+                param.callback = _finite(param.callback, param.name, 0.0, False)
+            else:
+                param.callback = _finite(param.callback, param.name, None, False)
             param._pushluck_bounded = True
     for sub in getattr(command, "commands", {}).values():
         bound_integers(sub)
