@@ -286,6 +286,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
     is reused only if its fingerprint matches and every file has its recorded hash.
     """
     from analyzer.errors import Interrupted, was_interrupted
+    from analyzer.interrupts import sigint_seen
     from analyzer.output import check_output_dir
 
     seed = recipe.seed if seed is None else seed
@@ -311,7 +312,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
         total = len(recipe.parts)
         try:
             for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler):
-                if was_interrupted():
+                if was_interrupted() or sigint_seen():
                     raise KeyboardInterrupt
                 written, hashes = [], {}
                 for rel, data in sorted(result.files.items()):

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from analyzer.errors import UserError
+from analyzer.interrupts import sigint_seen
 from analyzer.rng import block_keys
 
 DEFAULT_PRECISION_CAP = 10**10
@@ -216,6 +217,8 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
             if time_limit is not None and elapsed >= time_limit:
                 stopped_by = "time-limit"
                 break
+            if sigint_seen():  # a Ctrl-C whose KeyboardInterrupt Python swallowed
+                raise KeyboardInterrupt
             per_block = dt / m if m else 0.0
             if per_block > 0:
                 batch = int(min(max(target_batch_seconds / per_block, 1), 4096))

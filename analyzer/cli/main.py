@@ -10,6 +10,7 @@ import sys
 import typer
 from typer.core import TyperGroup
 
+from analyzer import interrupts
 from analyzer.errors import Interrupted, UserError, was_interrupted
 
 try:  # Typer >= 0.20 vendors Click
@@ -175,11 +176,20 @@ def main(argv: list[str] | None = None) -> None:
     from analyzer.options import flush_notes
 
     flush_notes(keep=False)
+    if argv is None:  # a real process (tests pass their arguments and keep pytest's handler)
+        interrupts.install()
     try:
         _main(argv)
     except SystemExit as exc:
         flush_notes(keep=exc.code in (0, 130, None))
         raise
+
+
+def _exit_interrupted() -> None:
+    from analyzer.options import flush_notes
+
+    flush_notes(keep=True)  # before exit_interrupted, which may end the process at once
+    interrupts.exit_interrupted()
 
 
 def _main(argv: list[str] | None) -> None:
@@ -204,9 +214,9 @@ def _main(argv: list[str] | None) -> None:
     except (typer.Abort, KeyboardInterrupt, Interrupted) as exc:
         what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "nothing finished"
         sys.stderr.write(f"pushluck: interrupted: {what}\n")
-        sys.exit(130)
+        _exit_interrupted()
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
-    if was_interrupted():
-        sys.exit(130)
+    if was_interrupted() or interrupts.sigint_seen():
+        _exit_interrupted()
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,211 @@
+"""The runner's progress bar and warm-up note: what a user sees on stderr (issue 18: the mutation
+run showed these lines were never checked)."""
+from __future__ import annotations
+
+import re
+import time
+
+import numpy as np
+import pytest
+
+from analyzer import runner
+from analyzer.runner import KernelJob, Progress, warm_up
+
+
+@pytest.fixture
+def wide(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "150")
+
+
+def _aged(bar: Progress, seconds: float = 2.0) -> Progress:
+    bar.start -= seconds  # as if the run had been going for a while
+    return bar
+
+
+def test_the_bar_shows_label_counts_unit_note_and_eta_when_the_total_is_known(capsys, wide):
+    bar = _aged(Progress("pig simulate", 1000, "games", enabled=True))
+    bar.update(250, "half-width 0.01")
+    bar.close()
+    err = capsys.readouterr().err
+    # label, bar, done/total, unit, elapsed, remaining (unknown after one update), note
+    assert re.fullmatch(r"pig simulate \S+ +250/1000 games 0:00:\d\d -:--:-- half-width 0\.01\s*",
+                        err), err
+
+
+def test_without_a_total_there_is_no_eta_column(capsys, wide):
+    with_total = _aged(Progress("x", 100, "turns", enabled=True))
+    with_total.update(10)
+    with_total.close()
+    line_total = capsys.readouterr().err
+    no_total = _aged(Progress("x", None, "turns", enabled=True))
+    no_total.update(10)
+    no_total.close()
+    line_open = capsys.readouterr().err
+    assert "-:--:--" in line_total and "10/100 turns" in line_total
+    assert re.fullmatch(r"x \S+ +10/\? turns 0:00:\d\d\s*", line_open), line_open
+
+
+def test_nothing_is_drawn_in_the_first_second_or_when_disabled(capsys, wide):
+    fresh = Progress("quick", 10, "games", enabled=True)
+    fresh.update(5)
+    fresh.close()
+    off = _aged(Progress("off", 10, "games", enabled=False))
+    off.update(5)
+    off.close()
+    assert capsys.readouterr().err == ""
+    assert fresh._bar is None and off._bar is None
+
+
+def test_the_bar_is_opened_once_and_updated_in_place(capsys, wide):
+    bar = _aged(Progress("twice", 100, "games", enabled=True))
+    bar.update(10)
+    first = bar._bar
+    bar.update(60)
+    assert bar._bar is first
+    assert bar._bar.tasks[0].completed == 60
+    bar.close()
+    bar.close()  # closing twice is harmless
+    assert bar._bar is None
+    assert "60/100" in capsys.readouterr().err
+
+
+def test_a_long_label_is_cut_to_forty_characters_with_an_ellipsis():
+    assert Progress("a" * 40, 1, "x").label == "a" * 40
+    cut = Progress("b" * 41, 1, "x").label
+    assert cut == "b" * 39 + "…" and len(cut) == 40
+
+
+def test_enabled_follows_the_terminal_unless_forced(monkeypatch):
+    class Tty:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def isatty(self):
+            return self.answer
+
+    monkeypatch.setattr(runner.sys, "stderr", Tty(True))
+    assert Progress("t", 1, "x").enabled is True
+    assert Progress("t", 1, "x", enabled=False).enabled is False
+    monkeypatch.setattr(runner.sys, "stderr", Tty(False))
+    assert Progress("t", 1, "x").enabled is False
+    assert Progress("t", 1, "x", enabled=True).enabled is True
+
+
+def _job(seconds: float, calls: list) -> KernelJob:
+    def run_blocks(keys, counts):
+        calls.append((keys.shape, keys.dtype, counts.shape, counts.dtype))
+        time.sleep(seconds)
+        return np.zeros((0, 1))
+    return KernelJob("fake", 8, run_blocks)
+
+
+def test_warm_up_runs_the_kernel_on_no_blocks(capsys):
+    calls: list = []
+    warm_up(_job(0.0, calls))
+    assert calls == [((0, 4), np.dtype(np.uint64), (0,), np.dtype(np.int64))]
+    time.sleep(0.7)  # the note's timer was cancelled: it never fires
+    assert capsys.readouterr().err == ""
+
+
+def test_a_slow_warm_up_says_it_is_compiling_once(capsys):
+    calls: list = []
+    warm_up(_job(0.9, calls))
+    time.sleep(0.2)
+    err = capsys.readouterr().err
+    assert err.count("compiling kernels (once; later runs load them from the cache)") == 1
+    assert len(calls) == 1
+
+
+# ------------------------------------------------------------- run() with a pure-Python job
+def _counting_job(block: int, seen: list | None = None, headline=None) -> KernelJob:
+    """Each block's row: [trials, first key word mod 1000, 1]; records every call's counts."""
+    def run_blocks(keys, counts):
+        if seen is not None and keys.shape[0]:
+            seen.append(counts.tolist())
+        out = np.zeros((keys.shape[0], 3))
+        out[:, 0] = counts
+        out[:, 1] = keys[:, 0] % np.uint64(1000) if keys.shape[0] else 0
+        out[:, 2] = 1
+        return out
+    return KernelJob("count", block, run_blocks, headline, unit="games")
+
+
+def test_milestones_grow_by_a_quarter_and_at_least_one_block():
+    assert [runner._next_milestone(b) for b in (1, 2, 3, 4, 8, 10, 100)] == \
+        [2, 3, 4, 5, 10, 12, 125]
+
+
+def test_mean_half_width_hand_values_and_its_columns():
+    # x = 1, 2, 3, 4: mean 2.5, sample variance 5/3, SE sqrt(5/12); sums in columns 2 and 0
+    f = runner.half_width_of_mean(2, 0)
+    sums = np.array([30.0, 99.0, 10.0])
+    assert f(sums, 4) == pytest.approx(1.959963984540054 * (5 / 12) ** 0.5, rel=1e-12)
+    assert f(sums, 1) == float("inf") and f(sums, 0) == float("inf")
+    assert runner.half_width_of_proportion(1)(np.array([0.0, 50.0]), 100) == pytest.approx(
+        wilson_half_width(50, 100), rel=1e-12)
+
+
+def wilson_half_width(k: int, n: int, z: float = 1.959963984540054) -> float:
+    p = k / n
+    return z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+
+
+def test_the_last_block_holds_the_remainder_and_every_trial_is_counted():
+    seen: list = []
+    res = runner.run(_counting_job(100, seen), 1050, 3, progress=False)
+    flat = [c for call in seen for c in call]
+    assert flat == [100] * 10 + [50]
+    assert res.n == 1050 and res.sums[0] == 1050 and res.blocks == 11 and res.sums[2] == 11
+    assert len(res.block_sums) == len(seen) and res.stopped_by == "n" and not res.interrupted
+    assert res.seed == 3
+
+
+def test_start_block_continues_the_same_streams():
+    whole = runner.run(_counting_job(10), 200, 5, progress=False)
+    first = runner.run(_counting_job(10), 100, 5, progress=False)
+    rest = runner.run(_counting_job(10), 100, 5, progress=False, start_block=10)
+    assert first.sums[1] + rest.sums[1] == whole.sums[1]
+    other = runner.run(_counting_job(10), 100, 5, progress=False, stream=1)
+    assert other.sums[1] != first.sums[1]
+
+
+def test_a_time_limit_stops_the_run_and_says_so(capsys):
+    def slow(keys, counts):
+        time.sleep(0.02)
+        return _counting_job(10).run_blocks(keys, counts)
+
+    job = KernelJob("slow", 10, slow, unit="games")
+    res = runner.run(job, 10**9, 1, progress=False, time_limit=0.3)
+    assert res.stopped_by == "time-limit" and 0 < res.n < 10**9 and res.sums[0] == res.n
+    err = capsys.readouterr().err
+    assert f"slow: stopped on the time limit (0.3 s) after {res.n:,} games" in err
+
+
+def test_a_precision_run_that_hits_its_time_limit_says_which_target_was_missed(capsys):
+    def slow(keys, counts):
+        time.sleep(0.02)
+        return _counting_job(10).run_blocks(keys, counts)
+
+    job = KernelJob("slow", 10, slow, lambda sums, n: 1.0, unit="games")
+    res = runner.run(job, None, 1, precision=0.5, progress=False, time_limit=0.3)
+    assert res.stopped_by == "time-limit"
+    assert "half-width 1, target 0.5 not reached" in capsys.readouterr().err
+
+
+def test_precision_needs_a_headline_and_n_or_precision_is_required():
+    from analyzer.errors import UserError
+
+    with pytest.raises(UserError, match="not supported by count"):
+        runner.run(_counting_job(10), None, 1, precision=0.1, progress=False)
+    with pytest.raises(UserError, match="give a number of games or --precision"):
+        runner.run(_counting_job(10), None, 1, progress=False)
+
+
+def test_runspec_passes_every_setting_through():
+    seen: list = []
+    spec = runner.RunSpec(n=25, seed=4, progress=False)
+    res = spec.run(_counting_job(10, seen))
+    assert res.n == 25 and res.seed == 4 and seen == [[10, 10, 5]]
+    assert res.per_second > 0
+    assert runner.RunResult(np.zeros(1), 5, 1, 1, 0.0).per_second == float("inf")
+    assert runner.RunResult(np.zeros(1), 6, 1, 1, 2.0).per_second == 3.0
