@@ -111,11 +111,15 @@ def _brute_no_cards(values: ValueModel, bonus_cap=3):
     return lambda held: (resolve(held, False), roll(held, False))
 
 
-@pytest.mark.parametrize("weights", ["", "draw=1.5,stash=0.5,steal=2,mask=0.25,bust=0.5"])
-def test_solver_matches_independent_brute_force(weights):
+@pytest.mark.parametrize("weights,cap", [("", 3), ("draw=1.5,stash=0.5,steal=2,mask=0.25,bust=0.5", 3),
+                                         ("", 1), ("draw=1.5,stash=0.5,steal=2,mask=0.25", 2),
+                                         ("", 5)])
+def test_solver_matches_independent_brute_force(weights, cap):
+    """Every held set, at the default bonus cap and at caps 1, 2 and 5 (the bonus turn's branch
+    is reached from every set of five tokens, so a wrong cap changes their roll values)."""
     values = parse_values(weights)
-    brute = _brute_no_cards(values)
-    s = TurnSolver(values)
+    brute = _brute_no_cards(values, bonus_cap=cap)
+    s = TurnSolver(values, TrashPandasRules(bonus_cap=cap))
     for k in range(0, 6):
         for combo in itertools.combinations(range(6), k):
             mask = sum(1 << t for t in combo)
