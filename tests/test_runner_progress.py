@@ -209,3 +209,195 @@ def test_runspec_passes_every_setting_through():
     assert res.per_second > 0
     assert runner.RunResult(np.zeros(1), 5, 1, 1, 0.0).per_second == float("inf")
     assert runner.RunResult(np.zeros(1), 6, 1, 1, 2.0).per_second == 3.0
+
+
+# ------------------------------------------------- run() on a fake clock: batches and limits
+class FakeClock:
+    """Stands in for the runner's ``time`` module: time moves only when a kernel runs."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def perf_counter(self):
+        return self.now
+
+
+class Recorder:
+    """Stands in for the progress bar and records what the runner tells it."""
+
+    made: list = []
+
+    def __init__(self, label, total, unit, enabled=None):
+        Recorder.made.append((label, total, unit, enabled))
+        self.updates = []
+        Recorder.last = self
+
+    def update(self, done, note=""):
+        self.updates.append((done, note))
+
+    def close(self):
+        self.updates.append("closed")
+
+
+@pytest.fixture
+def clocked(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(runner, "time", clock)
+    monkeypatch.setattr(runner, "Progress", Recorder)
+    Recorder.made = []
+    return clock
+
+
+def _timed_job(clock, per_block: float, sizes: list, headline=None, rows=None):
+    def run_blocks(keys, counts):
+        if keys.shape[0]:
+            sizes.append(keys.shape[0])
+            clock.now += per_block * keys.shape[0]
+        out = np.zeros((keys.shape[0], 2), dtype=np.int64)  # integers: the runner makes floats
+        out[:, 0] = counts
+        out[:, 1] = 1
+        return out
+    return KernelJob("timed", 10, run_blocks, headline, unit="games")
+
+
+def test_batches_are_sized_to_the_target_seconds(clocked):
+    sizes: list = []
+    res = runner.run(_timed_job(clocked, 0.01, sizes), 10 * 100, 1, progress=False)
+    # first batch 8 blocks; then 0.25 s / 0.01 s per block = 25 blocks
+    assert sizes == [8, 25, 25, 25, 17]
+    assert res.kernel_seconds == pytest.approx(1.0, abs=1e-9)
+    assert res.sums.dtype == np.float64 and res.interrupted is False
+    sizes.clear()
+    runner.run(_timed_job(clocked, 0.1, sizes), 10 * 30, 1, progress=False,
+               target_batch_seconds=0.5)
+    assert sizes == [8, 5, 5, 5, 5, 2]
+
+
+def test_batches_are_capped_and_never_empty(clocked):
+    sizes: list = []
+    runner.run(_timed_job(clocked, 1e-9, sizes), 10 * 5000, 1, progress=False)
+    assert sizes == [8, 4096, 896]
+    sizes.clear()
+    runner.run(_timed_job(clocked, 2.0, sizes), 10 * 12, 1, progress=False)
+    assert sizes == [8, 1, 1, 1, 1]  # a block slower than the target: one at a time
+    sizes.clear()
+    runner.run(_timed_job(clocked, 0.0, sizes), 10 * 20, 1, progress=False)
+    assert sizes == [8, 8, 4]  # no measurable time: the batch stays as it was
+
+
+def test_the_time_limit_is_reached_when_elapsed_equals_it(clocked):
+    sizes: list = []
+    # binary fractions: 8 blocks × 0.125 s is exactly the 1 s limit
+    res = runner.run(_timed_job(clocked, 0.125, sizes), 10**6, 1, progress=False, time_limit=1.0)
+    assert sizes == [8] and res.stopped_by == "time-limit" and res.n == 80
+
+
+def test_a_precision_run_has_a_default_time_limit_of_a_minute(clocked):
+    sizes: list = []
+    res = runner.run(_timed_job(clocked, 1.0, sizes, headline=lambda s, n: 1.0), None, 1,
+                     precision=0.5, progress=False)
+    assert res.stopped_by == "time-limit" and sum(sizes) == 60
+
+
+def test_precision_stops_when_the_half_width_equals_the_target(clocked):
+    sizes: list = []
+    res = runner.run(_timed_job(clocked, 0.01, sizes, headline=lambda s, n: 0.5), None, 1,
+                     precision=0.5, progress=False)
+    assert res.stopped_by == "precision" and sizes == [8]
+    assert Recorder.last.updates == [(80, "half-width 0.5 (target 0.5)"), "closed"]
+
+
+def test_the_bar_gets_the_total_unit_and_every_update(clocked):
+    sizes: list = []
+    runner.run(_timed_job(clocked, 0.01, sizes), 10 * 50, 1, progress=True)
+    assert Recorder.made == [("timed", 500, "games", True)]
+    assert Recorder.last.updates == [(80, ""), (330, ""), (500, ""), "closed"]
+    runner.run(_timed_job(clocked, 0.01, sizes, headline=lambda s, n: 1.0 / n), None, 1,
+               precision=0.001, progress=None)
+    assert Recorder.made[-1] == ("timed", None, "games", None)
+    notes = [u for u in Recorder.last.updates if u != "closed"]
+    assert notes[0] == (80, "half-width 0.0125 (target 0.001)")
+    assert all(note in ("",) or note.startswith("half-width") for _, note in notes)
+
+
+def test_sizes_at_the_edges_are_accepted_or_refused_with_their_reason(clocked):
+    from analyzer.errors import Interrupted, UserError
+
+    sizes: list = []
+    assert runner.run(_timed_job(clocked, 0.01, sizes), 1, 1, progress=False).n == 1
+    big = runner.run(_timed_job(clocked, 0.5, sizes), runner.MAX_TRIALS, 1, progress=False,
+                     time_limit=1.0)
+    assert big.stopped_by == "time-limit"
+    cases = [(dict(n=0), "the number of games must be positive \\(got 0\\)"),
+             (dict(n=runner.MAX_TRIALS + 1), "at most 1,000,000,000,000 games per run"),
+             (dict(n=5, precision=0.0), "--precision must be a positive number \\(got 0.0\\)"),
+             (dict(n=5, time_limit=0.0), "--time-limit must be a positive number of seconds")]
+    for kwargs, message in cases:
+        n = kwargs.pop("n")
+        with pytest.raises(UserError, match=message):
+            runner.run(_timed_job(clocked, 0.01, sizes), n, 1, progress=False, **kwargs)
+
+    def interrupted(keys, counts):
+        if keys.shape[0]:
+            raise KeyboardInterrupt
+        return np.zeros((0, 2))
+
+    with pytest.raises(Interrupted, match="^no games had finished$"):
+        runner.run(KernelJob("x", 10, interrupted, unit="games"), 100, 1, progress=False)
+
+
+def test_the_time_limit_note_is_one_exact_line(clocked, capsys):
+    sizes: list = []
+    runner.run(_timed_job(clocked, 0.125, sizes), 10**6, 1, progress=False, time_limit=1.0)
+    assert capsys.readouterr().err == "timed: stopped on the time limit (1 s) after 80 games\n"
+
+
+def test_runspec_forwards_progress_and_keyword_arguments(clocked):
+    sizes: list = []
+    runner.RunSpec(n=20, seed=2, progress=True).run(_timed_job(clocked, 0.01, sizes),
+                                                    start_block=7)
+    assert Recorder.made[-1][3] is True
+    seen: list = []
+    first = runner.RunSpec(n=20, seed=2).run(_counting_job(10, seen), start_block=7)
+    assert first.sums[1] == runner.run(_counting_job(10), 20, 2, start_block=7).sums[1]
+    assert first.sums[1] != runner.run(_counting_job(10), 20, 2).sums[1]
+
+
+def test_mean_half_width_is_finite_from_two_observations():
+    f = runner.half_width_of_mean(0, 1)
+    # x = 1, 3: mean 2, sample variance 2, SE 1
+    assert f(np.array([4.0, 10.0]), 2) == pytest.approx(1.959963984540054, rel=1e-12)
+
+
+def test_the_bar_draws_after_one_second_exactly_and_keeps_its_settings(monkeypatch, capsys,
+                                                                      wide):
+    clock = FakeClock()
+    monkeypatch.setattr(runner, "time", clock)
+    bar = Progress("edge", 10, "games", enabled=True)
+    clock.now += 1.0
+    bar.update(3)
+    assert bar._bar is not None
+    assert bar._bar.expand is True and bar._bar.live.transient is False
+    assert bar._bar.tasks[0].fields["note"] == ""
+    bar.close()
+    late = Progress("late", 10, "games", enabled=True)
+    clock.now += 1.5
+    late.update(4)
+    assert late._bar is not None
+    late.close()
+    capsys.readouterr()
+
+
+def test_the_warm_up_timer_never_keeps_the_process_alive(monkeypatch):
+    import threading
+
+    made = []
+
+    class Timer(threading.Timer):
+        def start(self):
+            made.append(self.daemon)
+            super().start()
+
+    monkeypatch.setattr(threading, "Timer", Timer)
+    warm_up(_job(0.0, []))
+    assert made == [True]
