@@ -95,12 +95,17 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
               "--compile", help="Only time, per game, the cold compile of every kernel (in "
                                 "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
           ] = False,
+          queries_only: Annotated[bool, typer.Option(
+              "--queries", help="Only the query commands' warm latency against `python -c "
+                                "\"import numba\"` (no kernel or timing rows).")] = False,
           json: JsonOpt = False):
     """Measure every kernel: trials/s on 1 core and all cores, and against pure Python.
 
     Examples:
 
       pushluck bench --game pig --quick
+
+      pushluck bench --queries --game gostop
 
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
     their ratio (parallel scaling), the pure-Python reference rate of the same algorithm and the
@@ -122,6 +127,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     scale = 0.1 if quick else 1.0
     cores = numba.config.NUMBA_NUM_THREADS
     cases = _cases(game)
+    if queries_only:
+        cases = [c for c in cases if isinstance(c, BenchQuery)]
     rows = []
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
