@@ -67,3 +67,36 @@ def test_kernel_fallback_gives_the_same_answer(monkeypatch):
         kernel = X.feasible(cells, roll, rules, diff)
         monkeypatch.undo()
         assert calls and pure == kernel
+
+
+@settings(max_examples=120, deadline=None)
+@given(positions(), st.integers(0, 3))
+def test_odds_tables_match_the_kernels(case, powers):
+    from analyzer.games.magdagdon import odds as O
+
+    rules, cells, _roll, target = case
+    need = max(1, min(target, int((cells == 0).sum())))
+    assume((cells == 0).any())
+    diff = difficulty(rules, "peaceful")
+    try:
+        feas, V = O.odds_tables(cells, need, rules, diff, powers)
+    except F.BudgetExceeded:  # odds_tables falls back by itself; this would be a bug
+        raise AssertionError("odds_tables let BudgetExceeded escape")
+    kfeas, kV = O.kernel_tables(cells, need, rules, diff, powers)
+    assert feas.tolist() == kfeas.tolist()
+    assert V.shape == kV.shape and V.tolist() == kV.tolist()  # the same floats
+
+
+def test_odds_falls_back_to_the_kernels_past_the_budget(monkeypatch):
+    from analyzer.games.magdagdon import odds as O
+    from analyzer.games.magdagdon.rules import parse_board
+
+    rules = MagdagdonRules()
+    diff = difficulty(rules, "peaceful")
+    cells = parse_board("12../2.../..../...x", rules)
+    pure = X.odds(cells, rules, diff)
+    monkeypatch.setattr(O, "TABLE_BUDGET", 0)
+    calls = []
+    real = O.kernel_tables
+    monkeypatch.setattr(O, "kernel_tables", lambda *a: calls.append(a) or real(*a))
+    assert X.odds(cells, rules, diff) == pure and calls

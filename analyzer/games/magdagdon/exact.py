@@ -18,9 +18,10 @@ multiset's feasibility is decided once by the exact search and weighted by its n
 orderings d!/Πc_v!. With k powers left, V_k(m) = 1 when m is placeable, else the best over: a ±1
 change of one die (→ V_{k−1}), a reroll of any sub-multiset (the expectation of V_{k−1} over the
 reroll's outcomes), or no power (0); p_magdagdon_after_powers = Σ_m w_m (1 − V_K(m)) / 6^d
-(kernels/magdagdon/exact.py). The powers' point costs are ignored here: the question is only
-whether the roll can be saved. Cost: 126 searches plus K · 126 · (sub-multisets × outcomes)
-steps for d = 4, milliseconds once compiled.
+(odds.py in pure Python; kernels/magdagdon/exact.py when the searches are large). The powers'
+point costs are ignored here: the question is only whether the roll can be saved. Cost: 126
+searches plus K · 126 · (sub-multisets × outcomes) steps for d = 4: tens of milliseconds in
+Python on a typical board.
 """
 from __future__ import annotations
 
@@ -132,8 +133,8 @@ def _bit(b) -> int:
 
 def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None = None) -> dict:
     """Exact MAGDAGDON probability of the next roll, before and after the best use of powers."""
+    from analyzer.games.magdagdon.odds import odds_tables
     from analyzer.stats import clamp_probability
-    from kernels.magdagdon.exact import escape_dp, feasible_table
 
     if powers_left is None:
         powers_left = diff.powers
@@ -142,11 +143,9 @@ def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None
     need = min_dice(cells, rules, diff)
     if need == 0:
         raise UserError("the board has no empty cell: the game is over")
-    G = kernel_inputs(rules, diff)
     d = rules.dice_per_roll
     ms_cnt, _code, weights, *_ = multisets(d)
-    feas = feasible_table(cells, need, G)
-    V = escape_dp(feas, powers_left, G)
+    feas, V = odds_tables(cells, need, rules, diff, powers_left)  # pure Python (odds.py)
     total = 6 ** d
     bad = int(sum(int(w) for w, f in zip(weights, feas) if not f))
     # Sums of floating-point escape probabilities can land an ulp outside [0, 1] (-0.000000,

@@ -69,8 +69,15 @@ def search(cells, roll, target: int, n: int, tolerance: int,
     """Most dice of ``roll`` (capped at ``target``) placeable in some order, and the first such
     order found as (cell index, value) pairs; raises ``BudgetExceeded`` past ``budget``
     placements."""
+    best, order, _nodes = search_counted(cells, roll, target, n, tolerance, budget)
+    return best, order
+
+
+def search_counted(cells, roll, target: int, n: int, tolerance: int,
+                   budget: int) -> tuple[int, list[tuple[int, int]], int]:
+    """:func:`search`, also returning the placements it made."""
     if target <= 0:
-        return 0, []
+        return 0, [], 0
     board = _Board(cells, n, tolerance)
     cnt = [0] * 7
     for v in roll:
@@ -110,4 +117,4 @@ def search(cells, roll, target: int, n: int, tolerance: int,
     first = board.valid(cnt)
     if any(first):
         rec(first)
-    return found["best"], found["order"]
+    return found["best"], found["order"], found["nodes"]
