@@ -27,23 +27,48 @@ def _cases(games: list[str] | None):
     return [case for key in keys for case in get_game(key).load("bench")]
 
 
-def _time_kernel(case, cores: int, scale: float) -> tuple[float, float]:
+def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
     """Best rate on 1 thread and on ``cores`` threads, the two interleaved over three rounds so
-    that a machine whose speed drifts affects both alike."""
+    that a machine whose speed drifts affects both alike. A run has at least 4 blocks per thread
+    (so ``--quick`` can still split). Also returns what the scaling note needs: blocks per run
+    and the highest 1-minute load average seen during the case."""
+    import os
+
     import numba
 
     from analyzer.runner import run
 
     job = case.make_job()
-    n = max(int(case.n * scale), job.block_size)
+    n = max(int(case.n * scale), job.block_size * 4 * cores)
     best = {1: 0.0, cores: 0.0}
+    load = os.getloadavg()[0]
     for rep in range(3):
         for threads in (1, cores):
             numba.set_num_threads(threads)
             res = run(job, n, 12345 + rep, progress=False)
             best[threads] = max(best[threads], res.per_second)
+            load = max(load, os.getloadavg()[0])
     numba.set_num_threads(cores)
-    return best[1], best[cores]
+    return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load}
+
+
+def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
+                 cpus: int) -> str | None:
+    """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
+    own reason, too few blocks to split, or other processes on the cores during the run (the
+    bench itself keeps up to ``cores`` threads busy, so a load above that is someone else)."""
+    from analyzer.benchkit import SCALING_TARGET
+
+    if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
+        return None
+    if case.scaling_note:
+        return case.scaling_note
+    if blocks < 2 * cores:
+        return f"{blocks} blocks per run: too few to keep {cores} threads busy"
+    if load > cores + 0.5:
+        return (f"load average {load:.1f} on {cpus} CPUs during the run: other processes took "
+                "the cores; repeat on a quiet machine")
+    return "below target, reason not known: profile it"
 
 
 def _time_reference(case, scale: float) -> float | None:
@@ -132,11 +157,15 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     rows = []
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
-        one, allc = _time_kernel(case, cores, scale)
+        one, allc, how = _time_kernel(case, cores, scale)
         ref = _time_reference(case, scale)
+        scaling = allc / one if one else None
         rows.append({"game": case.game, "case": case.name, "unit": case.unit,
                      "per_second_1_core": one, "per_second_all_cores": allc,
-                     "cores": cores, "scaling": allc / one if one else None,
+                     "cores": cores, "scaling": scaling,
+                     "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
+                                                  how["load"], os.cpu_count() or cores),
+                     "blocks_per_run": how["blocks"], "load_average": how["load"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
                      "relative_to": case.relative_to})
@@ -166,6 +195,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
         lines = [body]
+        for r in rows:
+            if r["scaling_note"]:
+                lines.append(f"{r['game']} {r['case']}: scaling {r['scaling']:.2f}× — "
+                             f"{r['scaling_note']}")
         for r in rows:
             if r["of_calibration"] is not None:
                 lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
