@@ -47,3 +47,13 @@ class BenchQuery:
     game: str
     name: str
     argv: tuple[str, ...]  # arguments after `pushluck`
+
+
+@dataclass
+class BenchWarm:
+    """Work that `bench --warm` (``make setup``) does once besides compiling: filling an on-disk
+    cache of exact solutions (``analyzer.cache``) so that the first query after setup is fast."""
+
+    game: str
+    name: str
+    run: Callable[[], object]

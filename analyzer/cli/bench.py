@@ -114,8 +114,9 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
           quick: Annotated[bool, typer.Option(
               "--quick", help="A tenth of the usual sample sizes (a rough look).")] = False,
           warm: Annotated[bool, typer.Option(
-              "--warm", help="Only compile every kernel into the cache (what `make setup` "
-                             "does once) and report the seconds per game.")] = False,
+              "--warm", help="Only compile every kernel into the cache and fill the exact-"
+                             "solution caches of the queries (what `make setup` does once); "
+                             "report the seconds per game.")] = False,
           compile_time: Annotated[bool, typer.Option(
               "--compile", help="Only time, per game, the cold compile of every kernel (in "
                                 "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
@@ -217,10 +218,11 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
 
 def _warm(games, as_json: bool) -> None:
-    """Compile (or load from the cache) every bench and tuning kernel of the games."""
+    """Compile (or load from the cache) every bench and tuning kernel of the games, and fill the
+    exact-solution caches the games declare (``BenchWarm``: Pig's solution, Ten's fresh pile)."""
     import time
 
-    from analyzer.benchkit import BenchCase
+    from analyzer.benchkit import BenchCase, BenchWarm
     from analyzer.games import game_keys, get_game
     from analyzer.output import emit, note
     from analyzer.runner import warm_up
@@ -229,11 +231,14 @@ def _warm(games, as_json: bool) -> None:
     for key in (games or game_keys()):
         game = get_game(key)
         t0 = time.perf_counter()
-        jobs = [c.make_job for c in game.load("bench") if isinstance(c, BenchCase)]
+        cases = game.load("bench")
+        jobs = [c.make_job for c in cases if isinstance(c, BenchCase)]
         jobs += [(lambda m=m: m.make_job(m.rules_cls(), m.default_policy))
                  for m in game.load("metrics")]
         for make in jobs:
             warm_up(make())
+        for w in [c for c in cases if isinstance(c, BenchWarm)]:
+            w.run()
         rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs)})
         note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
     emit({"warmed": rows}, as_json, lambda: "\n".join(
