@@ -121,6 +121,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
               "--compile", help="Only time, per game, the cold compile of every kernel (in "
                                 "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
           ] = False,
+          kernels_only: Annotated[bool, typer.Option(
+              "--kernels-only", hidden=True,
+              help="With --warm: compile only, fill no solution cache (what --compile times).")
+          ] = False,
           queries_only: Annotated[bool, typer.Option(
               "--queries", help="Only the query commands' warm latency against `python -c "
                                 "\"import numba\"` (no kernel or timing rows).")] = False,
@@ -147,7 +151,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
 
     if warm:
-        return _warm(game, json)
+        return _warm(game, json, not kernels_only)
     if compile_time:
         return _compile_times(game, json)
     scale = 0.1 if quick else 1.0
@@ -217,7 +221,32 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     emit(payload, json, render)
 
 
-def _warm(games, as_json: bool) -> None:
+def multi_signatures(key: str) -> dict[str, int]:
+    """Kernels of game ``key`` (its ``kernels.<game>`` modules and kernels.rng) that this process
+    compiled or loaded for more than one type signature, with the count. A literal argument at a
+    call site (``f(x, 0)`` typed ``Literal[int](0)``) makes Numba compile a separate version, so
+    this is where `bench --compile` time goes to types a kernel never needs."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    pkg = importlib.import_module("kernels." + key.replace("-", "_"))
+    mods = [pkg, importlib.import_module("kernels.rng")]
+    mods += [importlib.import_module(f"{pkg.__name__}.{m.name}")
+             for m in pkgutil.iter_modules(pkg.__path__)]
+    out: dict[str, int] = {}
+    seen: set[int] = set()
+    for mod in mods:
+        for name, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and id(obj) not in seen:
+                seen.add(id(obj))
+                if len(obj.signatures) > 1:
+                    out[f"{obj.py_func.__module__}.{name}"] = len(obj.signatures)
+    return out
+
+
+def _warm(games, as_json: bool, solutions: bool = True) -> None:
     """Compile (or load from the cache) every bench and tuning kernel of the games, and fill the
     exact-solution caches the games declare (``BenchWarm``: Pig's solution, Ten's fresh pile)."""
     import time
@@ -237,17 +266,20 @@ def _warm(games, as_json: bool) -> None:
                  for m in game.load("metrics")]
         for make in jobs:
             warm_up(make())
-        for w in [c for c in cases if isinstance(c, BenchWarm)]:
+        for w in [c for c in cases if isinstance(c, BenchWarm) and solutions]:
             w.run()
-        rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs)})
+        rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs),
+                     "multi_signature_kernels": multi_signatures(key)})
         note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
     emit({"warmed": rows}, as_json, lambda: "\n".join(
         f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
 
 
 def _compile_times(games, as_json: bool) -> None:
-    """Per game: `bench --warm` in a fresh NUMBA_CACHE_DIR (cold compile, whole process), then
-    again on that cache (warm load). The directory is removed afterwards."""
+    """Per game: `bench --warm --kernels-only` in a fresh NUMBA_CACHE_DIR (cold compile, whole
+    process), then again on that cache (warm load), and the kernels compiled for more than one
+    type signature (``multi_signatures``). The directory is removed afterwards."""
+    import json
     import os
     import subprocess
     import sys
@@ -262,17 +294,31 @@ def _compile_times(games, as_json: bool) -> None:
         get_game(key)
         with tempfile.TemporaryDirectory(prefix="pushluck-numba-") as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-            cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--game", key, "--json"]
-            times = []
+            cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--kernels-only",
+                   "--game", key, "--json"]
+            times, outs = [], []
             for _ in range(2):
                 t0 = time.perf_counter()
-                subprocess.run(cmd, env=env, capture_output=True, check=True)
+                proc = subprocess.run(cmd, env=env, capture_output=True, check=True, text=True)
                 times.append(time.perf_counter() - t0)
-        rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1]})
+                outs.append(proc.stdout)
+        # the cold run compiles every callee for each signature it is called with (a warm run
+        # loads the callers whole and never dispatches to them)
+        multi = json.loads(outs[0])["warmed"][0]["multi_signature_kernels"]
+        rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1],
+                     "multi_signature_kernels": multi})
         note(f"bench --compile: {key} cold {times[0]:.1f} s, warm {times[1]:.1f} s")
-    emit({"compile": rows}, as_json, lambda: "\n".join(
-        f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
-        f"load (warm cache) {r['warm_seconds']:.1f} s" for r in rows))
+
+    def render():
+        lines = []
+        for r in rows:
+            lines.append(f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
+                         f"load (warm cache) {r['warm_seconds']:.1f} s")
+            for name, count in r["multi_signature_kernels"].items():
+                lines.append(f"{'':14}   {name}: compiled for {count} signatures")
+        return "\n".join(lines)
+
+    emit({"compile": rows}, as_json, render)
 
 
 def register(root: typer.Typer) -> None:
