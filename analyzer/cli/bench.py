@@ -199,7 +199,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                       for r in rows],
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
-        lines = [body]
+        lines = [body] if rows else []
         for r in rows:
             if r["scaling_note"]:
                 lines.append(f"{r['game']} {r['case']}: scaling {r['scaling']:.2f}× — "
