@@ -16,8 +16,8 @@ the kernel computes; ``states`` counts the pairs (a' ⊇ a, b' ⊇ b) with N −
 states a solve rooted at the tableau visits. tests/test_ten_pile.py checks both against
 ``solve`` on random tableaux, seen cards, rules and value models.
 
-Cost: one solve of P (151,591 states for a fresh 4-player deck, 2,246 × 106 value cells, 1.9 MB
-on disk), then a few milliseconds per query. When P's solve would pass ``MAX_CELLS`` (large house
+Cost: one solve of P (151,591 states for a fresh 4-player deck, 2,246 × 106 value cells, about
+2 MB on disk; the ``KEEP`` most recently used piles are kept), then a few milliseconds per query. When P's solve would pass ``MAX_CELLS`` (large house
 rules) the caller solves from the tableau instead.
 """
 from __future__ import annotations
@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.games.ten.rules import TYPE_VALUES
+
+KEEP = 32  # piles kept on disk (about 2 MB each), the least recently used removed first
 
 
 def _pile_solution(model, pile: list[int]) -> dict | None:
@@ -60,7 +62,7 @@ def _pile_solution(model, pile: list[int]) -> dict | None:
                           int(room)]}
     here = Path(__file__).resolve()
     sources = [here, here.parents[3] / "kernels" / "ten" / "exact.py"]
-    return cached_arrays("ten-pile", params, sources, compute)
+    return cached_arrays("ten-pile", params, sources, compute, keep=KEEP)
 
 
 def pile_answer(model) -> tuple[float, int] | None:
