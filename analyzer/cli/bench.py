@@ -83,8 +83,11 @@ def _time_reference(case, scale: float) -> float | None:
 
 
 def _query_latency(queries) -> list[dict]:
-    """Warm wall time of each query command vs `python -c "import numba"` (best of 5, the two
-    interleaved so that a drifting machine affects both alike)."""
+    """Warm wall time of each query command vs `python -c "import numba"` (best of 5 each, the
+    two interleaved); the ratio is the median of the 5 back-to-back pairs' ratios, so a load that
+    comes and goes on a shared machine (a quiet moment for one side only) does not decide it."""
+    import statistics
+
     import subprocess
     import sys
     import time
@@ -105,7 +108,8 @@ def _query_latency(queries) -> list[dict]:
             t_q.append(once(cmd))
             t_n.append(once(numba_cmd))
         rows.append({"game": q.game, "query": q.name, "seconds": min(t_q),
-                     "import_numba_seconds": min(t_n), "ratio": min(t_q) / min(t_n)})
+                     "import_numba_seconds": min(t_n),
+                     "ratio": statistics.median(a / b for a, b in zip(t_q, t_n))})
     return rows
 
 
