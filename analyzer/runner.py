@@ -218,7 +218,7 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
                 break
             per_block = dt / m if m else 0.0
             if per_block > 0:
-                batch = _batch_size(target_batch_seconds / per_block)
+                batch = int(min(max(target_batch_seconds / per_block, 1), 4096))
     except KeyboardInterrupt:
         interrupted = True
         stopped_by = "interrupt"
@@ -241,18 +241,6 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
              f"{done_trials:,} {job.unit}{reached}")
     return RunResult(total, done_trials, seed, done_blocks, kernel_seconds,
                      interrupted, stopped_by, rows)
-
-
-def _batch_size(blocks: float) -> int:
-    """Blocks in the next batch: about ``blocks`` (a quarter of a second's worth), between 1 and
-    4096, rounded up to a multiple of Numba's thread count so that no thread idles through a
-    batch whose blocks do not divide evenly (the kernels split a batch's blocks over threads).
-    Batching never changes the numbers (blocks are reduced in block order)."""
-    import numba
-
-    threads = max(int(numba.get_num_threads()), 1)
-    top = max(4096 // threads, 1) * threads
-    return min(-(-int(min(max(blocks, 1), 4096)) // threads) * threads, top)
 
 
 def _next_milestone(blocks: int) -> int:
