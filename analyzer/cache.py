@@ -49,14 +49,21 @@ def entry_key(name: str, params: dict, sources: list[Path]) -> str:
 
 
 def cached_arrays(name: str, params: dict, sources: list[Path],
-                  compute: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The arrays ``compute()`` returns for ``params``, from the cache when a valid entry exists."""
+                  compute: Callable[[], dict[str, np.ndarray]],
+                  keep: int | None = None) -> dict[str, np.ndarray]:
+    """The arrays ``compute()`` returns for ``params``, from the cache when a valid entry exists.
+
+    ``keep``: at most this many entries of ``name`` stay on disk; writing a new one removes the
+    least recently used (a read marks an entry used)."""
     if os.environ.get("PUSHLUCK_NO_CACHE") == "1":
         return compute()
     path = cache_dir() / f"{name}-{entry_key(name, params, sources)}.npz"
     try:
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
+            got = {k: data[k] for k in data.files}
+        if keep is not None:
+            _touch(path)
+        return got
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         pass  # missing or unreadable: compute it again
     arrays = compute()
@@ -67,6 +74,30 @@ def cached_arrays(name: str, params: dict, sources: list[Path],
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(buf.getvalue())
         os.replace(tmp, path)
+        if keep is not None:
+            _prune(path.parent, name, keep)
     except OSError:
         pass  # a read-only cache folder only costs speed
     return arrays
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _prune(folder: Path, name: str, keep: int) -> None:
+    """Remove all but the ``keep`` most recently used entries of ``name``."""
+    entries = []
+    for p in folder.glob(f"{name}-*.npz"):
+        try:
+            entries.append((p.stat().st_mtime_ns, p))
+        except OSError:
+            continue  # removed meanwhile by another process
+    for _mtime, p in sorted(entries, reverse=True)[keep:]:
+        try:
+            p.unlink()
+        except OSError:
+            pass

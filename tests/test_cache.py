@@ -49,3 +49,24 @@ def test_pig_solution_from_the_cache_equals_a_fresh_solve(tmp_path, monkeypatch)
     P2, roll2, _, _ = exact.solve(rules)  # from disk: the kernel is not called
     exact.solve.cache_clear()
     assert np.array_equal(P1, P2) and np.array_equal(roll1, roll2)
+
+
+def test_keep_removes_the_least_recently_used_entries(tmp_path, monkeypatch):
+    import os
+    import time
+
+    monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))
+    src = tmp_path / "s.py"
+    src.write_text("v")
+    for goal in (1, 2, 3):
+        cached_arrays("k", {"goal": goal}, [src], lambda: {"x": np.ones(2)}, keep=2)
+        time.sleep(0.01)
+    assert len(list(tmp_path.glob("k-*.npz"))) == 2
+    calls = []
+    cached_arrays("k", {"goal": 2}, [src], lambda: calls.append(1) or {"x": np.ones(2)}, keep=2)
+    assert not calls  # entry 2 was kept (1 was the oldest) and is now the most recently used
+    time.sleep(0.01)
+    cached_arrays("k", {"goal": 4}, [src], lambda: {"x": np.ones(2)}, keep=2)
+    cached_arrays("k", {"goal": 2}, [src], lambda: calls.append(1) or {"x": np.ones(2)}, keep=2)
+    assert not calls and len(list(tmp_path.glob("k-*.npz"))) == 2  # 3 went, not 2
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]

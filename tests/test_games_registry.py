@@ -72,6 +72,19 @@ def test_every_bench_case_runs(key):
 
 
 @pytest.mark.parametrize("key", GAMES)
+def test_every_bench_warm_fills_the_solution_cache(key, tmp_path, monkeypatch):
+    """`bench --warm` (make setup) leaves each declared exact solution in the on-disk cache."""
+    from analyzer.benchkit import BenchWarm
+
+    warms = [c for c in get_game(key).load("bench") if isinstance(c, BenchWarm)]
+    monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))
+    for w in warms:
+        before = set(tmp_path.iterdir())
+        w.run()
+        assert set(tmp_path.iterdir()) - before, w.name
+
+
+@pytest.mark.parametrize("key", GAMES)
 def test_rules_json_is_one_object_naming_the_game(key):
     proc = subprocess.run([sys.executable, "-m", "analyzer", key, "rules", "--json"],
                           capture_output=True, text=True, timeout=120)

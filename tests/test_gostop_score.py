@@ -148,18 +148,24 @@ def test_go_bak_three_players():
     assert [r["amount"] for r in out["payments"]] == [7, 14]
 
 
-def test_breakdown_matches_kernel_score_on_random_piles():
-    """The line-by-line breakdown (Python) and the kernel's base_score agree on random piles."""
+def test_breakdown_lines_sum_to_the_points():
+    """Each reading's lines add up to that reading's score (the kernels' side of this is checked
+    on random piles in tests/test_gostop_pyscore.py)."""
     rng = random.Random(5)
     for rules in (R, GR.GoStopRules(sake_cup="flex", four_brights=5)):
-        S = SC.state_array(rules)
         for _ in range(300):
             cards = rng.sample(range(50), rng.randint(0, 30))
             st = SC.pile_stats(cards, rules)
-            S[KS.PSB:KS.PSB + KS.NSTAT] = st
             for as_junk in (0, 1):
                 lines = SC.breakdown(st, rules, bool(as_junk))
-                assert sum(x["points"] for x in lines) == KS.score_reading(S, 0, as_junk)
+                assert sum(x["points"] for x in lines) == KS.score_reading(
+                    _kernel_state(cards, rules), 0, as_junk)
+
+
+def _kernel_state(cards, rules):
+    from tests.test_gostop_pyscore import kernel_state
+
+    return kernel_state(rules, rules.players, [cards])[0]
 
 
 def test_notation_errors():

@@ -27,23 +27,48 @@ def _cases(games: list[str] | None):
     return [case for key in keys for case in get_game(key).load("bench")]
 
 
-def _time_kernel(case, cores: int, scale: float) -> tuple[float, float]:
+def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
     """Best rate on 1 thread and on ``cores`` threads, the two interleaved over three rounds so
-    that a machine whose speed drifts affects both alike."""
+    that a machine whose speed drifts affects both alike. A run has at least 4 blocks per thread
+    (so ``--quick`` can still split). Also returns what the scaling note needs: blocks per run
+    and the highest 1-minute load average seen during the case."""
+    import os
+
     import numba
 
     from analyzer.runner import run
 
     job = case.make_job()
-    n = max(int(case.n * scale), job.block_size)
+    n = max(int(case.n * scale), job.block_size * 4 * cores)
     best = {1: 0.0, cores: 0.0}
+    load = os.getloadavg()[0]
     for rep in range(3):
         for threads in (1, cores):
             numba.set_num_threads(threads)
             res = run(job, n, 12345 + rep, progress=False)
             best[threads] = max(best[threads], res.per_second)
+            load = max(load, os.getloadavg()[0])
     numba.set_num_threads(cores)
-    return best[1], best[cores]
+    return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load}
+
+
+def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
+                 cpus: int) -> str | None:
+    """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
+    own reason, too few blocks to split, or other processes on the cores during the run (the
+    bench itself keeps up to ``cores`` threads busy, so a load above that is someone else)."""
+    from analyzer.benchkit import SCALING_TARGET
+
+    if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
+        return None
+    if case.scaling_note:
+        return case.scaling_note
+    if blocks < 2 * cores:
+        return f"{blocks} blocks per run: too few to keep {cores} threads busy"
+    if load > cores + 0.5:
+        return (f"load average {load:.1f} on {cpus} CPUs during the run: other processes took "
+                "the cores; repeat on a quiet machine")
+    return "below target, reason not known: profile it"
 
 
 def _time_reference(case, scale: float) -> float | None:
@@ -58,8 +83,11 @@ def _time_reference(case, scale: float) -> float | None:
 
 
 def _query_latency(queries) -> list[dict]:
-    """Warm wall time of each query command vs `python -c "import numba"` (best of 5, the two
-    interleaved so that a drifting machine affects both alike)."""
+    """Warm wall time of each query command vs `python -c "import numba"` (best of 5 each, the
+    two interleaved); the ratio is the median of the 5 back-to-back pairs' ratios, so a load that
+    comes and goes on a shared machine (a quiet moment for one side only) does not decide it."""
+    import statistics
+
     import subprocess
     import sys
     import time
@@ -80,7 +108,8 @@ def _query_latency(queries) -> list[dict]:
             t_q.append(once(cmd))
             t_n.append(once(numba_cmd))
         rows.append({"game": q.game, "query": q.name, "seconds": min(t_q),
-                     "import_numba_seconds": min(t_n), "ratio": min(t_q) / min(t_n)})
+                     "import_numba_seconds": min(t_n),
+                     "ratio": statistics.median(a / b for a, b in zip(t_q, t_n))})
     return rows
 
 
@@ -89,18 +118,28 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
           quick: Annotated[bool, typer.Option(
               "--quick", help="A tenth of the usual sample sizes (a rough look).")] = False,
           warm: Annotated[bool, typer.Option(
-              "--warm", help="Only compile every kernel into the cache (what `make setup` "
-                             "does once) and report the seconds per game.")] = False,
+              "--warm", help="Only compile every kernel into the cache and fill the exact-"
+                             "solution caches of the queries (what `make setup` does once); "
+                             "report the seconds per game.")] = False,
           compile_time: Annotated[bool, typer.Option(
               "--compile", help="Only time, per game, the cold compile of every kernel (in "
                                 "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
           ] = False,
+          kernels_only: Annotated[bool, typer.Option(
+              "--kernels-only", hidden=True,
+              help="With --warm: compile only, fill no solution cache (what --compile times).")
+          ] = False,
+          queries_only: Annotated[bool, typer.Option(
+              "--queries", help="Only the query commands' warm latency against `python -c "
+                                "\"import numba\"` (no kernel or timing rows).")] = False,
           json: JsonOpt = False):
     """Measure every kernel: trials/s on 1 core and all cores, and against pure Python.
 
     Examples:
 
       pushluck bench --game pig --quick
+
+      pushluck bench --queries --game gostop
 
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
     their ratio (parallel scaling), the pure-Python reference rate of the same algorithm and the
@@ -116,20 +155,26 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
 
     if warm:
-        return _warm(game, json)
+        return _warm(game, json, not kernels_only)
     if compile_time:
         return _compile_times(game, json)
     scale = 0.1 if quick else 1.0
     cores = numba.config.NUMBA_NUM_THREADS
     cases = _cases(game)
+    if queries_only:
+        cases = [c for c in cases if isinstance(c, BenchQuery)]
     rows = []
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
-        one, allc = _time_kernel(case, cores, scale)
+        one, allc, how = _time_kernel(case, cores, scale)
         ref = _time_reference(case, scale)
+        scaling = allc / one if one else None
         rows.append({"game": case.game, "case": case.name, "unit": case.unit,
                      "per_second_1_core": one, "per_second_all_cores": allc,
-                     "cores": cores, "scaling": allc / one if one else None,
+                     "cores": cores, "scaling": scaling,
+                     "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
+                                                  how["load"], os.cpu_count() or cores),
+                     "blocks_per_run": how["blocks"], "load_average": how["load"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
                      "relative_to": case.relative_to})
@@ -158,7 +203,11 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                       for r in rows],
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
-        lines = [body]
+        lines = [body] if rows else []
+        for r in rows:
+            if r["scaling_note"]:
+                lines.append(f"{r['game']} {r['case']}: scaling {r['scaling']:.2f}× — "
+                             f"{r['scaling_note']}")
         for r in rows:
             if r["of_calibration"] is not None:
                 lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
@@ -176,11 +225,37 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     emit(payload, json, render)
 
 
-def _warm(games, as_json: bool) -> None:
-    """Compile (or load from the cache) every bench and tuning kernel of the games."""
+def multi_signatures(key: str) -> dict[str, int]:
+    """Kernels of game ``key`` (its ``kernels.<game>`` modules and kernels.rng) that this process
+    compiled or loaded for more than one type signature, with the count. A literal argument at a
+    call site (``f(x, 0)`` typed ``Literal[int](0)``) makes Numba compile a separate version, so
+    this is where `bench --compile` time goes to types a kernel never needs."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    pkg = importlib.import_module("kernels." + key.replace("-", "_"))
+    mods = [pkg, importlib.import_module("kernels.rng")]
+    mods += [importlib.import_module(f"{pkg.__name__}.{m.name}")
+             for m in pkgutil.iter_modules(pkg.__path__)]
+    out: dict[str, int] = {}
+    seen: set[int] = set()
+    for mod in mods:
+        for name, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and id(obj) not in seen:
+                seen.add(id(obj))
+                if len(obj.signatures) > 1:
+                    out[f"{obj.py_func.__module__}.{name}"] = len(obj.signatures)
+    return out
+
+
+def _warm(games, as_json: bool, solutions: bool = True) -> None:
+    """Compile (or load from the cache) every bench and tuning kernel of the games, and fill the
+    exact-solution caches the games declare (``BenchWarm``: Pig's solution, Ten's fresh pile)."""
     import time
 
-    from analyzer.benchkit import BenchCase
+    from analyzer.benchkit import BenchCase, BenchWarm
     from analyzer.games import game_keys, get_game
     from analyzer.output import emit, note
     from analyzer.runner import warm_up
@@ -189,20 +264,26 @@ def _warm(games, as_json: bool) -> None:
     for key in (games or game_keys()):
         game = get_game(key)
         t0 = time.perf_counter()
-        jobs = [c.make_job for c in game.load("bench") if isinstance(c, BenchCase)]
+        cases = game.load("bench")
+        jobs = [c.make_job for c in cases if isinstance(c, BenchCase)]
         jobs += [(lambda m=m: m.make_job(m.rules_cls(), m.default_policy))
                  for m in game.load("metrics")]
         for make in jobs:
             warm_up(make())
-        rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs)})
+        for w in [c for c in cases if isinstance(c, BenchWarm) and solutions]:
+            w.run()
+        rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs),
+                     "multi_signature_kernels": multi_signatures(key)})
         note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
     emit({"warmed": rows}, as_json, lambda: "\n".join(
         f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
 
 
 def _compile_times(games, as_json: bool) -> None:
-    """Per game: `bench --warm` in a fresh NUMBA_CACHE_DIR (cold compile, whole process), then
-    again on that cache (warm load). The directory is removed afterwards."""
+    """Per game: `bench --warm --kernels-only` in a fresh NUMBA_CACHE_DIR (cold compile, whole
+    process), then again on that cache (warm load), and the kernels compiled for more than one
+    type signature (``multi_signatures``). The directory is removed afterwards."""
+    import json
     import os
     import subprocess
     import sys
@@ -217,17 +298,31 @@ def _compile_times(games, as_json: bool) -> None:
         get_game(key)
         with tempfile.TemporaryDirectory(prefix="pushluck-numba-") as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-            cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--game", key, "--json"]
-            times = []
+            cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--kernels-only",
+                   "--game", key, "--json"]
+            times, outs = [], []
             for _ in range(2):
                 t0 = time.perf_counter()
-                subprocess.run(cmd, env=env, capture_output=True, check=True)
+                proc = subprocess.run(cmd, env=env, capture_output=True, check=True, text=True)
                 times.append(time.perf_counter() - t0)
-        rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1]})
+                outs.append(proc.stdout)
+        # the cold run compiles every callee for each signature it is called with (a warm run
+        # loads the callers whole and never dispatches to them)
+        multi = json.loads(outs[0])["warmed"][0]["multi_signature_kernels"]
+        rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1],
+                     "multi_signature_kernels": multi})
         note(f"bench --compile: {key} cold {times[0]:.1f} s, warm {times[1]:.1f} s")
-    emit({"compile": rows}, as_json, lambda: "\n".join(
-        f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
-        f"load (warm cache) {r['warm_seconds']:.1f} s" for r in rows))
+
+    def render():
+        lines = []
+        for r in rows:
+            lines.append(f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
+                         f"load (warm cache) {r['warm_seconds']:.1f} s")
+            for name, count in r["multi_signature_kernels"].items():
+                lines.append(f"{'':14}   {name}: compiled for {count} signatures")
+        return "\n".join(lines)
+
+    emit({"compile": rows}, as_json, render)
 
 
 def register(root: typer.Typer) -> None:

@@ -9,17 +9,19 @@ different values, n/2 of each — for the 4×4 board exactly docs/rules/magdagdo
 with a ruin or an empty cell earns no bonus; −ruin_penalty per ruin; then the difficulty's power
 penalties (the first k costs for k uses).
 
-Feasibility: the exact depth-first search over placement orders (kernels/magdagdon/board.py),
-once to the turn's minimum (is the roll a MAGDAGDON?) and once to as many dice as fit.
+Feasibility: the exact depth-first search over placement orders, once to the turn's minimum (is
+the roll a MAGDAGDON?) and once to as many dice as fit; in pure Python (``feasible.py``), or by
+the kernel (kernels/magdagdon/board.py) when the search is large.
 
 Exact MAGDAGDON odds: the 6^d ordered rolls fall into C(d+5, 5) multisets (126 for d = 4); each
 multiset's feasibility is decided once by the exact search and weighted by its number of
 orderings d!/Πc_v!. With k powers left, V_k(m) = 1 when m is placeable, else the best over: a ±1
 change of one die (→ V_{k−1}), a reroll of any sub-multiset (the expectation of V_{k−1} over the
 reroll's outcomes), or no power (0); p_magdagdon_after_powers = Σ_m w_m (1 − V_K(m)) / 6^d
-(kernels/magdagdon/exact.py). The powers' point costs are ignored here: the question is only
-whether the roll can be saved. Cost: 126 searches plus K · 126 · (sub-multisets × outcomes)
-steps for d = 4, milliseconds once compiled.
+(odds.py in pure Python; kernels/magdagdon/exact.py when the searches are large). The powers'
+point costs are ignored here: the question is only whether the roll can be saved. Cost: 126
+searches plus K · 126 · (sub-multisets × outcomes) steps for d = 4: tens of milliseconds in
+Python on a typical board.
 """
 from __future__ import annotations
 
@@ -83,32 +85,46 @@ def score(cells, rules: MagdagdonRules, diff: Difficulty, powers_used: int = 0) 
 
 
 def feasible(cells, roll, rules: MagdagdonRules, diff: Difficulty) -> dict:
-    """Exact: can the turn's minimum be placed? The most dice placeable; witness orders."""
-    from kernels.magdagdon.board import make_work, search
+    """Exact: can the turn's minimum be placed? The most dice placeable; witness orders.
+
+    The pure-Python search (``feasible.py``: no Numba to load for a few hundred placements), or
+    the kernel's identical search when that one grows past its placement budget."""
+    from analyzer.games.magdagdon.feasible import BudgetExceeded, search
 
     n = rules.board_size
-    G = kernel_inputs(rules, diff)
     need = min_dice(cells, rules, diff)
+    if need == 0:
+        raise UserError("the board has no empty cell: the game is over")
+    top = min(rules.dice_per_roll, empties(cells))
+    try:
+        runs = [search(cells, roll, target, n, rules.tolerance) for target in (need, top)]
+    except BudgetExceeded:
+        runs = _kernel_searches(cells, roll, rules, diff, (need, top))
+    (got, first), (most, deepest) = runs
+
+    def order(pairs):
+        return [{"value": int(v), "row": i // n + 1, "column": i % n + 1} for i, v in pairs]
+
+    return {"game": "magdagdon", "board": format_board(cells, n), "roll": roll,
+            "difficulty": diff.name, "min_dice": need, "feasible": got >= need,
+            "max_dice": most, "witness": order(first) if got >= need else None,
+            "max_witness": order(deepest) if most > 0 else None, "exact": True}
+
+
+def _kernel_searches(cells, roll, rules: MagdagdonRules, diff: Difficulty, targets):
+    """The kernel's search (kernels/magdagdon/board.py) for each target: (dice, [(cell, v)])."""
+    from kernels.magdagdon.board import make_work, search
+
+    G = kernel_inputs(rules, diff)
     cnt = counts_of(roll)
     W, _S = make_work(rules.dice_per_roll, 0)
     vm = vm_of(cells)
-
-    def run(target):
-        got = search(vm, cnt, target, n, G[2], G[3], W[19], W[0], W[1], W[2], W[3], W[4],
-                     W[5], W[6], W[7], W[8])
-        order = [{"value": int(W[8][k]), "row": int(_bit(W[7][k])) // n + 1,
-                  "column": int(_bit(W[7][k])) % n + 1} for k in range(got)]
-        return got, order
-
-    if need == 0:
-        raise UserError("the board has no empty cell: the game is over")
-    got, witness = run(need)
-    top = min(rules.dice_per_roll, empties(cells))
-    most, most_order = run(top)
-    return {"game": "magdagdon", "board": format_board(cells, n), "roll": roll,
-            "difficulty": diff.name, "min_dice": need, "feasible": got >= need,
-            "max_dice": most, "witness": witness if got >= need else None,
-            "max_witness": most_order if most > 0 else None, "exact": True}
+    out = []
+    for target in targets:
+        got = search(vm, cnt, target, rules.board_size, G[2], G[3], W[19], W[0], W[1], W[2],
+                     W[3], W[4], W[5], W[6], W[7], W[8])
+        out.append((int(got), [(_bit(W[7][k]), int(W[8][k])) for k in range(got)]))
+    return out
 
 
 def _bit(b) -> int:
@@ -117,8 +133,8 @@ def _bit(b) -> int:
 
 def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None = None) -> dict:
     """Exact MAGDAGDON probability of the next roll, before and after the best use of powers."""
+    from analyzer.games.magdagdon.odds import odds_tables
     from analyzer.stats import clamp_probability
-    from kernels.magdagdon.exact import escape_dp, feasible_table
 
     if powers_left is None:
         powers_left = diff.powers
@@ -127,11 +143,9 @@ def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None
     need = min_dice(cells, rules, diff)
     if need == 0:
         raise UserError("the board has no empty cell: the game is over")
-    G = kernel_inputs(rules, diff)
     d = rules.dice_per_roll
     ms_cnt, _code, weights, *_ = multisets(d)
-    feas = feasible_table(cells, need, G)
-    V = escape_dp(feas, powers_left, G)
+    feas, V = odds_tables(cells, need, rules, diff, powers_left)  # pure Python (odds.py)
     total = 6 ** d
     bad = int(sum(int(w) for w, f in zip(weights, feas) if not f))
     # Sums of floating-point escape probabilities can land an ulp outside [0, 1] (-0.000000,

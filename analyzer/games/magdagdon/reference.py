@@ -43,23 +43,12 @@ def _fits(cells, i, v, anynum):
     return seen
 
 
-def _most(cells, dice, target, placed=0):
-    """The same depth-first search as the kernel, stopping at ``target`` dice."""
-    if placed >= target:
-        return placed
-    anynum = any(1 <= x <= 6 for x in cells)
-    best = placed
-    for v in sorted(set(dice)):
-        rest = list(dice)
-        rest.remove(v)
-        for i in range(16):
-            if _fits(cells, i, v, anynum):
-                cells[i] = v
-                best = max(best, _most(cells, rest, target, placed + 1))
-                cells[i] = 0
-                if best >= target:
-                    return best
-    return best
+def _most(cells, dice, target):
+    """The same depth-first search as the kernel, stopping at ``target`` dice (the query's pure
+    path, ``feasible.search``, without its placement budget)."""
+    from analyzer.games.magdagdon.feasible import search
+
+    return search(cells, dice, target, 4, 1, budget=1 << 62)[0]
 
 
 def reference_feasibility(boards, n: int, seed: int) -> float:

@@ -3,7 +3,7 @@ under the exact optimal policy (table lookups), with the pure-Python reference o
 the warm exact solve of a fresh turn; and the query commands timed as whole processes."""
 from __future__ import annotations
 
-from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
+from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm
 
 
 def _model():
@@ -43,6 +43,14 @@ def _solve_seconds() -> float:
     return solve(model).seconds
 
 
+def _fresh_pile():
+    """`ten best` on a fresh 4-player deck: fills the on-disk solution of that pile, which then
+    answers every tableau drawn from it (pile.py)."""
+    from analyzer.games.ten.exact import best
+
+    return best(_model())
+
+
 CASES = [
     BenchCase("ten", "one turn, total:7, fresh deck", "turns", _threshold_job, 20_000_000,
               _reference, 200_000),
@@ -54,6 +62,7 @@ CASES = [
                ("ten", "odds", "--tableau", "r9,$5,$5", "--seen", "b7,b#", "--json")),
     BenchQuery("ten", "score (12-card collection with 4 wilds)",
                ("ten", "score", "--collection", "r1,r2,r4,r5,r7,r8,*3,*6,**,r#,b2,b3", "--json")),
+    BenchWarm("ten", "the fresh 4-player pile's solution on disk (ten best)", _fresh_pile),
 ]
 
 

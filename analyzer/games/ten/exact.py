@@ -199,16 +199,28 @@ def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
 
 
 def best(model: Model) -> dict:
-    """The exact optimal decision at the root: draw or stop (and which reward)."""
+    """The exact optimal decision at the root: draw or stop (and which reward).
+
+    Answered from the draw pile's solution kept on disk (``pile.py``: one solve per pile, then
+    every tableau of the turn without Numba), or by solving from the tableau when the pile's
+    solve would be too large or the tableau's card types are not known."""
     s = model.state
     if s.cards_left == 0:
         raise UserError("the draw pile is empty: the turn is over (stop)")
-    sol = solve(model)
+    from analyzer.games.ten.pile import pile_answer
+
+    t0 = time.perf_counter()
+    got = pile_answer(model)  # the pile's cached solution: no Numba (pile.py)
+    if got is None:
+        sol = solve(model)
+        got = (float(sol.D_root[0]), sol.states)
+    D_tableau, states = got
+    seconds = time.perf_counter() - t0
     s_num, s_cur = model.stop_values()
     ev_stop = max(s_num, s_cur)
     R_nw = sum(s.avail)
     R = s.cards_left
-    D0 = float(sol.D_root[0]) if R_nw > 0 else ev_stop
+    D0 = D_tableau if R_nw > 0 else ev_stop
     after_wild = max(ev_stop, D0)  # a wild leaves the state unchanged; stopping is then allowed
     ev_draw = (s.wilds / R) * after_wild + (1 - s.wilds / R) * D0
     if model.root_forced:
@@ -232,5 +244,5 @@ def best(model: Model) -> dict:
             "value": ev_draw if model.root_forced else max(ev_draw, ev_stop),
             "recommendation": rec, "margin": margin, "note": note,
             "value_model": model.value.to_dict(), "players": model.players,
-            "tokens_held": model.tokens_held, "states": sol.states,
-            "solve_seconds": sol.seconds, "exact": True}
+            "tokens_held": model.tokens_held, "states": states,
+            "solve_seconds": seconds, "exact": True}

@@ -261,6 +261,7 @@ class TurnState:
     C: int
     n_numbers: int  # number cards in the tableau
     n_tableau: int  # all tableau cards (number + currency)
+    drawn: tuple = ()  # the tableau's 14 counts by type (() when not known)
 
     @property
     def T(self) -> int:
@@ -303,7 +304,10 @@ def turn_state(rules: TenRules, spec: DeckSpec, tableau_text: str | None = None,
         else:
             wilds += k
     n_num = sum(1 for c in tableau if c.kind == "number")
-    return TurnState(tuple(avail), wilds, N, C, n_num, len(tableau))
+    drawn = [0] * 14
+    for c in tableau:
+        drawn[c.value - 1 if c.kind == "number" else 8 + c.value] += 1
+    return TurnState(tuple(avail), wilds, N, C, n_num, len(tableau), tuple(drawn))
 
 
 # ----------------------------------------------------------------------------------------------
