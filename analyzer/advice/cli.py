@@ -37,6 +37,9 @@ def tail_lines(payload: dict, what: str) -> list[str]:
             loss = loss["estimate"]
         out.append(f"Simplest rule within {payload['max_loss']}: " +
                    ("none found" if p is None else f"{p['words']} (loss {loss:.4f})"))
+    if payload.get("written"):
+        out.append("Rules written (play one back as the policy rule:FILE): " +
+                   ", ".join(payload["written"]))
     out.append(what)
     return out
 
@@ -46,3 +49,35 @@ def front_block(rows: Sequence[dict], unit: str, digits: int = 4) -> list[str]:
 
     return ["Pareto front (complexity = numbers + conditions to remember):",
             front_text(rows, unit, digits)]
+
+
+def race_line(cost: dict) -> str:
+    """Both costs of a race (:func:`analyzer.advice.race.race_blocks`) in one line."""
+    u = cost["unit"]
+    return (f"Racing: {cost['trials_spent']:,} {u} spent vs {cost['trials_flat']:,} to take every "
+            f"one of the {cost['candidates']} rules to the survivors' sample "
+            f"({cost['trials_flat'] / cost['trials_spent']:.1f}× fewer); {cost['survivors']} "
+            f"survived {cost['rounds']} rounds")
+
+
+def write_rules(out, payload: dict) -> list[str]:
+    """With ``--out DIR``: each front rule as DIR/rule_cx<complexity>.json (and the --max-loss
+    pick as DIR/rule_simplest.json), ready for ``--policy rule:FILE.json``; the paths written
+    are added to ``payload["written"]``."""
+    if out is None:
+        return []
+    import json
+
+    from analyzer.output import atomic_write_text, check_output_dir
+
+    folder = check_output_dir(out)
+    rows = [(f"rule_cx{r['complexity']}.json", r) for r in payload["front"]]
+    if payload.get("simplest_within"):
+        rows.append(("rule_simplest.json", payload["simplest_within"]))
+    written = []
+    for name, r in rows:
+        keep = {"game": payload["game"], "words": r["words"], "complexity": r["complexity"],
+                "loss": r["loss"], "rule": r["rule"]}
+        written.append(str(atomic_write_text(folder / name, json.dumps(keep, indent=2) + "\n")))
+    payload["written"] = written
+    return written

@@ -338,14 +338,14 @@ def advice(seed: SeedOpt = None,
                     "probability).")] = 0.02,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 2 blocks of 64 games per surviving rule).")] = 8,
+               help="Most racing rounds (each: 16 blocks of 16 games per surviving rule).")] = 12,
            max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
            json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
 
-    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P cards in
-    the pile) with a go-out rule (as soon as allowed, or only with K canastas unless the stock
-    is down to 20 cards); the rest of play is the greedy bot's. Each is played in whole games
+    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P = 3, 5, 8 or
+    12 cards in the pile) with a go-out rule (as soon as allowed, or only with K = 5 or 7
+    canastas, alone or unless the stock is down to 20 cards): 25 in all; the rest of play is the greedy bot's. Each is played in whole games
     against greedy opponents, in both seats, on the same deals (common random numbers); its
     loss in win probability against the best candidate is raced.
 
@@ -356,7 +356,7 @@ def advice(seed: SeedOpt = None,
       pushluck canasta advice --seed 4 --json
     """
     from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import tail_lines
+    from analyzer.advice.cli import race_line, tail_lines
     from analyzer.games.canasta.advice import advise as search, row
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -388,10 +388,7 @@ def advice(seed: SeedOpt = None,
             L = x["loss"]
             lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.3f} [{L['ci_low']:.3f}, "
                          f"{L['ci_high']:.3f}]  {x['words']}")
-        lines.append(f"Racing: {c['trials_spent']} blocks spent ({c['games_spent']:,} games "
-                     f"incl. the pilot) vs {c['trials_flat']} blocks to take every rule to the "
-                     f"same sample; {c['survivors']} of {len(payload['all'])} survived "
-                     f"{c['rounds']} rounds")
+        lines.append(race_line(c))
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

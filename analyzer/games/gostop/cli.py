@@ -385,14 +385,14 @@ def advice(seed: SeedOpt = None,
                     "(points per deal).")] = 0.02,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 4 blocks of 2048 deals per surviving rule).")]
-           = 12,
+               help="Most racing rounds (each: 32 blocks of 128 deals per surviving rule).")]
+           = 48,
            max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
            json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
-    The rules are the engine's go:K:T family in words (always stop; go while fewer than K gos;
-    stop with fewer than T turns left). Each is played on the same deals (common random
+    The rules are every go rule the engine can play (go:K:T with K ≤ 6, T ≤ 9: 64), each in its
+    simplest words (always stop or go; a threshold on gos said or on turns left; both). Each is played on the same deals (common random
     numbers), in both seats, and its loss against the best member (net points per deal) is
     raced: a rule is dropped once its loss interval lies wholly above a simpler rule's. Prints
     the deals spent and what evaluating every rule to the same sample would have cost.
@@ -404,7 +404,7 @@ def advice(seed: SeedOpt = None,
       pushluck gostop advice --seed 5 --json
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, race_line, tail_lines
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -429,10 +429,7 @@ def advice(seed: SeedOpt = None,
                  f"against the best of the family ({res['reference']}) in net points per deal, "
                  f"95% Bonferroni intervals; surviving rules only",
                  *front_block(rows, "points", 3),
-                 f"Racing: {c['trials_spent']} blocks spent ({c['deals_spent']:,} deals incl. "
-                 f"the pilot) vs {c['trials_flat']} blocks to take every rule to the same "
-                 f"sample; {c['survivors']} of {len(everyone)} rules survived {c['rounds']} "
-                 f"rounds"]
+                 race_line(c)]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

@@ -392,7 +392,8 @@ def score(collection: Annotated[str, typer.Option(
 def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
            tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
            max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           out: OutOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
     """Rules of thumb for drawing on or stopping in a turn, with their exact cost.
 
     Searches thresholds, banded thresholds and decision lists of up to 3 conditions over
@@ -406,7 +407,7 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
       pushluck ten advice --players 3 --max-loss 0.03 --json
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.ten.advice import DECISION, advise as search
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict
@@ -418,6 +419,7 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
                "v_optimal": res["v_optimal"], "states": res["states"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "

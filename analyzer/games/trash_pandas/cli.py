@@ -321,8 +321,8 @@ def score(stash: Annotated[Optional[str], typer.Option(
 @app.command(epilog=VALUE_HELP)
 def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
            max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
-           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+           value: ValueOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """Rules of thumb for rolling on or stopping in a turn, with their exact cost.
 
     Searches single thresholds (stop at 3 tokens), thresholds in bands of a second feature and
@@ -336,8 +336,14 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
       pushluck trash-pandas advice
 
       pushluck trash-pandas advice --blammo 1 --nanners 1 --json
+
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck trash-pandas advice --out tp-rules
+
+      pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 1
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values
@@ -352,6 +358,7 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
