@@ -6,7 +6,8 @@ table policy, Trash Pandas' per-hand roll table, Ten's decision table).
 
 The file holds one rule as data: either the ``rule`` object of a row of ``advice --json``
 (``{"kind": "threshold", "feature": "turn", "op": "<=", "threshold": 24, …}``) or a whole row
-(``.front[2]``, ``.simplest_within``), whose ``rule`` is then used. Every feature it names must
+(``.front[2]``, ``.simplest_within``, or a file written by ``advice --out DIR``), whose
+``rule`` is then used. Every feature it names must
 be one of the game's features (``pushluck <game> advice --help``); a threshold rule has one
 number, a banded rule 2 or 3 thresholds and one cut fewer (increasing), a decision list at most
 3 clauses. Anything else is a one-line error.
@@ -20,8 +21,6 @@ from analyzer.advice.search import Rule
 from analyzer.errors import UserError
 
 PREFIX = "rule:"
-HELP = ("rule:FILE.json plays a rule of thumb saved from `advice --json` (the `rule` object of "
-        "a front row, or the whole row)")
 
 
 def is_rule(text: str) -> bool:

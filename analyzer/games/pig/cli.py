@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
@@ -23,8 +23,8 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
-    help="Policy of seat 0 (moves first) and seat 1: hold:H, optimal or rule:FILE.json (a rule "
-         "from `pig advice --json`), e.g. hold:20,optimal.")]
+    help="Policy of seat 0 (moves first) and seat 1: hold:H, optimal or " + RULE_POLICY +
+         ", e.g. hold:20,optimal.")]
 VsOpt = Annotated[Optional[List[str]], typer.Option(
     "--vs", metavar="A,B",
     help="A second line-up (seat 0, seat 1) played on the same games (common random numbers).")]
@@ -203,8 +203,8 @@ def simulate(n: TrialsOpt = None,
 
       pushluck pig simulate -n 1000000 --seats hold:20,hold:20 --vs optimal,hold:20 --seed 1
 
-    A rule of thumb from `pig advice --json` plays as rule:FILE.json, FILE holding one row of
-    the front (or its "rule" object); its exact win probability is printed beside:
+    A rule of thumb from `pig advice --out DIR` plays as rule:FILE.json (or FILE holding one
+    row of `pig advice --json`'s front); its exact win probability is printed beside:
 
       pushluck pig simulate --seats rule:front1.json,optimal -n 1000000 --seed 1
     """

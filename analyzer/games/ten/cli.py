@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
@@ -200,7 +200,8 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
 
 @app.command()
-def simulate(policy_: policy("The policy under study: " + POLICIES + ".") = "optimal",
+def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + RULE_POLICY +
+                             ".") = "optimal",
              vs: VsOpt = None,
              n: Annotated[Optional[int], typer.Option(
                  "-n", "--trials", min=1, metavar="N",
@@ -226,6 +227,11 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ".") = "opt
       pushluck ten simulate --policy cards:3 --seen r9,b9,g9,o9,r8,b8 -n 200000 --seed 7
 
       pushluck ten simulate --policy optimal --vs total:6 --vs cards:3 --precision 0.002 --json
+
+    A rule from `ten advice --out DIR` plays back as rule:FILE.json (beside threshold policies,
+    not beside optimal: one run plays one decision table):
+
+      pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.errors import UserError
     from analyzer.games.ten.exact import parse_policy

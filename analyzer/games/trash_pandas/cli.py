@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
+from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
                               SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec, trials)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
@@ -205,8 +205,8 @@ def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
 
 
 @app.command(epilog=VALUE_HELP)
-def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners "
-                             "on a bust).") = "optimal",
+def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo! then Nanners "
+                             "on a bust), or " + RULE_POLICY + ".") = "optimal",
              n: TrialsOpt = None,
              blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
              value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -223,6 +223,8 @@ def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Bla
       pushluck trash-pandas simulate --policy stop-at:3 -n 1000000 --seed 7
 
       pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
+
+      pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 7
     """
     from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
     from analyzer.games.trash_pandas.rules import parse_values
