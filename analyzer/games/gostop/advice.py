@@ -56,6 +56,23 @@ def family(max_k: int = 6, max_t: int = 9) -> list[tuple[Rule, str]]:
     return out
 
 
+def rule_policy(text: str) -> str:
+    """``rule:FILE.json`` as the engine policy that decides the same in every (gos, turns left)
+    state, gos 0..7 and turns left 1..10 (:func:`family` lists them all); a rule the engine
+    cannot play is refused."""
+    from analyzer.advice.rulefile import load_rule
+    from analyzer.errors import UserError
+
+    rule = load_rule(text, [f.name for f in FEATURES], "gostop")
+    g, t = np.meshgrid(np.arange(8), np.arange(1, 11), indexing="ij")
+    want = np.asarray(rule.acts({"gos": g, "turns": t}), dtype=bool)
+    for r, pol in family(max_k=8, max_t=10):
+        if np.array_equal(np.asarray(r.acts({"gos": g, "turns": t}), dtype=bool), want):
+            return pol
+    raise UserError(f"policy '{text.strip()}': the Go-Stop engine plays only rules of the form "
+                    f"'go while gos < K and turns left ≥ T'; this rule is not one of them")
+
+
 class GoStopRacer:
     """Per-block paired losses of engine policies (module doc)."""
 

@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
 
@@ -168,7 +168,7 @@ def _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opp
 
 SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "
               "plays first): greedy, random, go:K (go while fewer than K gos), go:K:T (and at "
-              "least T own turns left).")
+              "least T own turns left), or " + RULE_POLICY + " when the engine can play it.")
 
 
 @app.command()
@@ -207,6 +207,8 @@ def simulate(trials: Annotated[Optional[int], typer.Option(
         pushluck gostop simulate -n 100000 --players 3 --seats greedy,go:2,random --seed 7
 
         pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
+
+        pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
     """
     from analyzer.errors import UserError
     from analyzer.games.gostop.play import parse_seats, simulate as run_deals
@@ -387,8 +389,8 @@ def advice(seed: SeedOpt = None,
                "--rounds", min=1, max=200,
                help="Most racing rounds (each: 32 blocks of 128 deals per surviving rule).")]
            = 48,
-           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
     The rules are every go rule the engine can play (go:K:T with K ≤ 6, T ≤ 9: 64), each in its
@@ -402,9 +404,12 @@ def advice(seed: SeedOpt = None,
       pushluck gostop advice --seed 5
 
       pushluck gostop advice --seed 5 --json
+
+      pushluck gostop advice --seed 5 --out gostop-rules   (rule files for --seats rule:FILE)
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import front_block, front_payload, race_line, tail_lines
+    from analyzer.advice.cli import (front_block, front_payload, race_line, tail_lines,
+                                     write_rules)
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -422,6 +427,7 @@ def advice(seed: SeedOpt = None,
                "reference": res["reference"], "all": everyone, "race": res["race"],
                "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         c = res["race"]

@@ -11,8 +11,9 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
-                              SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec, trials)
+from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec,
+                              trials)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
