@@ -3,12 +3,13 @@
 What belongs here: the take-the-pile / go-out rules the engine's bots can play and their racing
 (:func:`analyzer.advice.race.race_family`). No pandas, no printing.
 
-The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over
-one visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and
-*go out* as soon as allowed, or only with at least K completed canastas unless the stock is down
-to F cards. A candidate is one take rule and one go-out rule; its complexity is the sum of theirs
-in the terms of :mod:`analyzer.advice` (a threshold: 2; "as soon as allowed" or "whenever
-allowed": 0; "K canastas or stock ≤ F": 4). (F = 0 means no stock condition.) Everything else plays as the ``greedy`` bot.
+The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over one
+visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and *go
+out* as soon as allowed, or only with at least K completed canastas unless the stock is down to F
+cards. A candidate is one take rule and one go-out rule; its complexity is the sum of theirs in the
+terms of :mod:`analyzer.advice` (a threshold: 2; "as soon as allowed" or "whenever allowed": 0; "K
+canastas or stock ≤ F": 4). (F = 0 means no stock condition.) Everything else plays as the
+``greedy`` bot.
 
 Value: the studied seat's win rate in whole games against ``greedy`` opponents, averaged over
 seat 0 and seat 1 (half the blocks each); loss = the best surviving candidate's minus the rule's,

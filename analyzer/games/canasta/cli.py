@@ -343,11 +343,11 @@ def advice(seed: SeedOpt = None,
            json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
 
-    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P = 3, 5, 8 or
-    12 cards in the pile) with a go-out rule (as soon as allowed, or only with K = 5 or 7
-    canastas, alone or unless the stock is down to 20 cards): 25 in all; the rest of play is the greedy bot's. Each is played in whole games
-    against greedy opponents, in both seats, on the same deals (common random numbers); its
-    loss in win probability against the best candidate is raced.
+    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P = 3, 5, 8 or 12
+    cards in the pile) with a go-out rule (as soon as allowed, or only with K = 5 or 7 canastas,
+    alone or unless the stock is down to 20 cards): 25 in all; the rest of play is the greedy
+    bot's. Each is played in whole games against greedy opponents, in both seats, on the same deals
+    (common random numbers); its loss in win probability against the best candidate is raced.
 
     Examples:
 

@@ -250,4 +250,5 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 PARTS = PARTS + (PartKind("canasta", "advice", advice_part,
                           "take the pile / go out: raced rules of thumb",
-                          {"rounds": Param("int", 1, 200), "precision": Param("float", 1e-4, 1.0)}),)
+                          {"rounds": Param("int", 1, 200),
+                           "precision": Param("float", 1e-4, 1.0)}),)

@@ -394,10 +394,11 @@ def advice(seed: SeedOpt = None,
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
     The rules are every go rule the engine can play (go:K:T with K ≤ 6, T ≤ 9: 64), each in its
-    simplest words (always stop or go; a threshold on gos said or on turns left; both). Each is played on the same deals (common random
-    numbers), in both seats, and its loss against the best member (net points per deal) is
-    raced: a rule is dropped once its loss interval lies wholly above a simpler rule's. Prints
-    the deals spent and what evaluating every rule to the same sample would have cost.
+    simplest words (always stop or go; a threshold on gos said or on turns left; both). Each is
+    played on the same deals (common random numbers), in both seats, and its loss against the best
+    member (net points per deal) is raced: a rule is dropped once its loss interval lies wholly
+    above a simpler rule's. Prints the deals spent and what evaluating every rule to the same
+    sample would have cost.
 
     Examples:
 
