@@ -27,9 +27,9 @@ def is_rule(text: str) -> bool:
     return text.strip().lower().startswith(PREFIX)
 
 
-def load_rule(text: str, features, game: str = "") -> Rule:
-    """The checked rule of ``rule:FILE.json`` (module doc); ``features`` are the game's names.
-    A row that names another ``game`` is refused."""
+def read_rule_data(text: str, game: str = "") -> dict:
+    """The rule object of ``rule:FILE.json`` as read (module doc), not yet checked; a row that
+    names another ``game`` is refused."""
     import json
 
     path = text.strip()[len(PREFIX):]
@@ -45,7 +45,17 @@ def load_rule(text: str, features, game: str = "") -> Rule:
         raise UserError(f"rule file '{path}' holds a rule for {data['game']}, not {game}")
     if isinstance(data, dict) and isinstance(data.get("rule"), dict):
         data = data["rule"]
-    if not isinstance(data, dict) or data.get("kind") not in ("threshold", "banded", "list"):
+    if not isinstance(data, dict):
+        raise UserError(f"rule file '{path}': expected a rule object (the `rule` of a row of "
+                        f"`advice --json`)")
+    return data
+
+
+def load_rule(text: str, features, game: str = "") -> Rule:
+    """The checked rule of ``rule:FILE.json`` (module doc); ``features`` are the game's names."""
+    path = text.strip()[len(PREFIX):]
+    data = read_rule_data(text, game)
+    if data.get("kind") not in ("threshold", "banded", "list"):
         raise UserError(f"rule file '{path}': expected a rule object with kind threshold, banded "
                         f"or list (the `rule` of a row of `advice --json`)")
     try:

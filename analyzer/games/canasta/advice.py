@@ -71,6 +71,21 @@ class Combo:
         return replace(base, take=1, take_min=self.take_min)
 
 
+def rule_from_file(text: str) -> Combo:
+    """``rule:FILE.json`` holding a take/go-out pair of ``canasta advice`` (its ``rule``)."""
+    from analyzer.advice.rulefile import read_rule_data
+    from analyzer.errors import UserError
+
+    d = read_rule_data(text, "canasta")
+    vals = [d.get(k) for k in ("take_pile_min", "go_out_min_canastas", "go_out_stock_floor")]
+    if d.get("kind") != "canasta" or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in vals):
+        raise UserError(f"rule file '{text.strip()[5:]}': expected a Canasta rule (kind canasta "
+                        f"with take_pile_min, go_out_min_canastas and go_out_stock_floor, as "
+                        f"`canasta advice --out DIR` writes it)")
+    return Combo(*vals)
+
+
 def family() -> list[Combo]:
     """Every take rule (whenever allowed, or P ∈ {3, 5, 8, 12} cards) with every go-out rule (as
     soon as allowed, or K ∈ {5, 7} canastas, alone or unless the stock is down to 20): 25."""

@@ -10,8 +10,8 @@ from typing import Annotated, List, Optional
 import typer
 
 from analyzer.advice.cli import MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
 
@@ -29,7 +29,8 @@ Examples:
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="POLICY[,POLICY…]",
-    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F].")]
+    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F], or "
+         + RULE_POLICY + ".")]
 
 
 def _rules(rules_file, sets, players=None):
@@ -339,8 +340,8 @@ def advice(seed: SeedOpt = None,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
                help="Most racing rounds (each: 16 blocks of 16 games per surviving rule).")] = 12,
-           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
 
     Candidates pair a take-the-pile rule (whenever allowed, or only with at least P = 3, 5, 8 or 12
@@ -354,9 +355,13 @@ def advice(seed: SeedOpt = None,
       pushluck canasta advice --seed 4
 
       pushluck canasta advice --seed 4 --json
+
+      pushluck canasta advice --seed 4 --out canasta-rules
+
+      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
     """
     from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import race_line, tail_lines
+    from analyzer.advice.cli import race_line, tail_lines, write_rules
     from analyzer.games.canasta.advice import advise as search, row
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -377,6 +382,7 @@ def advice(seed: SeedOpt = None,
         pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
         payload["max_loss"] = max_loss
         payload["simplest_within"] = None if pick is None else row(pick)
+    write_rules(out, payload)
 
     def render():
         c = res["race"]

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.advice.cli import MaxLossOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_option,
                               run_spec, trials)
@@ -337,3 +338,89 @@ def _render_one(out, diff, seed) -> str:
     return (f"MAGDAGDON {diff.name}, policy {out['policy']}, n = {out['n']:,} games, seed {seed}\n"
             + _render_stats("final", out) +
             f"\n  games per second: {out['games_per_second']:,.0f}")
+
+
+@app.command()
+def advice(difficulty: DiffOpt = "peaceful",
+           policy: policy_option("The placement policy every rule plays with: greedy, max-dice "
+                                 "or min-dice (default greedy).") = None,
+           seed: SeedOpt = None,
+           precision: Annotated[float, typer.Option(
+               "--precision", metavar="HALF-WIDTH",
+               help="Race until every surviving rule's loss half-width is at most this "
+                    "(points).")] = 0.5,
+           rounds: Annotated[int, typer.Option(
+               "--rounds", min=1, max=200,
+               help="Most racing rounds (each: 16 blocks of 32 games per surviving rule).")]
+           = 24,
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
+    """Which Majda Power to use on a MAGDAGDON, and when: rules of thumb raced by Monte Carlo.
+
+    Each rule says when to spend a power rather than accept the ruin (while the next penalty is
+    at most c, with at least / at most e empty cells; or never, or always) and which (±1 if
+    one rescues the roll, else reroll; ±1 only; reroll only). Every rule plays whole games with
+    the same placement policy on the same dice (common random numbers); its loss in final score
+    against the best rule is raced: a rule is dropped once its loss interval lies wholly above
+    a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
+    would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
+    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll.
+
+    Examples:
+
+    \b
+      pushluck magdagdon advice --seed 3
+      pushluck magdagdon advice -d survival --seed 3 --json
+      pushluck magdagdon advice --seed 3 --out mg-rules
+      pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy --seed 1
+    """
+    from analyzer.advice import pareto, simplest_within
+    from analyzer.advice.cli import race_line, tail_lines, write_rules
+    from analyzer.errors import UserError
+    from analyzer.games.magdagdon.advice import advise as search, row
+    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
+    from analyzer.options import seed_note
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+
+    r = _rules(rules_file, set_)
+    diff = get_diff(r, difficulty)
+    pol = parse_policy(policy or "greedy")
+    if pol.label.startswith("rollout") or pol.power:
+        raise UserError("advice plays the rules with a base placement policy: greedy, max-dice "
+                        "or min-dice, without power knobs")
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, json)
+    res = search(r, diff, pol, s, rounds, precision)
+    rows = [row(x) for x in res["front"]]
+    payload = {"game": "magdagdon", "difficulty": diff.name, "policy": pol.label,
+               "rules": rules_dict(r), "exact": False, "seed": s,
+               "unit": "points of final score (whole games)",
+               "reference": res["reference"].to_json(), "bots_rule": res["default"].to_json(),
+               "front": rows, "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
+               "race": res["race"], "seconds": res["seconds"]}
+    if max_loss is not None:
+        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else row(pick)
+    write_rules(out, payload)
+    bots = next((x for x in payload["all"] if x["rule"] == payload["bots_rule"]), None)
+
+    def render():
+        lines = [f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power (Monte "
+                 f"Carlo, seed {s}); loss in final score against the best rule, 95% Bonferroni "
+                 f"intervals; surviving rules only",
+                 f"  {'cx':>3}  {'loss (points)':>24}  rule"]
+        for x in rows:
+            L = x["loss"]
+            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.2f} [{L['ci_low']:.2f}, "
+                         f"{L['ci_high']:.2f}]  {x['words']}")
+        if bots is not None:
+            L = bots["loss"]
+            lines.append(f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
+                         f"{L['ci_high']:.2f}] ({bots['words']})")
+        lines.append(race_line(res["race"]))
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)
