@@ -94,7 +94,7 @@ def test_block_racing_covers_true_losses_and_saves_tenfold_on_a_wide_family():
     scored, cost = race_blocks(rules, _block_family(true, 32, 3), 1, 40, precision=0.01)
     best = scored[int(np.argmin(true))]
     assert best.extra["survived"]
-    ref = cost["reference"]
+    ref = cost["reference_index"]
     for i, s in enumerate(scored):  # Bonferroni intervals of the loss against the reference
         assert s.lo <= true[i] - true[ref] <= s.hi
     assert cost["trials_flat"] >= 10 * cost["trials_spent"]

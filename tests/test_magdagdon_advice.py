@@ -86,6 +86,8 @@ def test_policies_carry_power_knobs_and_rule_files(tmp_path):
     p = parse_policy("greedy:max_cost=10,min_empty=3,which=reroll")
     assert dict(p.power) == PowerRule(10, 3, 0, 2).knobs()
     assert parse_policy("greedy").power == ()
+    # a knob left out keeps the bots' habit (their threshold stays in the rule arrays)
+    assert dict(parse_policy("greedy:which=fix").power)["power_threshold"] is None
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"game": "magdagdon", "rule": PowerRule(20, 0, 6, 1).to_json()}))
     assert dict(parse_policy(f"rule:{f}").power) == PowerRule(20, 0, 6, 1).knobs()

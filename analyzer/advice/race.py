@@ -163,7 +163,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     nmax = max(len(np.concatenate(hist[i])) for i in alive)
     return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
                  "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
-                 "survivors": len(alive), "candidates": m, "z": z, "reference": ref,
+                 "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
                  "saving": m * nmax / spent}
 
 
@@ -175,7 +175,7 @@ def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: 
                                max_rounds, precision)
     for s, p in zip(scored, policies):
         s.extra["policy"] = p
-    return scored, cost, policies[cost["reference"]]
+    return scored, cost, policies[cost["reference_index"]]
 
 
 def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int, blocks: int,

@@ -177,9 +177,10 @@ KNOB_HELP = ("power knobs after the name, e.g. greedy:max_cost=10,min_empty=3,wh
              "bound), which (fix-or-reroll, fix, reroll)")
 
 
-def parse_knobs(text: str, label: str) -> PowerRule:
-    """``key=value,...`` (:data:`KNOB_HELP`) as a power rule; unknown keys and bad values are
-    errors. Keys left out keep the bots' habit, except max_cost, which then means any."""
+def parse_knobs(text: str, label: str) -> dict:
+    """``key=value,...`` (:data:`KNOB_HELP`) as keyword arguments of
+    :func:`analyzer.games.magdagdon.arrays.with_power_knobs`; a key left out keeps the bots'
+    habit. Unknown keys and bad values are errors."""
     from analyzer.errors import UserError
 
     vals: dict = {}
@@ -203,8 +204,11 @@ def parse_knobs(text: str, label: str) -> PowerRule:
         else:
             raise UserError(f"policy '{label}': unknown power knob '{key}' (max_cost, min_empty, "
                             f"max_empty, which)")
-    return PowerRule(vals.get("max_cost"), vals.get("min_empty", 0), vals.get("max_empty", 0),
-                     vals.get("which", 0))
+    knobs = PowerRule(vals.get("max_cost"), vals.get("min_empty", 0), vals.get("max_empty", 0),
+                      vals.get("which", 0)).knobs()
+    if "max_cost" not in vals:
+        knobs["power_threshold"] = None
+    return knobs
 
 
 def rule_from_file(text: str) -> PowerRule:

@@ -60,7 +60,7 @@ def parse_policy(text: str) -> Policy:
         if j < 0:
             raise UserError(f"policy '{text}': power knobs follow the policy name after a "
                             f"colon, e.g. greedy:max_cost=10")
-        power = tuple(parse_knobs(t[j + 1:], text).knobs().items())
+        power = tuple(parse_knobs(t[j + 1:], text).items())
         t, label = t[:j], t
     else:
         label = t
