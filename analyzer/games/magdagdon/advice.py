@@ -198,7 +198,7 @@ def parse_knobs(text: str, label: str) -> dict:
             if key == "max_cost" and value in ("any", "never"):
                 vals[key] = None if value == "any" else NEVER
                 continue
-            if not value.isdigit() or len(value) > 4:
+            if not (value.isascii() and value.isdigit()) or len(value) > 4:
                 raise UserError(f"policy '{label}': {key} must be a whole number 0..9999")
             vals[key] = int(value)
         else:
