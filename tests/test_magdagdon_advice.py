@@ -130,3 +130,17 @@ def test_raced_power_losses_agree_with_a_fresh_stream():
             if x.n == y.n:
                 se = (x.extra["se"] ** 2 + y.extra["se"] ** 2) ** 0.5
                 assert abs(x.loss - y.loss) <= 4.5 * se + 1e-12
+
+
+def test_advice_cli_reports_both_costs_and_its_rules_play_back(cli, tmp_path):
+    got = cli("magdagdon", "advice", "-d", "survival", "--rounds", "2", "--precision", "100",
+              "--seed", "1", "--out", str(tmp_path), "--json", check_json=True)
+    race = got["race"]
+    assert got["game"] == "magdagdon" and got["exact"] is False
+    assert race["trials_spent"] <= race["trials_flat"] and race["candidates"] == 40
+    assert all(set(r["loss"]) >= {"estimate", "se", "ci_low", "ci_high", "n"}
+               for r in got["front"])
+    f = got["written"][0]
+    sim = cli("magdagdon", "simulate", "-d", "survival", "-n", "200", "--policy", f"rule:{f}",
+              "--seed", "1", "--json", check_json=True)
+    assert sim["policy"] == f"rule:{f}"

@@ -10,9 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_option,
-                              run_spec, trials)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt,
+                              policy as policy_option, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
 
@@ -250,7 +250,10 @@ def simulate(n: Annotated[Optional[int], typer.Option(
                       "policy plays; a cap with --precision).")] = None,
              difficulty: DiffOpt = "peaceful",
              policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
-                                   "greedy).") = None,
+                                   "greedy), with optional power knobs "
+                                   "(greedy:max_cost=C,min_empty=E,max_empty=E,which=W; W one of "
+                                   "fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
+             = None,
              vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
@@ -262,7 +265,8 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     value: 2 × numbers + 7 per live empty cell − ruin penalty per ruin or dead cell + line
     bonuses, 0.5 × attainable bonus on open lines), max-dice, min-dice, rollout:K (8 best
     candidates by that value, K greedy rollouts each). Powers are spent only on a MAGDAGDON and
-    only while the next one costs less than ruin_penalty + 7. --vs compares with another policy
+    only while the next one costs less than ruin_penalty + 7, ±1 if one rescues the roll, else
+    a reroll; the power knobs change that habit (see `magdagdon advice`). --vs compares with another policy
     on the same games (repeat --vs for several; the JSON then lists them under "comparisons").
     --out DIR writes the score histogram (magdagdon_simulate_scores.csv/.md); --chart also
     draws it (.png/.svg).
@@ -273,6 +277,7 @@ def simulate(n: Annotated[Optional[int], typer.Option(
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
       pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
+      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
     """
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
