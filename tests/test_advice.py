@@ -315,3 +315,32 @@ def test_canasta_raced_loss_agrees_with_a_fresh_stream():
     for a, b in zip(a_sc, b_sc):
         se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
         assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
+
+
+# ----- Trash Pandas whole games (Monte Carlo, raced) ------------------------------------------
+def test_trash_pandas_game_stop_rules_are_the_bots_knobs_in_words():
+    from analyzer.games.trash_pandas.advice_game import StopRule, family
+    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    fam = family(TrashPandasRules())
+    assert len(fam) == len(set(fam)) == 6 * 3
+    same, banded = StopRule(3, 3), StopRule(4, 2)
+    assert same.complexity == 2 and banded.complexity == 5
+    assert same.words() == ("Roll while the number of tokens you hold is at most 2; otherwise "
+                            "stop.")
+    knobs = dict(parse_bot(banded.bot_text()).knobs)
+    assert knobs["stop-at"] == 4 and knobs["bonus-stop-at"] == 2
+
+
+def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
+    got = cli("trash-pandas", "game-advice", "--players", "2", "--rounds", "2", "--precision",
+              "1", "--seed", "3", "--json", check_json=True)
+    race = got["race"]
+    assert got["exact"] is False and race["candidates"] == 18
+    assert race["trials_spent"] <= race["trials_flat"]
+    ref = [r for r in got["all"] if r["loss"]["estimate"] == 0.0 and r["loss"]["se"] == 0.0]
+    assert ref and ref[0]["survived"]
+    for r in got["all"]:  # every loss is a statistic object; intervals contain the estimate
+        L = r["loss"]
+        assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0

@@ -179,19 +179,19 @@ def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: 
 
 
 def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int, blocks: int,
-                    block: int):
-    """Per-block means of the studied seat's column in round ``rnd``: half the blocks with the
-    studied policy in seat 0, half in seat 1 (``job_for(seat)`` builds the kernel job, the
-    studied seat's sum is ``column_for(seat)``). Every policy of a round gets the same keys.
-    Returns (values, trials played)."""
+                    block: int, seats: int = 2):
+    """Per-block means of the studied seat's column in round ``rnd``: the blocks split evenly
+    over the seats (``seats``, two by default), the studied policy in each seat in turn
+    (``job_for(seat)`` builds the kernel job, the studied seat's sum is ``column_for(seat)``).
+    Every policy of a round gets the same keys. Returns (values, trials played)."""
     import numpy as np
 
     from analyzer.rng import block_keys
 
-    half = max(1, blocks // 2)
+    per = max(1, blocks // seats)
     out = []
-    for seat in (0, 1):
-        keys = block_keys(seed, rnd * 2 * half + seat * half, half)
-        rows = np.asarray(job_for(seat).run_blocks(keys, np.full(half, block, dtype=np.int64)))
+    for seat in range(seats):
+        keys = block_keys(seed, rnd * seats * per + seat * per, per)
+        rows = np.asarray(job_for(seat).run_blocks(keys, np.full(per, block, dtype=np.int64)))
         out.append(rows[:, column_for(seat)] / block)
-    return np.concatenate(out), 2 * half * block
+    return np.concatenate(out), seats * per * block

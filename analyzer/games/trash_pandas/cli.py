@@ -470,3 +470,12 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = run_decide(pos, setup, spec)
     emit(out, json, lambda: render_decide(out))
+
+
+def _register_game_advice() -> None:
+    from analyzer.games.trash_pandas.cli_advice import register
+
+    register(app)
+
+
+_register_game_advice()
