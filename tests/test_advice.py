@@ -344,3 +344,26 @@ def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
     for r in got["all"]:  # every loss is a statistic object; intervals contain the estimate
         L = r["loss"]
         assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0
+
+
+# ----- Ten whole games (Monte Carlo, raced) ---------------------------------------------------
+def test_ten_game_draw_rules_are_the_bots_in_words():
+    from analyzer.games.ten.advice_game import DrawRule, family
+    from analyzer.games.ten.bots import parse_bot
+
+    fam = family()
+    assert len(fam) == len(set(fam)) == 11 + 8
+    t7 = DrawRule("threshold", 7)
+    assert t7.words() == "Draw while T = N − C is at most 6; otherwise stop."
+    assert parse_bot(t7.to_json()["bot"]).stop_at == 7
+    assert parse_bot(DrawRule("cards", 4).to_json()["bot"]).after == 4
+
+
+def test_ten_game_advice_cli_reports_both_costs(cli):
+    got = cli("ten", "game-advice", "--players", "2", "--rounds", "1", "--precision", "1",
+              "--seed", "3", "--json", check_json=True)
+    race = got["race"]
+    assert got["game"] == "ten" and got["exact"] is False and race["candidates"] == 19
+    assert race["trials_spent"] <= race["trials_flat"]
+    assert all(r["loss"]["ci_low"] <= r["loss"]["estimate"] <= r["loss"]["ci_high"]
+               for r in got["all"])

@@ -71,6 +71,8 @@ INVOCATIONS = [
     ("canasta", "advice", ["--rounds", "1", "--precision", "1", "--seed", "1"]),
     ("trash-pandas", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1",
                                      "--seed", "1"]),
+    ("ten", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1", "--seed",
+                            "1"]),
     ("magdagdon", "advice", ["-d", "survival", "--rounds", "1", "--precision", "100", "--seed",
                              "1"]),
 ]

@@ -81,3 +81,35 @@ def write_rules(out, payload: dict) -> list[str]:
         written.append(str(atomic_write_text(folder / name, json.dumps(keep, indent=2) + "\n")))
     payload["written"] = written
     return written
+
+
+def raced_payload(payload: dict, res: dict, max_loss, out) -> list[dict]:
+    """Fill ``payload`` from a :func:`analyzer.advice.race.race_family` result: the front, every
+    candidate (best first), the reference, the race's costs, --max-loss's pick among the
+    survivors' front, and --out's rule files. Returns the front rows."""
+    from analyzer.advice import pareto, simplest_within
+    from analyzer.advice.race import candidate_row
+
+    rows = [candidate_row(x) for x in res["front"]]
+    payload.update(reference=res["reference"].to_json(), front=rows,
+                   all=[candidate_row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
+                   race=res["race"], seconds=res["seconds"])
+    if max_loss is not None:
+        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else candidate_row(pick)
+    write_rules(out, payload)
+    return rows
+
+
+def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
+    """The front of a race as lines: complexity, loss [interval] and the rule in words (then
+    ``extra(row)`` in brackets when given)."""
+    w = 2 * digits + 14
+    lines = [f"  {'cx':>3}  {('loss ' + unit).strip():>{w}}  rule"]
+    for x in rows:
+        L = x["loss"]
+        txt = f"{L['estimate']:.{digits}f} [{L['ci_low']:.{digits}f}, {L['ci_high']:.{digits}f}]"
+        lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
+                     (f" ({extra(x)})" if extra else ""))
+    return lines

@@ -195,3 +195,28 @@ def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int
         rows = np.asarray(job_for(seat).run_blocks(keys, np.full(per, block, dtype=np.int64)))
         out.append(rows[:, column_for(seat)] / block)
     return np.concatenate(out), seats * per * block
+
+
+def race_family(family: Sequence, values: Callable, block: int, max_rounds: int,
+                precision: float, unit: str) -> dict:
+    """Race candidates that are their own policies (each with ``complexity``, ``words()`` and
+    ``to_json()``): the scored family, the Pareto front of the survivors, the reference, the
+    cost (``unit``: what a trial is) and the seconds taken."""
+    import time
+
+    from analyzer.advice import pareto
+
+    t0 = time.perf_counter()
+    scored, cost, ref = race_policies(family, family, values, block, max_rounds, precision)
+    cost["unit"] = unit
+    return {"front": pareto([s for s in scored if s.extra["survived"]]), "all": scored,
+            "reference": ref, "race": cost, "seconds": time.perf_counter() - t0}
+
+
+def candidate_row(s: Scored) -> dict:
+    """A raced candidate as JSON: words, data, complexity, loss statistic, survived."""
+    c = s.rule
+    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
+            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
+                     "ci_high": s.hi, "n": s.n},
+            "survived": s.extra.get("survived")}

@@ -119,25 +119,14 @@ class CanastaRacer:
 
 def advise(rules, seed: int, max_rounds: int = 8, precision: float = 0.02,
            blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
-    import time
+    from analyzer.advice.race import race_family
 
-    from analyzer.advice import pareto
-    from analyzer.advice.race import race_policies
-
-    t0 = time.perf_counter()
-    fam = family()
     racer = CanastaRacer(rules, seed, blocks_per_round)
-    scored, cost, ref = race_policies(fam, fam, racer.values, BLOCK, max_rounds, precision)
-    front = pareto([s for s in scored if s.extra["survived"]])
-    cost["unit"] = "games"
-    return {"front": front, "all": scored, "reference": ref, "race": cost,
-            "seconds": time.perf_counter() - t0}
+    return race_family(family(), racer.values, BLOCK, max_rounds, precision, "games")
 
 
 def row(s) -> dict:
     """A scored combo as JSON (words, data, loss statistic)."""
-    c = s.rule
-    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
-            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
-                     "ci_high": s.hi, "n": s.n},
-            "survived": s.extra.get("survived")}
+    from analyzer.advice.race import candidate_row
+
+    return candidate_row(s)

@@ -360,9 +360,8 @@ def advice(seed: SeedOpt = None,
 
       pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
     """
-    from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import race_line, tail_lines, write_rules
-    from analyzer.games.canasta.advice import advise as search, row
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.games.canasta.advice import advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
     from analyzer.rng import resolve_seed
@@ -372,29 +371,15 @@ def advice(seed: SeedOpt = None,
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = search(r, s, rounds, precision)
-    rows = [row(x) for x in res["front"]]
     payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
-               "unit": "win probability (studied seat, both seats, greedy opponents)",
-               "reference": res["reference"].to_json(), "front": rows,
-               "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
-               "race": res["race"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else row(pick)
-    write_rules(out, payload)
+               "unit": "win probability (studied seat, both seats, greedy opponents)"}
+    rows = raced_payload(payload, res, max_loss, out)
 
     def render():
-        c = res["race"]
         lines = [f"Railroad Canasta ({r.players} players): take the pile / go out (Monte Carlo, "
                  f"seed {s}); loss in win probability against the best candidate, 95% "
-                 f"Bonferroni intervals; surviving rules only",
-                 f"  {'cx':>3}  {'loss':>24}  rule"]
-        for x in rows:
-            L = x["loss"]
-            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.3f} [{L['ci_low']:.3f}, "
-                         f"{L['ci_high']:.3f}]  {x['words']}")
-        lines.append(race_line(c))
+                 f"Bonferroni intervals; surviving rules only", *raced_lines(rows, 3),
+                 race_line(res["race"])]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

@@ -143,31 +143,21 @@ class MagdagdonRacer:
 
 def advise(rules, diff, policy, seed: int, max_rounds: int = 24,
            precision: float = 0.5) -> dict:
-    import time
-
-    from analyzer.advice import pareto
-    from analyzer.advice.race import race_policies
+    from analyzer.advice.race import race_family
     from analyzer.errors import UserError
 
     if diff.powers <= 0:
         raise UserError(f"{diff.name} has no Majda Powers: there is nothing to advise")
-    t0 = time.perf_counter()
-    fam = family(diff)
     racer = MagdagdonRacer(rules, diff, policy, seed)
-    scored, cost, ref = race_policies(fam, fam, racer.values, BLOCK, max_rounds, precision)
-    front = pareto([s for s in scored if s.extra["survived"]])
-    cost["unit"] = "games"
-    return {"front": front, "all": scored, "reference": ref, "race": cost,
-            "default": default_rule(rules, diff), "seconds": time.perf_counter() - t0}
+    return {**race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games"),
+            "default": default_rule(rules, diff)}
 
 
 def row(s) -> dict:
     """A scored power rule as JSON (words, data, loss statistic)."""
-    r = s.rule
-    return {"complexity": r.complexity, "words": r.words(), "rule": r.to_json(),
-            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
-                     "ci_high": s.hi, "n": s.n},
-            "survived": s.extra.get("survived")}
+    from analyzer.advice.race import candidate_row
+
+    return candidate_row(s)
 
 
 WHICH_NAMES = {"fix-or-reroll": 0, "fix": 1, "reroll": 2}

@@ -379,10 +379,9 @@ def advice(difficulty: DiffOpt = "peaceful",
       pushluck magdagdon advice --seed 3 --out mg-rules
       pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy --seed 1
     """
-    from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import race_line, tail_lines, write_rules
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
     from analyzer.errors import UserError
-    from analyzer.games.magdagdon.advice import advise as search, row
+    from analyzer.games.magdagdon.advice import advise as search
     from analyzer.games.magdagdon.play import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
     from analyzer.options import seed_note
@@ -398,29 +397,17 @@ def advice(difficulty: DiffOpt = "peaceful",
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = search(r, diff, pol, s, rounds, precision)
-    rows = [row(x) for x in res["front"]]
     payload = {"game": "magdagdon", "difficulty": diff.name, "policy": pol.label,
                "rules": rules_dict(r), "exact": False, "seed": s,
                "unit": "points of final score (whole games)",
-               "reference": res["reference"].to_json(), "bots_rule": res["default"].to_json(),
-               "front": rows, "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
-               "race": res["race"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else row(pick)
-    write_rules(out, payload)
+               "bots_rule": res["default"].to_json()}
+    rows = raced_payload(payload, res, max_loss, out)
     bots = next((x for x in payload["all"] if x["rule"] == payload["bots_rule"]), None)
 
     def render():
         lines = [f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power (Monte "
                  f"Carlo, seed {s}); loss in final score against the best rule, 95% Bonferroni "
-                 f"intervals; surviving rules only",
-                 f"  {'cx':>3}  {'loss (points)':>24}  rule"]
-        for x in rows:
-            L = x["loss"]
-            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.2f} [{L['ci_low']:.2f}, "
-                         f"{L['ci_high']:.2f}]  {x['words']}")
+                 f"intervals; surviving rules only", *raced_lines(rows, 2, "(points)")]
         if bots is not None:
             L = bots["loss"]
             lines.append(f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "

@@ -104,25 +104,14 @@ class GameRacer:
 
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002) -> dict:
-    import time
+    from analyzer.advice.race import race_family
 
-    from analyzer.advice import pareto
-    from analyzer.advice.race import race_policies
-
-    t0 = time.perf_counter()
-    fam = family(rules)
     racer = GameRacer(rules, players, seed)
-    scored, cost, ref = race_policies(fam, fam, racer.values, BLOCK, max_rounds, precision)
-    front = pareto([s for s in scored if s.extra["survived"]])
-    cost["unit"] = "games"
-    return {"front": front, "all": scored, "reference": ref, "race": cost,
-            "seconds": time.perf_counter() - t0}
+    return race_family(family(rules), racer.values, BLOCK, max_rounds, precision, "games")
 
 
 def row(s) -> dict:
-    """A scored stop rule as JSON (words, data, the bot that plays it, loss statistic)."""
-    c = s.rule
-    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
-            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
-                     "ci_high": s.hi, "n": s.n},
-            "survived": s.extra.get("survived")}
+    """A scored stop rule as JSON (words, data with the bot that plays it, loss statistic)."""
+    from analyzer.advice.race import candidate_row
+
+    return candidate_row(s)

@@ -41,9 +41,8 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --players 2 --seed 2 --json
     """
-    from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import race_line, tail_lines, write_rules
-    from analyzer.games.trash_pandas.advice_game import advise, row
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.games.trash_pandas.advice_game import advise
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -54,29 +53,16 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = advise(r, players, s, rounds, precision)
-    rows = [row(x) for x in res["front"]]
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
-               "unit": "win probability (studied seat, every seat, heuristic opponents)",
-               "reference": res["reference"].to_json(), "front": rows,
-               "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
-               "race": res["race"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else row(pick)
-    write_rules(out, payload)
+               "unit": "win probability (studied seat, every seat, heuristic opponents)"}
+    rows = raced_payload(payload, res, max_loss, out)
 
     def render():
         lines = [f"Trash Pandas whole games ({players} players): when to stop rolling (Monte "
                  f"Carlo, seed {s}); loss in win probability against the best rule, 95% "
                  f"Bonferroni intervals; surviving rules only",
-                 f"  {'cx':>3}  {'loss':>26}  rule (bot)"]
-        for x in rows:
-            L = x["loss"]
-            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>8.4f} [{L['ci_low']:.4f}, "
-                         f"{L['ci_high']:.4f}]  {x['words']} ({x['rule']['bot']})")
-        lines.append(race_line(res["race"]))
+                 *raced_lines(rows, 4, extra=lambda x: x["rule"]["bot"]), race_line(res["race"])]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)
