@@ -413,6 +413,12 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
       pushluck ten advice
 
       pushluck ten advice --players 3 --max-loss 0.03 --json
+
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck ten advice --out ten-rules
+
+      pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.ten.advice import DECISION, advise as search
