@@ -58,6 +58,11 @@ def trials(unit: str, default: int | None):
         help=f"Number of {unit} to simulate{extra}.")]
 
 
+#: Every game that can play a rule of thumb from ``advice`` names it the same way (see
+#: analyzer/advice/rulefile.py): the policy ``rule:FILE.json``.
+RULE_POLICY = "rule:FILE.json (a rule of thumb written by `advice --out DIR`)"
+
+
 def policy(help: str, metavar: str = "POLICY"):
     """The ``--policy`` option with the game's own list of policies in its help."""
     return Annotated[Optional[str], typer.Option("--policy", metavar=metavar, help=help)]

@@ -76,6 +76,40 @@ def test_racing_keeps_the_best_and_spends_far_fewer_trials():
     assert cost["trials_spent"] * 10 <= cost["trials_flat"]
 
 
+def _block_family(true, blocks, seed):
+    """Per-block values of candidates with true means ``−true`` and shared block noise."""
+    def values(i, rnd):
+        common = np.random.default_rng([seed, rnd]).normal(0, 1, blocks)
+        own = np.random.default_rng([seed, rnd, i]).normal(0, 0.3, blocks)
+        return -true[i] + 0.5 * common + own
+    return values
+
+
+def test_block_racing_covers_true_losses_and_saves_tenfold_on_a_wide_family():
+    from analyzer.advice.race import race_blocks
+
+    # 300 candidates: a close pair at the top, the rest spread over losses 0.05 .. 1.5
+    true = np.concatenate([[0.0, 0.01], np.linspace(0.05, 1.5, 298)])
+    rules = [Rule("threshold", "tok", "<=", (k,)) for k in range(len(true))]
+    scored, cost = race_blocks(rules, _block_family(true, 32, 3), 1, 40, precision=0.01)
+    best = scored[int(np.argmin(true))]
+    assert best.extra["survived"]
+    ref = cost["reference_index"]
+    for i, s in enumerate(scored):  # Bonferroni intervals of the loss against the reference
+        assert s.lo <= true[i] - true[ref] <= s.hi
+    assert cost["trials_flat"] >= 10 * cost["trials_spent"]
+    assert cost["blocks_spent"] == sum(s.extra["rounds"] for s in scored) * 32
+
+
+def test_t_quantile_widens_few_blocks_and_tends_to_the_normal():
+    from analyzer.advice.race import t_quantile
+
+    # Student-t 0.9995 quantiles (tables): ν = 10 → 4.587, ν = 30 → 3.646; normal 3.291
+    assert abs(t_quantile(3.2905, 10) - 4.587) < 0.15
+    assert abs(t_quantile(3.2905, 30) - 3.646) < 0.03
+    assert t_quantile(3.2905, 10 ** 6) - 3.2905 < 1e-5
+
+
 # ----- Pig (exact) ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pig():
@@ -248,44 +282,88 @@ def test_ten_reach_accounts_for_the_whole_value(ten):
 # ----- Go-Stop (Monte Carlo, raced) ---------------------------------------------------------------
 @mc_only
 def test_gostop_raced_loss_agrees_with_a_fresh_stream():
-    from analyzer.advice.race import race
-    from analyzer.games.gostop.advice import GoStopRacer, family
+    from analyzer.advice.race import race_policies
+    from analyzer.games.gostop.advice import BLOCK, GoStopRacer, family
     from analyzer.games.gostop.rules import GoStopRules
 
     fam = {p: r for r, p in family()}
     pols = ["go:3", "greedy", "go:1"]
     rules = [fam[p] for p in pols]
-
-    def sampler(racer):
-        def sample(idx, rnd):
-            base = racer.values(pols[0], rnd)
-            out = []
-            for i in idx:
-                d = base - racer.values(pols[i], rnd)
-                out.append((float(d.sum()), float((d * d).sum())))
-            return out
-        return sample
-
-    scored, cost = race(rules, sampler(GoStopRacer(GoStopRules(), 21, 2)), 2, max_rounds=3)
-    fresh, _ = race(rules, sampler(GoStopRacer(GoStopRules(), 22, 2)), 2, max_rounds=3)
+    runs = [race_policies(rules, pols, GoStopRacer(GoStopRules(), seed).values, BLOCK, 3, 0.0)
+            for seed in (21, 22)]
+    (scored, cost, ref), (fresh, _c, ref2) = runs
+    assert len(family()) == 64 and len(set(p for _r, p in family())) == 64
     assert cost["trials_spent"] <= cost["trials_flat"]
-    for a, b in zip(scored, fresh):
-        if a.n and b.n:
-            se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
-            assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
+    if ref == ref2:  # losses against the same reference
+        for a, b in zip(scored, fresh):
+            if a.n == b.n:
+                se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
+                assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
 
 
 @mc_only
 def test_canasta_raced_loss_agrees_with_a_fresh_stream():
-    from analyzer.advice.race import race_family
-    from analyzer.games.canasta.advice import CanastaRacer, Combo
+    from analyzer.advice.race import race_policies
+    from analyzer.games.canasta.advice import BLOCK, CanastaRacer, Combo
     from analyzer.games.canasta.rules import CanastaRules
 
     fam = [Combo(1, 0), Combo(5, 0)]
-    runs = [race_family(fam, fam, CanastaRacer(CanastaRules(), seed, 2).values, 2, 3, 0.0)
+    runs = [race_policies(fam, fam, CanastaRacer(CanastaRules(), seed).values, BLOCK, 3, 0.0)
             for seed in (31, 32)]
     (a_sc, a_cost, _), (b_sc, _c, _r) = runs
     assert a_cost["trials_spent"] <= a_cost["trials_flat"]
     for a, b in zip(a_sc, b_sc):
         se = (a.extra["se"] ** 2 + b.extra["se"] ** 2) ** 0.5
         assert abs(a.loss - b.loss) <= 4.5 * se + 1e-12
+
+
+# ----- Trash Pandas whole games (Monte Carlo, raced) ------------------------------------------
+def test_trash_pandas_game_stop_rules_are_the_bots_knobs_in_words():
+    from analyzer.games.trash_pandas.advice_game import StopRule, family
+    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    fam = family(TrashPandasRules())
+    assert len(fam) == len(set(fam)) == 6 * 3
+    same, banded = StopRule(3, 3), StopRule(4, 2)
+    assert same.complexity == 2 and banded.complexity == 5
+    assert same.words() == ("Roll while the number of tokens you hold is at most 2; otherwise "
+                            "stop.")
+    knobs = dict(parse_bot(banded.bot_text()).knobs)
+    assert knobs["stop-at"] == 4 and knobs["bonus-stop-at"] == 2
+
+
+def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
+    got = cli("trash-pandas", "game-advice", "--players", "2", "--rounds", "2", "--precision",
+              "1", "--seed", "3", "--json", check_json=True)
+    race = got["race"]
+    assert got["exact"] is False and race["candidates"] == 18
+    assert race["trials_spent"] <= race["trials_flat"]
+    ref = [r for r in got["all"] if r["loss"]["estimate"] == 0.0 and r["loss"]["se"] == 0.0]
+    assert ref and ref[0]["survived"]
+    for r in got["all"]:  # every loss is a statistic object; intervals contain the estimate
+        L = r["loss"]
+        assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0
+
+
+# ----- Ten whole games (Monte Carlo, raced) ---------------------------------------------------
+def test_ten_game_draw_rules_are_the_bots_in_words():
+    from analyzer.games.ten.advice_game import DrawRule, family
+    from analyzer.games.ten.bots import parse_bot
+
+    fam = family()
+    assert len(fam) == len(set(fam)) == 11 + 8
+    t7 = DrawRule("threshold", 7)
+    assert t7.words() == "Draw while T = N − C is at most 6; otherwise stop."
+    assert parse_bot(t7.to_json()["bot"]).stop_at == 7
+    assert parse_bot(DrawRule("cards", 4).to_json()["bot"]).after == 4
+
+
+def test_ten_game_advice_cli_reports_both_costs(cli):
+    got = cli("ten", "game-advice", "--players", "2", "--rounds", "1", "--precision", "1",
+              "--seed", "3", "--json", check_json=True)
+    race = got["race"]
+    assert got["game"] == "ten" and got["exact"] is False and race["candidates"] == 19
+    assert race["trials_spent"] <= race["trials_flat"]
+    assert all(r["loss"]["ci_low"] <= r["loss"]["estimate"] <= r["loss"]["ci_high"]
+               for r in got["all"])

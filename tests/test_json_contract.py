@@ -69,6 +69,12 @@ INVOCATIONS = [
     ("ten", "decide", [f"{DATA}/ten_position_example.toml", "-n", "30", "--seed", "1"]),
     ("gostop", "advice", ["--rounds", "1", "--precision", "10", "--seed", "1"]),
     ("canasta", "advice", ["--rounds", "1", "--precision", "1", "--seed", "1"]),
+    ("trash-pandas", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1",
+                                     "--seed", "1"]),
+    ("ten", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1", "--seed",
+                            "1"]),
+    ("magdagdon", "advice", ["-d", "survival", "--rounds", "1", "--precision", "100", "--seed",
+                             "1"]),
 ]
 
 #: Keys that hold Monte Carlo figures when a result is not exact, by name: they must be

@@ -37,6 +37,9 @@ def tail_lines(payload: dict, what: str) -> list[str]:
             loss = loss["estimate"]
         out.append(f"Simplest rule within {payload['max_loss']}: " +
                    ("none found" if p is None else f"{p['words']} (loss {loss:.4f})"))
+    if payload.get("written"):
+        out.append("Rules written (play one back as the policy rule:FILE): " +
+                   ", ".join(payload["written"]))
     out.append(what)
     return out
 
@@ -46,3 +49,67 @@ def front_block(rows: Sequence[dict], unit: str, digits: int = 4) -> list[str]:
 
     return ["Pareto front (complexity = numbers + conditions to remember):",
             front_text(rows, unit, digits)]
+
+
+def race_line(cost: dict) -> str:
+    """Both costs of a race (:func:`analyzer.advice.race.race_blocks`) in one line."""
+    u = cost["unit"]
+    return (f"Racing: {cost['trials_spent']:,} {u} spent vs {cost['trials_flat']:,} to take every "
+            f"one of the {cost['candidates']} rules to the survivors' sample "
+            f"({cost['trials_flat'] / cost['trials_spent']:.1f}× fewer); {cost['survivors']} "
+            f"survived {cost['rounds']} rounds")
+
+
+def write_rules(out, payload: dict) -> list[str]:
+    """With ``--out DIR``: each front rule as DIR/rule_cx<complexity>.json (and the --max-loss
+    pick as DIR/rule_simplest.json), ready for ``--policy rule:FILE.json``; the paths written
+    are added to ``payload["written"]``."""
+    if out is None:
+        return []
+    import json
+
+    from analyzer.output import atomic_write_text, check_output_dir
+
+    folder = check_output_dir(out)
+    rows = [(f"rule_cx{r['complexity']}.json", r) for r in payload["front"]]
+    if payload.get("simplest_within"):
+        rows.append(("rule_simplest.json", payload["simplest_within"]))
+    written = []
+    for name, r in rows:
+        keep = {"game": payload["game"], "words": r["words"], "complexity": r["complexity"],
+                "loss": r["loss"], "rule": r["rule"]}
+        written.append(str(atomic_write_text(folder / name, json.dumps(keep, indent=2) + "\n")))
+    payload["written"] = written
+    return written
+
+
+def raced_payload(payload: dict, res: dict, max_loss, out) -> list[dict]:
+    """Fill ``payload`` from a :func:`analyzer.advice.race.race_family` result: the front, every
+    candidate (best first), the reference, the race's costs, --max-loss's pick among the
+    survivors' front, and --out's rule files. Returns the front rows."""
+    from analyzer.advice import pareto, simplest_within
+    from analyzer.advice.race import candidate_row
+
+    rows = [candidate_row(x) for x in res["front"]]
+    payload.update(reference=res["reference"].to_json(), front=rows,
+                   all=[candidate_row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
+                   race=res["race"], seconds=res["seconds"])
+    if max_loss is not None:
+        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
+        payload["max_loss"] = max_loss
+        payload["simplest_within"] = None if pick is None else candidate_row(pick)
+    write_rules(out, payload)
+    return rows
+
+
+def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
+    """The front of a race as lines: complexity, loss [interval] and the rule in words (then
+    ``extra(row)`` in brackets when given)."""
+    w = 2 * digits + 14
+    lines = [f"  {'cx':>3}  {('loss ' + unit).strip():>{w}}  rule"]
+    for x in rows:
+        L = x["loss"]
+        txt = f"{L['estimate']:.{digits}f} [{L['ci_low']:.{digits}f}, {L['ci_high']:.{digits}f}]"
+        lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
+                     (f" ({extra(x)})" if extra else ""))
+    return lines

@@ -15,6 +15,10 @@ best of its complexity. The race ends when every survivor's half-width is at mos
 Cost accounting: ``trials_spent`` is the sum over rounds of batch × survivors; ``trials_flat``
 is what evaluating every candidate to the largest sample any survivor reached would cost
 (``n_candidates × n_max``); both are returned.
+
+:func:`race_blocks` is the form the Monte Carlo games use: per-block values instead of sums, the
+running best survivor as reference (so no pilot round is spent choosing one) and Student-t
+widened intervals for the first rounds' few blocks.
 """
 from __future__ import annotations
 
@@ -82,49 +86,137 @@ def _bounds(s1, s2, n, z):
     return lo, hi
 
 
-def race_family(rules: Sequence, policies: Sequence, values: Callable, blocks: int,
-                max_rounds: int, precision: float, pilot_round: int = 10_000):
-    """Race engine policies against the best of them (module doc of the game's advice).
+def t_quantile(z: float, df: int) -> float:
+    """Student-t quantile from the normal quantile ``z`` (Cornish–Fisher, two terms):
+    t ≈ z + (z³ + z)/(4ν) + (5z⁵ + 16z³ + 3z)/(96ν²); accurate to a few % for ν ≥ 8 at the
+    Bonferroni levels used here, and ≥ z always, so few blocks widen the interval."""
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
 
-    ``values(policy, round) -> per-block values`` (the same blocks for every policy of a round:
-    common random numbers). A pilot round on its own blocks names the reference (the highest
-    mean); each later round scores ``value(reference) − value(rule)`` per block. Returns
-    (scored rules with ``policy`` in extra, cost dict, reference policy).
+
+def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
+                precision: float = 0.0, alpha: float = 0.05) -> tuple[list[Scored], dict]:
+    """Race ``rules`` on per-block values, against the running best (no pilot round).
+
+    ``values(i, rnd) -> array`` gives candidate i's mean per trial on each block of round
+    ``rnd`` (the same blocks for every candidate: common random numbers). After each round the
+    reference r is the surviving candidate with the highest mean; candidate i's loss is the mean
+    of the paired block differences ``v_r − v_i`` with its batch-means SE (blocks are
+    independent), and its interval is loss ± t·SE, t the Student quantile (:func:`t_quantile`,
+    ν = blocks − 1) of the Bonferroni level over candidates × rounds. The reference's own loss
+    is 0 exactly. Candidate i is dropped once its lower bound exceeds the smallest upper bound
+    among survivors of complexity ≤ its own (module doc). Every survivor has played every round
+    so far, so the paired differences always exist; a dropped candidate is scored at the end
+    against the final reference on the rounds it played.
+
+    Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); cost gives
+    ``trials_spent`` (every block played, every candidate) and ``trials_flat`` = candidates ×
+    the largest sample a survivor reached (evaluating every candidate to the same precision),
+    with ``blocks_spent``/``blocks_flat``, rounds, survivors and the normal quantile ``z``.
     """
-    pilot = [float(values(p, pilot_round).mean()) for p in policies]
-    ref = policies[max(range(len(pilot)), key=pilot.__getitem__)]
-    cache: dict = {}
+    import numpy as np
 
-    def sample(idx, rnd):
-        if rnd not in cache:
-            cache[rnd] = values(ref, rnd)
-        base = cache[rnd]
-        out = []
-        for i in idx:
-            d = base - values(policies[i], rnd)
-            out.append((float(d.sum()), float((d * d).sum())))
-        return out
+    from analyzer.stats import bonferroni_z
 
-    scored, cost = race(rules, sample, blocks, max_rounds, precision)
+    m = len(rules)
+    z = bonferroni_z(max(1, m * max_rounds), 1.0 - alpha)
+    cx = [r.complexity for r in rules]
+    hist: list[list] = [[] for _ in range(m)]
+    alive = list(range(m))
+    spent = rounds = 0
+
+    def paired(i, ref):
+        vi = np.concatenate(hist[i])
+        d = np.concatenate(hist[ref])[:len(vi)] - vi
+        k = len(d)
+        if i == ref:
+            return 0.0, 0.0, 0.0, k
+        if k < 2:
+            return float(d.mean()), math.inf, math.inf, k
+        se = float(d.std(ddof=1)) / math.sqrt(k)
+        return float(d.mean()), se, t_quantile(z, k - 1) * se, k
+
+    def best(ids):
+        return max(ids, key=lambda i: float(np.concatenate(hist[i]).mean()))
+
+    for rnd in range(max_rounds):
+        rounds += 1
+        for i in alive:
+            v = np.asarray(values(i, rnd), dtype=float)
+            hist[i].append(v)
+            spent += len(v)
+        ref = best(alive)
+        st = {i: paired(i, ref) for i in alive}
+        floor: dict[int, float] = {}
+        run = math.inf
+        for c in sorted(set(cx[i] for i in alive)):
+            run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
+            floor[c] = run
+        alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
+        if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
+            break
+    ref = best(alive)
+    out = []
+    for i in range(m):
+        loss, se, h, k = paired(i, ref)
+        out.append(Scored(rules[i], loss, loss - h, loss + h, k * block,
+                          {"survived": i in alive, "se": se, "rounds": len(hist[i])}))
+    nmax = max(len(np.concatenate(hist[i])) for i in alive)
+    return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
+                 "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
+                 "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
+                 "saving": m * nmax / spent}
+
+
+def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: int,
+                  max_rounds: int, precision: float):
+    """:func:`race_blocks` over engine policies: ``values(policy, round) -> per-block values``.
+    Returns (scored rules with ``policy`` in extra, cost dict, the reference policy)."""
+    scored, cost = race_blocks(rules, lambda i, rnd: values(policies[i], rnd), block,
+                               max_rounds, precision)
     for s, p in zip(scored, policies):
         s.extra["policy"] = p
-    return scored, cost, ref
+    return scored, cost, policies[cost["reference_index"]]
 
 
 def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int, blocks: int,
-                    block: int):
-    """Per-block means of the studied seat's column in round ``rnd``: half the blocks with the
-    studied policy in seat 0, half in seat 1 (``job_for(seat)`` builds the kernel job, the
-    studied seat's sum is ``column_for(seat)``). Every policy of a round gets the same keys.
-    Returns (values, trials played)."""
+                    block: int, seats: int = 2):
+    """Per-block means of the studied seat's column in round ``rnd``: the blocks split evenly
+    over the seats (``seats``, two by default), the studied policy in each seat in turn
+    (``job_for(seat)`` builds the kernel job, the studied seat's sum is ``column_for(seat)``).
+    Every policy of a round gets the same keys. Returns (values, trials played)."""
     import numpy as np
 
     from analyzer.rng import block_keys
 
-    half = max(1, blocks // 2)
+    per = max(1, blocks // seats)
     out = []
-    for seat in (0, 1):
-        keys = block_keys(seed, rnd * 2 * half + seat * half, half)
-        rows = np.asarray(job_for(seat).run_blocks(keys, np.full(half, block, dtype=np.int64)))
+    for seat in range(seats):
+        keys = block_keys(seed, rnd * seats * per + seat * per, per)
+        rows = np.asarray(job_for(seat).run_blocks(keys, np.full(per, block, dtype=np.int64)))
         out.append(rows[:, column_for(seat)] / block)
-    return np.concatenate(out), 2 * half * block
+    return np.concatenate(out), seats * per * block
+
+
+def race_family(family: Sequence, values: Callable, block: int, max_rounds: int,
+                precision: float, unit: str) -> dict:
+    """Race candidates that are their own policies (each with ``complexity``, ``words()`` and
+    ``to_json()``): the scored family, the Pareto front of the survivors, the reference, the
+    cost (``unit``: what a trial is) and the seconds taken."""
+    import time
+
+    from analyzer.advice import pareto
+
+    t0 = time.perf_counter()
+    scored, cost, ref = race_policies(family, family, values, block, max_rounds, precision)
+    cost["unit"] = unit
+    return {"front": pareto([s for s in scored if s.extra["survived"]]), "all": scored,
+            "reference": ref, "race": cost, "seconds": time.perf_counter() - t0}
+
+
+def candidate_row(s: Scored) -> dict:
+    """A raced candidate as JSON: words, data, complexity, loss statistic, survived."""
+    c = s.rule
+    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
+            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
+                     "ci_high": s.hi, "n": s.n},
+            "survived": s.extra.get("survived")}

@@ -32,9 +32,10 @@ def _acc(out, b, o, sco, tu, mg, ru, us):
 
 
 @njit(cache=True, parallel=True)
-def games_blocks(keys, counts, pa, ka, pb, kb, two, init, G, lo, width):
-    """Per-block sums of whole games from board ``init`` under policy A (and, when ``two``,
-    policy B on the same trials: common random numbers).
+def games_blocks(keys, counts, pa, ka, pb, kb, two, init, G, G2, lo, width):
+    """Per-block sums of whole games from board ``init`` under policy A with rule arrays ``G``
+    (and, when ``two``, policy B with ``G2`` on the same trials: common random numbers; the two
+    differ only in the power knobs, kernels/magdagdon/board.py).
 
     Columns: for x in (score, turns, MAGDAGDON rolls, ruins, powers used) Σx and Σx² — 0–9 for
     A, 10–19 for B; 20 Σd, 21 Σd² with d = score_A − score_B; then A's and B's histograms of
@@ -58,8 +59,9 @@ def games_blocks(keys, counts, pa, ka, pb, kb, two, init, G, lo, width):
             for side in range(2 if two else 1):
                 pol = pa if side == 0 else pb
                 kk = ka if side == 0 else kb
-                sco, tu, mg, ru, us = play_game(keys[b], t, pol, kk, init, G, W, S, rc, cells,
-                                                vm, cells2, vm2, rc2, top)
+                sco, tu, mg, ru, us = play_game(keys[b], t, pol, kk, init,
+                                                G if side == 0 else G2, W, S, rc, cells, vm,
+                                                cells2, vm2, rc2, top)
                 _acc(out, b, 10 * side, sco, tu, mg, ru, us)
                 h = min(max(np.int64(round(sco)) - lo, 0), width - 1)
                 out[b, 22 + side * width + h] += 1

@@ -34,6 +34,12 @@ TOP_M = 8                  # candidates rollout:K plays out
 
 # indices into G[0] (rule integers) and G[1] (rule floats)
 RI_N, RI_D, RI_MIN, RI_POW, RI_CAP = 0, 1, 2, 3, 4
+# power knobs of the policies (kernels/magdagdon/policy.py ``use_power``, game.py ``may_spend``):
+# which power (PM_*), and spend only with at least / at most this many empty cells (0: no bound);
+# with RF_POWTHR (spend only while the next use's penalty is below it) they make the power rule.
+# All 0 is the bots' habit.
+RI_PMODE, RI_PMINE, RI_PMAXE = 5, 6, 7
+PM_FIX_OR_REROLL, PM_FIX_ONLY, PM_REROLL_ONLY = 0, 1, 2
 RF_RUIN, RF_CELL, RF_POWTHR, RF_POT = 0, 1, 2, 3
 
 # policy codes (P_STORE: ``choose`` stores every distinct placement)

@@ -13,10 +13,17 @@ from numba import njit
 
 from kernels.rng import trial_state, xoshiro
 from kernels.magdagdon.board import (P_GREEDY, P_ROLLOUT, P_STORE, RF_POWTHR, RI_D, RI_MIN, RI_N,
-                                     RI_POW, TOP_M, U0, board_from_cells, feasible_fast, heur,
-                                     make_work, place, popcount, unplace)
+                                     RI_PMAXE, RI_PMINE, RI_POW, TOP_M, U0, board_from_cells,
+                                     feasible_fast, heur, make_work, place, popcount, unplace)
 from kernels.magdagdon.exact import code_of
 from kernels.magdagdon.policy import best_ruin, choose, roll_into, use_power
+
+
+@njit(cache=True, inline="always")
+def may_spend(ri, empties):
+    """The power knobs' bounds on the empty cells (0: no bound; kernels/magdagdon/board.py)."""
+    return (ri[RI_PMINE] == 0 or empties >= ri[RI_PMINE]) and \
+        (ri[RI_PMAXE] == 0 or empties <= ri[RI_PMAXE])
 
 
 @njit(cache=True)
@@ -50,8 +57,11 @@ def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0
         ok = feasible_fast(vm, rc, need, G, W)
         if not ok:
             mag += 1
-        while (not ok) and powers_left > 0 and pen[used + 1] - pen[used] < rf[RF_POWTHR]:
-            s0, s1, s2, s3 = use_power(vm, rc, need, G, W, s0, s1, s2, s3)
+        while (not ok) and powers_left > 0 and pen[used + 1] - pen[used] < rf[RF_POWTHR] \
+                and may_spend(ri, empties):
+            spent, s0, s1, s2, s3 = use_power(vm, rc, need, G, W, s0, s1, s2, s3)
+            if not spent:
+                break
             powers_left -= 1
             used += 1
             ok = feasible_fast(vm, rc, need, G, W)
@@ -120,8 +130,11 @@ def play_rollout(cells, vm, powers_left, used, K, G, W, S, rc, cells2, vm2, rc2,
         ok = feasible_fast(vm, rc, need, G, W)
         if not ok:
             mag += 1
-        while (not ok) and powers_left > 0 and pen[used + 1] - pen[used] < rf[RF_POWTHR]:
-            s0, s1, s2, s3 = use_power(vm, rc, need, G, W, s0, s1, s2, s3)
+        while (not ok) and powers_left > 0 and pen[used + 1] - pen[used] < rf[RF_POWTHR] \
+                and may_spend(ri, empties):
+            spent, s0, s1, s2, s3 = use_power(vm, rc, need, G, W, s0, s1, s2, s3)
+            if not spent:
+                break
             powers_left -= 1
             used += 1
             ok = feasible_fast(vm, rc, need, G, W)

@@ -18,10 +18,11 @@ an open line whose numbers still allow a bonus b (the largest still attainable).
 H − penalty is exactly the final score, which is how the kernels score finished games.
 Policies: greedy (max H over all placements), max-dice (most dice, then H), min-dice (exactly the
 minimum, then H). All accept a MAGDAGDON on the empty cell that maximises H (``best_ruin``), and
-spend a power on a MAGDAGDON only while the next power's cost is below ``rf[POWTHR]``
-(``use_power``): first a ±1 change that makes the roll placeable (if any), else the reroll of the
-sub-multiset that maximises the chance that the rerolled roll is placeable (exact over the
-outcomes, one step).
+spend a power on a MAGDAGDON only while the next power's cost is below ``rf[POWTHR]`` and the
+empty cells are within the knobs ``ri[RI_PMINE]``..``ri[RI_PMAXE]`` (``game.may_spend``); by
+default (``ri[RI_PMODE]`` = 0, ``use_power``) first a ±1 change that makes the roll placeable
+(if any), else the reroll of the sub-multiset that maximises the chance that the rerolled roll
+is placeable (exact over the outcomes, one step); the knob can restrict it to either power.
 
 Performance notes: the hot helpers take scalars and few arrays and are inlined (every array
 argument of a non-inlined call costs reference-count updates); the valid-cell sets are formed
@@ -34,10 +35,11 @@ import numpy as np
 from numba import njit
 
 from kernels.rng import bounded_local, xoshiro
-from kernels.magdagdon.board import (P_MAX, P_MIN, P_STORE, RF_CELL, RF_RUIN, RI_D, RI_MIN,
-                                     RI_N, TT_LIMIT, TT_MASK, U0, U1, _dead_lines, _masks_dead_s,
-                                     bit_index, board_from_cells, feasible_fast, heur, make_work,
-                                     place, popcount, unplace)
+from kernels.magdagdon.board import (P_MAX, P_MIN, P_STORE, PM_FIX_ONLY, PM_REROLL_ONLY,
+                                     RF_CELL, RF_RUIN, RI_D, RI_MIN, RI_N, RI_PMODE, TT_LIMIT,
+                                     TT_MASK, U0, U1, _dead_lines, _masks_dead_s, bit_index,
+                                     board_from_cells, feasible_fast, heur, make_work, place,
+                                     popcount, unplace)
 from kernels.magdagdon.exact import fill_feasible, reroll_value
 
 
@@ -214,7 +216,30 @@ def roll_into(cnt, j, s0, s1, s2, s3):
 
 @njit(cache=True)
 def use_power(vm, cnt, need, G, W, s0, s1, s2, s3):
-    """The policies' power on a MAGDAGDON roll: a fixing ±1 if any, else the best reroll."""
+    """The policies' power on a MAGDAGDON roll, by the knob ``G[0][RI_PMODE]``: a fixing ±1 if
+    any, else the best reroll (PM_FIX_OR_REROLL, the default); a fixing ±1 only (PM_FIX_ONLY:
+    nothing is spent when none fixes the roll); the best reroll only (PM_REROLL_ONLY). Returns
+    (spent, s0..s3)."""
+    pmode = G[0][RI_PMODE]
+    if pmode != PM_REROLL_ONLY:
+        spent = _fix_one(vm, cnt, need, G, W)
+        if spent or pmode == PM_FIX_ONLY:
+            return spent, s0, s1, s2, s3
+    fill_feasible(vm, need, G, W)
+    rr = W[17]
+    reroll_value(cnt, W[16], G, rr)
+    j = 0
+    for u in range(1, 7):
+        cnt[u] -= rr[u]
+        j += rr[u]
+    s0, s1, s2, s3 = roll_into(cnt, j, s0, s1, s2, s3)
+    return True, s0, s1, s2, s3
+
+
+@njit(cache=True)
+def _fix_one(vm, cnt, need, G, W):
+    """Apply to ``cnt`` the first ±1 change of one die (in value order, −1 before +1) that makes
+    the roll placeable; returns whether there was one."""
     for v in range(1, 7):
         if cnt[v] == 0:
             continue
@@ -225,17 +250,10 @@ def use_power(vm, cnt, need, G, W, s0, s1, s2, s3):
             cnt[v] -= 1
             cnt[w] += 1
             if feasible_fast(vm, cnt, need, G, W):
-                return s0, s1, s2, s3
+                return True
             cnt[w] -= 1
             cnt[v] += 1
-    fill_feasible(vm, need, G, W)
-    rr = W[17]
-    reroll_value(cnt, W[16], G, rr)
-    j = 0
-    for u in range(1, 7):
-        cnt[u] -= rr[u]
-        j += rr[u]
-    return roll_into(cnt, j, s0, s1, s2, s3)
+    return False
 
 
 @njit(cache=True)

@@ -3,16 +3,19 @@
 What belongs here: the take-the-pile / go-out rules the engine's bots can play and their racing
 (:func:`analyzer.advice.race.race_family`). No pandas, no printing.
 
-The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over
-one visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and
-*go out* as soon as allowed, or only with at least K completed canastas unless the stock is down
-to F cards. A candidate is one take rule and one go-out rule; its complexity is the sum of theirs
-in the terms of :mod:`analyzer.advice` (a threshold: 2; "as soon as allowed" or "whenever
-allowed": 0; "K canastas or stock ≤ F": 4). Everything else plays as the ``greedy`` bot.
+The engine's knobs (kernels/canasta/layout.py) give two rules a player can remember, each over one
+visible count: *take the pile* when it holds at least P cards (P = 1: whenever allowed), and *go
+out* as soon as allowed, or only with at least K completed canastas unless the stock is down to F
+cards. A candidate is one take rule and one go-out rule; its complexity is the sum of theirs in the
+terms of :mod:`analyzer.advice` (a threshold: 2; "as soon as allowed" or "whenever allowed": 0; "K
+canastas or stock ≤ F": 4). (F = 0 means no stock condition.) Everything else plays as the
+``greedy`` bot.
 
 Value: the studied seat's win rate in whole games against ``greedy`` opponents, averaged over
-seat 0 and seat 1 (half the blocks each); loss = the best candidate's (pilot round) minus the
-rule's, per block of games on the same keys (common random numbers; batch-means SE over blocks).
+seat 0 and seat 1 (half the blocks each); loss = the best surviving candidate's minus the rule's,
+per block of games on the same keys (common random numbers; batch-means SE over blocks), raced
+by :func:`analyzer.advice.race.race_blocks`. Whole games cost about a millisecond each, so the
+family is kept to 25 candidates for a run of under a minute.
 """
 from __future__ import annotations
 
@@ -22,7 +25,8 @@ import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
 
-BLOCK = 64
+BLOCK = 16
+BLOCKS_PER_ROUND = 16
 FEATURES = [Feature("pile", "the cards in the discard pile", (1, 5, 10)),
             Feature("canastas", "your completed canastas", (5, 6, 7)),
             Feature("stock", "the cards left in the stock", (20,))]
@@ -40,13 +44,16 @@ class Combo:
 
     @property
     def complexity(self) -> int:
-        return (0 if self.take_min <= 1 else 2) + (0 if self.go_min == 0 else 4)
+        go = 0 if self.go_min == 0 else (2 if self.floor == 0 else 4)
+        return (0 if self.take_min <= 1 else 2) + go
 
     def words(self) -> str:
         fd = {f.name: f for f in FEATURES}
         take = ("Take the pile whenever allowed." if self.take_min <= 1 else
                 Rule("threshold", "pile", ">=", (self.take_min,)).words(fd, TAKE))
         go = ("Go out as soon as allowed." if self.go_min == 0 else
+              Rule("threshold", "canastas", ">=", (self.go_min,)).words(fd, GO)
+              if self.floor == 0 else
               Rule("list", clauses=(("stock", "<=", self.floor, True),
                                     ("canastas", ">=", self.go_min, True)),
                    default_act=False).words(fd, GO))
@@ -64,12 +71,30 @@ class Combo:
         return replace(base, take=1, take_min=self.take_min)
 
 
+def rule_from_file(text: str) -> Combo:
+    """``rule:FILE.json`` holding a take/go-out pair of ``canasta advice`` (its ``rule``)."""
+    from analyzer.advice.rulefile import read_rule_data
+    from analyzer.errors import UserError
+
+    d = read_rule_data(text, "canasta")
+    vals = [d.get(k) for k in ("take_pile_min", "go_out_min_canastas", "go_out_stock_floor")]
+    if d.get("kind") != "canasta" or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in vals):
+        raise UserError(f"rule file '{text.strip()[5:]}': expected a Canasta rule (kind canasta "
+                        f"with take_pile_min, go_out_min_canastas and go_out_stock_floor, as "
+                        f"`canasta advice --out DIR` writes it)")
+    return Combo(*vals)
+
+
 def family() -> list[Combo]:
-    return [Combo(p, k) for k in (0, 5, 7) for p in (1, 5, 10)]
+    """Every take rule (whenever allowed, or P ∈ {3, 5, 8, 12} cards) with every go-out rule (as
+    soon as allowed, or K ∈ {5, 7} canastas, alone or unless the stock is down to 20): 25."""
+    go = [(0, 20), (5, 0), (7, 0), (5, 20), (7, 20)]
+    return [Combo(p, k, f) for k, f in go for p in (1, 3, 5, 8, 12)]
 
 
 class CanastaRacer:
-    def __init__(self, rules, seed: int, blocks_per_round: int = 2):
+    def __init__(self, rules, seed: int, blocks_per_round: int = BLOCKS_PER_ROUND):
         self.rules = rules
         self.seed = seed
         self.blocks = blocks_per_round
@@ -93,28 +118,15 @@ class CanastaRacer:
 
 
 def advise(rules, seed: int, max_rounds: int = 8, precision: float = 0.02,
-           blocks_per_round: int = 2) -> dict:
-    import time
-
-    from analyzer.advice import pareto
+           blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
     from analyzer.advice.race import race_family
 
-    t0 = time.perf_counter()
-    fam = family()
     racer = CanastaRacer(rules, seed, blocks_per_round)
-    scored, cost, ref = race_family(fam, fam, racer.values, 2 * max(1, blocks_per_round // 2),
-                                    max_rounds, precision)
-    front = pareto([s for s in scored if s.extra["survived"]])
-    cost["games_spent"] = racer.games
-    cost["unit"] = f"blocks of {BLOCK} games"
-    return {"front": front, "all": scored, "reference": ref, "race": cost,
-            "seconds": time.perf_counter() - t0}
+    return race_family(family(), racer.values, BLOCK, max_rounds, precision, "games")
 
 
 def row(s) -> dict:
     """A scored combo as JSON (words, data, loss statistic)."""
-    c = s.rule
-    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
-            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
-                     "ci_high": s.hi, "n": s.n},
-            "survived": s.extra.get("survived")}
+    from analyzer.advice.race import candidate_row
+
+    return candidate_row(s)

@@ -10,8 +10,8 @@ from typing import Annotated, List, Optional
 import typer
 
 from analyzer.advice.cli import MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
 
@@ -29,7 +29,8 @@ Examples:
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="POLICY[,POLICY…]",
-    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F].")]
+    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F], or "
+         + RULE_POLICY + ".")]
 
 
 def _rules(rules_file, sets, players=None):
@@ -338,26 +339,29 @@ def advice(seed: SeedOpt = None,
                     "probability).")] = 0.02,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 2 blocks of 64 games per surviving rule).")] = 8,
-           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+               help="Most racing rounds (each: 16 blocks of 16 games per surviving rule).")] = 12,
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
 
-    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P cards in
-    the pile) with a go-out rule (as soon as allowed, or only with K canastas unless the stock
-    is down to 20 cards); the rest of play is the greedy bot's. Each is played in whole games
-    against greedy opponents, in both seats, on the same deals (common random numbers); its
-    loss in win probability against the best candidate is raced.
+    Candidates pair a take-the-pile rule (whenever allowed, or only with at least P = 3, 5, 8 or 12
+    cards in the pile) with a go-out rule (as soon as allowed, or only with K = 5 or 7 canastas,
+    alone or unless the stock is down to 20 cards): 25 in all; the rest of play is the greedy
+    bot's. Each is played in whole games against greedy opponents, in both seats, on the same deals
+    (common random numbers); its loss in win probability against the best candidate is raced.
 
     Examples:
 
       pushluck canasta advice --seed 4
 
       pushluck canasta advice --seed 4 --json
+
+      pushluck canasta advice --seed 4 --out canasta-rules
+
+      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
     """
-    from analyzer.advice import pareto, simplest_within
-    from analyzer.advice.cli import tail_lines
-    from analyzer.games.canasta.advice import advise as search, row
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.games.canasta.advice import advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
     from analyzer.rng import resolve_seed
@@ -367,31 +371,15 @@ def advice(seed: SeedOpt = None,
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = search(r, s, rounds, precision)
-    rows = [row(x) for x in res["front"]]
     payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
-               "unit": "win probability (studied seat, both seats, greedy opponents)",
-               "reference": res["reference"].to_json(), "front": rows,
-               "all": [row(x) for x in sorted(res["all"], key=lambda x: x.loss)],
-               "race": res["race"], "seconds": res["seconds"]}
-    if max_loss is not None:
-        pick = simplest_within(pareto([x for x in res["all"] if x.extra["survived"]]), max_loss)
-        payload["max_loss"] = max_loss
-        payload["simplest_within"] = None if pick is None else row(pick)
+               "unit": "win probability (studied seat, both seats, greedy opponents)"}
+    rows = raced_payload(payload, res, max_loss, out)
 
     def render():
-        c = res["race"]
         lines = [f"Railroad Canasta ({r.players} players): take the pile / go out (Monte Carlo, "
                  f"seed {s}); loss in win probability against the best candidate, 95% "
-                 f"Bonferroni intervals; surviving rules only",
-                 f"  {'cx':>3}  {'loss':>24}  rule"]
-        for x in rows:
-            L = x["loss"]
-            lines.append(f"  {x['complexity']:>3}  {L['estimate']:>7.3f} [{L['ci_low']:.3f}, "
-                         f"{L['ci_high']:.3f}]  {x['words']}")
-        lines.append(f"Racing: {c['trials_spent']} blocks spent ({c['games_spent']:,} games "
-                     f"incl. the pilot) vs {c['trials_flat']} blocks to take every rule to the "
-                     f"same sample; {c['survivors']} of {len(payload['all'])} survived "
-                     f"{c['rounds']} rounds")
+                 f"Bonferroni intervals; surviving rules only", *raced_lines(rows, 3),
+                 race_line(res["race"])]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

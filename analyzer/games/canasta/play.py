@@ -80,6 +80,12 @@ class CanastaPolicy:
 
 
 def parse_policy(text: str) -> CanastaPolicy:
+    from analyzer.advice.rulefile import is_rule
+
+    if is_rule(text):
+        from analyzer.games.canasta.advice import rule_from_file
+
+        return rule_from_file(text).policy()
     t = text.strip().lower()
     if t == "greedy":
         return CanastaPolicy("greedy")
@@ -93,7 +99,8 @@ def parse_policy(text: str) -> CanastaPolicy:
             raise UserError(f"builder:{k}: going out needs at least 4 canastas anyway")
         return CanastaPolicy("builder", go_min=k, floor=f)
     raise UserError(f"unknown Canasta policy '{text}' (use greedy or builder:K[:F]: go out "
-                    "only with K canastas, or when the stock has at most F cards)")
+                    "only with K canastas, or when the stock has at most F cards; or "
+                    "rule:FILE.json)")
 
 
 def parse_policies(text: str, players: int) -> list[CanastaPolicy]:

@@ -229,25 +229,26 @@ PARTS = (
 
 def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Take the pile / go out: the raced rules (``pushluck canasta advice``)."""
+    from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.canasta.advice import advise, row
     from analyzer.games.canasta.rules import CanastaRules
     from analyzer.rules import build_rules
 
     r = build_rules(CanastaRules, None, None, rules)
-    res = advise(r, seed, int(params.get("rounds", 8)), float(params.get("precision", 0.02)))
+    res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
     rows = [row(x) for x in res["front"]]
     files, md = front_files(rows, "win probability",
                             "Railroad Canasta: take the pile / go out (Monte Carlo)")
     c = res["race"]
     summary = (f"Take-the-pile and go-out rules, each played in both seats against greedy "
                f"opponents on the same deals (seed {seed}); loss in win probability against the "
-               f"best candidate, 95% Bonferroni intervals, surviving rules only. Racing spent "
-               f"{c['trials_spent']} blocks of 64 games against {c['trials_flat']} for every "
-               f"rule at the same sample.\n\n" + md)
+               f"best candidate, 95% Bonferroni intervals, surviving rules only. "
+               f"{race_line(c)}.\n\n" + md)
     return PartResult(files, summary, {"exact": False, "front": rows, "race": c})
 
 
 PARTS = PARTS + (PartKind("canasta", "advice", advice_part,
                           "take the pile / go out: raced rules of thumb",
-                          {"rounds": Param("int", 1, 30), "precision": Param("float", 1e-4, 1.0)}),)
+                          {"rounds": Param("int", 1, 200),
+                           "precision": Param("float", 1e-4, 1.0)}),)

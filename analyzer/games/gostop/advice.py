@@ -7,14 +7,17 @@ The engine's go rule (kernels/gostop/turn.py) is ``go:K:T``: once eligible to st
 you have said fewer than K gos and at least T turns are left; otherwise stop (``greedy`` = always
 stop). So the rules searched are exactly that family, in the words of :mod:`analyzer.advice` over
 two features a player can count: ``gos`` (gos said this deal) and ``turns`` (turns left in hand):
-"always stop" (complexity 0), "go while gos ≤ K − 1" (2), and "if turns left ≤ T − 1, stop; if
-gos ≥ K, stop; otherwise go" (4). Hand play is the greedy bot's in every case.
+every distinct go rule the engine can play (:func:`family`: 64 with K ≤ 6, T ≤ 9), each in its
+simplest words — "always stop"/"always go" (complexity 0), one threshold on gos or on turns left
+(2), and "if turns left ≤ T − 1, stop; if gos ≥ K, stop; otherwise go" (4). Richer rules (on
+points over the minimum, the opponents' points) need a go hook in kernels/gostop/turn.py. Hand
+play is the greedy bot's in every case.
 
 Value: the mean net payment per deal of the seat under study against greedy opponents, averaged
-over the dealer seat and the other seat (half the blocks each). Best known policy: the family
-member with the highest mean in a pilot round; the loss of a rule is best − rule, per block of
+over the dealer seat and the other seat (half the blocks each). Best known policy: the surviving
+family member with the highest mean so far; the loss of a rule is best − rule, per block of
 deals played on the same keys by every rule (common random numbers; blocks are independent, so
-the batch-means SE over blocks is honest), raced by :func:`analyzer.advice.race.race`.
+the batch-means SE over blocks is honest), raced by :func:`analyzer.advice.race.race_blocks`.
 """
 from __future__ import annotations
 
@@ -23,16 +26,29 @@ import numpy as np
 from analyzer.advice import Decision, Feature, Rule
 
 DECISION = Decision("go", "stop")
-FEATURES = [Feature("gos", "the gos you have said this deal", (0, 1, 2, 3)),
-            Feature("turns", "the turns left in your hand", tuple(range(0, 8)))]
-BLOCK = 2048
+FEATURES = [Feature("gos", "the gos you have said this deal", tuple(range(0, 6))),
+            Feature("turns", "the turns left in your hand", tuple(range(1, 10)))]
+BLOCK = 128
+BLOCKS_PER_ROUND = 32
+UNLIMITED = 99   # go:99:T: no limit on the gos, only on the turns left
 
 
-def family(max_k: int = 3, max_t: int = 6) -> list[tuple[Rule, str]]:
-    """(rule, engine policy) for greedy and every go:K:T."""
-    out = [(Rule("list", clauses=(), default_act=False), "greedy")]
+def family(max_k: int = 6, max_t: int = 9) -> list[tuple[Rule, str]]:
+    """(rule, engine policy): every go rule the engine can play, once, in its simplest words.
+
+    The engine says go iff ``gos < K and turns left ≥ T`` (turns left ≥ 1 whenever it is
+    asked), so the distinct behaviours are: always stop; always go; one threshold on gos
+    (K = 1..max_k); one threshold on turns left (T = 2..max_t); and the two-condition list
+    (K, T) — which is also the banded rule "go while gos ≤ K − 1 when turns left ≥ T, never
+    below": the list is the shorter way to say it.
+    """
+    out = [(Rule("list", clauses=(), default_act=False), "greedy"),
+           (Rule("list", clauses=(), default_act=True), f"go:{UNLIMITED}")]
     for k in range(1, max_k + 1):
         out.append((Rule("threshold", "gos", "<=", (k - 1,)), f"go:{k}"))
+    for t in range(2, max_t + 1):
+        out.append((Rule("threshold", "turns", ">=", (t,)), f"go:{UNLIMITED}:{t}"))
+    for k in range(1, max_k + 1):
         for t in range(2, max_t + 1):
             out.append((Rule("list", clauses=(("turns", "<=", t - 1, False),
                                               ("gos", ">=", k, False)), default_act=True),
@@ -40,10 +56,27 @@ def family(max_k: int = 3, max_t: int = 6) -> list[tuple[Rule, str]]:
     return out
 
 
+def rule_policy(text: str) -> str:
+    """``rule:FILE.json`` as the engine policy that decides the same in every (gos, turns left)
+    state, gos 0..7 and turns left 1..10 (:func:`family` lists them all); a rule the engine
+    cannot play is refused."""
+    from analyzer.advice.rulefile import load_rule
+    from analyzer.errors import UserError
+
+    rule = load_rule(text, [f.name for f in FEATURES], "gostop")
+    g, t = np.meshgrid(np.arange(8), np.arange(1, 11), indexing="ij")
+    want = np.asarray(rule.acts({"gos": g, "turns": t}), dtype=bool)
+    for r, pol in family(max_k=8, max_t=10):
+        if np.array_equal(np.asarray(r.acts({"gos": g, "turns": t}), dtype=bool), want):
+            return pol
+    raise UserError(f"policy '{text.strip()}': the Go-Stop engine plays only rules of the form "
+                    f"'go while gos < K and turns left ≥ T'; this rule is not one of them")
+
+
 class GoStopRacer:
     """Per-block paired losses of engine policies (module doc)."""
 
-    def __init__(self, rules, seed: int, blocks_per_round: int = 4):
+    def __init__(self, rules, seed: int, blocks_per_round: int = BLOCKS_PER_ROUND):
         self.rules = rules
         self.seed = seed
         self.blocks = blocks_per_round
@@ -66,20 +99,19 @@ class GoStopRacer:
         return v
 
 
-def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.02,
-           blocks_per_round: int = 4) -> dict:
+def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.05,
+           blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
     import time
 
     from analyzer.advice import pareto
-    from analyzer.advice.race import race_family
+    from analyzer.advice.race import race_policies
 
     t0 = time.perf_counter()
     fam = family()
     racer = GoStopRacer(rules, seed, blocks_per_round)
-    scored, cost, ref = race_family([r for r, _p in fam], [p for _r, p in fam], racer.values,
-                                    blocks_per_round, max_rounds, precision)
+    scored, cost, ref = race_policies([r for r, _p in fam], [p for _r, p in fam], racer.values,
+                                      BLOCK, max_rounds, precision)
     front = pareto([s for s in scored if s.extra["survived"]])
-    cost["deals_spent"] = racer.deals
-    cost["unit"] = f"blocks of {BLOCK} deals"
+    cost["unit"] = "deals"
     return {"features": FEATURES, "front": front, "all": scored, "reference": ref, "race": cost,
             "seconds": time.perf_counter() - t0}

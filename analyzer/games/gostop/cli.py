@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
 
@@ -168,7 +168,7 @@ def _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opp
 
 SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "
               "plays first): greedy, random, go:K (go while fewer than K gos), go:K:T (and at "
-              "least T own turns left).")
+              "least T own turns left), or " + RULE_POLICY + " when the engine can play it.")
 
 
 @app.command()
@@ -207,6 +207,8 @@ def simulate(trials: Annotated[Optional[int], typer.Option(
         pushluck gostop simulate -n 100000 --players 3 --seats greedy,go:2,random --seed 7
 
         pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
+
+        pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
     """
     from analyzer.errors import UserError
     from analyzer.games.gostop.play import parse_seats, simulate as run_deals
@@ -385,26 +387,30 @@ def advice(seed: SeedOpt = None,
                     "(points per deal).")] = 0.02,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 4 blocks of 2048 deals per surviving rule).")]
-           = 12,
-           max_loss: MaxLossOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+               help="Most racing rounds (each: 32 blocks of 128 deals per surviving rule).")]
+           = 48,
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
-    The rules are the engine's go:K:T family in words (always stop; go while fewer than K gos;
-    stop with fewer than T turns left). Each is played on the same deals (common random
-    numbers), in both seats, and its loss against the best member (net points per deal) is
-    raced: a rule is dropped once its loss interval lies wholly above a simpler rule's. Prints
-    the deals spent and what evaluating every rule to the same sample would have cost.
+    The rules are every go rule the engine can play (go:K:T with K ≤ 6, T ≤ 9: 64), each in its
+    simplest words (always stop or go; a threshold on gos said or on turns left; both). Each is
+    played on the same deals (common random numbers), in both seats, and its loss against the best
+    member (net points per deal) is raced: a rule is dropped once its loss interval lies wholly
+    above a simpler rule's. Prints the deals spent and what evaluating every rule to the same
+    sample would have cost.
 
     Examples:
 
       pushluck gostop advice --seed 5
 
       pushluck gostop advice --seed 5 --json
+
+      pushluck gostop advice --seed 5 --out gostop-rules   (rule files for --seats rule:FILE)
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import (front_block, front_payload, race_line, tail_lines,
+                                     write_rules)
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -422,6 +428,7 @@ def advice(seed: SeedOpt = None,
                "reference": res["reference"], "all": everyone, "race": res["race"],
                "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         c = res["race"]
@@ -429,10 +436,7 @@ def advice(seed: SeedOpt = None,
                  f"against the best of the family ({res['reference']}) in net points per deal, "
                  f"95% Bonferroni intervals; surviving rules only",
                  *front_block(rows, "points", 3),
-                 f"Racing: {c['trials_spent']} blocks spent ({c['deals_spent']:,} deals incl. "
-                 f"the pilot) vs {c['trials_flat']} blocks to take every rule to the same "
-                 f"sample; {c['survivors']} of {len(everyone)} rules survived {c['rounds']} "
-                 f"rounds"]
+                 race_line(c)]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
 
     emit(payload, json, render)

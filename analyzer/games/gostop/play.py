@@ -41,6 +41,12 @@ class Policy:
 
 
 def parse_policy(text: str) -> Policy:
+    from analyzer.advice.rulefile import is_rule
+
+    if is_rule(text):
+        from analyzer.games.gostop.advice import rule_policy
+
+        return parse_policy(rule_policy(text))
     t = text.strip().lower()
     if t in ("greedy", "random"):
         return Policy(t)
@@ -53,7 +59,8 @@ def parse_policy(text: str) -> Policy:
         if not (1 <= turns and len(str(m.group(2) or 1)) <= 3 and turns <= 100):
             raise UserError(f"policy '{text}': the minimum number of turns left must be 1 to 100")
         return Policy("go", k, turns)
-    raise UserError(f"unknown Go-Stop policy '{text}' (use greedy, random, go:K or go:K:T)")
+    raise UserError(f"unknown Go-Stop policy '{text}' (use greedy, random, go:K, go:K:T or "
+                    f"rule:FILE.json)")
 
 
 def parse_seats(text: str, players: int, flag: str = "--seats") -> list[Policy]:

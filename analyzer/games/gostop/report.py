@@ -148,6 +148,7 @@ PARTS = [section_part("gostop", report_section, "section",
 def advice_part(params: dict, rules: dict, seed: int):
     """When to say go: the raced go:K:T rules (``pushluck gostop advice``)."""
     from analyzer.advice import rule_row
+    from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.gostop.advice import DECISION, FEATURES, advise
     from analyzer.games.gostop.rules import GoStopRules
@@ -155,15 +156,14 @@ def advice_part(params: dict, rules: dict, seed: int):
     from analyzer.rules import build_rules
 
     r = build_rules(GoStopRules, None, None, rules)
-    res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
+    res = advise(r, seed, int(params.get("rounds", 48)), float(params.get("precision", 0.02)))
     rows = [rule_row(x, FEATURES, DECISION) for x in res["front"]]
     files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)")
     c = res["race"]
     summary = (f"The engine's go rules in words, each played in both seats against greedy "
                f"opponents on the same deals (seed {seed}); loss in net points per deal against "
                f"the best of them ({res['reference']}), 95% Bonferroni intervals, surviving rules "
-               f"only. Racing spent {c['trials_spent']} blocks of 2048 deals against "
-               f"{c['trials_flat']} for every rule at the same sample.\n\n" + md)
+               f"only. {race_line(c)}.\n\n" + md)
     return PartResult(files, summary, {"exact": False, "front": rows, "race": c})
 
 
@@ -173,7 +173,7 @@ def _advice_kind():
     from analyzer.report_params import Param
 
     return PartKind("gostop", "advice", advice_part, "when to say go: raced rules of thumb",
-                    {"rounds": Param("int", 1, 30), "precision": Param("float", 1e-4, 10.0)})
+                    {"rounds": Param("int", 1, 200), "precision": Param("float", 1e-4, 10.0)})
 
 
 PARTS = PARTS + [_advice_kind()]

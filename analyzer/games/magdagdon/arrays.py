@@ -115,3 +115,17 @@ def vm_of(cells) -> np.ndarray:
     for i, v in enumerate(cells):
         vm[int(v)] |= np.uint64(1 << i)
     return vm
+
+
+def with_power_knobs(G, power_threshold: float | None = None, power_mode: int = 0,
+                     power_min_empty: int = 0, power_max_empty: int = 0):
+    """G with the policies' power knobs set (kernels/magdagdon/board.py ``RI_PMODE``,
+    ``RI_PMINE``, ``RI_PMAXE``, ``RF_POWTHR``; None keeps the bots' threshold). The rule arrays
+    are copied; the rest of G (opening book included) is shared."""
+    from kernels.magdagdon.board import RF_POWTHR, RI_PMAXE, RI_PMINE, RI_PMODE
+
+    ri, rf = G[0].copy(), G[1].copy()
+    if power_threshold is not None:
+        rf[RF_POWTHR] = power_threshold
+    ri[RI_PMODE], ri[RI_PMINE], ri[RI_PMAXE] = power_mode, power_min_empty, power_max_empty
+    return (ri, rf) + tuple(G[2:])

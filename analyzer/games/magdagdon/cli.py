@@ -9,9 +9,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_option,
-                              run_spec, trials)
+from analyzer.advice.cli import MaxLossOpt
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt,
+                              policy as policy_option, run_spec, trials)
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""MAGDAGDON: place dice on a 4×4 board; adjacent numbers differ by at most 1.
 
@@ -249,7 +250,10 @@ def simulate(n: Annotated[Optional[int], typer.Option(
                       "policy plays; a cap with --precision).")] = None,
              difficulty: DiffOpt = "peaceful",
              policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
-                                   "greedy).") = None,
+                                   "greedy), with optional power knobs "
+                                   "(greedy:max_cost=C,min_empty=E,max_empty=E,which=W; W one of "
+                                   "fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
+             = None,
              vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
              progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
@@ -261,7 +265,8 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     value: 2 × numbers + 7 per live empty cell − ruin penalty per ruin or dead cell + line
     bonuses, 0.5 × attainable bonus on open lines), max-dice, min-dice, rollout:K (8 best
     candidates by that value, K greedy rollouts each). Powers are spent only on a MAGDAGDON and
-    only while the next one costs less than ruin_penalty + 7. --vs compares with another policy
+    only while the next one costs less than ruin_penalty + 7, ±1 if one rescues the roll, else
+    a reroll; the power knobs change that habit (see `magdagdon advice`). --vs compares with another policy
     on the same games (repeat --vs for several; the JSON then lists them under "comparisons").
     --out DIR writes the score histogram (magdagdon_simulate_scores.csv/.md); --chart also
     draws it (.png/.svg).
@@ -272,6 +277,7 @@ def simulate(n: Annotated[Optional[int], typer.Option(
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
       pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
+      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
     """
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
@@ -337,3 +343,76 @@ def _render_one(out, diff, seed) -> str:
     return (f"MAGDAGDON {diff.name}, policy {out['policy']}, n = {out['n']:,} games, seed {seed}\n"
             + _render_stats("final", out) +
             f"\n  games per second: {out['games_per_second']:,.0f}")
+
+
+@app.command()
+def advice(difficulty: DiffOpt = "peaceful",
+           policy: policy_option("The placement policy every rule plays with: greedy, max-dice "
+                                 "or min-dice (default greedy).") = None,
+           seed: SeedOpt = None,
+           precision: Annotated[float, typer.Option(
+               "--precision", metavar="HALF-WIDTH",
+               help="Race until every surviving rule's loss half-width is at most this "
+                    "(points).")] = 0.5,
+           rounds: Annotated[int, typer.Option(
+               "--rounds", min=1, max=200,
+               help="Most racing rounds (each: 16 blocks of 32 games per surviving rule).")]
+           = 24,
+           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
+    """Which Majda Power to use on a MAGDAGDON, and when: rules of thumb raced by Monte Carlo.
+
+    Each rule says when to spend a power rather than accept the ruin (while the next penalty is
+    at most c, with at least / at most e empty cells; or never, or always) and which (±1 if
+    one rescues the roll, else reroll; ±1 only; reroll only). Every rule plays whole games with
+    the same placement policy on the same dice (common random numbers); its loss in final score
+    against the best rule is raced: a rule is dropped once its loss interval lies wholly above
+    a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
+    would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
+    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll.
+
+    Examples:
+
+    \b
+      pushluck magdagdon advice --seed 3
+      pushluck magdagdon advice -d survival --seed 3 --json
+      pushluck magdagdon advice --seed 3 --out mg-rules
+      pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy --seed 1
+    """
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.errors import UserError
+    from analyzer.games.magdagdon.advice import advise as search
+    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
+    from analyzer.options import seed_note
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+
+    r = _rules(rules_file, set_)
+    diff = get_diff(r, difficulty)
+    pol = parse_policy(policy or "greedy")
+    if pol.label.startswith("rollout") or pol.power:
+        raise UserError("advice plays the rules with a base placement policy: greedy, max-dice "
+                        "or min-dice, without power knobs")
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, json)
+    res = search(r, diff, pol, s, rounds, precision)
+    payload = {"game": "magdagdon", "difficulty": diff.name, "policy": pol.label,
+               "rules": rules_dict(r), "exact": False, "seed": s,
+               "unit": "points of final score (whole games)",
+               "bots_rule": res["default"].to_json()}
+    rows = raced_payload(payload, res, max_loss, out)
+    bots = next((x for x in payload["all"] if x["rule"] == payload["bots_rule"]), None)
+
+    def render():
+        lines = [f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power (Monte "
+                 f"Carlo, seed {s}); loss in final score against the best rule, 95% Bonferroni "
+                 f"intervals; surviving rules only", *raced_lines(rows, 2, "(points)")]
+        if bots is not None:
+            L = bots["loss"]
+            lines.append(f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
+                         f"{L['ci_high']:.2f}] ({bots['words']})")
+        lines.append(race_line(res["race"]))
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

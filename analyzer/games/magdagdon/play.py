@@ -36,20 +36,52 @@ class Policy:
     mode: int
     k: int
     label: str
+    power: tuple = ()   # power knobs: items of analyzer/games/magdagdon/advice.py PowerRule.knobs
 
 
 def parse_policy(text: str) -> Policy:
+    """greedy, max-dice, min-dice or rollout:K, optionally with power knobs after a colon
+    (``greedy:max_cost=10,which=reroll``, :data:`analyzer.games.magdagdon.advice.KNOB_HELP`),
+    or ``rule:FILE.json`` (a power rule from ``magdagdon advice``, played with greedy)."""
+    from analyzer.advice.rulefile import is_rule
     from kernels.magdagdon import P_GREEDY, P_MAX, P_MIN, P_ROLLOUT
 
+    if is_rule(text):
+        from analyzer.games.magdagdon.advice import rule_from_file
+
+        rule = rule_from_file(text)
+        return Policy(P_GREEDY, 0, "rule:" + text.strip()[5:], tuple(rule.knobs().items()))
     t = text.strip().lower()
+    power: tuple = ()
+    if "=" in t:
+        from analyzer.games.magdagdon.advice import parse_knobs
+
+        j = t.rfind(":", 0, t.index("="))
+        if j < 0:
+            raise UserError(f"policy '{text}': power knobs follow the policy name after a "
+                            f"colon, e.g. greedy:max_cost=10")
+        power = tuple(parse_knobs(t[j + 1:], text).items())
+        t, label = t[:j], t
+    else:
+        label = t
     named = {"greedy": P_GREEDY, "max-dice": P_MAX, "min-dice": P_MIN}
     if t in named:
-        return Policy(named[t], 0, t)
+        return Policy(named[t], 0, label, power)
     m = re.fullmatch(r"rollout:(\d+)", t)
     if m and 1 <= int(m.group(1)) <= 10000:
-        return Policy(P_ROLLOUT, int(m.group(1)), t)
+        return Policy(P_ROLLOUT, int(m.group(1)), label, power)
     raise UserError(f"unknown MAGDAGDON policy '{text}' (use greedy, max-dice, min-dice or "
-                    f"rollout:K with 1 <= K <= 10000)")
+                    f"rollout:K with 1 <= K <= 10000, optionally with power knobs, or "
+                    f"rule:FILE.json)")
+
+
+def policy_inputs(rules: MagdagdonRules, diff: Difficulty, policy: Policy):
+    """The kernels' G for ``policy``: the rules' arrays (opening book built) with its power
+    knobs (the bots' habit when it has none)."""
+    from analyzer.games.magdagdon.arrays import with_power_knobs
+
+    G = kernel_inputs(rules, diff, book=True)
+    return with_power_knobs(G, **dict(policy.power)) if policy.power else G
 
 
 def score_range(rules: MagdagdonRules, diff: Difficulty) -> tuple[int, int]:
@@ -117,13 +149,13 @@ def make_job(rules: MagdagdonRules, diff: Difficulty, policy: Policy):
     from analyzer.runner import KernelJob, half_width_of_mean
     from kernels.magdagdon import P_ROLLOUT, games_blocks
 
-    G = kernel_inputs(rules, diff, book=True)
+    G = policy_inputs(rules, diff, policy)
     init = np.zeros(rules.board_size ** 2, dtype=np.int8)
     lo, hi = score_range(rules, diff)
 
     def run_blocks(keys, counts):
         return games_blocks(keys, counts, policy.mode, policy.k, policy.mode, policy.k, False,
-                            init, G, lo, hi - lo + 1)
+                            init, G, G, lo, hi - lo + 1)
 
     block = 4 if policy.mode == P_ROLLOUT else 1024
     return KernelJob(f"magdagdon {diff.name} {policy.label}", block, run_blocks,
@@ -154,13 +186,14 @@ def simulate_paired(rules: MagdagdonRules, diff: Difficulty, pa: Policy, pb: Pol
     from analyzer.stats import paired_difference, verdict
     from kernels.magdagdon import P_ROLLOUT, games_blocks
 
-    G = kernel_inputs(rules, diff, book=True)
+    Ga, Gb = policy_inputs(rules, diff, pa), policy_inputs(rules, diff, pb)
     init = np.zeros(rules.board_size ** 2, dtype=np.int8)
     lo, hi = score_range(rules, diff)
     width = hi - lo + 1
 
     def run_blocks(keys, counts):
-        return games_blocks(keys, counts, pa.mode, pa.k, pb.mode, pb.k, True, init, G, lo, width)
+        return games_blocks(keys, counts, pa.mode, pa.k, pb.mode, pb.k, True, init, Ga, Gb, lo,
+                            width)
 
     block = 4 if P_ROLLOUT in (pa.mode, pb.mode) else 1024
     job = KernelJob(f"magdagdon {pa.label} vs {pb.label}", block, run_blocks,

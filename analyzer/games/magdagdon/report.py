@@ -123,3 +123,40 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
 
 PARTS = [section_part("magdagdon", report_section, "section",
                       "score distributions per difficulty under the default policy")]
+
+
+def advice_part(params: dict, rules: dict, seed: int):
+    """Which power and when: the raced power rules (``pushluck magdagdon advice``)."""
+    from analyzer.advice.cli import race_line
+    from analyzer.advice.report import front_files
+    from analyzer.games.magdagdon.advice import advise, row
+    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.rules import MagdagdonRules, difficulty
+    from analyzer.report import PartResult
+    from analyzer.rules import build_rules
+
+    r = build_rules(MagdagdonRules, None, None, rules)
+    diff = difficulty(r, str(params.get("difficulty", "peaceful")))
+    res = advise(r, diff, parse_policy("greedy"), seed, int(params.get("rounds", 24)),
+                 float(params.get("precision", 0.5)))
+    rows = [row(x) for x in res["front"]]
+    files, md = front_files(rows, "points",
+                            f"MAGDAGDON {diff.name}: which power and when (Monte Carlo)")
+    summary = (f"Power rules (when to spend a power on a MAGDAGDON rather than accept the ruin, "
+               f"and which) played in whole {diff.name} games with greedy placement on the same "
+               f"dice (seed {seed}); loss in final score against the best rule, 95% Bonferroni "
+               f"intervals, surviving rules only. {race_line(res['race'])}.\n\n" + md)
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": res["race"]})
+
+
+def _advice_kind():
+    from analyzer.report import PartKind
+    from analyzer.report_params import Param
+
+    return PartKind("magdagdon", "advice", advice_part,
+                    "which power and when: raced rules of thumb",
+                    {"difficulty": Param("str"), "rounds": Param("int", 1, 200),
+                     "precision": Param("float", 1e-4, 100.0)})
+
+
+PARTS = PARTS + [_advice_kind()]

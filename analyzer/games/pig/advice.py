@@ -28,6 +28,32 @@ from analyzer.advice import Decision, Feature, Rule, Scored, exact_search
 from analyzer.games.pig.rules import PigRules
 
 DECISION = Decision("roll", "hold")
+FEATURE_NAMES = ("turn", "behind", "opp", "own", "needed")
+
+
+def feature_arrays(goal: int) -> dict:
+    """The features of every state (i, j, k) as broadcast int16 arrays of shape (goal,)·3."""
+    i = np.arange(goal, dtype=np.int16)[:, None, None]
+    j = np.arange(goal, dtype=np.int16)[None, :, None]
+    k = np.arange(goal, dtype=np.int16)[None, None, :]
+    shape = (goal, goal, goal)
+    return {"turn": np.broadcast_to(k, shape), "own": np.broadcast_to(i, shape),
+            "opp": np.broadcast_to(j, shape), "behind": np.broadcast_to(j - i, shape),
+            "needed": np.broadcast_to(goal - i, shape)}
+
+
+def rule_table(rule: Rule, goal: int, X: dict | None = None) -> np.ndarray:
+    """The rule as the kernels' roll table ``table[i, j, k]`` (uint8, 1 roll); at k = 0 every
+    rule rolls (the kernels and the evaluator never read k = 0)."""
+    t = np.ascontiguousarray(rule.acts(feature_arrays(goal) if X is None else X), dtype=np.uint8)
+    t[:, :, 0] = 1
+    return t
+
+
+def hold_table(hold_at: int, goal: int) -> np.ndarray:
+    """``hold:H`` as a table: roll while k < H (the kernels' threshold policy)."""
+    k = np.arange(goal)[None, None, :]
+    return np.ascontiguousarray(np.broadcast_to(k < hold_at, (goal,) * 3), dtype=np.uint8)
 
 
 def features(goal: int) -> list[Feature]:
@@ -55,17 +81,11 @@ class PigEvaluator:
         P, roll, _it, _ch = solve(rules)
         self.opt = np.ascontiguousarray(roll, dtype=np.uint8).copy()
         self.p_first = float(P[0, 0, 0])
-        i = np.arange(g, dtype=np.int16)[:, None, None]
-        j = np.arange(g, dtype=np.int16)[None, :, None]
-        k = np.arange(g, dtype=np.int16)[None, None, :]
-        shape = (g, g, g)
-        self.X = {"turn": np.broadcast_to(k, shape), "own": np.broadcast_to(i, shape),
-                  "opp": np.broadcast_to(j, shape), "behind": np.broadcast_to(j - i, shape),
-                  "needed": np.broadcast_to(g - i, shape)}
+        self.X = feature_arrays(g)
         self.evaluations = 0
 
     def table(self, rule: Rule) -> np.ndarray:
-        return np.ascontiguousarray(rule.acts(self.X), dtype=np.uint8)
+        return rule_table(rule, self.rules.goal, self.X)
 
     def win(self, ra: np.ndarray, rb: np.ndarray) -> tuple[float, float]:
         """P(A wins) moving first and moving second."""

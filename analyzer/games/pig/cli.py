@@ -12,8 +12,8 @@ from typing import Annotated, List, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -23,7 +23,8 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
-    help="Policy of seat 0 (moves first) and seat 1: hold:H or optimal, e.g. hold:20,optimal.")]
+    help="Policy of seat 0 (moves first) and seat 1: hold:H, optimal or " + RULE_POLICY +
+         ", e.g. hold:20,optimal.")]
 VsOpt = Annotated[Optional[List[str]], typer.Option(
     "--vs", metavar="A,B",
     help="A second line-up (seat 0, seat 1) played on the same games (common random numbers).")]
@@ -201,6 +202,11 @@ def simulate(n: TrialsOpt = None,
       pushluck pig simulate -n 2000000 --seed 1
 
       pushluck pig simulate -n 1000000 --seats hold:20,hold:20 --vs optimal,hold:20 --seed 1
+
+    A rule of thumb from `pig advice --out DIR` plays as rule:FILE.json (or FILE holding one
+    row of `pig advice --json`'s front); its exact win probability is printed beside:
+
+      pushluck pig simulate --seats rule:front1.json,optimal -n 1000000 --seed 1
     """
     from analyzer.errors import UserError
     from analyzer.games.pig import play
@@ -239,7 +245,8 @@ def simulate(n: TrialsOpt = None,
 
 @app.command()
 def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           out: OutOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
     """Rules of thumb for Pig and their exact cost in win probability against optimal play.
 
     Searches single thresholds (hold at 25), thresholds in bands of a second feature and
@@ -253,9 +260,15 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
       pushluck pig advice
 
       pushluck pig advice --max-loss 0.01 --json
+
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck pig advice --out pig-rules
+
+      pushluck pig simulate --seats rule:pig-rules/rule_cx4.json,optimal -n 1000000 --seed 1
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.pig.advice import DECISION, advise
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict
@@ -269,6 +282,7 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
                "best_hold_at": rule_row(res["best_hold_at"], feats, DECISION),
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         hold = payload["best_hold_at"]

@@ -20,24 +20,37 @@ from analyzer.runner import RunSpec
 
 @dataclass(frozen=True)
 class PigPolicy:
-    """``hold:H`` (a threshold) or ``optimal`` (the solver's table)."""
+    """``hold:H`` (a threshold), ``optimal`` (the solver's table) or ``rule:FILE.json`` (a rule
+    of thumb from ``pig advice --json``, compiled to a table)."""
 
-    kind: str  # "hold" or "optimal"
+    kind: str  # "hold", "optimal" or "rule"
     hold_at: int = 0
+    rule: object = None
+    source: str = ""
 
     @property
     def label(self) -> str:
+        if self.kind == "rule":
+            return f"rule:{self.source}"
         return "optimal" if self.kind == "optimal" else f"hold:{self.hold_at}"
 
 
 def parse_policy(text: str) -> PigPolicy:
+    from analyzer.advice.rulefile import is_rule, load_rule
+
+    if is_rule(text):
+        from analyzer.games.pig.advice import FEATURE_NAMES
+
+        return PigPolicy("rule", rule=load_rule(text, FEATURE_NAMES, "pig"),
+                         source=text.strip()[len("rule:"):])
     t = text.strip().lower()
     if t == "optimal":
         return PigPolicy("optimal")
     m = re.fullmatch(r"hold:(\d+)", t)
     if m and len(m.group(1)) <= 6 and 1 <= int(m.group(1)) <= 100000:
         return PigPolicy("hold", int(m.group(1)))
-    raise UserError(f"unknown Pig policy '{text}' (use hold:H with 1 <= H <= 100000, or optimal)")
+    raise UserError(f"unknown Pig policy '{text}' (use hold:H with 1 <= H <= 100000, optimal, "
+                    f"or rule:FILE.json)")
 
 
 def parse_policy_pair(text: str) -> tuple[PigPolicy, PigPolicy]:
@@ -55,7 +68,22 @@ def policy_arrays(policy: PigPolicy, rules: PigRules):
 
     if policy.kind == "optimal":
         return KIND_TABLE, 0, solve(rules)[1]
+    if policy.kind == "rule":
+        from analyzer.games.pig.advice import rule_table
+
+        return KIND_TABLE, 0, rule_table(policy.rule, rules.goal)
     return KIND_THRESHOLD, policy.hold_at, np.zeros((1, 1, 1), dtype=np.uint8)
+
+
+def exact_first_wins(pair, rules: PigRules) -> float:
+    """P(seat 0 wins, moving first) by policy evaluation of both seats' tables
+    (kernels/pig/evaluate.py); a hold:H policy as its table (roll while k < H)."""
+    from analyzer.games.pig.advice import hold_table
+    from kernels.pig.evaluate import evaluate_pig
+
+    tabs = [policy_arrays(p, rules)[2] if p.kind != "hold" else hold_table(p.hold_at, rules.goal)
+            for p in pair]
+    return float(evaluate_pig(rules.goal, rules.faces, rules.bust_faces, *tabs)[0][0, 0])
 
 
 def make_job(pair: tuple[PigPolicy, PigPolicy], rules: PigRules, alternate: bool = False):
@@ -117,6 +145,8 @@ def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
     win = wilson(s["first_mover_wins"], res.n)
     if pair[0].kind == "optimal" and pair[1].kind == "optimal":
         win = win.with_exact(float(solve(rules)[0][0, 0, 0]))
+    elif "rule" in (pair[0].kind, pair[1].kind):
+        win = win.with_exact(exact_first_wins(pair, rules))
     return {
         "game": "pig", "policies": [pair[0].label, pair[1].label], "rules": rules_dict(rules),
         "seed": spec.seed, "n": res.n, "p_first_player_wins": win,

@@ -105,6 +105,7 @@ class TenEvaluator:
         self.X = {"T": N - C, "C": C, "cards": st.n_tableau + k,
                   "bust": np.round(100 * busts / np.maximum(R + st.wilds, 1)).astype(int)}
         sol = solve(model)
+        self.cells = (a, b, sol.decision.shape)
         self.v_opt = sol.value(0)
         self.optimal_draw = sol.decision[a, b] == 2
         self.evaluations = 0
@@ -116,6 +117,16 @@ class TenEvaluator:
             D = self.const[idx] + np.einsum("ts,ts->s", w, V[kids])
             V[idx] = np.where(draw[idx], D, self.S[idx])
         return float(V[self.root])
+
+    def decision_table(self, rule: Rule) -> np.ndarray:
+        """The rule as the kernels' decision table ``[numbers drawn, currency drawn]`` (the
+        solver's indices): draw or stop (the kernels then take the better reward)."""
+        from kernels.ten.exact import DEC_DRAW, DEC_NUMBERS
+
+        a, b, shape = self.cells
+        dec = np.full(shape, DEC_NUMBERS, dtype=np.uint8)
+        dec[a, b] = np.where(np.asarray(rule.acts(self.X), dtype=bool), DEC_DRAW, DEC_NUMBERS)
+        return dec
 
     def __call__(self, rules) -> list[Scored]:
         out = []

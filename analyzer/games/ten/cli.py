@@ -10,8 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec, trials)
+from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec,
+                              trials)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
 
@@ -200,7 +201,8 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
 
 @app.command()
-def simulate(policy_: policy("The policy under study: " + POLICIES + ".") = "optimal",
+def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + RULE_POLICY +
+                             ".") = "optimal",
              vs: VsOpt = None,
              n: Annotated[Optional[int], typer.Option(
                  "-n", "--trials", min=1, metavar="N",
@@ -226,6 +228,11 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ".") = "opt
       pushluck ten simulate --policy cards:3 --seen r9,b9,g9,o9,r8,b8 -n 200000 --seed 7
 
       pushluck ten simulate --policy optimal --vs total:6 --vs cards:3 --precision 0.002 --json
+
+    A rule from `ten advice --out DIR` plays back as rule:FILE.json (beside threshold policies,
+    not beside optimal: one run plays one decision table):
+
+      pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.errors import UserError
     from analyzer.games.ten.exact import parse_policy
@@ -392,7 +399,8 @@ def score(collection: Annotated[str, typer.Option(
 def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
            tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
            max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           out: OutOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
     """Rules of thumb for drawing on or stopping in a turn, with their exact cost.
 
     Searches thresholds, banded thresholds and decision lists of up to 3 conditions over
@@ -405,8 +413,14 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
       pushluck ten advice
 
       pushluck ten advice --players 3 --max-loss 0.03 --json
+
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck ten advice --out ten-rules
+
+      pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.ten.advice import DECISION, advise as search
     from analyzer.output import emit
     from analyzer.rules import rules_to_dict
@@ -418,6 +432,7 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
                "v_optimal": res["v_optimal"], "states": res["states"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "
@@ -437,9 +452,11 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
 
 def _register_whole_games() -> None:
+    from analyzer.games.ten.cli_advice import register as register_advice
     from analyzer.games.ten.cli_whole import register
 
     register(app)
+    register_advice(app)
 
 
 _register_whole_games()

@@ -38,6 +38,7 @@ from analyzer.errors import UserError
 from analyzer.games.ten.rules import TYPE_VALUES, TenRules, TurnState, ValueModel
 
 KIND_TOTAL, KIND_CARDS, KIND_OPTIMAL = 0, 1, 2
+KIND_RULE = -1   # a rule of thumb: played by the kernels as a decision table (analyzer side only)
 MAX_CELLS = 40_000_000  # policies × number multisets × currency multisets (8 bytes each)
 
 
@@ -70,15 +71,24 @@ def odds(state: TurnState, rules: TenRules) -> dict:
 class TenPolicy:
     kind: int
     param: int = 0
+    rule: object = None     # KIND_RULE: the rule of thumb and the file it came from
+    source: str = ""
 
     @property
     def label(self) -> str:
+        if self.kind == KIND_RULE:
+            return f"rule:{self.source}"
         if self.kind == KIND_OPTIMAL:
             return "optimal"
         return f"{'total' if self.kind == KIND_TOTAL else 'cards'}:{self.param}"
 
 
 def parse_policy(text: str) -> TenPolicy:
+    from analyzer.advice.rulefile import is_rule, load_rule
+
+    if is_rule(text):
+        return TenPolicy(KIND_RULE, rule=load_rule(text, ("T", "cards", "bust", "C"), "ten"),
+                         source=text.strip()[len("rule:"):])
     t = text.strip().lower()
     if t == "optimal":
         return TenPolicy(KIND_OPTIMAL)
@@ -92,7 +102,8 @@ def parse_policy(text: str) -> TenPolicy:
         if k < -60 or k > 60:
             raise UserError(f"policy '{text}': t in total:t must be -60..60")
         return TenPolicy(KIND_TOTAL, k)
-    raise UserError(f"unknown Ten policy '{text}' (use optimal, total:t or cards:m)")
+    raise UserError(f"unknown Ten policy '{text}' (use optimal, total:t, cards:m or "
+                    f"rule:FILE.json)")
 
 
 @dataclass(frozen=True)

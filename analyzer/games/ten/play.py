@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.games.ten.exact import (KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, Model, Solution,
-                                      TenPolicy, solve)
+from analyzer.games.ten.exact import (KIND_CARDS, KIND_OPTIMAL, KIND_RULE, KIND_TOTAL, Model,
+                                      Solution, TenPolicy, solve)
 from analyzer.games.ten.rules import TYPE_VALUES, TenRules, TurnState, load_deck, turn_state
 from analyzer.runner import RunSpec
 
@@ -27,13 +27,35 @@ def pile_array(state: TurnState) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int8)
 
 
-def make_job(model: Model, policies: list[TenPolicy], sol: Solution | None = None):
-    """A runner job playing one turn per trial under each policy (common random numbers)."""
+def rule_evaluator(model: Model, policies: list[TenPolicy]):
+    """The exact evaluator of a rule policy's decision table, or None without one. The kernel
+    reads one decision table per run, so a rule cannot share a run with optimal or a second
+    rule."""
+    tables = [p for p in policies if p.kind in (KIND_OPTIMAL, KIND_RULE)]
+    if not any(p.kind == KIND_RULE for p in tables):
+        return None
+    if len(tables) > 1:
+        raise UserError("a rule:FILE policy plays from a decision table, and one run plays one "
+                        "table: compare it with total:t or cards:m policies, not with optimal "
+                        "or another rule")
+    from analyzer.games.ten.advice import TenEvaluator
+
+    return TenEvaluator(model)
+
+
+def make_job(model: Model, policies: list[TenPolicy], sol: Solution | None = None, ev=None):
+    """A runner job playing one turn per trial under each policy (common random numbers); a
+    rule policy plays its decision table (:func:`rule_evaluator`) as the optimal kind does."""
     from analyzer.runner import KernelJob, half_width_of_mean
     from kernels.ten.turn import turn_blocks
 
     s, r = model.state, model.rules
-    if any(p.kind == KIND_OPTIMAL for p in policies):
+    rule = next((p.rule for p in policies if p.kind == KIND_RULE), None)
+    if rule is not None:
+        ev = ev or rule_evaluator(model, policies)
+        sol = sol or solve(model)
+        nchild, cchild, dec = sol.nchild, sol.cchild, ev.decision_table(rule)
+    elif any(p.kind == KIND_OPTIMAL for p in policies):
         sol = sol or solve(model)
         nchild, cchild, dec = sol.nchild, sol.cchild, sol.decision
     else:  # threshold policies never read the tables
@@ -41,7 +63,8 @@ def make_job(model: Model, policies: list[TenPolicy], sol: Solution | None = Non
         cchild = np.zeros((1, 5), dtype=np.int32)
         dec = np.zeros((1, 1), dtype=np.uint8)
     pile = pile_array(s)
-    kinds = np.array([p.kind for p in policies], dtype=np.int64)
+    kinds = np.array([KIND_OPTIMAL if p.kind == KIND_RULE else p.kind for p in policies],
+                     dtype=np.int64)
     params = np.array([p.param for p in policies], dtype=np.int64)
     card, token, bustv, oppc, cap, room = model.scalars
     isn = np.zeros(15, dtype=np.int64)
@@ -103,14 +126,18 @@ def simulate(model: Model, policy: TenPolicy, vs: list[TenPolicy], spec: RunSpec
     K = len(policies)
     if K > len(_LETTERS):
         raise UserError(f"at most {len(_LETTERS) - 1} --vs policies (got {K - 1})")
+    ev = rule_evaluator(model, policies)
+    plain = [TenPolicy(KIND_OPTIMAL) if p.kind == KIND_RULE else p for p in policies]
     try:
-        sol = solve(model, policies)
-        exact = [sol.value(p) for p in range(K)]
+        sol = solve(model, plain)
+        exact = [sol.value(p) if pol.kind != KIND_RULE else
+                 ev.value(np.asarray(pol.rule.acts(ev.X), dtype=bool))
+                 for p, pol in enumerate(policies)]
     except UserError:
-        if any(p.kind == KIND_OPTIMAL for p in policies):
+        if any(p.kind in (KIND_OPTIMAL, KIND_RULE) for p in policies):
             raise
         sol, exact = None, [None] * K  # too large to solve exactly: Monte Carlo only
-    res = spec.run(make_job(model, policies, sol))
+    res = spec.run(make_job(model, policies, sol, ev))
     out = {"game": "ten", "exact": False, "seed": spec.seed, "n": res.n,
            "players": model.players, "value_model": model.value.to_dict(),
            "cards_left": model.state.cards_left, "policies": [p.label for p in policies]}

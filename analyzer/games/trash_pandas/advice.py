@@ -29,6 +29,38 @@ from analyzer.games.trash_pandas.play import PolicyEvaluator, PolicySpec, build_
 from analyzer.games.trash_pandas.rules import MAIN, popcount
 
 DECISION = Decision("roll", "stop")
+FEATURE_NAMES = ("tokens", "bust", "blammo", "nanners", "pie", "bonus")
+
+
+def state_features(t) -> dict:
+    """The features of every state of tables ``t`` (the kernels' flat index: mode, tokens held
+    h as a bit set, Blammo!, Nanners, MMM Pie!), plus ``h`` and ``mode`` themselves."""
+    B, N, P = t.B, t.N, t.P
+    idx = np.arange(t.roll.size)
+    p = idx % (P + 1)
+    n = idx // (P + 1) % (N + 1)
+    b = idx // ((P + 1) * (N + 1)) % (B + 1)
+    h = idx // ((P + 1) * (N + 1) * (B + 1)) % 64
+    mode = idx // ((P + 1) * (N + 1) * (B + 1) * 64)
+    tok = np.array([popcount(int(x)) for x in range(64)])[h]
+    return {"tokens": tok, "bust": np.round(100 * tok / 6).astype(int), "blammo": b,
+            "nanners": n, "pie": p, "bonus": mode, "h": h, "mode": mode}
+
+
+def apply_rule(rule: Rule, base, X: dict):
+    """``base`` tables (cards by habit) with roll-or-stop from ``rule``; with no token yet
+    every rule rolls."""
+    from dataclasses import replace
+
+    roll = np.asarray(rule.acts(X), dtype=np.uint8)
+    roll[X["h"] == 0] = 1
+    return replace(base, roll=np.ascontiguousarray(roll))
+
+
+def rule_tables(rule: Rule, solver: TurnSolver, B: int, N: int, P: int):
+    """The rule as the kernels' per-hand tables (module doc: cards as in ``stop-at``)."""
+    base = build_tables(PolicySpec("stop-at", 6), solver, B, N, P)
+    return apply_rule(rule, base, state_features(base))
 
 
 def features(cards: tuple[int, int, int]) -> list[Feature]:
@@ -54,27 +86,13 @@ class TurnEvaluator:
         self.base = build_tables(PolicySpec("stop-at", 6), solver, B, N, P)
         self.optimal_tables = build_tables(PolicySpec("optimal"), solver, B, N, P)
         self.v_opt = PolicyEvaluator(self.optimal_tables, solver).turn()["mean_value"]
-        t = self.base
-        size = t.roll.size
-        idx = np.arange(size)
-        p = idx % (P + 1)
-        n = idx // (P + 1) % (N + 1)
-        b = idx // ((P + 1) * (N + 1)) % (B + 1)
-        h = idx // ((P + 1) * (N + 1) * (B + 1)) % 64
-        mode = idx // ((P + 1) * (N + 1) * (B + 1) * 64)
-        tok = np.array([popcount(int(x)) for x in range(64)])[h]
-        self.X = {"tokens": tok, "bust": np.round(100 * tok / 6).astype(int), "blammo": b,
-                  "nanners": n, "pie": p, "bonus": mode}
-        self.h = h
-        self.mode = mode
+        self.X = state_features(self.base)
+        self.h = self.X["h"]
+        self.mode = self.X["mode"]
         self.evaluations = 0
 
     def tables(self, rule: Rule):
-        from dataclasses import replace
-
-        roll = np.asarray(rule.acts(self.X), dtype=np.uint8)
-        roll[self.h == 0] = 1
-        return replace(self.base, roll=np.ascontiguousarray(roll))
+        return apply_rule(rule, self.base, self.X)
 
     def value(self, rule: Rule) -> float:
         return PolicyEvaluator(self.tables(rule), self.solver).turn()["mean_value"]

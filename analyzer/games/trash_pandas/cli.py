@@ -11,8 +11,9 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
-from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
-                              SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec, trials)
+from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec,
+                              trials)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
@@ -205,8 +206,8 @@ def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
 
 
 @app.command(epilog=VALUE_HELP)
-def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Blammo! then Nanners "
-                             "on a bust).") = "optimal",
+def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo! then Nanners "
+                             "on a bust), or " + RULE_POLICY + ".") = "optimal",
              n: TrialsOpt = None,
              blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
              value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -223,6 +224,8 @@ def simulate(policy: policy_opt("optimal, or stop-at:K (roll until K tokens; Bla
       pushluck trash-pandas simulate --policy stop-at:3 -n 1000000 --seed 7
 
       pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
+
+      pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 7
     """
     from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
     from analyzer.games.trash_pandas.rules import parse_values
@@ -321,8 +324,8 @@ def score(stash: Annotated[Optional[str], typer.Option(
 @app.command(epilog=VALUE_HELP)
 def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
            max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt = 3,
-           value: ValueOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-           json: JsonOpt = False):
+           value: ValueOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+           set_: SetOpt = None, json: JsonOpt = False):
     """Rules of thumb for rolling on or stopping in a turn, with their exact cost.
 
     Searches single thresholds (stop at 3 tokens), thresholds in bands of a second feature and
@@ -336,8 +339,14 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
       pushluck trash-pandas advice
 
       pushluck trash-pandas advice --blammo 1 --nanners 1 --json
+
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck trash-pandas advice --out tp-rules
+
+      pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 1
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines
+    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values
@@ -352,6 +361,7 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
+    write_rules(out, payload)
 
     def render():
         lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
@@ -460,3 +470,12 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = run_decide(pos, setup, spec)
     emit(out, json, lambda: render_decide(out))
+
+
+def _register_game_advice() -> None:
+    from analyzer.games.trash_pandas.cli_advice import register
+
+    register(app)
+
+
+_register_game_advice()

@@ -35,22 +35,34 @@ BLOCK_SIZE = 1 << 16
 
 @dataclass(frozen=True)
 class PolicySpec:
-    kind: str  # "optimal" or "stop-at"
+    kind: str  # "optimal", "stop-at" or "rule" (a rule of thumb from `advice --json`)
     k: int = 0
+    rule: object = None
+    source: str = ""
 
     @property
     def label(self) -> str:
+        if self.kind == "rule":
+            return f"rule:{self.source}"
         return "optimal" if self.kind == "optimal" else f"stop-at:{self.k}"
 
 
 def parse_policy(text: str) -> PolicySpec:
+    from analyzer.advice.rulefile import is_rule, load_rule
+
+    if is_rule(text):
+        from analyzer.games.trash_pandas.advice import FEATURE_NAMES
+
+        return PolicySpec("rule", rule=load_rule(text, FEATURE_NAMES, "trash-pandas"),
+                          source=text.strip()[len("rule:"):])
     t = text.strip().lower()
     if t == "optimal":
         return PolicySpec("optimal")
     m = re.fullmatch(r"stop-at:(\d+)", t)
     if m and 1 <= int(m.group(1)) <= 6:
         return PolicySpec("stop-at", int(m.group(1)))
-    raise UserError(f"unknown policy '{text}' (use optimal or stop-at:K with K in 1..6)")
+    raise UserError(f"unknown policy '{text}' (use optimal, stop-at:K with K in 1..6, or "
+                    f"rule:FILE.json)")
 
 
 @dataclass
@@ -71,6 +83,10 @@ class PolicyTables:
 
 
 def build_tables(spec: PolicySpec, solver: TurnSolver, B: int, N: int, P: int) -> PolicyTables:
+    if spec.kind == "rule":
+        from analyzer.games.trash_pandas.advice import rule_tables
+
+        return rule_tables(spec.rule, solver, B, N, P)
     B1, N1, P1 = B + 1, N + 1, P + 1
     size = 2 * 64 * B1 * N1 * P1
     after = np.zeros(size * 6, dtype=np.uint8)

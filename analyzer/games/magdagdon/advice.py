@@ -1,0 +1,223 @@
+"""MAGDAGDON: which Majda Power to use and when, as rules of thumb raced by Monte Carlo.
+
+What belongs here: the power-spending rules the game kernels can play (the knobs of
+kernels/magdagdon/board.py ``RI_PMODE``, ``RI_PMINE``, ``RI_PMAXE`` and ``RF_POWTHR``) and their
+racing (:func:`analyzer.advice.race.race_blocks`). No pandas, no printing.
+
+On a MAGDAGDON roll with a power left, a rule decides *when* to spend one (act) rather than
+accept the ruin (rest), over two counts a player sees: ``cost`` = the next use's penalty and
+``empty`` = the empty cells left; and *which* power: "±1 if one rescues the roll, else reroll"
+(the bots' habit), "±1 only when it rescues the roll" or "reroll only". A candidate is
+
+    spend while cost ≤ c, empty ≥ e_lo and empty ≤ e_hi (each bound optional), with a power
+
+and its complexity (numbers + conditions, as in :mod:`analyzer.advice`) is 2 per bound used
+plus 1 for a "which" with a condition (the two ±1 forms). "Never spend" and "always spend" have
+complexity 0. The family (:func:`family`): the difficulty's distinct penalties as cost bounds,
+empty bounds on 3, 6, 9 cells, the three "which" forms — 118 candidates at PEACEFUL.
+
+Value: the mean final score of whole games under the base placement policy (greedy by default),
+per block of games on the same trial streams for every candidate (common random numbers, so two
+rules see the same dice until their choices differ); loss = best surviving candidate − rule, in
+points, batch-means SE over blocks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.advice import Decision, Feature, Rule
+
+DECISION = Decision("spend a power", "accept the ruin")
+FEATURES = [Feature("cost", "the next power's penalty", (10, 20, 40, 70), unit="points"),
+            Feature("empty", "the empty cells left", (3, 6, 9), unit="")]
+WHICH = {0: "use ±1 if one rescues the roll, else reroll", 1: "use ±1 only when it rescues the "
+         "roll", 2: "reroll"}
+BLOCK = 32
+BLOCKS_PER_ROUND = 16
+NEVER = -1   # max_cost of "never spend"
+
+
+@dataclass(frozen=True)
+class PowerRule:
+    """Spend while next penalty ≤ ``max_cost`` (None: any), empties in [min_empty, max_empty]
+    (0: no bound), with power form ``which`` (:data:`WHICH`)."""
+
+    max_cost: int | None = None
+    min_empty: int = 0
+    max_empty: int = 0
+    which: int = 0
+
+    @property
+    def complexity(self) -> int:
+        if self.max_cost == NEVER:
+            return 0
+        return (2 * ((self.max_cost is not None) + (self.min_empty > 0) + (self.max_empty > 0))
+                + (self.which in (0, 1)))
+
+    def clauses(self) -> tuple:
+        out = []
+        if self.max_cost is not None:
+            out.append(("cost", ">=", self.max_cost + 1, False))
+        if self.min_empty:
+            out.append(("empty", "<=", self.min_empty - 1, False))
+        if self.max_empty:
+            out.append(("empty", ">=", self.max_empty + 1, False))
+        return tuple(out)
+
+    def words(self) -> str:
+        if self.max_cost == NEVER:
+            return "Never spend a power: accept the ruin."
+        fd = {f.name: f for f in FEATURES}
+        when = Rule("list", clauses=self.clauses(), default_act=True).words(fd, DECISION)
+        return f"On a MAGDAGDON: {when} To spend: {WHICH[self.which]}."
+
+    def to_json(self) -> dict:
+        return {"kind": "magdagdon-power", "complexity": self.complexity,
+                "max_cost": self.max_cost, "min_empty": self.min_empty,
+                "max_empty": self.max_empty, "which": WHICH[self.which],
+                "never": self.max_cost == NEVER}
+
+    def knobs(self) -> dict:
+        """The kernel knobs (kernels/magdagdon/board.py): POWTHR is a strict bound."""
+        thr = 0.0 if self.max_cost == NEVER else (1e12 if self.max_cost is None
+                                                  else self.max_cost + 0.5)
+        return {"power_threshold": thr, "power_mode": self.which,
+                "power_min_empty": self.min_empty, "power_max_empty": self.max_empty}
+
+
+def default_rule(rules, diff) -> PowerRule:
+    """The bots' rule (spend while the next penalty is below a ruin plus a cell's worth) as a
+    member of the family: the largest penalty below that bound, or never."""
+    from analyzer.games.magdagdon.arrays import CELL_VALUE
+
+    costs = [c for c in diff.costs[:diff.powers] if c < rules.ruin_penalty + CELL_VALUE]
+    return PowerRule(max(costs)) if costs else PowerRule(NEVER)
+
+
+def family(diff) -> list[PowerRule]:
+    """Never, and every (cost bound, empty bounds, which) with the difficulty's penalties."""
+    costs = sorted(set(diff.costs[:diff.powers]))
+    bounds = [None] + costs[:-1]           # the largest penalty as a bound = no bound
+    pairs = [(lo, hi) for lo in (0, 3, 6, 9) for hi in (0, 3, 6, 9) if hi == 0 or lo <= hi]
+    out = [PowerRule(NEVER)]
+    for c in bounds:
+        for lo, hi in pairs:
+            for w in (0, 1, 2):
+                out.append(PowerRule(c, lo, hi, w))
+    return out
+
+
+def kernel_inputs_for(rules, diff, rule: PowerRule):
+    """The kernels' G with the rule's knobs (the base G, opening book included, is shared)."""
+    from analyzer.games.magdagdon.arrays import kernel_inputs, with_power_knobs
+
+    return with_power_knobs(kernel_inputs(rules, diff, book=True), **rule.knobs())
+
+
+class MagdagdonRacer:
+    """Mean final score per block of games of a round (module doc)."""
+
+    def __init__(self, rules, diff, policy, seed: int, blocks: int = BLOCKS_PER_ROUND):
+        self.rules, self.diff, self.policy, self.seed, self.blocks = rules, diff, policy, seed, \
+            blocks
+        self.games = 0
+
+    def values(self, rule: PowerRule, rnd: int) -> np.ndarray:
+        from analyzer.games.magdagdon.play import score_range
+        from analyzer.rng import block_keys
+        from kernels.magdagdon import games_blocks
+
+        G = kernel_inputs_for(self.rules, self.diff, rule)
+        init = np.zeros(self.rules.board_size ** 2, dtype=np.int8)
+        lo, hi = score_range(self.rules, self.diff)
+        keys = block_keys(self.seed, rnd * self.blocks, self.blocks)
+        counts = np.full(self.blocks, BLOCK, dtype=np.int64)
+        p = self.policy
+        rows = games_blocks(keys, counts, p.mode, p.k, p.mode, p.k, False, init, G, G, lo,
+                            hi - lo + 1)
+        self.games += self.blocks * BLOCK
+        return np.asarray(rows)[:, 0] / BLOCK
+
+
+def advise(rules, diff, policy, seed: int, max_rounds: int = 24,
+           precision: float = 0.5) -> dict:
+    from analyzer.advice.race import race_family
+    from analyzer.errors import UserError
+
+    if diff.powers <= 0:
+        raise UserError(f"{diff.name} has no Majda Powers: there is nothing to advise")
+    racer = MagdagdonRacer(rules, diff, policy, seed)
+    return {**race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games"),
+            "default": default_rule(rules, diff)}
+
+
+def row(s) -> dict:
+    """A scored power rule as JSON (words, data, loss statistic)."""
+    from analyzer.advice.race import candidate_row
+
+    return candidate_row(s)
+
+
+WHICH_NAMES = {"fix-or-reroll": 0, "fix": 1, "reroll": 2}
+KNOB_HELP = ("power knobs after the name, e.g. greedy:max_cost=10,min_empty=3,which=reroll: "
+             "max_cost (spend while the next penalty is at most this; any or never), min_empty "
+             "and max_empty (spend only with at least / at most this many empty cells; 0: no "
+             "bound), which (fix-or-reroll, fix, reroll)")
+
+
+def parse_knobs(text: str, label: str) -> dict:
+    """``key=value,...`` (:data:`KNOB_HELP`) as keyword arguments of
+    :func:`analyzer.games.magdagdon.arrays.with_power_knobs`; a key left out keeps the bots'
+    habit. Unknown keys and bad values are errors."""
+    from analyzer.errors import UserError
+
+    vals: dict = {}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip().lower()
+        if not eq or not value:
+            raise UserError(f"policy '{label}': '{item}' is not key=value")
+        if key == "which":
+            if value not in WHICH_NAMES:
+                raise UserError(f"policy '{label}': which must be one of "
+                                f"{', '.join(WHICH_NAMES)}")
+            vals[key] = WHICH_NAMES[value]
+        elif key in ("max_cost", "min_empty", "max_empty"):
+            if key == "max_cost" and value in ("any", "never"):
+                vals[key] = None if value == "any" else NEVER
+                continue
+            if not (value.isascii() and value.isdigit()) or len(value) > 4:
+                raise UserError(f"policy '{label}': {key} must be a whole number 0..9999")
+            vals[key] = int(value)
+        else:
+            raise UserError(f"policy '{label}': unknown power knob '{key}' (max_cost, min_empty, "
+                            f"max_empty, which)")
+    knobs = PowerRule(vals.get("max_cost"), vals.get("min_empty", 0), vals.get("max_empty", 0),
+                      vals.get("which", 0)).knobs()
+    if "max_cost" not in vals:
+        knobs["power_threshold"] = None
+    return knobs
+
+
+def rule_from_file(text: str) -> PowerRule:
+    """``rule:FILE.json`` holding a power rule of ``magdagdon advice`` (its ``rule`` object)."""
+    from analyzer.advice.rulefile import read_rule_data
+    from analyzer.errors import UserError
+
+    d = read_rule_data(text, "magdagdon")
+    path = text.strip()[len("rule:"):]
+    if d.get("kind") != "magdagdon-power":
+        raise UserError(f"rule file '{path}': expected a MAGDAGDON power rule (kind "
+                        f"magdagdon-power, from `magdagdon advice --out DIR`)")
+    if d.get("never") is True:
+        return PowerRule(NEVER)
+    which = next((k for k, v in WHICH.items() if v == d.get("which")), None)
+    mc, lo, hi = d.get("max_cost"), d.get("min_empty", 0), d.get("max_empty", 0)
+    if which is None or not all(isinstance(x, int) and not isinstance(x, bool) and
+                                0 <= x <= 9999 for x in (lo, hi) + (() if mc is None else (mc,))):
+        raise UserError(f"rule file '{path}': a power rule needs max_cost (a whole number or "
+                        f"null), min_empty, max_empty and which as `magdagdon advice` writes "
+                        f"them")
+    return PowerRule(mc, lo, hi, which)

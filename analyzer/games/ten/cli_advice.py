@@ -1,0 +1,72 @@
+"""`pushluck ten game-advice`: when to stop drawing in whole games (Monte Carlo, raced).
+
+Only parses options, calls analyzer/games/ten/advice_game.py and prints."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from analyzer.advice.cli import MaxLossOpt
+from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
+
+
+def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, metavar="N",
+                                                     help="Players (2..5).")] = 4,
+                deck: Annotated[Optional[str], typer.Option(
+                    "--deck", metavar="FILE.toml",
+                    help="Deck file (default: the bundled deck).")] = None,
+                seed: SeedOpt = None,
+                precision: Annotated[float, typer.Option(
+                    "--precision", metavar="HALF-WIDTH",
+                    help="Race until every surviving rule's loss half-width is at most this "
+                         "(win probability).")] = 0.005,
+                rounds: Annotated[int, typer.Option(
+                    "--rounds", min=1, max=200,
+                    help="Most racing rounds (each: 2 blocks of 64 games per seat per "
+                         "surviving rule).")] = 16,
+                max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
+                set_: SetOpt = None, json: JsonOpt = False):
+    """When to stop drawing in whole games: the bots' stop rules raced in chance of winning.
+
+    The rules are the whole-game bots' draw rules in words: draw while T = N − C is at most
+    t − 1 (threshold:t, t = 2..12) or while the tableau holds at most m − 1 cards (cards:m,
+    m = 1..8). The studied player takes every seat in turn against threshold bots, every rule
+    on the same decks (common random numbers); its loss in win probability (ties shared)
+    against the best rule is raced. Prints the games spent and what evaluating every rule to
+    the same sample would have cost; each rule names the bot that plays it (`ten game --seats`).
+
+    Examples:
+
+      pushluck ten game-advice --seed 2
+
+      pushluck ten game-advice --players 3 --seed 2 --json
+    """
+    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.games.ten.advice_game import advise
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.options import seed_note
+    from analyzer.output import emit
+    from analyzer.rng import resolve_seed
+    from analyzer.rules import build_rules, rules_to_dict
+
+    r, spec = build_rules(TenRules, rules_file, set_), load_deck(deck)
+    s, drawn = resolve_seed(seed)
+    seed_note(s, drawn, json)
+    res = advise(r, spec, players, s, rounds, precision)
+    payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
+               "seed": s, "unit": "win probability (studied seat, every seat, threshold bots)"}
+    rows = raced_payload(payload, res, max_loss, out)
+
+    def render():
+        lines = [f"Ten whole games ({players} players): when to stop drawing (Monte Carlo, seed "
+                 f"{s}); loss in win probability against the best rule, 95% Bonferroni "
+                 f"intervals; surviving rules only",
+                 *raced_lines(rows, 4, extra=lambda x: x["rule"]["bot"]), race_line(res["race"])]
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("game-advice")(game_advice)
