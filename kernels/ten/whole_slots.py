@@ -1,0 +1,166 @@
+"""Ten end-of-game scoring, the fast exact path: a slot table per colour and a DP over who gets
+which wild.
+
+Model
+-----
+A colour with owned-value mask m (9 bits), given a set S of values it may fill with number wilds
+and s further slots it may fill with any value (its colour wilds plus the full wilds it is
+given), scores its best run whose gaps g (values of the run not owned) satisfy
+popcount(g ∧ ¬S) ≤ s::
+
+    TAB[m, s, S] = max { points(run) : popcount(gaps(run) ∧ ¬S) ≤ s },   s = 0..SMAX
+
+(points: 1 per card, 10 for 1–9; SMAX = 9 fills any run). A colour wild only ever serves its
+colour, so it is a slot of that colour; a number wild of value v serves one colour (any); a full
+wild serves one colour (any value). Giving each number wild (item i, value v_i) and each full wild
+to one colour splits the problem into four independent colours, so the exact score is::
+
+    max over U_0 ⊔ U_1 ⊔ U_2 ⊔ U_3 ⊆ items, φ_0 + … + φ_3 ≤ f  of
+        Σ_c TAB[m_c, min(cw_c + φ_c, SMAX), VAL(U_c)]
+
+with VAL(U) the OR of the items' value bits. A colour with the items U_c can fill gap v only
+with an item of value v, and every other gap with a slot, which is the table's condition; so this
+equals the matching optimum of ``whole_score.score_search`` (checked on random collections in
+tests/test_ten_whole_score.py). The max is a DP over colours with state (items used U, full
+wilds used φ): D_c[U][φ] = max_{S ⊆ U, φ' ≤ φ} D_{c−1}[U ∖ S][φ − φ'] + L_c[S][φ'], where
+L_c[S][φ'] = TAB[m_c, min(cw_c + φ', SMAX), VAL(S)]; TAB is monotone in s and S, so D_3[all][f]
+is the answer.
+
+Cost: building TAB is 512 · 512 · 46 popcounts (tens of ms, once per process); a score is
+4 · 2^k · (f + 1) table reads plus 2 · 3^k · (f + 1)(f + 2)/2 + 2^k (f + 1)² sums for k number
+wilds and f full wilds — a few hundred operations for the usual k ≤ 3, f ≤ 1. ``score_slots``
+returns −1 above KMAX items or FMAX full wilds; the caller then runs the search.
+
+Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch from offset SOFF: the item values
+(KMAX), VAL (2^KMAX), four L tables and two D tables of 2^KMAX · (FMAX + 1) each.
+"""
+import numpy as np
+from numba import njit
+
+SMAX = 9
+KMAX = 6
+FMAX = 2
+NU = 1 << KMAX
+NF = FMAX + 1
+SOFF = 200  # ws offset of this module's scratch (whole_score.py uses ws[0:SOFF])
+O_ITEM = SOFF
+O_VAL = O_ITEM + KMAX
+O_L = O_VAL + NU
+O_D = O_L + 4 * NU * NF
+O_E = O_D + NU * NF
+SLOTS_WS_END = O_E + NU * NF
+
+
+@njit(cache=True)
+def slot_table(CP, CG, NCAND, POP):
+    """TAB int8[512, SMAX + 1, 512] of the module doc from the run candidates of
+    ``whole_score.run_tables``."""
+    TAB = np.zeros((512, SMAX + 1, 512), dtype=np.int8)
+    best = np.zeros(SMAX + 2, dtype=np.int64)
+    for m in range(512):
+        for S in range(512):
+            for n in range(SMAX + 2):
+                best[n] = 0
+            for i in range(NCAND[m]):
+                need = POP[CG[m, i] & ~S]
+                if need > SMAX:
+                    continue
+                if CP[m, i] > best[need]:
+                    best[need] = CP[m, i]
+            run = 0
+            for s in range(SMAX + 1):
+                if best[s] > run:
+                    run = best[s]
+                TAB[m, s, S] = run
+    return TAB
+
+
+@njit(cache=True, inline="always")
+def _slots(x):
+    return x if x < SMAX else SMAX
+
+
+@njit(cache=True)
+def score_slots(row, LONG, TAB, ws):
+    """Exact best score of ``row`` (int64[55] counts) by the module's DP, or −1 when it holds
+    more than KMAX number wilds or FMAX full wilds. Without any wild it is Σ_c LONG[m_c] (the
+    longest run of each colour; LONG int64[512] of ``whole_score.run_tables``)."""
+    f = row[54]
+    if f > FMAX:
+        return -1
+    k = 0
+    for v in range(9):
+        for _ in range(row[45 + v]):
+            if k == KMAX:
+                return -1
+            ws[O_ITEM + k] = 1 << v
+            k += 1
+    m0 = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    for v in range(9):
+        b = 1 << v
+        if row[v] > 0:
+            m0 |= b
+        if row[9 + v] > 0:
+            m1 |= b
+        if row[18 + v] > 0:
+            m2 |= b
+        if row[27 + v] > 0:
+            m3 |= b
+    if k == 0 and f == 0:
+        if row[41] + row[42] + row[43] + row[44] == 0:
+            return LONG[m0] + LONG[m1] + LONG[m2] + LONG[m3]
+        return (TAB[m0, _slots(row[41]), 0] + TAB[m1, _slots(row[42]), 0]
+                + TAB[m2, _slots(row[43]), 0] + TAB[m3, _slots(row[44]), 0])
+    nu = 1 << k
+    ws[O_VAL] = 0
+    for U in range(1, nu):
+        low = U & -U
+        i = 0
+        while (1 << i) != low:
+            i += 1
+        ws[O_VAL + U] = ws[O_VAL + (U ^ low)] | ws[O_ITEM + i]
+    for c in range(4):
+        m = m0 if c == 0 else (m1 if c == 1 else (m2 if c == 2 else m3))
+        cw = row[41 + c]
+        o = O_L + c * NU * NF
+        for U in range(nu):
+            vu = ws[O_VAL + U]
+            for p in range(f + 1):
+                ws[o + U * NF + p] = TAB[m, _slots(cw + p), vu]
+    for i in range(nu * NF):
+        ws[O_D + i] = ws[O_L + i]
+    for c in range(1, 3):
+        o = O_L + c * NU * NF
+        for U in range(nu):
+            for p in range(f + 1):
+                bestv = 0
+                S = U
+                while True:
+                    R = U ^ S
+                    for q in range(p + 1):
+                        v = ws[O_D + R * NF + p - q] + ws[o + S * NF + q]
+                        if v > bestv:
+                            bestv = v
+                    if S == 0:
+                        break
+                    S = (S - 1) & U
+                ws[O_E + U * NF + p] = bestv
+        for i in range(nu * NF):
+            ws[O_D + i] = ws[O_E + i]
+    o = O_L + 3 * NU * NF
+    full = nu - 1
+    bestv = 0
+    S = full
+    while True:
+        R = full ^ S
+        for q in range(f + 1):
+            v = ws[O_D + R * NF + f - q] + ws[o + S * NF + q]
+            if v > bestv:
+                bestv = v
+        if S == 0:
+            break
+        S = (S - 1) & full
+    return bestv
