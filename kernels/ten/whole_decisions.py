@@ -9,10 +9,11 @@ from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, G_AUCTIONS,
+    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0, G_AUCTIONS,
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import score_row
+from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour
 
 
 @njit(cache=True, inline="always")
@@ -37,6 +38,47 @@ def cached_score(q, cards, tk, T, ws):
     if tk[TK_SCORE + q] < 0:
         tk[TK_SCORE + q] = score_row(cards[q], T, ws)
     return tk[TK_SCORE + q]
+
+
+@njit(cache=True)
+def card_gain(q, t, base, ready, oc, cards, T, ws):
+    """Score gain of seat q taking number card t (not owned), exact: ``ready`` is what
+    ``prepare`` returned for q's collection (≥ 0: no wild, the longest runs change; −1: the slot
+    DP, ``others`` recomputed when the colour differs from ``oc``, the last colour asked; −2:
+    the search)."""
+    c = t // 9
+    b = 1 << (t % 9)
+    if ready >= 0:
+        m = ws[O_M + c]
+        return T[0][m | b] - T[0][m]
+    if ready == -1:
+        if c != oc:
+            others(c, ws)
+        return score_colour(c, ws[O_M + c] | b, ws[O_CW + c], T[6], ws) - base
+    cards[q, t] += 1
+    g = score_row(cards[q], T, ws) - base
+    cards[q, t] -= 1
+    return g
+
+
+@njit(cache=True)
+def wild_gain(q, w, cards, tk, T, ws):
+    """Score gain of seat q taking the wild of type w, exact (a colour wild changes only its
+    colour's slots: the slot DP's ``score_colour``; other wilds: a fresh score)."""
+    base = cached_score(q, cards, tk, T, ws)
+    if w < CW0 + 4:
+        c = w - CW0
+        ready = prepare(cards[q], T[0], T[6], ws)
+        if ready >= 0:
+            m = ws[O_M + c]
+            return T[6][m, 1, 0] - T[0][m]
+        if ready == -1:
+            others(c, ws)
+            return score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, T[6], ws) - base
+    cards[q, w] += 1
+    g = score_row(cards[q], T, ws) - base
+    cards[q, w] -= 1
+    return g
 
 
 @njit(cache=True)
@@ -107,6 +149,8 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     pick = -1
     if kind == A_VALUE:
         base = -1
+        ready = -1
+        oc = -1
         best_v = 0.0
         best_p = 1
         for t in range(36):
@@ -117,9 +161,9 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
                 continue
             if base < 0:
                 base = cached_score(q, cards, tk, T, ws)
-            cards[q, t] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, t] -= 1
+                ready = prepare(cards[q], T[0], T[6], ws)
+            g = card_gain(q, t, base, ready, oc, cards, T, ws)
+            oc = t // 9
             v = g + bot[B_BONUS]
             if v <= 0.0 or v < bot[B_MINGAIN] * price:
                 continue
@@ -168,10 +212,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
                 continue
-            base = cached_score(q, cards, tk, T, ws)
-            cards[q, w] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, w] -= 1
+            g = wild_gain(q, w, cards, tk, T, ws)
             lim = int(np.floor(g * bot[B_TPP]))
             if lim > own:
                 lim = own

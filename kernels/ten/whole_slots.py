@@ -31,8 +31,14 @@ Cost: building TAB is 512 · 512 · 46 popcounts (tens of ms, once per process);
 wilds and f full wilds — a few hundred operations for the usual k ≤ 3, f ≤ 1. ``score_slots``
 returns −1 above KMAX items or FMAX full wilds; the caller then runs the search.
 
-Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch from offset SOFF: the item values
-(KMAX), VAL (2^KMAX), four L tables and two D tables of 2^KMAX · (FMAX + 1) each.
+Marginal values reuse the DP: ``prepare`` reads a collection once, ``others(c)`` runs the DP over
+the three colours other than c, and ``score_colour(c, m, cw)`` is then the exact score with
+colour c's mask or colour wilds changed, in 2^k (f + 1) reads: a buy phase scores every market
+card of a colour at that cost, and an auction a colour wild.
+
+Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch from offset SOFF: masks, colour
+wilds, k and f, the item values (KMAX), VAL (2^KMAX), four L tables and two DP tables of
+2^KMAX · (FMAX + 1) each.
 """
 import numpy as np
 from numba import njit
@@ -43,11 +49,12 @@ FMAX = 2
 NU = 1 << KMAX
 NF = FMAX + 1
 SOFF = 200  # ws offset of this module's scratch (whole_score.py uses ws[0:SOFF])
-O_ITEM = SOFF
+O_M, O_CW, O_UM, O_K, O_F = SOFF, SOFF + 4, SOFF + 8, SOFF + 12, SOFF + 13
+O_ITEM = SOFF + 14
 O_VAL = O_ITEM + KMAX
 O_L = O_VAL + NU
-O_D = O_L + 4 * NU * NF
-O_E = O_D + NU * NF
+O_O = O_L + 4 * NU * NF
+O_E = O_O + NU * NF
 SLOTS_WS_END = O_E + NU * NF
 
 
@@ -81,39 +88,41 @@ def _slots(x):
 
 
 @njit(cache=True)
-def score_slots(row, LONG, TAB, ws):
-    """Exact best score of ``row`` (int64[55] counts) by the module's DP, or −1 when it holds
-    more than KMAX number wilds or FMAX full wilds. Without any wild it is Σ_c LONG[m_c] (the
-    longest run of each colour; LONG int64[512] of ``whole_score.run_tables``)."""
+def prepare(row, LONG, TAB, ws):
+    """Read ``row`` into the scratch: masks, colour wilds, the items and VAL, and the tables
+    L_c[U][φ] for φ ≤ f. Returns the score directly when the row holds no number or full wild
+    (−2 when it holds too many for the DP, −1 otherwise: then ``dp_all``/``score_colour``)."""
     f = row[54]
     if f > FMAX:
-        return -1
+        return -2
+    every = 511
+    for c in range(4):
+        m = 0
+        for v in range(9):
+            if row[9 * c + v] > 0:
+                m |= 1 << v
+        ws[O_M + c] = m
+        ws[O_CW + c] = row[41 + c]
+        every &= m
     k = 0
     for v in range(9):
+        if (every >> v) & 1:  # owned in every colour: this number wild fills no gap
+            continue
         for _ in range(row[45 + v]):
             if k == KMAX:
-                return -1
+                return -2
             ws[O_ITEM + k] = 1 << v
             k += 1
-    m0 = 0
-    m1 = 0
-    m2 = 0
-    m3 = 0
-    for v in range(9):
-        b = 1 << v
-        if row[v] > 0:
-            m0 |= b
-        if row[9 + v] > 0:
-            m1 |= b
-        if row[18 + v] > 0:
-            m2 |= b
-        if row[27 + v] > 0:
-            m3 |= b
-    if k == 0 and f == 0:
-        if row[41] + row[42] + row[43] + row[44] == 0:
-            return LONG[m0] + LONG[m1] + LONG[m2] + LONG[m3]
-        return (TAB[m0, _slots(row[41]), 0] + TAB[m1, _slots(row[42]), 0]
-                + TAB[m2, _slots(row[43]), 0] + TAB[m3, _slots(row[44]), 0])
+    for c in range(4):
+        um = 0
+        for i in range(k):
+            if (ws[O_M + c] & ws[O_ITEM + i]) == 0:
+                um |= 1 << i
+        ws[O_UM + c] = um
+    ws[O_K] = k
+    ws[O_F] = f
+    if k == 0 and f == 0 and row[41] + row[42] + row[43] + row[44] == 0:
+        return LONG[ws[O_M]] + LONG[ws[O_M + 1]] + LONG[ws[O_M + 2]] + LONG[ws[O_M + 3]]
     nu = 1 << k
     ws[O_VAL] = 0
     for U in range(1, nu):
@@ -123,44 +132,89 @@ def score_slots(row, LONG, TAB, ws):
             i += 1
         ws[O_VAL + U] = ws[O_VAL + (U ^ low)] | ws[O_ITEM + i]
     for c in range(4):
-        m = m0 if c == 0 else (m1 if c == 1 else (m2 if c == 2 else m3))
-        cw = row[41 + c]
+        m = ws[O_M + c]
+        cw = ws[O_CW + c]
         o = O_L + c * NU * NF
         for U in range(nu):
             vu = ws[O_VAL + U]
             for p in range(f + 1):
                 ws[o + U * NF + p] = TAB[m, _slots(cw + p), vu]
-    for i in range(nu * NF):
-        ws[O_D + i] = ws[O_L + i]
-    for c in range(1, 3):
-        o = O_L + c * NU * NF
-        for U in range(nu):
-            for p in range(f + 1):
-                bestv = 0
-                S = U
-                while True:
-                    R = U ^ S
-                    for q in range(p + 1):
-                        v = ws[O_D + R * NF + p - q] + ws[o + S * NF + q]
-                        if v > bestv:
-                            bestv = v
-                    if S == 0:
-                        break
-                    S = (S - 1) & U
-                ws[O_E + U * NF + p] = bestv
-        for i in range(nu * NF):
-            ws[O_D + i] = ws[O_E + i]
-    o = O_L + 3 * NU * NF
-    full = nu - 1
+    return -1
+
+
+@njit(cache=True)
+def _combine(src, lc, um, nu, f, ws, dst):
+    """dst[U][p] = max_{S ⊆ U, q ≤ p} src[U ∖ S][p − q] + L[S][q] (offsets into ws); only S
+    within the colour's useful items ``um`` are tried (src is monotone in U, L depends on S ∩ um
+    only)."""
+    for U in range(nu):
+        for p in range(f + 1):
+            bestv = 0
+            S = U & um
+            while True:
+                R = U ^ S
+                for q in range(p + 1):
+                    v = ws[src + R * NF + p - q] + ws[lc + S * NF + q]
+                    if v > bestv:
+                        bestv = v
+                if S == 0:
+                    break
+                S = (S - 1) & U & um
+            ws[dst + U * NF + p] = bestv
+
+
+@njit(cache=True)
+def others(c, ws):
+    """The DP over the three colours other than c into ws[O_O:] (after ``prepare``)."""
+    nu = 1 << ws[O_K]
+    f = ws[O_F]
+    first = True
+    for d in range(4):
+        if d == c:
+            continue
+        lc = O_L + d * NU * NF
+        if first:
+            for i in range(nu * NF):
+                ws[O_O + i] = ws[lc + i]
+            first = False
+        else:
+            _combine(O_O, lc, ws[O_UM + d], nu, f, ws, O_E)
+            for i in range(nu * NF):
+                ws[O_O + i] = ws[O_E + i]
+
+
+@njit(cache=True)
+def score_colour(c, m, cw, TAB, ws):
+    """The exact score when colour c has the owned mask m and cw colour wilds, the other
+    colours and the wilds as prepared (after ``prepare`` and ``others(c)``)."""
+    k = ws[O_K]
+    f = ws[O_F]
+    full = (1 << k) - 1
+    um = full & ws[O_UM + c]
     bestv = 0
-    S = full
+    S = um
     while True:
         R = full ^ S
+        vs = ws[O_VAL + S]
         for q in range(f + 1):
-            v = ws[O_D + R * NF + f - q] + ws[o + S * NF + q]
+            v = ws[O_O + R * NF + f - q] + TAB[m, _slots(cw + q), vs]
             if v > bestv:
                 bestv = v
         if S == 0:
             break
-        S = (S - 1) & full
+        S = (S - 1) & um
     return bestv
+
+
+@njit(cache=True)
+def score_slots(row, LONG, TAB, ws):
+    """Exact best score of ``row`` (int64[55] counts) by the module's DP, or −1 when it holds
+    more than KMAX number wilds or FMAX full wilds. Without any wild it is Σ_c LONG[m_c] (the
+    longest run of each colour; LONG int64[512] of ``whole_score.run_tables``)."""
+    x = prepare(row, LONG, TAB, ws)
+    if x == -2:
+        return -1
+    if x >= 0:
+        return x
+    others(3, ws)
+    return score_colour(3, ws[O_M + 3], ws[O_CW + 3], TAB, ws)
