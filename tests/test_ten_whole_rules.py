@@ -132,3 +132,20 @@ def test_spent_cards_rule():
 def test_player_counts_run(players):
     g = scripted_game(R, bots("threshold") * players, "r1,r2,$3,r#,b4")
     assert g["record"]["violations"] == 0
+
+
+def test_rollout_bot_stops_when_every_rollout_busts():
+    # after r9 the pile holds r5, r6, r7: every rollout busts (worth bust·token = 0.75) and
+    # stopping with one card is worth 1, so the rollout bot stops; seat 1 then busts on r5, r6
+    g = scripted_game(R, bots("rollout:8,buy=never,reward=numbers", QUIET), "r9,r5,r6,r7")
+    assert g["record"]["first_turn_bust"] == 0
+    assert g["collections"][0] == Counter({"r9": 1, "r7": 1})
+    assert g["record"]["number_busts"] == 1
+
+
+def test_rollout_bot_draws_when_every_rollout_gains():
+    # after r1 the pile holds r2, r3: every rollout takes both (T = 6 < 7, then the pile is
+    # empty) and is worth 3 cards against 1 now, so it draws on and takes r1, r2, r3
+    g = scripted_game(R, bots("rollout:4,buy=never,reward=numbers", QUIET), "r1,r2,r3")
+    assert g["collections"][0] == Counter({"r1": 1, "r2": 1, "r3": 1})
+    assert g["record"]["turns"] == 1

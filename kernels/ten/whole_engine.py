@@ -32,7 +32,7 @@ Bots (seat rows of ``bots``, layout.py) see only public facts: their collection,
 the tokens, the tableau. Draw rules: stop once T ≥ t; once the tableau holds m cards; the exact
 one-turn table of a fresh deck (``dec[table, room, a, b]`` with ``a``/``b`` the number/currency
 multisets drawn this turn, walked along ``nchild``/``cchild``; room = cap − tokens held; no card
-counting); a coin with chance B_PDRAW. Reward rule W_VALUE: numbers iff
+counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn (``whole_rollout.py``). Reward rule W_VALUE: numbers iff
 ``gain + bonus·new − opp·(tokens the others gain) ≥ min(C, room)/tpp`` where gain is the
 collection's score increase and ``new`` the tableau's number types not owned yet. Bids
 (A_VALUE): limit = ⌊(score gain of the wild)·tpp⌋, capped by what the bot pays with (tokens, bust
@@ -45,12 +45,14 @@ from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY,
+    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
+    F_CURRENCY,
     F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
     R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SCORE,
     TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
+from kernels.ten.whole_rollout import rollout_draws
 from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, collection_size,
                                          gain_tokens, wants_numbers)
 
@@ -109,6 +111,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         N = 0
         C = 0
         ntab = 0
+        ncur = 0
         na = 0
         cb = 0
         for t in range(36):
@@ -122,6 +125,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             k = cards[ROW_TABLEAU, t]
             C += k * (t - CUR0 + 1)
             ntab += k
+            ncur += k
             for _ in range(k):
                 if cb >= 0 and dkind == D_EXACT:
                     cb = cchild[cb, t - CUR0]
@@ -143,6 +147,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                 elif dkind == D_EXACT:
                     room = cap - tk[a]
                     go = na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
+                elif dkind == D_ROLLOUT:
+                    go = rollout_draws(N, C, ntab - ncur, a, cards, tk, rl, bot, s, ws)
                 else:
                     go = randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
             if go and pos >= R:
@@ -188,6 +194,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     na = nchild[na, c % 9]
             else:
                 C += c - CUR0 + 1
+                ncur += 1
                 if C >= rl[R_CBUST]:
                     outcome = 4
                     break

@@ -40,7 +40,10 @@ from kernels.ten.whole_slots import SLOTS_WS_END, score_slots, slot_table
 MAXCAND = 46
 MAXGAPS = 36  # at most 36 gaps can ever be filled
 FOFF = 32  # ws offset of the per-colour bound tables
-WS_SIZE = SLOTS_WS_END  # this module uses ws[0:FOFF + 4 * (MAXGAPS + 1)], whole_slots.py the rest
+# ws: this module uses ws[0:FOFF + 4 * (MAXGAPS + 1)], whole_slots.py up to SLOTS_WS_END, the
+# rollout bot (whole_rollout.py) 55 pile counts from ROLL_WS
+ROLL_WS = SLOTS_WS_END
+WS_SIZE = ROLL_WS + 55
 
 
 def run_tables():

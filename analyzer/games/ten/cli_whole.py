@@ -10,7 +10,10 @@ from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, Seed
                               TimeLimitOpt, VsOpt, run_spec)
 
 BOTS = ("threshold[:stop_at=7], cards[:after=4], exact[:card=1,token=0.25,bust=3,opp=0], "
-        "random[:draw_chance=0.5]; knobs for all: reward=value|numbers|currency|random, "
+        "random[:draw_chance=0.5], rollout[:rollouts=16] (before each optional draw, K rollouts "
+        "of the rest of the current turn only, under 'stop once T ≥ stop_at' from the draw "
+        "pile's counts, valued like exact's card/token/bust/opp; draws when their mean beats "
+        "stopping); knobs for all: reward=value|numbers|currency|random, "
         "bid=value|never|random, buy=value|never|random, tokens_per_point=3, card_bonus=0.5, "
         "opp_weight=0, min_gain=0, pay_with_cards=false")
 SeatsOpt = Annotated[Optional[str], typer.Option(
@@ -56,6 +59,8 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
       pushluck ten game --seats exact,threshold,threshold,threshold --vs threshold --seed 2
 
       pushluck ten game --players 3 --seats "threshold:8,bid=never;random;cards:5" --json
+
+      pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
     """
     from analyzer.errors import UserError
     from analyzer.games.ten.decide import check_lineups, play_games
