@@ -196,8 +196,20 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
 
 
 @njit(cache=True)
-def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
-    """Auction the wild of type w drawn by seat a (whole_engine.py)."""
+def forced_buy(q, t, cards, tk, rl, T, ws, rec):
+    """Seat q buys market card t (a position's choice in `ten decide`), paying as a bot does."""
+    cards[ROW_MARKET, t] -= 1
+    cards[q, t] += 1
+    tk[TK_SCORE + q] = -1
+    pay_price(q, t % 9 + 1, cards, tk, rl, T, ws)
+    rec[G_BUYS] += 1
+    rec[G_SPENT] += t % 9 + 1
+
+
+@njit(cache=True)
+def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
+    """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
+    bids ``fx`` (0: pass; the active seat, last, bids the current bid + 1 if that is ≤ fx)."""
     cur = 0
     win = -1
     bv = rl[R_BUSTVAL]
@@ -206,7 +218,15 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
         bot = bots[q]
         kind = int(bot[B_BID])
         means = means_of(cards, tk, q, bv, True)
-        if kind == A_VALUE:
+        if q == fq:
+            if q == a:
+                if cur + 1 <= fx:
+                    cur += 1
+                    win = q
+            elif fx > cur:
+                cur = fx
+                win = q
+        elif kind == A_VALUE:
             own = means_of(cards, tk, q, bv, bot[B_CARDS] > 0)
             if rl[R_MEANS] == 1 and own > means:
                 own = means

@@ -46,15 +46,15 @@ from numba import njit
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
     B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
-    F_CURRENCY,
-    F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET,
+    F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS,
+    G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
     R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SCORE,
     TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
 from kernels.ten.whole_rollout import rollout_draws
 from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, collection_size,
-                                         gain_tokens, wants_numbers)
+                                         forced_buy, gain_tokens, wants_numbers)
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
@@ -130,8 +130,22 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                 if cb >= 0 and dkind == D_EXACT:
                     cb = cchild[cb, t - CUR0]
         drawn = ntab > 0 or forced != F_NONE
-        outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust
+        outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust, 5 a forced buy
+        fbuy = -1
         while True:
+            if forced >= F_BUYNONE:  # a position in a buy phase or an auction (decide)
+                if forced < F_BID0:
+                    fbuy = forced - F_BUY0
+                    forced = F_NONE
+                    outcome = 5
+                    break
+                r = forced - F_BID0
+                auction(a, CW0 + r % 16, P, cards, tk, rl, bots, s, T, ws, rec, (r // 16) % 5,
+                        r // 80)
+                rec[G_WILDS] += 1
+                forced = F_NONE
+                drawn = True
+                continue
             go = True
             if forced == F_NUMBERS or forced == F_CURRENCY:
                 go = False
@@ -178,7 +192,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             if c >= CW0:
                 rec[G_WILDS] += 1
                 if rl[R_AUCTIONS] == 1:
-                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec)
+                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec, -1, 0)
                 else:
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1
@@ -214,6 +228,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             rec[G_STOPC] += 1
             if gains:
                 gain_tokens(a, C, tk, cap)
+        elif outcome == 5:
+            if fbuy >= 0:
+                forced_buy(a, fbuy, cards, tk, rl, T, ws, rec)
         else:
             rec[G_BUSTS] += 1
             if outcome == 3:

@@ -47,8 +47,14 @@ ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU = 5, 6, 7, 8
 TK_SUP, TK_BSUP, TK_SCORE = 10, 11, 12
 NTK = 17
 
-# forced first action of a position's active player (decide)
-F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY = 0, 1, 2, 3
+# forced first action of a position's active player (decide): draw, stop for numbers or
+# currency; in a buy phase no buy (F_BUYNONE) or buy number card t (F_BUY0 + t); in an auction
+# of wild type w, seat q bids x (0: pass): F_BID0 + (x · 5 + q) · 16 + (w − CW0) (bid_code)
+F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY, F_BUYNONE, F_BUY0, F_BID0 = 0, 1, 2, 3, 4, 5, 64
+
+
+def bid_code(wild_type: int, seat: int, bid: int) -> int:
+    return F_BID0 + (bid * 5 + seat) * 16 + (wild_type - CW0)
 
 # the per-game record (float64[NREC])
 REC_NAMES = (

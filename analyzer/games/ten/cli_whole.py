@@ -115,8 +115,13 @@ def decide(position: Annotated[str, typer.Argument(
            deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Draw, or stop and take the numbers, or stop and take the currency: the chance of winning.
+    """Draw, or stop and take the numbers, or stop and take the currency; or which card to buy,
+    or what to bid in an auction: the chance of winning for each choice.
 
+    The position's `phase` says which decision it is: "draw" (default), "buy" (the active
+    player took the numbers; the choices are "no buy" and every market card it may buy) or
+    "auction" (the active player drew `wild`; the choices are seat `me`'s bids: pass, 1, 2, …
+    up to what it can pay, at most 15).
     The cards not listed in the position are shuffled into the draw pile for every playout
     (determinization); every choice is played to the end of the game on the same piles (common
     random numbers) by the bots of --seats (or the position's `seats`, default threshold), and
@@ -129,6 +134,10 @@ def decide(position: Annotated[str, typer.Argument(
       pushluck ten decide analyzer/data/ten_position_example.toml --seed 1
 
       pushluck ten decide analyzer/data/ten_position_example.toml --precision 0.01 --seed 1 --json
+
+      pushluck ten decide analyzer/data/ten_position_buy_example.toml -n 2000 --seed 1
+
+      pushluck ten decide analyzer/data/ten_position_auction_example.toml -n 2000 --seed 1
     """
     from analyzer.games.ten.bots import parse_seats
     from analyzer.games.ten.decide import decide as run_decide
