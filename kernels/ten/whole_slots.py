@@ -24,7 +24,9 @@ equals the matching optimum of ``whole_score.score_search`` (checked on random c
 tests/test_ten_whole_score.py). The max is a DP over colours with state (items used U, full
 wilds used φ): D_c[U][φ] = max_{S ⊆ U, φ' ≤ φ} D_{c−1}[U ∖ S][φ − φ'] + L_c[S][φ'], where
 L_c[S][φ'] = TAB[m_c, min(cw_c + φ', SMAX), VAL(S)]; TAB is monotone in s and S, so D_3[all][f]
-is the answer.
+is the answer. Two reductions keep it small without changing it: a number wild whose value every
+colour owns fills no gap and is dropped; and colour c only tries S within its *useful* items
+(values it does not own), since an item outside them leaves L_c unchanged and D is monotone.
 
 Cost: building TAB is 512 · 512 · 46 popcounts (tens of ms, once per process); a score is
 4 · 2^k · (f + 1) table reads plus 2 · 3^k · (f + 1)(f + 2)/2 + 2^k (f + 1)² sums for k number
@@ -37,7 +39,7 @@ colour c's mask or colour wilds changed, in 2^k (f + 1) reads: a buy phase score
 card of a colour at that cost, and an auction a colour wild.
 
 Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch from offset SOFF: masks, colour
-wilds, k and f, the item values (KMAX), VAL (2^KMAX), four L tables and two DP tables of
+wilds, each colour's useful items, k and f, the item values (KMAX), VAL (2^KMAX), four L tables and two DP tables of
 2^KMAX · (FMAX + 1) each.
 """
 import numpy as np
