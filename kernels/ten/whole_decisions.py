@@ -16,7 +16,7 @@ from kernels.ten.whole_score import score_row
 from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def collection_size(cards, q):
     n = 0
     for t in range(NTYPES):
@@ -24,7 +24,7 @@ def collection_size(cards, q):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def means_of(cards, tk, q, bv, with_cards):
     m = tk[q] + bv * tk[5 + q]
     if with_cards:
@@ -32,7 +32,7 @@ def means_of(cards, tk, q, bv, with_cards):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def cached_score(q, cards, tk, T, ws):
     """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
     if tk[TK_SCORE + q] < 0:
@@ -40,7 +40,7 @@ def cached_score(q, cards, tk, T, ws):
     return tk[TK_SCORE + q]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_gain(q, t, base, ready, oc, cards, T, ws):
     """Score gain of seat q taking number card t (not owned), exact: ``ready`` is what
     ``prepare`` returned for q's collection (≥ 0: no wild, the longest runs change; −1: the slot
@@ -61,7 +61,7 @@ def card_gain(q, t, base, ready, oc, cards, T, ws):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wild_gain(q, w, cards, tk, T, ws):
     """Score gain of seat q taking the wild of type w, exact (a colour wild changes only its
     colour's slots: the slot DP's ``score_colour``; other wilds: a fresh score)."""
@@ -81,7 +81,7 @@ def wild_gain(q, w, cards, tk, T, ws):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_tokens(q, amount, tk, cap):
     g = amount
     if g > cap - tk[q]:
@@ -95,7 +95,7 @@ def gain_tokens(q, amount, tk, cap):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_price(q, X, cards, tk, rl, T, ws):
     """Pay price X (whole_engine.py); returns the cards spent."""
     bv = rl[R_BUSTVAL]
@@ -139,7 +139,7 @@ def pay_price(q, X, cards, tk, rl, T, ws):
     return spent
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     """One buy phase for seat q under its bot row (whole_engine.py)."""
     kind = int(bot[B_BUY])
@@ -195,7 +195,7 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     rec[G_SPENT] += pick % 9 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced_buy(q, t, cards, tk, rl, T, ws, rec):
     """Seat q buys market card t (a position's choice in `ten decide`), paying as a bot does."""
     cards[ROW_MARKET, t] -= 1
@@ -206,7 +206,7 @@ def forced_buy(q, t, cards, tk, rl, T, ws, rec):
     rec[G_SPENT] += t % 9 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
     """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
     bids ``fx`` (0: pass; the active seat, last, bids the current bid + 1 if that is ≤ fx)."""
@@ -265,7 +265,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
         rec[G_WDISC] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_numbers(a, C, P, cards, tk, rl, bot, T, ws):
     """The reward rule W_VALUE: True to take the numbers (whole_engine.py)."""
     base = cached_score(a, cards, tk, T, ws)

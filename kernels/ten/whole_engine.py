@@ -40,6 +40,13 @@ tokens, cards if B_CARDS) and, with R_MEANS, by its means; the active player (la
 current + 1 if within its limit, the others bid their limit if above the current bid. Buys
 (A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
 Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
+
+Compilation: the engine and its helpers (``whole_decisions``, ``whole_score``, ``whole_slots``,
+``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are compiled without
+Numba's reference-counting runtime (``_nrt=False``): every call otherwise increments and
+decrements the count of each array argument atomically, which cost more than the scoring itself
+(issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block drivers, which
+allocate their scratch arrays, keep it.
 """
 from numba import njit
 
@@ -59,7 +66,7 @@ from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, colle
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
     """Conservation: every card type and token accounted for, nobody above the cap."""
     bad = 0
@@ -83,7 +90,7 @@ def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, nchild, cchild,
               deck, rec):
     """Play from a position to the end; ``pile[pos:]`` is the draw pile in draw order.

@@ -28,14 +28,14 @@ from kernels.ten.whole_layout import (B_BUSTV, B_CARD, B_DRAWP, B_OPPC, B_ROLLOU
 from kernels.ten.whole_score import ROLL_WS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def stop_value(n, C, room, cap, bot):
     num = bot[B_CARD] * n - bot[B_OPPC] * (C if C < cap else cap)
     cur = bot[B_TOKEN] * (C if C < room else room)
     return num if num > cur else cur
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout_draws(N, C, n, a, cards, tk, rl, bot, s, ws):
     """True when the mean of the K rollouts beats stopping now (module doc)."""
     cap = rl[R_CAP]

@@ -82,7 +82,7 @@ def run_tables():
     return LONG, CP, CG, CN, NCAND, POP, slot_table(CP, CG, NCAND, POP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _fillable(g0, g1, g2, g3, must, ws, POP):
     """True when distinct wilds can fill every gap of the four colours (module doc), checking
     only the colour sets A that contain a colour of ``must`` (the others were checked before)
@@ -119,7 +119,7 @@ def _fillable(g0, g1, g2, g3, must, ws, POP):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_row(row, tabs, ws):
     """Exact best score of the collection ``row`` (int64[55] counts): the slot DP of
     ``whole_slots.py`` when it applies (≤ KMAX number wilds, ≤ FMAX full wilds), else the
@@ -130,7 +130,7 @@ def score_row(row, tabs, ws):
     return score_search(row, tabs, ws)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_search(row, tabs, ws):
     """Exact best score of the collection ``row`` (int64[55] counts) by the search of the module
     doc."""

@@ -84,12 +84,12 @@ def slot_table(CP, CG, NCAND, POP):
     return TAB
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _slots(x):
     return x if x < SMAX else SMAX
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare(row, LONG, TAB, ws):
     """Read ``row`` into the scratch: masks, colour wilds, the items and VAL, and the tables
     L_c[U][φ] for φ ≤ f. Returns the score directly when the row holds no number or full wild
@@ -144,7 +144,7 @@ def prepare(row, LONG, TAB, ws):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _combine(src, lc, um, nu, f, ws, dst):
     """dst[U][p] = max_{S ⊆ U, q ≤ p} src[U ∖ S][p − q] + L[S][q] (offsets into ws); only S
     within the colour's useful items ``um`` are tried (src is monotone in U, L depends on S ∩ um
@@ -165,7 +165,7 @@ def _combine(src, lc, um, nu, f, ws, dst):
             ws[dst + U * NF + p] = bestv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def others(c, ws):
     """The DP over the three colours other than c into ws[O_O:] (after ``prepare``)."""
     nu = 1 << ws[O_K]
@@ -185,7 +185,7 @@ def others(c, ws):
                 ws[O_O + i] = ws[O_E + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_colour(c, m, cw, TAB, ws):
     """The exact score when colour c has the owned mask m and cw colour wilds, the other
     colours and the wilds as prepared (after ``prepare`` and ``others(c)``)."""
@@ -208,7 +208,7 @@ def score_colour(c, m, cw, TAB, ws):
     return bestv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_slots(row, LONG, TAB, ws):
     """Exact best score of ``row`` (int64[55] counts) by the module's DP, or −1 when it holds
     more than KMAX number wilds or FMAX full wilds. Without any wild it is Σ_c LONG[m_c] (the
