@@ -93,3 +93,11 @@ def test_decide_buy_and_auction_positions(name, first, some):
     assert list(out["p_win"])[0] == first and some <= set(out["p_win"])
     assert out["turn_level"] is None and out["recommendation"]
     assert all(k.startswith(first + " − ") for k in out["differences"])
+
+
+def test_buy_or_auction_phase_refused_when_the_rules_switch_it_off():
+    for name, key in [("ten_position_buy_example.toml", "buys"),
+                      ("ten_position_auction_example.toml", "auctions")]:
+        r = _run("decide", str(EXAMPLE.parent / name), "-n", "10", "--set", f"{key}=false")
+        assert r.returncode == 2 and f"{key} = false" in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1

@@ -146,6 +146,10 @@ def choices_of(pos, rules) -> tuple[list[str], list[int]]:
         names = list(CHOICES if pos.tableau else CHOICES[:1])
         return names, [{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
                         "currency": L.F_CURRENCY}[c] for c in names]
+    if pos.phase == "auction" and not rules.auctions or pos.phase == "buy" and not rules.buys:
+        key = "auctions" if pos.phase == "auction" else "buys"
+        raise UserError(f"the position is in phase \"{pos.phase}\" but the rules say "
+                        f"{key} = false")
     q = pos.me if pos.phase == "auction" else pos.active
     means = int(st.tk[q] + rules.bust_token_value * st.tk[5 + q] + st.cards[q].sum())
     if pos.phase == "buy":
