@@ -24,9 +24,11 @@ equals the matching optimum of ``whole_score.score_search`` (checked on random c
 tests/test_ten_whole_score.py). The max is a DP over colours with state (items used U, full
 wilds used φ): D_c[U][φ] = max_{S ⊆ U, φ' ≤ φ} D_{c−1}[U ∖ S][φ − φ'] + L_c[S][φ'], where
 L_c[S][φ'] = TAB[m_c, min(cw_c + φ', SMAX), VAL(S)]; TAB is monotone in s and S, so D_3[all][f]
-is the answer. Two reductions keep it small without changing it: a number wild whose value every
-colour owns fills no gap and is dropped; and colour c only tries S within its *useful* items
-(values it does not own), since an item outside them leaves L_c unchanged and D is monotone.
+is the answer. Three reductions keep it small without changing it: a number wild whose value every
+colour owns fills no gap and is dropped; one whose value only colour c lacks goes to c (no other
+colour has that gap), as a fixed part FIX_c of c's set; and colour c only tries S within its
+*useful* items (values it does not own), since an item outside them leaves L_c unchanged and D
+is monotone.
 
 Cost: building TAB is 512 · 512 · 46 popcounts (tens of ms, once per process); a score is
 4 · 2^k · (f + 1) table reads plus 2 · 3^k · (f + 1)(f + 2)/2 + 2^k (f + 1)² sums for k number
@@ -39,7 +41,7 @@ colour c's mask or colour wilds changed, in 2^k (f + 1) reads: a buy phase score
 card of a colour at that cost, and an auction a colour wild.
 
 Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch from offset SOFF: masks, colour
-wilds, each colour's useful items, k and f, the item values (KMAX), VAL (2^KMAX), four L tables and two DP tables of
+wilds, each colour's useful items and fixed values, k and f, the item values (KMAX), VAL (2^KMAX), four L tables and two DP tables of
 2^KMAX · (FMAX + 1) each.
 """
 import numpy as np
@@ -51,8 +53,8 @@ FMAX = 2
 NU = 1 << KMAX
 NF = FMAX + 1
 SOFF = 200  # ws offset of this module's scratch (whole_score.py uses ws[0:SOFF])
-O_M, O_CW, O_UM, O_K, O_F = SOFF, SOFF + 4, SOFF + 8, SOFF + 12, SOFF + 13
-O_ITEM = SOFF + 14
+O_M, O_CW, O_UM, O_FIX, O_K, O_F = SOFF, SOFF + 4, SOFF + 8, SOFF + 12, SOFF + 16, SOFF + 17
+O_ITEM = SOFF + 18
 O_VAL = O_ITEM + KMAX
 O_L = O_VAL + NU
 O_O = O_L + 4 * NU * NF
@@ -107,13 +109,27 @@ def prepare(row, LONG, TAB, ws):
         ws[O_CW + c] = row[41 + c]
         every &= m
     k = 0
+    nfix = 0
+    for c in range(4):
+        ws[O_FIX + c] = 0
     for v in range(9):
-        if (every >> v) & 1:  # owned in every colour: this number wild fills no gap
+        if row[45 + v] == 0 or (every >> v) & 1:  # owned in every colour: fills no gap
+            continue
+        b = 1 << v
+        users = 0
+        last = 0
+        for c in range(4):
+            if (ws[O_M + c] & b) == 0:
+                users += 1
+                last = c
+        if users == 1:  # only colour `last` lacks v: give it the wild (one copy suffices)
+            ws[O_FIX + last] |= b
+            nfix += 1
             continue
         for _ in range(row[45 + v]):
             if k == KMAX:
                 return -2
-            ws[O_ITEM + k] = 1 << v
+            ws[O_ITEM + k] = b
             k += 1
     for c in range(4):
         um = 0
@@ -123,7 +139,7 @@ def prepare(row, LONG, TAB, ws):
         ws[O_UM + c] = um
     ws[O_K] = k
     ws[O_F] = f
-    if k == 0 and f == 0 and row[41] + row[42] + row[43] + row[44] == 0:
+    if k == 0 and f == 0 and nfix == 0 and row[41] + row[42] + row[43] + row[44] == 0:
         return LONG[ws[O_M]] + LONG[ws[O_M + 1]] + LONG[ws[O_M + 2]] + LONG[ws[O_M + 3]]
     nu = 1 << k
     ws[O_VAL] = 0
@@ -136,9 +152,10 @@ def prepare(row, LONG, TAB, ws):
     for c in range(4):
         m = ws[O_M + c]
         cw = ws[O_CW + c]
+        fx = ws[O_FIX + c]
         o = O_L + c * NU * NF
         for U in range(nu):
-            vu = ws[O_VAL + U]
+            vu = ws[O_VAL + U] | fx
             for p in range(f + 1):
                 ws[o + U * NF + p] = TAB[m, _slots(cw + p), vu]
     return -1
@@ -193,11 +210,12 @@ def score_colour(c, m, cw, TAB, ws):
     f = ws[O_F]
     full = (1 << k) - 1
     um = full & ws[O_UM + c]
+    fx = ws[O_FIX + c]
     bestv = 0
     S = um
     while True:
         R = full ^ S
-        vs = ws[O_VAL + S]
+        vs = ws[O_VAL + S] | fx
         for q in range(f + 1):
             v = ws[O_O + R * NF + f - q] + TAB[m, _slots(cw + q), vs]
             if v > bestv:
