@@ -91,3 +91,30 @@ def test_first_turn_bust_rate_matches_exact_one_turn_solver():
     p = lineup_stats(res.sums, 0, 1, 4)["first_turn_bust"]
     assert abs(p.estimate - exact) <= 5 * p.se
     assert 0.1 < exact < 0.5
+
+
+def test_kernel_matches_reference_rollout_bots():
+    """The rollout bot draws its rollouts from the game's stream: the reference must make the
+    same draws in the same order, so whole games agree record by record."""
+    for players, seats in [(4, "rollout:6,threshold,rollout:3,stop_at=9,opp=0.2,exact"),
+                           (2, "rollout:4,card=1.5,bust=1,random")]:
+        st = Setup(TenRules(), load_deck(), players, [parse_seats(seats, players)], check=True)
+        _compare(st, block_keys(8, 1, 1)[0], 2)
+
+
+def test_rollout_bot_conserves_and_differs_from_its_base():
+    st = Setup(TenRules(), load_deck(), 4, [parse_seats("rollout:8", 4), parse_seats("threshold", 4)],
+               check=True)
+    res = run(st.job(), 512, 9, progress=False)
+    a, b = lineup_stats(res.sums, 0, 2, 4), lineup_stats(res.sums, 1, 2, 4)
+    assert a["violations"] == 0 and a["n"] == 512
+    assert a["first_turn_bust"].estimate != b["first_turn_bust"].estimate
+
+
+def test_rollout_bot_parses_and_refuses_bad_knobs():
+    from analyzer.errors import UserError
+
+    bot = parse_seats("rollout:32", 2)[0]
+    assert bot.name == "rollout" and bot.rollouts == 32 and bot.label == "rollout:rollouts=32"
+    with pytest.raises(UserError, match="rollouts must be 1..1000"):
+        parse_seats("rollout:0", 2)

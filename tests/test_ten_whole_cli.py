@@ -56,6 +56,12 @@ def test_decide_example_position():
     ("", "r1,$3", 4, "currency card"),
     ('out = "**,**"', "r1", 4, "'**' is listed 2 times"),
     ("foo = 1", "r1", 4, "unknown key 'foo'"),
+    ('phase = "buy"', "r1", 4, "the tableau must be empty"),
+    ('phase = "auction"', "r1", 4, "needs 'wild'"),
+    ('phase = "auction"\nwild = "r5"', "r1", 4, "needs 'wild'"),
+    ('wild = "r#"', "r1", 4, "only for phase"),
+    ('phase = "bid"', "r1", 4, "'phase' must be one of"),
+    ('phase = "auction"\nwild = "**"\nout = "**"', "r1", 4, "'**' is listed 2 times"),
 ])
 def test_impossible_positions_are_refused(tmp_path, extra, c0, t0, needle):
     p = tmp_path / "pos.toml"
@@ -74,3 +80,24 @@ def test_busted_tableau_and_bad_bot_are_refused(tmp_path):
     assert r.returncode == 2 and "stop_at" in r.stderr
     r = _run("game", "--seats", "threshold,random,cards", "--players", "2", "-n", "10")
     assert r.returncode == 2 and "3 bots for 2 players" in r.stderr
+
+
+@pytest.mark.parametrize("name,first,some", [
+    ("ten_position_buy_example.toml", "no buy", {"buy g2", "buy r6"}),
+    ("ten_position_auction_example.toml", "pass", {"bid 1", "bid 15"}),
+])
+def test_decide_buy_and_auction_positions(name, first, some):
+    r = _run("decide", str(EXAMPLE.parent / name), "-n", "100", "--seed", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert list(out["p_win"])[0] == first and some <= set(out["p_win"])
+    assert out["turn_level"] is None and out["recommendation"]
+    assert all(k.startswith(first + " − ") for k in out["differences"])
+
+
+def test_buy_or_auction_phase_refused_when_the_rules_switch_it_off():
+    for name, key in [("ten_position_buy_example.toml", "buys"),
+                      ("ten_position_auction_example.toml", "auctions")]:
+        r = _run("decide", str(EXAMPLE.parent / name), "-n", "10", "--set", f"{key}=false")
+        assert r.returncode == 2 and f"{key} = false" in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1

@@ -132,3 +132,51 @@ def test_spent_cards_rule():
 def test_player_counts_run(players):
     g = scripted_game(R, bots("threshold") * players, "r1,r2,$3,r#,b4")
     assert g["record"]["violations"] == 0
+
+
+def test_rollout_bot_stops_when_every_rollout_busts():
+    # after r9 the pile holds r5, r6, r7: every rollout busts (worth bust·token = 0.75) and
+    # stopping with one card is worth 1, so the rollout bot stops; seat 1 then busts on r5, r6
+    g = scripted_game(R, bots("rollout:8,buy=never,reward=numbers", QUIET), "r9,r5,r6,r7")
+    assert g["record"]["first_turn_bust"] == 0
+    assert g["collections"][0] == Counter({"r9": 1, "r7": 1})
+    assert g["record"]["number_busts"] == 1
+
+
+def test_rollout_bot_draws_when_every_rollout_gains():
+    # after r1 the pile holds r2, r3: every rollout takes both (T = 6 < 7, then the pile is
+    # empty) and is worth 3 cards against 1 now, so it draws on and takes r1, r2, r3
+    g = scripted_game(R, bots("rollout:4,buy=never,reward=numbers", QUIET), "r1,r2,r3")
+    assert g["collections"][0] == Counter({"r1": 1, "r2": 1, "r3": 1})
+    assert g["record"]["turns"] == 1
+
+
+def test_forced_buy_takes_the_card_and_pays_its_value():
+    from kernels.ten.whole_layout import F_BUY0, F_BUYNONE
+
+    # seat 0 is in its buy phase: it buys g4 (type 21) for 4 of its 5 tokens
+    g = scripted_game(R, bots(QUIET, QUIET), "b1", market="r3,g4", forced=F_BUY0 + 21)
+    assert g["collections"][0] == Counter({"g4": 1})
+    assert g["tokens"][0] == R.start_tokens - 4 and g["record"]["buys"] == 1
+    assert g["market"] == Counter({"r3": 1, "b1": 1}) and g["record"]["violations"] == 0
+    g = scripted_game(R, bots(QUIET, QUIET), "b1", market="r3,g4", forced=F_BUYNONE)
+    assert g["collections"][0] == Counter() and g["record"]["buys"] == 0
+
+
+def test_forced_bid_wins_the_auction_and_the_turn_goes_on():
+    from kernels.ten.whole_layout import bid_code
+
+    # seat 0 drew r# (type 41); seat 1 bids 3 against bots that never bid, wins and pays 3;
+    # then seat 0's turn goes on: it draws b1, the pile is empty, it stops for the currency
+    g = scripted_game(R, bots(QUIET, QUIET, QUIET), "b1", forced=bid_code(41, 1, 3), wild="r#")
+    assert g["collections"][1] == Counter({"r#": 1})
+    assert g["tokens"] == [R.start_tokens, R.start_tokens - 3, R.start_tokens]
+    assert g["record"]["auctions"] == 1 and g["record"]["auction_price"] == 3
+    assert g["record"]["turns"] == 1 and g["market"] == Counter({"b1": 1})
+    assert g["record"]["violations"] == 0
+    # the active seat bids last: one above the current bid (0 here), within its forced limit
+    g = scripted_game(R, bots(QUIET, QUIET), "b1", forced=bid_code(41, 0, 4), wild="r#")
+    assert g["collections"][0] == Counter({"r#": 1}) and g["record"]["auction_price"] == 1
+    # a forced pass with no other bidder: the wild is discarded (all_pass = discard)
+    g = scripted_game(R, bots(QUIET, QUIET), "b1", forced=bid_code(41, 1, 0), wild="r#")
+    assert g["out"]["r#"] == 1 and g["record"]["wilds_discarded"] == 1

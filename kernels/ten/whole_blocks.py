@@ -26,7 +26,7 @@ from kernels.ten.whole_layout import (
     R_TOKENS, ROW_PILE, TK_BSUP, TK_SCORE, TK_SUP, NTK)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(pile, base, s):
     """Copy ``base`` into ``pile`` and shuffle it by Fisher–Yates (last position first)."""
     n = base.shape[0]
@@ -39,7 +39,7 @@ def shuffle(pile, base, s):
         pile[j] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_game(pile, base, cards, tk, deck, rl, P, s):
     """A fresh game: shuffled pile, empty collections and market, starting tokens."""
     shuffle(pile, base, s)

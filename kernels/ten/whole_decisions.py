@@ -9,13 +9,14 @@ from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, G_AUCTIONS,
+    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0, G_AUCTIONS,
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import score_row
+from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def collection_size(cards, q):
     n = 0
     for t in range(NTYPES):
@@ -23,7 +24,7 @@ def collection_size(cards, q):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def means_of(cards, tk, q, bv, with_cards):
     m = tk[q] + bv * tk[5 + q]
     if with_cards:
@@ -31,7 +32,7 @@ def means_of(cards, tk, q, bv, with_cards):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def cached_score(q, cards, tk, T, ws):
     """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
     if tk[TK_SCORE + q] < 0:
@@ -39,7 +40,48 @@ def cached_score(q, cards, tk, T, ws):
     return tk[TK_SCORE + q]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def card_gain(q, t, base, ready, oc, cards, T, ws):
+    """Score gain of seat q taking number card t (not owned), exact: ``ready`` is what
+    ``prepare`` returned for q's collection (≥ 0: no wild, the longest runs change; −1: the slot
+    DP, ``others`` recomputed when the colour differs from ``oc``, the last colour asked; −2:
+    the search)."""
+    c = t // 9
+    b = 1 << (t % 9)
+    if ready >= 0:
+        m = ws[O_M + c]
+        return T[0][m | b] - T[0][m]
+    if ready == -1:
+        if c != oc:
+            others(c, ws)
+        return score_colour(c, ws[O_M + c] | b, ws[O_CW + c], T[6], ws) - base
+    cards[q, t] += 1
+    g = score_row(cards[q], T, ws) - base
+    cards[q, t] -= 1
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def wild_gain(q, w, cards, tk, T, ws):
+    """Score gain of seat q taking the wild of type w, exact (a colour wild changes only its
+    colour's slots: the slot DP's ``score_colour``; other wilds: a fresh score)."""
+    base = cached_score(q, cards, tk, T, ws)
+    if w < CW0 + 4:
+        c = w - CW0
+        ready = prepare(cards[q], T[0], T[6], ws)
+        if ready >= 0:
+            m = ws[O_M + c]
+            return T[6][m, 1, 0] - T[0][m]
+        if ready == -1:
+            others(c, ws)
+            return score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, T[6], ws) - base
+    cards[q, w] += 1
+    g = score_row(cards[q], T, ws) - base
+    cards[q, w] -= 1
+    return g
+
+
+@njit(cache=True, _nrt=False)
 def gain_tokens(q, amount, tk, cap):
     g = amount
     if g > cap - tk[q]:
@@ -53,7 +95,7 @@ def gain_tokens(q, amount, tk, cap):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_price(q, X, cards, tk, rl, T, ws):
     """Pay price X (whole_engine.py); returns the cards spent."""
     bv = rl[R_BUSTVAL]
@@ -97,7 +139,7 @@ def pay_price(q, X, cards, tk, rl, T, ws):
     return spent
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     """One buy phase for seat q under its bot row (whole_engine.py)."""
     kind = int(bot[B_BUY])
@@ -107,6 +149,8 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     pick = -1
     if kind == A_VALUE:
         base = -1
+        ready = -1
+        oc = -1
         best_v = 0.0
         best_p = 1
         for t in range(36):
@@ -117,9 +161,9 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
                 continue
             if base < 0:
                 base = cached_score(q, cards, tk, T, ws)
-            cards[q, t] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, t] -= 1
+                ready = prepare(cards[q], T[0], T[6], ws)
+            g = card_gain(q, t, base, ready, oc, cards, T, ws)
+            oc = t // 9
             v = g + bot[B_BONUS]
             if v <= 0.0 or v < bot[B_MINGAIN] * price:
                 continue
@@ -151,9 +195,21 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     rec[G_SPENT] += pick % 9 + 1
 
 
-@njit(cache=True)
-def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
-    """Auction the wild of type w drawn by seat a (whole_engine.py)."""
+@njit(cache=True, _nrt=False)
+def forced_buy(q, t, cards, tk, rl, T, ws, rec):
+    """Seat q buys market card t (a position's choice in `ten decide`), paying as a bot does."""
+    cards[ROW_MARKET, t] -= 1
+    cards[q, t] += 1
+    tk[TK_SCORE + q] = -1
+    pay_price(q, t % 9 + 1, cards, tk, rl, T, ws)
+    rec[G_BUYS] += 1
+    rec[G_SPENT] += t % 9 + 1
+
+
+@njit(cache=True, _nrt=False)
+def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
+    """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
+    bids ``fx`` (0: pass; the active seat, last, bids the current bid + 1 if that is ≤ fx)."""
     cur = 0
     win = -1
     bv = rl[R_BUSTVAL]
@@ -162,16 +218,21 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
         bot = bots[q]
         kind = int(bot[B_BID])
         means = means_of(cards, tk, q, bv, True)
-        if kind == A_VALUE:
+        if q == fq:
+            if q == a:
+                if cur + 1 <= fx:
+                    cur += 1
+                    win = q
+            elif fx > cur:
+                cur = fx
+                win = q
+        elif kind == A_VALUE:
             own = means_of(cards, tk, q, bv, bot[B_CARDS] > 0)
             if rl[R_MEANS] == 1 and own > means:
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
                 continue
-            base = cached_score(q, cards, tk, T, ws)
-            cards[q, w] += 1
-            g = score_row(cards[q], T, ws) - base
-            cards[q, w] -= 1
+            g = wild_gain(q, w, cards, tk, T, ws)
             lim = int(np.floor(g * bot[B_TPP]))
             if lim > own:
                 lim = own
@@ -204,7 +265,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec):
         rec[G_WDISC] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_numbers(a, C, P, cards, tk, rl, bot, T, ws):
     """The reward rule W_VALUE: True to take the numbers (whole_engine.py)."""
     base = cached_score(a, cards, tk, T, ws)

@@ -32,7 +32,7 @@ Bots (seat rows of ``bots``, layout.py) see only public facts: their collection,
 the tokens, the tableau. Draw rules: stop once T ≥ t; once the tableau holds m cards; the exact
 one-turn table of a fresh deck (``dec[table, room, a, b]`` with ``a``/``b`` the number/currency
 multisets drawn this turn, walked along ``nchild``/``cchild``; room = cap − tokens held; no card
-counting); a coin with chance B_PDRAW. Reward rule W_VALUE: numbers iff
+counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn (``whole_rollout.py``). Reward rule W_VALUE: numbers iff
 ``gain + bonus·new − opp·(tokens the others gain) ≥ min(C, room)/tpp`` where gain is the
 collection's score increase and ``new`` the tableau's number types not owned yet. Bids
 (A_VALUE): limit = ⌊(score gain of the wild)·tpp⌋, capped by what the bot pays with (tokens, bust
@@ -40,24 +40,33 @@ tokens, cards if B_CARDS) and, with R_MEANS, by its means; the active player (la
 current + 1 if within its limit, the others bid their limit if above the current bid. Buys
 (A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
 Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
+
+Compilation: the engine and its helpers (``whole_decisions``, ``whole_score``, ``whole_slots``,
+``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are compiled without
+Numba's reference-counting runtime (``_nrt=False``): every call otherwise increments and
+decrements the count of each array argument atomically, which cost more than the scoring itself
+(issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block drivers, which
+allocate their scratch arrays, keep it.
 """
 from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_TOTAL, F_CURRENCY,
-    F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET,
+    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
+    F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS,
+    G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
     R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SCORE,
     TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
+from kernels.ten.whole_rollout import rollout_draws
 from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, collection_size,
-                                         gain_tokens, wants_numbers)
+                                         forced_buy, gain_tokens, wants_numbers)
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
     """Conservation: every card type and token accounted for, nobody above the cap."""
     bad = 0
@@ -81,7 +90,7 @@ def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, nchild, cchild,
               deck, rec):
     """Play from a position to the end; ``pile[pos:]`` is the draw pile in draw order.
@@ -109,6 +118,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         N = 0
         C = 0
         ntab = 0
+        ncur = 0
         na = 0
         cb = 0
         for t in range(36):
@@ -122,12 +132,27 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             k = cards[ROW_TABLEAU, t]
             C += k * (t - CUR0 + 1)
             ntab += k
+            ncur += k
             for _ in range(k):
                 if cb >= 0 and dkind == D_EXACT:
                     cb = cchild[cb, t - CUR0]
         drawn = ntab > 0 or forced != F_NONE
-        outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust
+        outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust, 5 a forced buy
+        fbuy = -1
         while True:
+            if forced >= F_BUYNONE:  # a position in a buy phase or an auction (decide)
+                if forced < F_BID0:
+                    fbuy = forced - F_BUY0
+                    forced = F_NONE
+                    outcome = 5
+                    break
+                r = forced - F_BID0
+                auction(a, CW0 + r % 16, P, cards, tk, rl, bots, s, T, ws, rec, (r // 16) % 5,
+                        r // 80)
+                rec[G_WILDS] += 1
+                forced = F_NONE
+                drawn = True
+                continue
             go = True
             if forced == F_NUMBERS or forced == F_CURRENCY:
                 go = False
@@ -143,6 +168,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                 elif dkind == D_EXACT:
                     room = cap - tk[a]
                     go = na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
+                elif dkind == D_ROLLOUT:
+                    go = rollout_draws(N, C, ntab - ncur, a, cards, tk, rl, bot, s, ws)
                 else:
                     go = randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
             if go and pos >= R:
@@ -172,7 +199,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             if c >= CW0:
                 rec[G_WILDS] += 1
                 if rl[R_AUCTIONS] == 1:
-                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec)
+                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec, -1, 0)
                 else:
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1
@@ -188,6 +215,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     na = nchild[na, c % 9]
             else:
                 C += c - CUR0 + 1
+                ncur += 1
                 if C >= rl[R_CBUST]:
                     outcome = 4
                     break
@@ -207,6 +235,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             rec[G_STOPC] += 1
             if gains:
                 gain_tokens(a, C, tk, cap)
+        elif outcome == 5:
+            if fbuy >= 0:
+                forced_buy(a, fbuy, cards, tk, rl, T, ws, rec)
         else:
             rec[G_BUSTS] += 1
             if outcome == 3:

@@ -13,7 +13,10 @@
 
 ``bots`` float64[K, P, NB] — per line-up k and seat p (index: meaning):
   B_DRAW draw rule (D_TOTAL stop once T ≥ B_DRAWP, D_CARDS stop once the tableau holds B_DRAWP
-  cards, D_EXACT the exact one-turn table B_TABLE, D_RANDOM draw with chance B_PDRAW) ·
+  cards, D_EXACT the exact one-turn table B_TABLE, D_RANDOM draw with chance B_PDRAW,
+  D_ROLLOUT B_ROLLOUTS rollouts of the rest of the turn under "stop once T ≥ B_DRAWP", valued by
+  B_CARD per number card, B_TOKEN per token, B_BUSTV a bust token, B_OPPC per token an opponent
+  gains times the number of opponents) ·
   B_REWARD (W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM) · B_TPP tokens per point · B_BONUS points
   per new distinct number card · B_BID (A_VALUE, A_NEVER, A_RANDOM) · B_BUY (A_VALUE, A_NEVER,
   A_RANDOM) · B_MINGAIN least points per token for a buy · B_OPP points lost per token an
@@ -34,9 +37,9 @@ MAXP = 5
 NRULE = 15
 
 (B_DRAW, B_DRAWP, B_REWARD, B_TPP, B_BONUS, B_BID, B_BUY, B_MINGAIN, B_OPP, B_CARDS, B_PDRAW,
- B_TABLE) = range(12)
-NB = 12
-D_TOTAL, D_CARDS, D_EXACT, D_RANDOM = 0, 1, 2, 3
+ B_TABLE, B_ROLLOUTS, B_CARD, B_TOKEN, B_BUSTV, B_OPPC) = range(17)
+NB = 17
+D_TOTAL, D_CARDS, D_EXACT, D_RANDOM, D_ROLLOUT = 0, 1, 2, 3, 4
 W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM = 0, 1, 2, 3
 A_VALUE, A_NEVER, A_RANDOM = 0, 1, 2
 
@@ -44,8 +47,14 @@ ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU = 5, 6, 7, 8
 TK_SUP, TK_BSUP, TK_SCORE = 10, 11, 12
 NTK = 17
 
-# forced first action of a position's active player (decide)
-F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY = 0, 1, 2, 3
+# forced first action of a position's active player (decide): draw, stop for numbers or
+# currency; in a buy phase no buy (F_BUYNONE) or buy number card t (F_BUY0 + t); in an auction
+# of wild type w, seat q bids x (0: pass): F_BID0 + (x · 5 + q) · 16 + (w − CW0) (bid_code)
+F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY, F_BUYNONE, F_BUY0, F_BID0 = 0, 1, 2, 3, 4, 5, 64
+
+
+def bid_code(wild_type: int, seat: int, bid: int) -> int:
+    return F_BID0 + (bid * 5 + seat) * 16 + (wild_type - CW0)
 
 # the per-game record (float64[NREC])
 REC_NAMES = (

@@ -35,14 +35,20 @@ wilds left, used to prune every level of the search).
 import numpy as np
 from numba import njit
 
+from kernels.ten.whole_slots import SLOTS_WS_END, score_slots, slot_table
+
 MAXCAND = 46
 MAXGAPS = 36  # at most 36 gaps can ever be filled
 FOFF = 32  # ws offset of the per-colour bound tables
-WS_SIZE = FOFF + 4 * (MAXGAPS + 1)
+# ws: this module uses ws[0:FOFF + 4 * (MAXGAPS + 1)], whole_slots.py up to SLOTS_WS_END, the
+# rollout bot (whole_rollout.py) 55 pile counts from ROLL_WS
+ROLL_WS = SLOTS_WS_END
+WS_SIZE = ROLL_WS + 55
 
 
 def run_tables():
-    """(LONG, CP, CG, CN, NCAND, POP) for every 9-bit colour mask (see module doc)."""
+    """(LONG, CP, CG, CN, NCAND, POP, TAB) for every 9-bit colour mask (see module doc; TAB is
+    the slot table of ``whole_slots.py``)."""
     LONG = np.zeros(512, dtype=np.int64)
     CP = np.zeros((512, MAXCAND), dtype=np.int64)
     CG = np.zeros((512, MAXCAND), dtype=np.int64)
@@ -73,10 +79,10 @@ def run_tables():
             CN[m, i] = ng
             CG[m, i] = gm
     POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
-    return LONG, CP, CG, CN, NCAND, POP
+    return LONG, CP, CG, CN, NCAND, POP, slot_table(CP, CG, NCAND, POP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _fillable(g0, g1, g2, g3, must, ws, POP):
     """True when distinct wilds can fill every gap of the four colours (module doc), checking
     only the colour sets A that contain a colour of ``must`` (the others were checked before)
@@ -113,10 +119,22 @@ def _fillable(g0, g1, g2, g3, must, ws, POP):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_row(row, tabs, ws):
-    """Exact best score of the collection ``row`` (int64[55] counts), module doc."""
-    LONG, CP, CG, CN, NCAND, POP = tabs
+    """Exact best score of the collection ``row`` (int64[55] counts): the slot DP of
+    ``whole_slots.py`` when it applies (≤ KMAX number wilds, ≤ FMAX full wilds), else the
+    search below. Both are exact; they agree on every collection (tests)."""
+    x = score_slots(row, tabs[0], tabs[6], ws)
+    if x >= 0:
+        return x
+    return score_search(row, tabs, ws)
+
+
+@njit(cache=True, _nrt=False)
+def score_search(row, tabs, ws):
+    """Exact best score of the collection ``row`` (int64[55] counts) by the search of the module
+    doc."""
+    LONG, CP, CG, CN, NCAND, POP, _TAB = tabs
     nws = 0
     for c in range(4):
         m = 0

@@ -7,7 +7,13 @@ Names (draw rule): ``threshold`` (stop once T ≥ ``stop_at``; ``threshold:8`` i
 ``threshold:stop_at=8``), ``cards`` (stop once the tableau holds ``after`` cards), ``exact`` (the
 exact one-turn policy of ``pushluck ten best`` for a fresh deck under the value model ``card``,
 ``token``, ``bust``, ``opp``, one table per number of tokens held; it does not count cards),
-``random`` (draw with chance ``draw_chance``, and random rewards, bids and buys unless set).
+``random`` (draw with chance ``draw_chance``, and random rewards, bids and buys unless set),
+``rollout`` (``rollout:K``: before each optional draw, K rollouts of the rest of the current turn
+under "stop once T ≥ ``stop_at``" from the draw pile's counts, valued by the same value model as
+``exact`` (``card``, ``token``, ``bust``, ``opp``); it draws when their mean beats stopping now.
+Only the current turn is rolled out, with that simple base policy: a rollout of the whole game
+would need the engine to call itself, which Numba does not compile; see
+``kernels/ten/whole_rollout.py``).
 Knobs every bot takes: ``reward`` (value | numbers | currency | random), ``bid`` and ``buy``
 (value | never | random), ``tokens_per_point`` (what a point of score is worth in tokens),
 ``card_bonus`` (points per number card of a type not owned yet, for future runs),
@@ -23,10 +29,10 @@ import numpy as np
 
 from analyzer.errors import UserError
 
-DRAW_NAMES = ("threshold", "cards", "exact", "random")
+DRAW_NAMES = ("threshold", "cards", "exact", "random", "rollout")
 RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
                 "bid": ("value", "never", "random"), "buy": ("value", "never", "random")}
-SHORTHAND = {"threshold": "stop_at", "cards": "after"}
+SHORTHAND = {"threshold": "stop_at", "cards": "after", "rollout": "rollouts"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ class Bot:
     opp_weight: float = 0.0
     min_gain: float = 0.0
     pay_with_cards: bool = False
+    rollouts: int = 16
 
     @property
     def label(self) -> str:
@@ -67,9 +74,6 @@ def parse_bot(text: str) -> Bot:
     t = text.strip()
     name, _, rest = t.partition(":")
     name = name.strip().lower()
-    if name == "rollout":
-        raise UserError("bot 'rollout:K' is not available in whole games yet (use `ten decide` "
-                        "for rollouts from a position)")
     if name not in DRAW_NAMES:
         raise UserError(f"unknown Ten bot '{name}' (bots: {', '.join(DRAW_NAMES)})")
     vals: dict = {"name": name}
@@ -118,6 +122,7 @@ def _convert(t, k, typ, v):
 def _validate(t, b: Bot) -> None:
     checks = [(-60 <= b.stop_at <= 60, "stop_at must be -60..60"),
               (1 <= b.after <= 200, "after must be 1..200"),
+              (1 <= b.rollouts <= 1000, "rollouts must be 1..1000"),
               (0 <= b.draw_chance <= 1, "draw_chance must be 0..1"),
               (b.tokens_per_point > 0, "tokens_per_point must be > 0"),
               (min(b.card, b.token, b.bust, b.opp, b.card_bonus, b.opp_weight, b.min_gain) >= 0,
@@ -142,7 +147,7 @@ def parse_seats(text: str, players: int) -> list[Bot]:
                 continue
             raise UserError(f"--seats '{text}': empty entry")
         name = p.split(":", 1)[0].strip().lower()
-        if name in DRAW_NAMES or name == "rollout" or not seats or seats[-1] == ";":
+        if name in DRAW_NAMES or not seats or seats[-1] == ";":
             seats.append(p)
         else:
             seats[-1] += "," + p
@@ -166,8 +171,8 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
     for p, b in enumerate(bots):
         r = rows[p]
         r[L.B_DRAW] = {"threshold": L.D_TOTAL, "cards": L.D_CARDS, "exact": L.D_EXACT,
-                       "random": L.D_RANDOM}[b.name]
-        r[L.B_DRAWP] = b.stop_at if b.name == "threshold" else b.after
+                       "random": L.D_RANDOM, "rollout": L.D_ROLLOUT}[b.name]
+        r[L.B_DRAWP] = b.after if b.name == "cards" else b.stop_at
         r[L.B_REWARD] = wmap[b.reward]
         r[L.B_TPP] = b.tokens_per_point
         r[L.B_BONUS] = b.card_bonus
@@ -178,4 +183,9 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
         r[L.B_CARDS] = 1.0 if b.pay_with_cards else 0.0
         r[L.B_PDRAW] = b.draw_chance
         r[L.B_TABLE] = tables.get(b.value_model(), 0) if b.name == "exact" else 0
+        r[L.B_ROLLOUTS] = b.rollouts
+        r[L.B_CARD] = b.card
+        r[L.B_TOKEN] = b.token
+        r[L.B_BUSTV] = b.bust * b.token
+        r[L.B_OPPC] = b.opp * (len(bots) - 1)
     return rows

@@ -10,7 +10,10 @@ from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, Seed
                               TimeLimitOpt, VsOpt, run_spec)
 
 BOTS = ("threshold[:stop_at=7], cards[:after=4], exact[:card=1,token=0.25,bust=3,opp=0], "
-        "random[:draw_chance=0.5]; knobs for all: reward=value|numbers|currency|random, "
+        "random[:draw_chance=0.5], rollout[:rollouts=16] (before each optional draw, K rollouts "
+        "of the rest of the current turn only, under 'stop once T ≥ stop_at' from the draw "
+        "pile's counts, valued like exact's card/token/bust/opp; draws when their mean beats "
+        "stopping); knobs for all: reward=value|numbers|currency|random, "
         "bid=value|never|random, buy=value|never|random, tokens_per_point=3, card_bonus=0.5, "
         "opp_weight=0, min_gain=0, pay_with_cards=false")
 SeatsOpt = Annotated[Optional[str], typer.Option(
@@ -56,6 +59,8 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
       pushluck ten game --seats exact,threshold,threshold,threshold --vs threshold --seed 2
 
       pushluck ten game --players 3 --seats "threshold:8,bid=never;random;cards:5" --json
+
+      pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
     """
     from analyzer.errors import UserError
     from analyzer.games.ten.decide import check_lineups, play_games
@@ -110,8 +115,13 @@ def decide(position: Annotated[str, typer.Argument(
            deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Draw, or stop and take the numbers, or stop and take the currency: the chance of winning.
+    """Draw, or stop and take the numbers, or stop and take the currency; or which card to buy,
+    or what to bid in an auction: the chance of winning for each choice.
 
+    The position's `phase` says which decision it is: "draw" (default), "buy" (the active
+    player took the numbers; the choices are "no buy" and every market card it may buy) or
+    "auction" (the active player drew `wild`; the choices are seat `me`'s bids: pass, 1, 2, …
+    up to what it can pay, at most 15).
     The cards not listed in the position are shuffled into the draw pile for every playout
     (determinization); every choice is played to the end of the game on the same piles (common
     random numbers) by the bots of --seats (or the position's `seats`, default threshold), and
@@ -124,6 +134,10 @@ def decide(position: Annotated[str, typer.Argument(
       pushluck ten decide analyzer/data/ten_position_example.toml --seed 1
 
       pushluck ten decide analyzer/data/ten_position_example.toml --precision 0.01 --seed 1 --json
+
+      pushluck ten decide analyzer/data/ten_position_buy_example.toml -n 2000 --seed 1
+
+      pushluck ten decide analyzer/data/ten_position_auction_example.toml -n 2000 --seed 1
     """
     from analyzer.games.ten.bots import parse_seats
     from analyzer.games.ten.decide import decide as run_decide

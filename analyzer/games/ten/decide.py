@@ -7,11 +7,12 @@ seat, and the game's length, busts, auctions and prices, buys and market size, e
 with more than one line-up the paired differences (line-up A − line-up X) per seat.
 
 ``decide``: the unseen cards of a position (everything not listed in it) are shuffled into the
-draw pile for each playout (determinization); each choice of the active player (draw, stop and
-take the numbers, stop and take the currency) is played out on the same pile by the position's
-bots, and the answer is the chance that seat ``me`` wins, with the paired differences. Beside it,
-the one-turn exact answer under the default value model (``pushluck ten best``) for the same
-tableau and the same seen cards.
+draw pile for each playout (determinization); each choice (draw, stop and take the numbers, stop
+and take the currency; in a buy phase each market card or no buy; in an auction each bid level
+of seat ``me``, ``choices_of``) is played out on the same pile by the position's bots, and the
+answer is the chance that seat ``me`` wins, with the paired differences against the first
+choice. Beside a draw decision, the one-turn exact answer under the default value model
+(``pushluck ten best``) for the same tableau and the same seen cards.
 """
 from __future__ import annotations
 
@@ -69,10 +70,10 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     from kernels.ten import whole_layout as L
     from kernels.ten.whole_blocks import position_blocks
 
-    choices = CHOICES if pos.tableau else CHOICES[:1]
-    codes = np.array([{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
-                       "currency": L.F_CURRENCY}[c] for c in choices], dtype=np.int64)
     from analyzer.games.ten.bots import bot_rows
+
+    choices, code_list = choices_of(pos, rules)
+    codes = np.array(code_list, dtype=np.int64)
 
     idx, dec, nchild, cchild = exact_tables(rules, spec_deck, pos.players, bots)
     rows = bot_rows(bots, idx)
@@ -100,17 +101,19 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
                                                            s[2 * K + 2 * (k - 1) + 1], n)
              for k in range(1, K)}
     order = sorted(choices, key=lambda c: -wins[c].estimate)
+    c0 = choices[0]
     if K == 1:
-        rec, why = "draw", "the first draw of a turn is mandatory"
+        rec, why = c0, ("the first draw of a turn is mandatory" if pos.phase == "draw"
+                        else "the only choice")
     else:
         top, second = order[0], order[1]
-        if top == choices[0]:
-            d = diffs[f"draw − {second}"]
-        elif second == choices[0]:
-            d = diffs[f"draw − {top}"]
+        if top == c0:
+            d = diffs[f"{c0} − {second}"]
+        elif second == c0:
+            d = diffs[f"{c0} − {top}"]
             d = type(d)(-d.estimate, d.se, -d.ci_high, -d.ci_low, d.n)
-        else:  # both stops: compare them through draw on the same playouts
-            a, b = diffs[f"draw − {top}"], diffs[f"draw − {second}"]
+        else:  # compare them through the first choice on the same playouts
+            a, b = diffs[f"{c0} − {top}"], diffs[f"{c0} − {second}"]
             est = b.estimate - a.estimate
             se = (a.se ** 2 + b.se ** 2) ** 0.5  # conservative (ignores their covariance)
             d = type(a)(est, se, est - 1.96 * se, est + 1.96 * se, n)
@@ -120,9 +123,46 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
             "active": pos.active, "me": pos.me, "bots": [b.label for b in bots],
             "cards_unseen": int(len(st.pile)), "p_win": wins, "differences": diffs,
-            "recommendation": rec, "margin": why, "turn_level": _turn_level(pos, rules, spec_deck),
+            "phase": pos.phase, "wild": pos.wild,
+            "recommendation": rec, "margin": why,
+            "turn_level": _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None,
             "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
+
+
+MAX_BID_LEVELS = 16  # pass and bids 1..15 at most
+
+
+def choices_of(pos, rules) -> tuple[list[str], list[int]]:
+    """The active choices of a position and their kernel codes (whole_layout.py F_*): draw /
+    numbers / currency; in a buy phase "no buy" and "buy X" for every market card type the
+    active seat does not own and can pay (tokens + bust tokens × their value + its cards); in an
+    auction "pass" and "bid x" for x = 1 .. what seat `me` can pay (at most 15)."""
+    from analyzer.games.ten.cards import CODES, TYPE_OF
+    from kernels.ten import whole_layout as L
+
+    st = pos.state
+    if pos.phase == "draw":
+        names = list(CHOICES if pos.tableau else CHOICES[:1])
+        return names, [{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
+                        "currency": L.F_CURRENCY}[c] for c in names]
+    if pos.phase == "auction" and not rules.auctions or pos.phase == "buy" and not rules.buys:
+        key = "auctions" if pos.phase == "auction" else "buys"
+        raise UserError(f"the position is in phase \"{pos.phase}\" but the rules say "
+                        f"{key} = false")
+    q = pos.me if pos.phase == "auction" else pos.active
+    means = int(st.tk[q] + rules.bust_token_value * st.tk[5 + q] + st.cards[q].sum())
+    if pos.phase == "buy":
+        names, codes = ["no buy"], [L.F_BUYNONE]
+        for t in range(36):
+            if st.cards[L.ROW_MARKET, t] > 0 and st.cards[q, t] == 0 and t % 9 + 1 <= means:
+                names.append(f"buy {CODES[t]}")
+                codes.append(L.F_BUY0 + t)
+        return names, codes
+    w = TYPE_OF[pos.wild]
+    top = min(means, MAX_BID_LEVELS - 1)
+    return (["pass"] + [f"bid {x}" for x in range(1, top + 1)],
+            [L.bid_code(w, q, x) for x in range(top + 1)])
 
 
 def check_lineups(text_list, players):

@@ -9,6 +9,10 @@ A position (example: ``analyzer/data/ten_position_example.toml``)::
     market = "g4,o2"     # number cards in the market
     out = "$3,b#"        # cards out of the game: discarded currency, discarded or spent cards
     seats = "threshold"  # bots that play the rest of the game (as --seats; optional)
+    phase = "draw"       # "draw" (default): draw or stop; "buy": the active player took the
+                         # numbers and may buy one market card (the tableau is empty);
+                         # "auction": the active player drew `wild`, seat `me` bids
+    wild = "r#"          # the wild being auctioned (phase = "auction" only)
 
     [[player]]           # one table per seat, in seat order
     collection = "r1,r2,r3,b#"
@@ -19,7 +23,8 @@ Every card not listed is in the draw pile (unseen); a playout shuffles them (det
 Refused with one line: more copies of a card than the deck holds (wherever they are listed), a
 currency card in a collection or the market, a wild in the tableau or the market, tokens above
 the cap or beyond the supply, a tableau that has already busted, an empty draw pile with the
-turn still open, unknown keys.
+turn still open, a buy phase with a tableau, an auction without a wild (or a wild elsewhere in
+phase "draw"/"buy"), unknown keys.
 """
 from __future__ import annotations
 
@@ -32,7 +37,9 @@ from analyzer.errors import UserError
 from analyzer.games.ten.rules import parse_cards
 from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
 
-KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player"}
+KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player", "phase",
+        "wild"}
+PHASES = ("draw", "buy", "auction")
 PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
 
 
@@ -79,9 +86,12 @@ def build_state(rules, players: int, pile: list[str], collections=None, tokens=N
 
 
 def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tokens=None,
-                  busts=None, market: str = "", forced: str | None = None, seed: int = 0):
+                  busts=None, market: str = "", forced: str | int | None = None, seed: int = 0,
+                  wild: str | None = None):
     """Play ``pile`` (cards in draw order) to the end of the game from the given situation with
-    the given bots (one per seat): a step function for rule tests. Returns the final state."""
+    the given bots (one per seat): a step function for rule tests. ``forced``: the active
+    player's first choice ("draw", "numbers", "currency" or a kernel code such as
+    ``whole_layout.bid_code(...)``, with the auctioned ``wild``). Returns the final state."""
     from analyzer.games.ten.bots import bot_rows
     from analyzer.games.ten.whole import score_tables
     from kernels.ten import whole_layout as L
@@ -92,10 +102,13 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
     colls = [[c.code for c in parse_cards(x)] for x in (collections or [""] * P)]
     st = build_state(rules, P, [c.code for c in parse_cards(pile)], colls, tokens, busts,
                      [c.code for c in parse_cards(market)], active=active)
+    if wild:  # the wild being auctioned (forced = bid_code): part of the game, in no row yet
+        st.deck[TYPE_OF[wild]] += 1
     rec = np.zeros(L.NREC, dtype=np.float64)
     s = np.array([seed + 1, 2, 3, 4], dtype=np.uint64)
-    f = {None: L.F_NONE, "draw": L.F_DRAW, "numbers": L.F_NUMBERS,
-         "currency": L.F_CURRENCY}[forced]
+    f = forced if isinstance(forced, int) else {None: L.F_NONE, "draw": L.F_DRAW,
+                                                 "numbers": L.F_NUMBERS,
+                                                 "currency": L.F_CURRENCY}[forced]
     last = play_game(st.pile, 0, active, f, P, st.cards, st.tk, rules.kernel_array(P, True),
                      bot_rows(bots, {}), s, score_tables(), np.zeros(WS_SIZE, dtype=np.int64),
                      np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
@@ -117,6 +130,8 @@ class Position:
     state: State
     seats: str | None
     tableau: list
+    phase: str = "draw"
+    wild: str | None = None
 
 
 def _codes(data, key, where):
@@ -185,26 +200,39 @@ def load_position(path, rules, spec) -> Position:
     if N - C >= rules.bust_at:
         raise UserError(f"the tableau has already busted: T = N − C = {N - C} ≥ {rules.bust_at}")
     out = _codes(data, "out", where)
+    phase = data.get("phase", "draw")
+    if phase not in PHASES:
+        raise UserError(f"{where}: 'phase' must be one of {', '.join(PHASES)} (got {phase!r})")
+    wild = _codes(data, "wild", where)
+    if phase == "auction":
+        if len(wild) != 1 or TYPE_OF[wild[0]] < 41:
+            raise UserError(f"{where}: phase \"auction\" needs 'wild', one wild card like \"r#\"")
+    elif wild:
+        raise UserError(f"{where}: 'wild' is only for phase \"auction\"")
+    if phase == "buy" and tableau:
+        raise UserError(f"{where}: in phase \"buy\" the turn's numbers are taken: the tableau "
+                        f"must be empty")
     deck = deck_counts(rules.turn_rules(), spec, P)
-    listed = Counter(market) + Counter(tableau) + Counter(out)
+    listed = Counter(market) + Counter(tableau) + Counter(out) + Counter(wild)
     for cl in colls:
         listed += Counter(cl)
     for code, k in sorted(listed.items()):
         if k > deck.get(code, 0):
-            places = [n for n, lst in [("market", market), ("tableau", tableau), ("out", out)]
+            places = [n for n, lst in [("market", market), ("tableau", tableau), ("out", out),
+                                       ("wild", wild)]
                       + [(f"player {q}", colls[q]) for q in range(P)] if code in lst]
             raise UserError(f"card '{code}' is listed {k} times ({', '.join(places)}) but the "
                             f"deck holds {deck.get(code, 0)}")
     pile = [c for c, k in sorted((deck - listed).items(), key=lambda x: TYPE_OF[x[0]])
             for _ in range(k)]
-    if not pile and tableau:
+    if not pile and tableau and phase == "draw":
         raise UserError("the draw pile is empty: the turn is over (no choice left)")
     whole = counts_of([c for c, k in deck.items() for _ in range(k)])
     st = build_state(rules, P, pile, colls, toks, busts, market, out, tableau, active, whole)
     seats = data.get("seats")
     if seats is not None and not isinstance(seats, str):
         raise UserError(f"{where}: 'seats' must be a string like \"threshold,random\"")
-    return Position(P, active, me, st, seats, tableau)
+    return Position(P, active, me, st, seats, tableau, phase, wild[0] if wild else None)
 
 
 __all__ = ["CODES", "Position", "State", "build_state", "load_position", "scripted_game"]

@@ -235,7 +235,51 @@ class RefGame:
             return len(tableau) < bot.after
         if bot.name == "exact":
             return exact(bot, self.players[a].tokens, tableau)
+        if bot.name == "rollout":
+            return self.rollout_draws(a, N, C, sum(1 for c in tableau if TYPE_OF[c] < 36))
         return self.rng.randint(65536) < int(bot.draw_chance * 65536.0)
+
+    def rollout_draws(self, a: int, N: int, C: int, n: int) -> bool:
+        """The rollout bot (kernels/ten/whole_rollout.py): K rollouts of the rest of the turn
+        from the pile's counts under "stop once T ≥ stop_at", against stopping now."""
+        r, bot = self.r, self.players[a].bot
+        cap = r.token_cap
+        room = max(0, cap - self.players[a].tokens)
+        oppc = bot.opp * (self.P - 1)
+        bustv = bot.bust * bot.token
+
+        def stop(n_, C_):
+            return max(bot.card * n_ - oppc * min(C_, cap), bot.token * min(C_, room))
+
+        counts = Counter(TYPE_OF[c] for c in self.pile)
+        total = 0.0
+        for _ in range(bot.rollouts):
+            left = Counter(counts)
+            cards_left = len(self.pile)
+            rN, rC, rn = N, C, n
+            while True:
+                x = self.rng.randint(cards_left)
+                t = 0
+                while x >= left[t]:
+                    x -= left[t]
+                    t += 1
+                left[t] -= 1
+                cards_left -= 1
+                if t < 36:
+                    rN, rn = rN + value_of(t), rn + 1
+                    if rN - rC >= r.bust_at:
+                        v = bustv - oppc * min(rC, cap)
+                        break
+                elif t < 41:
+                    rC += value_of(t)
+                    if rC >= r.currency_bust_at:
+                        v = bustv
+                        break
+                if cards_left == 0 or rN - rC >= bot.stop_at:
+                    v = stop(rn, rC)
+                    break
+            total += v
+        return total > stop(n, C) * bot.rollouts
 
     # -- the game ----------------------------------------------------------------------------
     def play(self, exact=None) -> dict:

@@ -1,0 +1,73 @@
+"""Ten whole-game scoring: the slot DP (kernels/ten/whole_slots.py) equals the wild search
+(kernels/ten/whole_score.py) on random collections, and both equal the independent matching of
+`ten score` (analyzer/games/ten/score.py); the marginal values of a buy (one number card) and of
+a colour wild, computed from the DP of the other colours, equal the difference of two scores."""
+import numpy as np
+import pytest
+
+from analyzer.games.ten.cards import codes_of
+from analyzer.games.ten.rules import parse_card
+from analyzer.games.ten.score import score_collection
+from analyzer.games.ten.whole import score_tables
+from kernels.ten.whole_score import WS_SIZE, score_row, score_search
+from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour, score_slots
+
+
+def _random_rows(n, seed, max_wilds=9):
+    rng = np.random.default_rng(seed)
+    rows = np.zeros((n, 55), dtype=np.int64)
+    for i in range(n):
+        for t in rng.integers(0, 36, rng.integers(0, 30)):
+            rows[i, t] = 1  # a collection holds no identical number cards
+        for t in rng.integers(41, 55, rng.integers(0, max_wilds + 1)):
+            rows[i, t] += 1
+    return rows
+
+
+def test_slot_dp_equals_search_on_random_collections():
+    tabs = score_tables()
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    compared = fallback = 0
+    for row in _random_rows(5_000, 1):
+        slots = score_slots(row, tabs[0], tabs[6], ws)
+        if slots < 0:
+            fallback += 1
+            continue
+        assert slots == score_search(row, tabs, ws), codes_of(row)
+        compared += 1
+    assert compared > 4_000 and fallback > 0  # both paths of score_row are exercised
+
+
+def test_kernel_scores_equal_ten_score():
+    tabs = score_tables()
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    for row in _random_rows(300, 2, max_wilds=7):
+        cards = [parse_card(c) for c in codes_of(row)]
+        assert score_row(row, tabs, ws) == score_collection(cards)["score"], codes_of(row)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_marginal_values_equal_score_differences(seed):
+    tabs = score_tables()
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    checked = 0
+    for row in _random_rows(400, seed, max_wilds=6):
+        base = score_row(row, tabs, ws)
+        plus = []
+        for t in [t for t in range(36) if row[t] == 0] + [41, 42, 43, 44]:
+            row[t] += 1
+            plus.append((t, score_row(row, tabs, ws)))
+            row[t] -= 1
+        if prepare(row, tabs[0], tabs[6], ws) != -1:
+            continue  # no number or full wild (or too many): the engine uses other paths
+        for t, want in plus:
+            c = t // 9 if t < 36 else t - 41
+            others(c, ws)
+            if t < 36:
+                got = score_colour(c, ws[O_M + c] | (1 << (t % 9)), ws[O_CW + c], tabs[6], ws)
+            else:
+                got = score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, tabs[6], ws)
+            assert got == want, (codes_of(row), t)
+            checked += 1
+        assert base >= 0
+    assert checked > 1_000
