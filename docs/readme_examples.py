@@ -19,8 +19,8 @@ Options go between ``example`` and the colon, separated by spaces:
 
 The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
 example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
-examples sharing an ``--out`` folder run one after another in README order (so "written, then
-resumed" reads the same every time); the others run two at a time. Timings are the only figures
+examples sharing an ``--out`` folder (or reading a file under it) run one after another in README
+order (so "written, then resumed" reads the same every time); the others run two at a time. Timings are the only figures
 that may differ between runs, so numbers followed by ``s`` or ``ms``, rates per second and JSON
 ``seconds`` are masked before comparing.
 
@@ -72,7 +72,14 @@ class Example:
                 return argv[i + 1]
             if arg.startswith("--out="):
                 return arg.split("=", 1)[1]
-        return None
+        return self.reads_from
+
+    @property
+    def reads_from(self) -> str | None:
+        """The scratch folder an argument reads from (``rule:/tmp/pushluck-readme/r/x.json``),
+        so the example runs after the one that wrote it."""
+        m = re.search(re.escape(str(SCRATCH)) + r"/([^/\s]+)", self.command)
+        return f"{SCRATCH}/{m.group(1)}" if m else None
 
 
 def parse_options(text: str, where: str) -> dict:
