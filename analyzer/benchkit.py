@@ -41,3 +41,4 @@ class BenchQuery:
     game: str
     name: str
     argv: tuple[str, ...]  # arguments after `pushluck`
+    exit_code: int = 0  # 2 for a query timed on its bad-input path

@@ -3,7 +3,10 @@
 A bot is a row of float64 knobs ``bot[K_*]`` (named in analyzer/games/trash_pandas/bots.py,
 which parses ``--policy NAME:key=value``). ``bot[K_KIND]``: 0 heuristic, 1 solver (roll/stop and
 the card spent after a roll from the exact turn solver's tables, everything else heuristic),
-2 random (every choice uniformly among the legal ones, one ``randint`` per choice).
+2 random (every choice uniformly among the legal ones, one ``randint`` per choice), 3 rollout
+(roll/stop and the card spent on a repeat by ``bot[K_ROLLOUTS]`` determinized rollouts:
+kernels/trash_pandas/whole_rollout.py; here, in the engine that plays the rollouts, it plays as
+the heuristic bot with its knobs).
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
 
@@ -24,7 +27,7 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, K
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
  K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS) = range(16)
 NK = 16
-HEURISTIC, SOLVER, RANDOM = 0, 1, 2
+HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
 

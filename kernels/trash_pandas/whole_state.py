@@ -16,27 +16,18 @@ of :data:`CARDS`: 0 blammo, 1 doggo, 2 feesh, 3 kitteh, 4 pie, 5 nanners, 6 shin
 * ``g[SC, 0]`` cards left in the draw pile, ``g[SC, 1]`` 1 once the last card has been drawn,
   ``g[SC, 2]`` players.
 
+The row and type indices live in layout.py (no Numba import, so parsing a position needs none).
+
 Conservation: for every type t, Σ_p (hand + stash) + discard + deck = copies[t].
 Removing a card from a hand other than by playing it (stash, stolen) uses up a gained card first
 (``gain = min(gain, hand)`` afterwards), so the cards left usable are the old ones.
 """
-import numpy as np
 from numba import njit
 
 from kernels.rng import randint
-
-CARDS = ("blammo", "doggo", "feesh", "kitteh", "pie", "nanners", "shiny", "yumyum")
-BLAMMO, DOGGO, FEESH, KITTEH, PIE, NANNERS, SHINY, YUMYUM = range(8)
-NT = 8
-MAXP = 4
-HAND, STASH, UP, GAIN = 0, 4, 8, 12
-DISC, DECK, SC = 16, 17, 18
-NROWS = 19
-
-
-def new_state() -> np.ndarray:
-    """An empty state array (all zero)."""
-    return np.zeros((NROWS, NT), dtype=np.int64)
+from kernels.trash_pandas.layout import (BLAMMO, CARDS, DECK, DISC, DOGGO, FEESH, GAIN, HAND,  # noqa: F401
+                                         KITTEH, MAXP, NANNERS, NROWS, NT, PIE, SC, SHINY,
+                                         STASH, UP, YUMYUM, new_state)
 
 
 @njit(cache=True)
@@ -227,3 +218,30 @@ def conserved(g, copies, nplayers):
     for t in range(NT):
         n += g[DECK, t]
     return n == g[SC, 0]
+
+
+@njit(cache=True)
+def deal_unseen(g, pool, opp_hand, opp_down, me, s):
+    """Determinization: deal the unseen cards ``pool`` (int64[8] by type; used up) at random,
+    ``opp_hand[q]`` into q's hand, then ``opp_down[q]`` into q's face-down stash, opponents in
+    seat order after ``me``, one ``randint`` per card; what is left becomes the draw pile."""
+    total = 0
+    for t in range(NT):
+        total += pool[t]
+    players = g[SC, 2]
+    for j in range(players):
+        q = (me + j) % players
+        if q == me:
+            continue
+        for row, n in ((HAND + q, opp_hand[q]), (STASH + q, opp_down[q])):
+            for _ in range(n):
+                k = randint(s, total)
+                for t in range(NT):
+                    if k < pool[t]:
+                        g[row, t] += 1
+                        pool[t] -= 1
+                        break
+                    k -= pool[t]
+                total -= 1
+    for t in range(NT):
+        g[DECK, t] = pool[t]
