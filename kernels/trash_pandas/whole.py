@@ -60,7 +60,7 @@ ENTRY_ROLL, ENTRY_STOP, ENTRY_FACE = 0, 1, 2
 MAXTURNS = 2000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _popcount(h):
     n = 0
     while h:
@@ -69,13 +69,13 @@ def _popcount(h):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _receive(g, p, t):
     g[HAND + p, t] += 1
     g[GAIN + p, t] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
     """A Paw (hand) or Shiny (stash) steal with Doggo/Kitteh blocks and Kitteh chains.
     ``first_type`` ≥ 0: the Shiny takes a face-up card of that type; −1: the Shiny takes a
@@ -139,7 +139,7 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
         return 1 if thief == original else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask(g, a, bots, pts, per_card, rules, acc, s):
     t = draw(g, a, s)
     if t < 0:
@@ -159,7 +159,7 @@ def _mask(g, a, bots, pts, per_card, rules, acc, s):
         draw(g, a, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
     """Resolve the held tokens of player a (module doc order); ``w`` int64 scratch (≥ 5)."""
     bot = bots[a]
@@ -216,7 +216,7 @@ def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
         acc[C_STASHED] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                       roll_tab, after_tab, s):
     """Seat a's answer to a rolled face (whole_bots.after_roll). The arguments are those a
@@ -225,14 +225,14 @@ def after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies, 
     return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                         roll_tab, after_tab, s):
     """Seat a rolls again (True) or stops (whole_bots.keep_rolling); swapped as above."""
     return B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
                rules, roll_tab, after_tab, acc, s):
     """Roll until a bust, a stop or the cap. ``entry``: 0 roll now, 1 stop now, 2 the face
@@ -287,7 +287,7 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per
             action = ENTRY_STOP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
               rules, roll_tab, after_tab, acc, s, w):
     """Player a's whole turn (with its bonus turn) from the given entry point; clears every
@@ -318,7 +318,7 @@ def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_
             g[GAIN + p, t] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card,
                   copies, rules, roll_tab, after_tab, acc, s, w):
     """Play from player a's (possibly unfinished) turn to the end; returns the turns played
@@ -339,7 +339,7 @@ def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, 
         a = (a + 1) % players
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup(g, players, copies, deal, s):
     """Fill the pile and deal ``deal[i]`` cards to seat i in seat order."""
     reset(g, copies, players)
@@ -351,7 +351,7 @@ def setup(g, players, copies, deal, s):
             g[GAIN + p, t] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(g, players, pts, per_card, rules, w, scores):
     """Scores into ``scores``; returns (number of winners, top points tied 0/1, margin).
     ``w`` int64 scratch (≥ 8). Winners are those with the best rank_key."""
@@ -378,7 +378,7 @@ def outcome(g, players, pts, per_card, rules, w, scores):
     return nwin, 1 if ntop > 1 else 0, top - second
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def win_share(g, i, players, pts, per_card, rules, w, scores):
     """Player i's share of the win at the end of a game (1/winners if among them, else 0)."""
     nwin, _tied, _margin = outcome(g, players, pts, per_card, rules, w, scores)

@@ -175,7 +175,9 @@ def _twin(dispatcher, parallel=False, **swap):
     copy.__qualname__ = fn.__qualname__ + "_rollout"
     copy.__module__ = fn.__module__
     copy.__doc__ = fn.__doc__
-    return njit(cache=True, parallel=parallel)(copy)
+    options = dict(dispatcher.targetoptions)  # e.g. _nrt=False (whole_state.py docstring)
+    options["parallel"] = parallel
+    return njit(cache=True, **options)(copy)
 
 
 roll_phase = _twin(W.roll_phase, after_roll_choice=after_roll_rollout,
