@@ -36,6 +36,9 @@ compiled a second time under a ``_rollout`` name with their decision hooks
 (``after_roll_choice``/``keep_rolling_choice``) and callees swapped for the rollout ones; the
 rollouts call the plain engine, which never calls back. The plain engine, its cache and its
 results are unchanged by this module. Cost: every decision plays up to 3·K games.
+Reference counting: the engine is compiled with ``_nrt=False`` (whole_state.py docstring) and so
+are its twins; the functions here allocate and say ``_nrt=True`` explicitly, since a callee
+without the option inherits it from the caller being compiled.
 Cache note: a twin is cached under whole.py's name; after editing this module delete
 ``kernels/**/__pycache__`` (as for any kernel module another one imports).
 """
@@ -53,7 +56,7 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DECK, GAIN, HAND, MAXP, NA
                                               NT, SC, STASH, UP, deal_unseen)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, rules,
                    roll_tab, after_tab, s):
     """float64[nch]: Σ over K worlds of a's win share after each choice (module doc);
@@ -108,7 +111,7 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
     return sums
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def _best(sums, nch):
     """The first choice with the largest sum (choice 0 is the heuristic's)."""
     best = 0
@@ -118,7 +121,7 @@ def _best(sums, nch):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                        roll_tab, after_tab, s):
     """A rollout seat's answer to a rolled face: take unless it is a repeat and a card can save
@@ -149,7 +152,7 @@ def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies,
     return choices[_best(sums, nch), 2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                          roll_tab, after_tab, s):
     """A rollout seat rolls again (True) or stops, by rollouts (ties: the heuristic's choice)."""
@@ -176,6 +179,7 @@ def _twin(dispatcher, parallel=False, **swap):
     copy.__module__ = fn.__module__
     copy.__doc__ = fn.__doc__
     options = dict(dispatcher.targetoptions)  # e.g. _nrt=False (whole_state.py docstring)
+    options.pop("nopython", None)  # implied by njit
     options["parallel"] = parallel
     return njit(cache=True, **options)(copy)
 
