@@ -16,7 +16,7 @@
   choice as ``heuristic``. Model and the twin-engine design: kernels/trash_pandas/whole_rollout.py.
   Cost: up to 3·K whole games per decision, so a few hundred games per second, not 50,000.
   Small K is noisy and plays worse than ``heuristic``: seat 1 of three (the others heuristic,
-  300 games, seed 1) won 0.20 at K = 8, 0.31 at K = 64, 0.34 at K = 256, against 0.295 for a
+  300 games, seed 1) won 0.20 at K = 8, 0.31 at K = 64, 0.34 at K = 256, against 0.294 for a
   heuristic seat 1 (20,000 games).
 
 Knobs (heuristic and solver; defaults in :data:`KNOBS`): ``stop-at``, ``bonus-stop-at``,
