@@ -88,6 +88,9 @@ def test_rollout_values_match_the_hand_computed_end_game(tmp_path):
     # variance 5/9 + 4/9 · 1/4 − (7/9)² = 5/81
     se = (5 / 81 / k) ** 0.5
     assert abs(sums[1] / k - 7 / 9) <= 5 * se
+    # the paired difference roll − stop is 0 or −1/2 (a bust, 4/9): mean square 1/9, and the
+    # square's variance 4/9 · 1/16 − 1/81 = 5/324
+    assert sums[2] == 0 and abs(sums[3] / k - 1 / 9) <= 5 * (5 / 324 / k) ** 0.5
 
 
 def test_rollout_bot_stops_where_the_heuristic_rolls_on(tmp_path):

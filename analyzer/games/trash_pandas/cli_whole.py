@@ -44,7 +44,8 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
 
     A rollout:K seat decides roll/stop (and Blammo!/Nanners on a repeat) by K determinized
     rollouts of the rest of the game played by the base bots (each seat's own; a rollout seat's
-    is heuristic with its knobs): it plays a few hundred games a second, so use a small -n.
+    is heuristic with its knobs), leaving the heuristic's choice only when the paired lead
+    exceeds two standard errors; it plays a few hundred games a second, so use a small -n.
 
     Examples:
 
