@@ -47,6 +47,7 @@ class BenchQuery:
     game: str
     name: str
     argv: tuple[str, ...]  # arguments after `pushluck`
+    exit_code: int = 0  # 2 for a query timed on its bad-input path
 
 
 @dataclass

@@ -92,20 +92,22 @@ def _query_latency(queries) -> list[dict]:
     import sys
     import time
 
-    def once(cmd):
+    def once(cmd, code=0):
         t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
+        res = subprocess.run(cmd, capture_output=True)
+        if res.returncode != code:
+            raise subprocess.CalledProcessError(res.returncode, cmd, res.stdout, res.stderr)
         return time.perf_counter() - t0
 
     numba_cmd = [sys.executable, "-c", "import numba"]
     rows = []
     for q in queries:
         cmd = [sys.executable, "-m", "analyzer", *q.argv]
-        once(cmd)
+        once(cmd, q.exit_code)
         once(numba_cmd)
         t_q, t_n = [], []
         for _ in range(5):
-            t_q.append(once(cmd))
+            t_q.append(once(cmd, q.exit_code))
             t_n.append(once(numba_cmd))
         rows.append({"game": q.game, "query": q.name, "seconds": min(t_q),
                      "import_numba_seconds": min(t_n),

@@ -2,15 +2,34 @@
 given as flat decision tables (:func:`simulate_turns`), its specialisation with no cards in hand
 (:func:`simulate_turns_nocards`), and the bare stop-at-K loop (:func:`stop_at_plain`); the bench's
 calibration loop is in ``calibration.py`` (not re-exported). The exact solver is plain Python
-(analyzer/games/trash_pandas/exact.py). Whole games: :func:`play_games` (whole.py, with
-whole_state.py and whole_bots.py; sum columns named by :func:`column_names`) and
+(analyzer/games/trash_pandas/exact.py). Whole games: :func:`play_games` (whole_games.py, over
+whole.py, whole_state.py and whole_bots.py; sum columns named by :func:`column_names`) and
 :func:`decide_blocks` (whole_decide.py: a position played out for each choice on common random
-numbers). Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
+numbers); a line-up with a ``rollout:K`` bot runs their twins in whole_rollout.py (imported
+only then). Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
 """
-from kernels.trash_pandas.turn import (COLUMNS, NSUMS, simulate_turns, simulate_turns_nocards,
-                                       stop_at_plain)
-from kernels.trash_pandas.whole import column_names, play_games
-from kernels.trash_pandas.whole_decide import decide_blocks
 
-__all__ = ["simulate_turns", "simulate_turns_nocards", "stop_at_plain", "COLUMNS", "NSUMS",
-           "play_games", "decide_blocks", "column_names"]
+# Entry point -> defining module, imported on first use (PEP 562): reading a position imports
+# layout.py alone, and a turn query does not load the whole-game kernels.
+_WHERE = {
+    "simulate_turns": "kernels.trash_pandas.turn",
+    "simulate_turns_nocards": "kernels.trash_pandas.turn",
+    "stop_at_plain": "kernels.trash_pandas.turn",
+    "COLUMNS": "kernels.trash_pandas.turn",
+    "NSUMS": "kernels.trash_pandas.turn",
+    "play_games": "kernels.trash_pandas.whole_games",
+    "column_names": "kernels.trash_pandas.whole_games",
+    "decide_blocks": "kernels.trash_pandas.whole_decide",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

@@ -28,13 +28,15 @@ Random numbers: one xoshiro256** stream per game (kernels/rng.py, array state ``
 die roll, random steal and random bot choice is one ``randint`` in the order the rules happen.
 analyzer/games/trash_pandas/reference.py replays the same stream in plain Python.
 
-Per-game counters ``acc`` (float64[NACC], index names in :data:`COUNTERS`) are summed per block;
-the sum columns of :func:`play_games` are named by :func:`column_names`.
+Per-game counters ``acc`` (float64[NACC], index names in :data:`COUNTERS`) are summed per block
+by whole_games.py ``play_games`` (sum columns named by its ``column_names``). The seat decisions
+roll/stop and take/Blammo!/Nanners go through :func:`keep_rolling_choice` and
+:func:`after_roll_choice`; whole_rollout.py compiles a twin of this engine in which they are the
+``rollout:K`` bot's (the rollouts themselves run this engine, so nothing recurses).
 """
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from kernels.rng import randint, seed_trial
+from kernels.rng import randint
 from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, HAND, KITTEH,
                                               MAXP, NANNERS, NROWS, NT, PIE, SC, SHINY, STASH, UP,
@@ -58,7 +60,7 @@ ENTRY_ROLL, ENTRY_STOP, ENTRY_FACE = 0, 1, 2
 MAXTURNS = 2000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _popcount(h):
     n = 0
     while h:
@@ -67,13 +69,13 @@ def _popcount(h):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _receive(g, p, t):
     g[HAND + p, t] += 1
     g[GAIN + p, t] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
     """A Paw (hand) or Shiny (stash) steal with Doggo/Kitteh blocks and Kitteh chains.
     ``first_type`` ≥ 0: the Shiny takes a face-up card of that type; −1: the Shiny takes a
@@ -137,7 +139,7 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
         return 1 if thief == original else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask(g, a, bots, pts, per_card, rules, acc, s):
     t = draw(g, a, s)
     if t < 0:
@@ -157,7 +159,7 @@ def _mask(g, a, bots, pts, per_card, rules, acc, s):
         draw(g, a, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
     """Resolve the held tokens of player a (module doc order); ``w`` int64 scratch (≥ 5)."""
     bot = bots[a]
@@ -214,9 +216,25 @@ def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
         acc[C_STASHED] += 1
 
 
-@njit(cache=True)
-def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, rules, roll_tab,
-               after_tab, acc, s):
+@njit(cache=True, _nrt=False)
+def after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
+                      roll_tab, after_tab, s):
+    """Seat a's answer to a rolled face (whole_bots.after_roll). The arguments are those a
+    rollout bot needs too: whole_rollout.py compiles a twin of the engine that calls its own
+    version of this function instead."""
+    return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
+
+
+@njit(cache=True, _nrt=False)
+def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
+                        roll_tab, after_tab, s):
+    """Seat a rolls again (True) or stops (whole_bots.keep_rolling); swapped as above."""
+    return B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)
+
+
+@njit(cache=True, _nrt=False)
+def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
+               rules, roll_tab, after_tab, acc, s):
     """Roll until a bust, a stop or the cap. ``entry``: 0 roll now, 1 stop now, 2 the face
     ``entry_face`` was just rolled and ``entry_choice`` (take/Blammo!/Nanners) is played.
     Returns (BUST | STOPPED | SIX, held)."""
@@ -243,7 +261,8 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, rules, r
         else:
             face = randint(s, 6)
             acc[C_ROLLS] += 1
-            d = B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
+            d = after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies,
+                                  rules, roll_tab, after_tab, s)
         action = ENTRY_ROLL
         if d == B.USE_BLAMMO:
             play_card(g, a, BLAMMO)
@@ -263,20 +282,21 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, rules, r
             return SIX, held
         if nh >= cap:
             return STOPPED, held
-        if not B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s):
+        if not keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
+                                   rules, roll_tab, after_tab, s):
             action = ENTRY_STOP
 
 
-@njit(cache=True)
-def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, rules,
-              roll_tab, after_tab, acc, s, w):
+@njit(cache=True, _nrt=False)
+def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
+              rules, roll_tab, after_tab, acc, s, w):
     """Player a's whole turn (with its bonus turn) from the given entry point; clears every
     player's gained cards at the end."""
     if mode == 0 and entry == ENTRY_ROLL and held == 0:
         acc[C_MAIN] += 1
     while True:
-        res, held = roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, rules,
-                               roll_tab, after_tab, acc, s)
+        res, held = roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts,
+                               per_card, copies, rules, roll_tab, after_tab, acc, s)
         entry = ENTRY_ROLL
         if res == BUST:
             acc[C_MBUST if mode == 0 else C_BBUST] += 1
@@ -298,7 +318,7 @@ def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_
             g[GAIN + p, t] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card,
                   copies, rules, roll_tab, after_tab, acc, s, w):
     """Play from player a's (possibly unfinished) turn to the end; returns the turns played
@@ -306,8 +326,8 @@ def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, 
     players = g[SC, 2]
     turns = 0
     while True:
-        play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, rules,
-                  roll_tab, after_tab, acc, s, w)
+        play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
+                  rules, roll_tab, after_tab, acc, s, w)
         mode, held, entry = 0, 0, ENTRY_ROLL
         turns += 1
         if rules[RULE_CHECK] != 0 and not conserved(g, copies, players):
@@ -319,7 +339,7 @@ def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, 
         a = (a + 1) % players
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup(g, players, copies, deal, s):
     """Fill the pile and deal ``deal[i]`` cards to seat i in seat order."""
     reset(g, copies, players)
@@ -331,7 +351,7 @@ def setup(g, players, copies, deal, s):
             g[GAIN + p, t] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(g, players, pts, per_card, rules, w, scores):
     """Scores into ``scores``; returns (number of winners, top points tied 0/1, margin).
     ``w`` int64 scratch (≥ 8). Winners are those with the best rank_key."""
@@ -358,115 +378,11 @@ def outcome(g, players, pts, per_card, rules, w, scores):
     return nwin, 1 if ntop > 1 else 0, top - second
 
 
-def column_names(players: int, lineups: int) -> tuple:
-    """Names of the sum columns of :func:`play_games` for ``lineups`` line-ups: per line-up l,
-    ``L{l}:games``, per seat ``win{i}``/``win{i}_sq`` (win shares), ``pts{i}``/``pts{i}_sq``,
-    ``margin``/``margin_sq``, ``turns``/``turns_sq``, ``rounds``/``rounds_sq``, ``tiebreak``,
-    ``shared``, ``truncated``, ``violations``, then each counter and its ``_sq``, then games
-    lasting ``rounds_1`` … ``rounds_{NHIST-1}`` and ``rounds_{NHIST}+`` rounds; after all
-    line-ups, for l ≥ 1 and each seat, ``L{l}-L0:dwin{i}``/``_sq`` (paired win-share
-    differences)."""
-    base = ["games"]
-    for i in range(MAXP):
-        base += [f"win{i}", f"win{i}_sq"]
-    for i in range(MAXP):
-        base += [f"pts{i}", f"pts{i}_sq"]
-    base += ["margin", "margin_sq", "turns", "turns_sq", "rounds", "rounds_sq", "tiebreak",
-             "shared", "truncated", "violations"]
-    for c in COUNTERS:
-        base += [c, c + "_sq"]
-    base += [f"rounds_{r}" for r in range(1, NHIST)] + [f"rounds_{NHIST}+"]
-    cols = [f"L{l}:{c}" for l in range(lineups) for c in base]
-    for l in range(1, lineups):
-        for i in range(MAXP):
-            cols += [f"L{l}-L0:dwin{i}", f"L{l}-L0:dwin{i}_sq"]
-    return tuple(cols)
-
-
-NHIST = 20  # game-length histogram buckets (rounds), the last one open-ended
-NBASE = 1 + 4 * MAXP + 10 + 2 * NC + NHIST
-
-
-@njit(cache=True)
-def _fold(out, blk, base, players, scores, nwin, tied, margin, turns, truncated, acc, shares):
-    """Add one game's figures to the block's sums starting at column ``base`` (names above)."""
-    out[blk, base] += 1
-    col = base + 1
-    for i in range(MAXP):
-        out[blk, col + 2 * i] += shares[i]
-        out[blk, col + 2 * i + 1] += shares[i] * shares[i]
-    col += 2 * MAXP
-    for i in range(MAXP):
-        out[blk, col + 2 * i] += scores[i]
-        out[blk, col + 2 * i + 1] += scores[i] * scores[i]
-    col += 2 * MAXP
-    rounds = (turns + players - 1) // players
-    vals = (float(margin), float(turns), float(rounds))
-    for k in range(3):
-        out[blk, col + 2 * k] += vals[k]
-        out[blk, col + 2 * k + 1] += vals[k] * vals[k]
-    col += 6
-    out[blk, col] += tied
-    out[blk, col + 1] += 1 if nwin > 1 else 0
-    out[blk, col + 2] += 1 if truncated else 0
-    out[blk, col + 3] += acc[C_VIOL]
-    col += 4
-    for c in range(NC):
-        out[blk, col + 2 * c] += acc[c]
-        out[blk, col + 2 * c + 1] += acc[c] * acc[c]
-    col += 2 * NC
-    out[blk, col + min(rounds, NHIST) - 1] += 1
-
-
-@njit(cache=True, parallel=True)
-def play_games(keys, counts, players, copies, pts, per_card, deal, rules, lineups, roll_tab,
-               after_tab):
-    """Whole games, per-block sums (columns: :func:`column_names`).
-
-    keys int64/uint64[m, 4] block keys; counts int64[m] games per block; copies int64[8];
-    pts int64[8, 3]; per_card int64[8]; deal int64[4] cards dealt to seat i; rules int64[8]
-    (bonus turn 0/1, bonus cap, consolation 0 mandatory/1 optional, conservation check 0/1,
-    turn cap, Mask card 0 to hand/1 to discard, Kitteh chains 0/1, tie 0 tie-breaks/1 shared);
-    lineups float64[L, 4, NK] bot knobs per line-up and seat; roll_tab/after_tab the solver
-    tables (bots.py). Game t of a block replays the same stream for every line-up
-    (common random numbers: the same deal, the same dice until the decisions differ).
-    """
-    m = keys.shape[0]
-    nl = lineups.shape[0]
-    ncol = nl * NBASE + (nl - 1) * 2 * MAXP
-    out = np.zeros((m, ncol), dtype=np.float64)
-    for blk in prange(m):
-        g = np.zeros((NROWS, NT), dtype=np.int64)
-        s = np.zeros(4, dtype=np.uint64)
-        acc = np.zeros(NACC, dtype=np.float64)
-        w = np.zeros(16, dtype=np.int64)
-        scores = np.zeros(MAXP, dtype=np.int64)
-        shares = np.zeros(MAXP, dtype=np.float64)
-        first = np.zeros(MAXP, dtype=np.float64)
-        for t in range(counts[blk]):
-            for l in range(nl):
-                seed_trial(keys[blk], t, s)
-                acc[:] = 0.0
-                setup(g, players, copies, deal, s)
-                turns = continue_game(g, 0, 0, 0, ENTRY_ROLL, 0, 0, lineups[l], pts, per_card,
-                                      copies, rules, roll_tab, after_tab, acc, s, w)
-                nwin, tied, margin = outcome(g, players, pts, per_card, rules, w, scores)
-                best = -1
-                for i in range(players):
-                    best = max(best, rank_key(g, scores, i, rules[RULE_TIE]))
-                for i in range(MAXP):
-                    shares[i] = 0.0
-                    if i < players and rank_key(g, scores, i, rules[RULE_TIE]) == best:
-                        shares[i] = 1.0 / nwin
-                _fold(out, blk, l * NBASE, players, scores, nwin, tied, margin, turns,
-                      turns > rules[RULE_MAXTURNS], acc, shares)
-                if l == 0:
-                    for i in range(MAXP):
-                        first[i] = shares[i]
-                else:
-                    col = nl * NBASE + (l - 1) * 2 * MAXP
-                    for i in range(MAXP):
-                        d = shares[i] - first[i]
-                        out[blk, col + 2 * i] += d
-                        out[blk, col + 2 * i + 1] += d * d
-    return out
+@njit(cache=True, _nrt=False)
+def win_share(g, i, players, pts, per_card, rules, w, scores):
+    """Player i's share of the win at the end of a game (1/winners if among them, else 0)."""
+    nwin, _tied, _margin = outcome(g, players, pts, per_card, rules, w, scores)
+    best = -1
+    for j in range(players):
+        best = max(best, rank_key(g, scores, j, rules[RULE_TIE]))
+    return 1.0 / nwin if rank_key(g, scores, i, rules[RULE_TIE]) == best else 0.0

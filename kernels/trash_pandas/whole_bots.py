@@ -3,7 +3,10 @@
 A bot is a row of float64 knobs ``bot[K_*]`` (named in analyzer/games/trash_pandas/bots.py,
 which parses ``--policy NAME:key=value``). ``bot[K_KIND]``: 0 heuristic, 1 solver (roll/stop and
 the card spent after a roll from the exact turn solver's tables, everything else heuristic),
-2 random (every choice uniformly among the legal ones, one ``randint`` per choice).
+2 random (every choice uniformly among the legal ones, one ``randint`` per choice), 3 rollout
+(roll/stop and the card spent on a repeat by ``bot[K_ROLLOUTS]`` determinized rollouts:
+kernels/trash_pandas/whole_rollout.py; here, in the engine that plays the rollouts, it plays as
+the heuristic bot with its knobs).
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
 
@@ -24,22 +27,22 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, K
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
  K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS) = range(16)
 NK = 16
-HEURISTIC, SOLVER, RANDOM = 0, 1, 2
+HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _usable(g, p, t):
     return g[HAND + p, t] - g[GAIN + p, t]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clip3(x):
     return 3 if x > 3 else x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     """After rolling ``face``: 0 take it (a bust if held), 1 spend Blammo!, 2 spend Nanners."""
     b = _usable(g, p, BLAMMO)
@@ -64,7 +67,7 @@ def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     return TAKE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     """After taking a token below the cap: True to roll again."""
     kind = int(bot[0])
@@ -78,7 +81,7 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     return nh < limit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plays_yumyum(g, q, bot, nh, s):
     """Opponent q, holding a usable Yum Yum, decides to force the stopping player to roll."""
     if _usable(g, q, YUMYUM) < 1:
@@ -88,7 +91,7 @@ def plays_yumyum(g, q, bot, nh, s):
     return bot[K_YUM] > 0 and nh >= bot[K_YUM]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def block_choice(g, v, bot, s):
     """Player v is the target of a steal: 0 no block, 1 Doggo, 2 Kitteh."""
     d = _usable(g, v, DOGGO) > 0
@@ -109,12 +112,12 @@ def block_choice(g, v, bot, s):
     return USE_DOGGO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _scorable(t, pts, per_card):
     return per_card[t] > 0 or pts[t, 0] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _spare(g, p, bot, t):
     """Cards of type t in p's hand the heuristic is willing to stash (keeps K_KEEP of Blammo!
     and Nanners for its own rolls)."""
@@ -124,7 +127,7 @@ def _spare(g, p, bot, t):
     return h if h > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stash_gain(g, p, t, pts, per_card):
     """Visible points p gains by stashing one more card of type t (its own stash against the
     others' face-up cards), times 8, plus the first-place points as a tie-break."""
@@ -158,7 +161,7 @@ def stash_gain(g, p, t, pts, per_card):
     return gain * 8 + pts[t, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stash_pick(g, p, bot, pts, per_card, s):
     """The card type p stashes next from hand, or -1 to stash nothing more."""
     if int(bot[0]) == RANDOM:
@@ -181,7 +184,7 @@ def stash_pick(g, p, bot, pts, per_card, s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def spare_count(g, p, bot, pts, per_card):
     """How many cards in p's hand the heuristic would stash."""
     n = 0
@@ -191,7 +194,7 @@ def spare_count(g, p, bot, pts, per_card):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tree_stashes(g, p, bot, stash_slots, pts, per_card, s):
     """Trash-tree: True to stash 1 (at the stash step), False to draw 1 now. The heuristic stashes
     when its spare cards outnumber the stash slots already coming (knob K_TREE = 1)."""
@@ -202,7 +205,7 @@ def tree_stashes(g, p, bot, stash_slots, pts, per_card, s):
     return spare_count(g, p, bot, pts, per_card) > stash_slots
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reacts_to_mask(g, q, bot, t, pts, per_card, s):
     """Player q may stash a card of the revealed type t face up: True to do it."""
     if g[HAND + q, t] < 1:
@@ -212,7 +215,7 @@ def reacts_to_mask(g, q, bot, t, pts, per_card, s):
     return bot[K_REACT] > 0 and _spare(g, q, bot, t) > 0 and _scorable(t, pts, per_card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def recycle_as(g, p, bot, held, s):
     """Recycle resolves as a token not held: heuristic priority trash, trees, paw, trash-tree,
     mask; random: uniform over those not held."""
@@ -233,7 +236,7 @@ def recycle_as(g, p, bot, held, s):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pies_to_use(g, p, bot, ntok, s):
     """How many MMM Pie! p spends, one per distinct token (ntok tokens to resolve)."""
     m = _usable(g, p, PIE)
@@ -246,7 +249,7 @@ def pies_to_use(g, p, bot, ntok, s):
     return m if bot[K_PIE] > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def steal_target(g, p, bot, from_stash, s):
     """Whom p steals from (a hand card for Paw, a stashed card for Shiny), or -1 if nobody has
     one. Heuristic: knob K_TARGET 0 the most stashed cards (the visible leader), 1 the biggest
@@ -281,7 +284,7 @@ def steal_target(g, p, bot, from_stash, s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def feesh_pick(g, p, bot, pts, per_card, s):
     """The discard-pile card p fetches with a usable Feesh, or -1 not to play one."""
     if _usable(g, p, 2) < 1:
@@ -312,7 +315,7 @@ def feesh_pick(g, p, bot, pts, per_card, s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shiny_pick(g, p, bot, pts, per_card, s):
     """A usable Shiny: returns (target, type) with type −1 for a blind face-down card, or
     (−1, −1) not to play one. Heuristic: the target of :func:`steal_target`, its best face-up
@@ -337,7 +340,7 @@ def shiny_pick(g, p, bot, pts, per_card, s):
     return q, best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def takes_consolation(g, p, bot, s):
     """With an optional consolation draw: the heuristic always draws, random flips a coin."""
     if int(bot[0]) == RANDOM:

@@ -18,11 +18,9 @@ Per-block sums (float64[m, 4·C]): for choice c, columns 4c Σw, 4c+1 Σw², 4c+
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import randint, seed_trial
-from kernels.trash_pandas.whole import NACC, continue_game, outcome
-from kernels.trash_pandas.whole_state import (DECK, HAND, MAXP, NROWS, NT, SC, STASH)
-from kernels.trash_pandas.whole import RULE_TIE
-from kernels.trash_pandas.whole_state import rank_key
+from kernels.rng import seed_trial
+from kernels.trash_pandas.whole import NACC, continue_game, win_share
+from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, SC, deal_unseen
 
 
 @njit(cache=True)
@@ -31,27 +29,9 @@ def determinize(g, g0, pool0, pool, opp_hand, opp_down, me, s):
     for r in range(NROWS):
         for t in range(NT):
             g[r, t] = g0[r, t]
-    total = 0
     for t in range(NT):
         pool[t] = pool0[t]
-        total += pool0[t]
-    players = g0[SC, 2]
-    for j in range(players):
-        q = (me + j) % players
-        if q == me:
-            continue
-        for row, n in ((HAND + q, opp_hand[q]), (STASH + q, opp_down[q])):
-            for _ in range(n):
-                k = randint(s, total)
-                for t in range(NT):
-                    if k < pool[t]:
-                        g[row, t] += 1
-                        pool[t] -= 1
-                        break
-                    k -= pool[t]
-                total -= 1
-    for t in range(NT):
-        g[DECK, t] = pool[t]
+    deal_unseen(g, pool, opp_hand, opp_down, me, s)
 
 
 @njit(cache=True, parallel=True)
@@ -86,11 +66,7 @@ def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, c
                 continue_game(g, me, mode, held, choices[c, 0], choices[c, 1], choices[c, 2],
                               bots, pts, per_card, copies, rules, roll_tab, after_tab, acc, sd,
                               w)
-                nwin, _tied, _margin = outcome(g, players, pts, per_card, rules, w, scores)
-                best = -1
-                for i in range(players):
-                    best = max(best, rank_key(g, scores, i, rules[RULE_TIE]))
-                share = 1.0 / nwin if rank_key(g, scores, me, rules[RULE_TIE]) == best else 0.0
+                share = win_share(g, me, players, pts, per_card, rules, w, scores)
                 if c == 0:
                     first = share
                 d = share - first

@@ -16,30 +16,28 @@ of :data:`CARDS`: 0 blammo, 1 doggo, 2 feesh, 3 kitteh, 4 pie, 5 nanners, 6 shin
 * ``g[SC, 0]`` cards left in the draw pile, ``g[SC, 1]`` 1 once the last card has been drawn,
   ``g[SC, 2]`` players.
 
+No reference counting: the functions of this module, whole_bots.py and whole.py are compiled
+with ``_nrt=False``. They never allocate, and every array they touch is owned by the caller that
+allocated it (whole_games.play_games, whole_decide.decide_blocks, whole_rollout.rollout_values),
+so the atomic NRT_incref/NRT_decref Numba otherwise emits for every array argument and slice is
+not needed; a profile of play_games (perf, one core) put about 70% of its time in those two
+atomic instructions. Results are unchanged (tests/test_kernel_pins.py).
+
+The row and type indices live in layout.py (no Numba import, so parsing a position needs none).
+
 Conservation: for every type t, Σ_p (hand + stash) + discard + deck = copies[t].
 Removing a card from a hand other than by playing it (stash, stolen) uses up a gained card first
 (``gain = min(gain, hand)`` afterwards), so the cards left usable are the old ones.
 """
-import numpy as np
 from numba import njit
 
 from kernels.rng import randint
-
-CARDS = ("blammo", "doggo", "feesh", "kitteh", "pie", "nanners", "shiny", "yumyum")
-BLAMMO, DOGGO, FEESH, KITTEH, PIE, NANNERS, SHINY, YUMYUM = range(8)
-NT = 8
-MAXP = 4
-HAND, STASH, UP, GAIN = 0, 4, 8, 12
-DISC, DECK, SC = 16, 17, 18
-NROWS = 19
+from kernels.trash_pandas.layout import (BLAMMO, CARDS, DECK, DISC, DOGGO, FEESH, GAIN, HAND,  # noqa: F401
+                                         KITTEH, MAXP, NANNERS, NROWS, NT, PIE, SC, SHINY,
+                                         STASH, UP, YUMYUM, new_state)
 
 
-def new_state() -> np.ndarray:
-    """An empty state array (all zero)."""
-    return np.zeros((NROWS, NT), dtype=np.int64)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset(g, copies, players):
     """Empty hands, stashes and discard; the full deck in the draw pile."""
     for r in range(NROWS):
@@ -53,7 +51,7 @@ def reset(g, copies, players):
     g[SC, 2] = players
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_from(g, row, total, s):
     """A type drawn uniformly at random from the ``total`` cards counted in row ``row``
     (one ``randint(total)``; types walked in order 0..7). Does not change ``g``."""
@@ -66,7 +64,7 @@ def pick_from(g, row, total, s):
     return NT - 1  # unreachable when total = Σ row
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(g, p, s):
     """Player p draws one card into hand (gained this turn); returns its type or -1 if the
     pile is empty. Drawing the last card sets the end flag."""
@@ -83,7 +81,7 @@ def draw(g, p, s):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_total(g, row):
     """Σ_t g[row, t]: the cards counted in one row."""
     s = 0
@@ -92,30 +90,30 @@ def row_total(g, row):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size(g, p):
     return row_total(g, HAND + p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stash_size(g, p):
     return row_total(g, STASH + p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usable(g, p, t):
     """Cards of type t player p may play for their action now."""
     return g[HAND + p, t] - g[GAIN + p, t]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_card(g, p, t):
     """Discard one usable card of type t from p's hand (the caller checked usable ≥ 1)."""
     g[HAND + p, t] -= 1
     g[DISC, t] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leave_hand(g, p, t):
     """One card of type t leaves p's hand by a stash or a steal (a gained one first)."""
     g[HAND + p, t] -= 1
@@ -123,7 +121,7 @@ def leave_hand(g, p, t):
         g[GAIN + p, t] = g[HAND + p, t]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stash_card(g, p, t, face_up):
     """p stashes one card of type t from hand (face up for a Mask reaction)."""
     leave_hand(g, p, t)
@@ -132,7 +130,7 @@ def stash_card(g, p, t, face_up):
         g[UP + p, t] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_stash_card(g, p, t, face_up):
     """One stashed card of type t leaves p's stash (face up or face down)."""
     g[STASH + p, t] -= 1
@@ -140,7 +138,7 @@ def take_stash_card(g, p, t, face_up):
         g[UP + p, t] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def majority(counts, nplayers, p1, p2, p3, out):
     """Points of each player for one majority type into ``out`` (rules page: dense places, a
     tied group scores p_i − 1, floor 0; places beyond the third score 0)."""
@@ -176,7 +174,7 @@ def majority(counts, nplayers, p1, p2, p3, out):
         out[i] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_game(g, pts, per_card, nplayers, counts, tmp, scores):
     """End-of-game points of each player into ``scores`` (int64[4]); returns nothing.
     ``pts`` int64[8, 3] majority points by place, ``per_card`` int64[8] (Blammo!: 1);
@@ -195,7 +193,7 @@ def score_game(g, pts, per_card, nplayers, counts, tmp, scores):
                 scores[i] += tmp[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rank_key(g, scores, i, shared):
     """(points, distinct types stashed, stashed cards) packed into one comparable integer;
     points alone when ``shared`` (a tie on points is shared)."""
@@ -208,7 +206,7 @@ def rank_key(g, scores, i, shared):
     return (scores[i] * 16 + distinct) * 1024 + stash_size(g, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def conserved(g, copies, nplayers):
     """True when every card of the deck file is in exactly one place (and no count is < 0)."""
     for t in range(NT):
@@ -227,3 +225,30 @@ def conserved(g, copies, nplayers):
     for t in range(NT):
         n += g[DECK, t]
     return n == g[SC, 0]
+
+
+@njit(cache=True, _nrt=False)
+def deal_unseen(g, pool, opp_hand, opp_down, me, s):
+    """Determinization: deal the unseen cards ``pool`` (int64[8] by type; used up) at random,
+    ``opp_hand[q]`` into q's hand, then ``opp_down[q]`` into q's face-down stash, opponents in
+    seat order after ``me``, one ``randint`` per card; what is left becomes the draw pile."""
+    total = 0
+    for t in range(NT):
+        total += pool[t]
+    players = g[SC, 2]
+    for j in range(players):
+        q = (me + j) % players
+        if q == me:
+            continue
+        for row, n in ((HAND + q, opp_hand[q]), (STASH + q, opp_down[q])):
+            for _ in range(n):
+                k = randint(s, total)
+                for t in range(NT):
+                    if k < pool[t]:
+                        g[row, t] += 1
+                        pool[t] -= 1
+                        break
+                    k -= pool[t]
+                total -= 1
+    for t in range(NT):
+        g[DECK, t] = pool[t]

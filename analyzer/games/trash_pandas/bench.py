@@ -94,4 +94,7 @@ CASES = [
     BenchQuery("trash-pandas", "decide (example position) --precision 0.01",
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
                 "--precision", "0.01", "--seed", "1", "--json")),
+    BenchQuery("trash-pandas", "decide (impossible position: one line, exit 2)",
+               ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_impossible.toml"),
+               exit_code=2),
 ]

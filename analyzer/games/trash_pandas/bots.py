@@ -7,7 +7,18 @@
 * ``solver`` — rolls, stops and spends Blammo!/Nanners after a roll as the exact turn solver's
   policy says (card-equivalent values, analyzer/games/trash_pandas.py); every other choice as
   ``heuristic`` with the same knobs;
-* ``random`` — every choice uniformly among the legal ones (no knobs).
+* ``random`` — every choice uniformly among the legal ones (no knobs);
+* ``rollout:K`` — rolls or stops, and spends Blammo!/Nanners on a repeat, by K determinized
+  rollouts (default 16): the cards it cannot see are dealt at random consistently with what it
+  sees, each choice is played to the end of the game on the same deal and stream by the base bots
+  (every seat by its own bot; a rollout seat by ``heuristic`` with the same knobs), and the choice
+  with the highest mean win share is taken if its paired lead over the heuristic's choice exceeds
+  two standard errors (else the heuristic's); every other choice as ``heuristic``. Model and the
+  twin-engine design: kernels/trash_pandas/whole_rollout.py. Cost: up to 3·K whole games per
+  decision, so a few hundred games per second, not 50,000. Measured (seat 1 of three against two
+  heuristics, 400 games, seed 2, paired with a heuristic seat 1 on the same games): heuristic
+  minus rollout 0.000 ± 0.032 at K = 8, −0.031 ± 0.032 at K = 64, −0.028 ± 0.033 at K = 256 —
+  not distinguishable from the heuristic at these n.
 
 Knobs (heuristic and solver; defaults in :data:`KNOBS`): ``stop-at``, ``bonus-stop-at``,
 ``blammo-saves`` / ``nanners-saves`` (spend the card to save a repeat), ``pie`` (use MMM Pie! on
@@ -26,7 +37,8 @@ import numpy as np
 
 from analyzer.errors import UserError
 
-KINDS = {"heuristic": 0, "solver": 1, "random": 2}
+KINDS = {"heuristic": 0, "solver": 1, "random": 2, "rollout": 3}
+ROLLOUTS_INDEX, ROLLOUTS_DEFAULT, ROLLOUTS_RANGE = 15, 16, (1, 4096)
 # knob: (kernel index, default, parser kind, allowed)
 KNOBS = {
     "stop-at": (1, 3, "int", (1, 6)),
@@ -45,8 +57,10 @@ KNOBS = {
     "trash-tree": (14, "stash", "word", ("draw", "stash")),
 }
 NK = 16
-POLICY_HELP = ("Bots: heuristic, solver, random; knobs as NAME:key=value,... e.g. "
-               "heuristic:stop-at=4,yumyum-at=0 (knobs: " + ", ".join(KNOBS) + ").")
+POLICY_HELP = ("Bots: heuristic, solver, random, rollout:K (roll/stop by K determinized "
+               "rollouts of the rest of the game); knobs as NAME:key=value,... e.g. "
+               "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: "
+               + ", ".join(KNOBS) + ").")
 
 
 @dataclass(frozen=True)
@@ -55,10 +69,13 @@ class Bot:
 
     name: str
     knobs: tuple  # ((key, value), ...) in KNOBS order
+    rollouts: int = 0  # K of a rollout bot (0 for the others)
 
     @property
     def label(self) -> str:
         changed = [f"{k}={_word(v)}" for k, v in self.knobs if v != KNOBS[k][1]]
+        if self.name == "rollout":
+            changed.insert(0, str(self.rollouts))
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def row(self) -> np.ndarray:
@@ -71,6 +88,7 @@ class Bot:
                 r[idx] = allowed.index(value)
             else:
                 r[idx] = float(value)
+        r[ROLLOUTS_INDEX] = self.rollouts
         return r
 
 
@@ -107,7 +125,13 @@ def parse_bot(text: str) -> Bot:
     if name not in KINDS:
         raise UserError(f"unknown bot '{name}' (bots: {', '.join(KINDS)})")
     values = {k: v[1] for k, v in KNOBS.items()}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    parts = [p.strip() for p in rest.split(",") if p.strip()]
+    rollouts = 0
+    if name == "rollout":
+        rollouts = ROLLOUTS_DEFAULT
+        if parts and "=" not in parts[0] or parts and parts[0].lower().startswith("rollouts="):
+            rollouts = _rollouts(parts.pop(0).lower().removeprefix("rollouts="))
+    for part in parts:
         if "=" not in part:
             raise UserError(f"bot knobs are key=value, got '{part}' in '{text}'")
         key, val = (x.strip().lower() for x in part.split("=", 1))
@@ -117,7 +141,19 @@ def parse_bot(text: str) -> Bot:
         if name == "random":
             raise UserError("the random bot has no knobs")
         values[key] = _parse_value(key, val)
-    return Bot(name, tuple(values.items()))
+    return Bot(name, tuple(values.items()), rollouts)
+
+
+def _rollouts(text: str) -> int:
+    """K of ``rollout:K`` (a positive integer, at most 4096)."""
+    lo, hi = ROLLOUTS_RANGE
+    try:
+        k = int(text.strip())
+    except ValueError:
+        raise UserError(f"rollout:K needs a whole number of rollouts K, got '{text}'") from None
+    if not lo <= k <= hi:
+        raise UserError(f"rollout:K needs K in {lo}..{hi}, got {k}")
+    return k
 
 
 def parse_lineup(seats: str | None, policy: str | None, players: int) -> tuple[Bot, ...]:
@@ -158,6 +194,12 @@ def lineup_array(lineups: list[tuple[Bot, ...]]) -> np.ndarray:
 def lineup_label(lineup: tuple[Bot, ...]) -> str:
     labels = [b.label for b in lineup]
     return labels[0] if len(set(labels)) == 1 else ";".join(labels)
+
+
+def empty_solver_tables() -> tuple[np.ndarray, np.ndarray]:
+    """All-zero (roll_tab, after_tab) of :func:`solver_tables`' shapes, for line-ups without a
+    solver bot (no other bot reads them)."""
+    return np.zeros(2 * 64 * 64, dtype=np.uint8), np.zeros(2 * 64 * 64 * 6, dtype=np.uint8)
 
 
 def solver_tables(rules) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
+from analyzer.games.trash_pandas.cli_whole import _whole_rules, register as _register_whole
 from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec,
                               trials)
@@ -56,14 +57,6 @@ TrialsOpt = Annotated[Optional[int], typer.Option(
     help="Number of turns to simulate (default 1,000,000; with --precision alone: until the "
          "target is met).")]
 DEFAULT_TRIALS = 1_000_000
-
-
-def _whole_rules(rules_file, sets):
-    """The rules of a whole-game command (game, decide): every key, the deck file included."""
-    from analyzer.games.trash_pandas.rules import TrashPandasRules
-    from analyzer.rules import build_rules
-
-    return build_rules(TrashPandasRules, rules_file, sets)
 
 
 def _rules(rules_file, sets):
@@ -382,96 +375,6 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
     emit(payload, json, render)
 
 
-# ------------------------------------------------------------------ whole games and positions
-PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
-SeatsOpt = Annotated[Optional[str], typer.Option(
-    "--seats", metavar="A,B,...", help="One bot per seat (a single bot: every seat); separate "
-    "seats with ';' when a bot has several knobs. Bots: heuristic, solver, random; knobs as "
-    "BOT:key=value,... e.g. heuristic:stop-at=4,yumyum-at=0 (knobs: stop-at, bonus-stop-at, "
-    "blammo-saves, nanners-saves, pie, feesh, shiny, keep, steal-from, react, block, block-with, "
-    "yumyum-at, trash-tree).")]
-PolicyOpt = Annotated[Optional[str], typer.Option(
-    "--policy", metavar="BOT", help="The bot for every seat (same as --seats with one bot).")]
-
-
-@app.command(epilog="Examples:\n\n  pushluck trash-pandas game --players 2 -n 50000 --seed 7\n\n"
-             "  pushluck trash-pandas game --seats 'heuristic:stop-at=4;heuristic;random' "
-             "--vs heuristic --seed 7")
-def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: SeatsOpt = None,
-         policy: PolicyOpt = None, vs: VsOpt = None, seed: SeedOpt = None,
-         precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
-         progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-         json: JsonOpt = False):
-    """Whole games between bots: win rate per seat, points, margin, length, busts, bonus turns
-    and card plays, each with SE and 95% interval; --vs replays the same games with another
-    line-up and reports the paired change in each seat's win rate.
-
-    Examples:
-
-      pushluck trash-pandas game --players 3 -n 20000 --seed 1
-
-      pushluck trash-pandas game --players 2 --seats heuristic --vs "solver;heuristic" --seed 7
-
-      pushluck trash-pandas game --players 4 --set deal=2345 -n 20000 --json
-    """
-    from analyzer.errors import UserError
-    from analyzer.games.trash_pandas.bots import parse_lineup
-    from analyzer.games.trash_pandas.whole import GameSetup, render_game, simulate_games
-    from analyzer.output import emit
-
-    if seats and policy:
-        raise UserError("give --seats or --policy, not both")
-    r = _whole_rules(rules_file, set_)
-    lineups = [parse_lineup(seats, policy, players)]
-    lineups += [parse_lineup(v, None, players) for v in (vs or [])]
-    setup = GameSetup(r, players, lineups)
-    spec = run_spec(None if precision is not None and n == 20_000 else n, seed, precision,
-                    time_limit, progress, json)
-    out = simulate_games(setup, spec)
-    emit(out, json, lambda: render_game(out))
-
-
-@app.command(epilog="Examples:\n\n  pushluck trash-pandas decide "
-             "analyzer/data/trash_pandas_position_example.toml --precision 0.01 --seed 3")
-def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help=(
-               "The position (format: analyzer/games/trash_pandas/position.py and the "
-               "README)."))],
-           n: trials("playouts per choice", None) = None, policy: PolicyOpt = None,
-           seed: SeedOpt = None, precision: PrecisionOpt = None,
-           time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
-    """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
-    choice is played out to the end of the game on the same determinized deals, by the bot
-    given with --policy for every seat (default heuristic); the exact turn-level answer is shown
-    beside it. The position format is documented in the README and in
-    analyzer/games/trash_pandas/position.py.
-
-    Examples:
-
-      pushluck trash-pandas decide analyzer/data/trash_pandas_position_example.toml --seed 1
-
-      pushluck trash-pandas decide my_position.toml --precision 0.01 --json
-    """
-    from analyzer.games.trash_pandas.bots import parse_lineup
-    from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
-    from analyzer.games.trash_pandas.whole import GameSetup
-    from analyzer.games.trash_pandas.position import parse_position
-    from analyzer.games.trash_pandas.score import deck_arrays
-    from analyzer.output import emit
-    from analyzer.rules import load_toml
-
-    r = _whole_rules(rules_file, set_)
-    deck = deck_arrays(r.deck)
-    pos = parse_position(load_toml(position), deck, r.bonus_cap)
-    if n is None and precision is None:
-        n = 20_000
-    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
-                      from_setup=False)
-    spec = run_spec(n, seed, precision, time_limit, progress, json)
-    out = run_decide(pos, setup, spec)
-    emit(out, json, lambda: render_decide(out))
-
-
 def _register_game_advice() -> None:
     from analyzer.games.trash_pandas.cli_advice import register
 
@@ -479,3 +382,4 @@ def _register_game_advice() -> None:
 
 
 _register_game_advice()
+_register_whole(app)  # `game` and `decide` (cli_whole.py)

@@ -18,7 +18,7 @@ def choices_for(pos: Position, bonus_cap: int) -> list[tuple[str, tuple[int, int
     """(label, (entry, face, take/Blammo!/Nanners)) for every legal choice; the first is the
     baseline the others are compared with."""
     from analyzer.games.trash_pandas.rules import popcount
-    from kernels.trash_pandas.whole_state import BLAMMO, NANNERS
+    from kernels.trash_pandas.layout import BLAMMO, NANNERS
 
     if pos.rolled >= 0:
         f = pos.rolled
@@ -40,7 +40,7 @@ def turn_level(pos: Position, rules) -> dict:
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import (BLAMMO as D_BLAMMO, NANNERS as D_NANNERS,
                                                    ValueModel)
-    from kernels.trash_pandas.whole_state import BLAMMO, NANNERS, PIE
+    from kernels.trash_pandas.layout import BLAMMO, NANNERS, PIE
 
     solver = TurnSolver(ValueModel(), rules)
     b, n, p = (min(pos.usable(t), 7) for t in (BLAMMO, NANNERS, PIE))
@@ -66,7 +66,10 @@ def decide_job(pos: Position, setup, choices):
     mode = 1 if pos.bonus else 0
 
     def run_blocks(keys, counts):
-        from kernels.trash_pandas.whole_decide import decide_blocks
+        if setup.has_rollout:
+            from kernels.trash_pandas.whole_rollout import decide_blocks
+        else:
+            from kernels.trash_pandas.whole_decide import decide_blocks
 
         return decide_blocks(keys, counts, pos.g0, pos.pool, pos.opp_hand, pos.opp_down, pos.me,
                              mode, pos.held, arr, bots, d.pts, d.per_card, d.copies, rules,

@@ -52,7 +52,7 @@ class Position:
     opp_down: np.ndarray
 
     def usable(self, t: int) -> int:
-        from kernels.trash_pandas.whole_state import GAIN, HAND
+        from kernels.trash_pandas.layout import GAIN, HAND
 
         return int(self.g0[HAND + self.me, t] - self.g0[GAIN + self.me, t])
 
@@ -86,8 +86,7 @@ def _int(data, key, part, lo, hi=None) -> int:
 def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
     """Check a position (module doc) against the deck and build its kernel form."""
     from analyzer.games.trash_pandas.rules import TOKEN_INDEX, parse_held, popcount
-    from kernels.trash_pandas.whole_state import (DECK, DISC, GAIN, HAND, SC, STASH, UP,
-                                                  new_state)
+    from kernels.trash_pandas.layout import DECK, DISC, GAIN, HAND, SC, STASH, UP, new_state
 
     unknown = set(data) - TOP_KEYS
     if unknown:

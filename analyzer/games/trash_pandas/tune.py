@@ -39,7 +39,7 @@ def _check_bot(policy: str) -> None:
 
 
 def _game_column(name: str) -> int:
-    from kernels.trash_pandas.whole import column_names
+    from kernels.trash_pandas.whole_games import column_names
 
     return column_names(3, 1).index(f"L0:{name}")
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.games.trash_pandas.bots import lineup_array, lineup_label, solver_tables
+from analyzer.games.trash_pandas.bots import (empty_solver_tables, lineup_array, lineup_label,
+                                             solver_tables)
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.score import check_deal, deck_arrays
 
@@ -50,15 +51,26 @@ class GameSetup:
         self.rules_arr = rules_array(rules, check)
         self.deal = deal_for(rules, players)
         self.bots = lineup_array(lineups)
-        self.roll_tab, self.after_tab = solver_tables(rules)
+        if any(b.name == "solver" for lineup in lineups for b in lineup):
+            self.roll_tab, self.after_tab = solver_tables(rules)
+        else:  # read only by solver bots: zeros of the same shape, not a 0.6 s exact solve
+            self.roll_tab, self.after_tab = empty_solver_tables()
 
     def columns(self) -> tuple:
-        from kernels.trash_pandas.whole import column_names
+        from kernels.trash_pandas.whole_games import column_names
 
         return column_names(self.players, len(self.lineups))
 
+    @property
+    def has_rollout(self) -> bool:
+        """A ``rollout:K`` bot plays: the kernels are whole_rollout.py's twins."""
+        return any(b.name == "rollout" for lineup in self.lineups for b in lineup)
+
     def run_blocks(self, keys, counts):
-        from kernels.trash_pandas.whole import play_games
+        if self.has_rollout:
+            from kernels.trash_pandas.whole_rollout import play_games
+        else:
+            from kernels.trash_pandas.whole_games import play_games
 
         d = self.deck
         return play_games(keys, counts, self.players, d.copies, d.pts, d.per_card, self.deal,

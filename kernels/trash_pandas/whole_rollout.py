@@ -1,0 +1,210 @@
+"""The ``rollout:K`` bot: roll or stop, and which card to spend on a repeat, by K determinized
+rollouts of the rest of the game.
+
+Decision
+--------
+At each of its roll/stop decisions (after taking a token below the cap) and after rolling a face
+it already holds while it has a usable Blammo! or Nanners (where the heuristic bot decides), the
+seat ``a`` compares its legal choices c (stop/roll; take = bust/Blammo!/Nanners) by
+
+    V(c) = (1/K) Σ_k share_a(game played to its end from world k after choice c),
+
+where world k deals the cards ``a`` cannot see (opponents' hands and face-down stashes, the draw
+pile) consistently at random from what it can see (kernels/trash_pandas/whole_state.py
+``deal_unseen``: the unseen pool is the deck file minus its hand, every face-up card, its own
+face-down cards and the discard pile; each opponent keeps its hand size and face-down count), and
+share_a is its win share (ties shared, whole.py ``win_share``). Every choice is played in the same
+world on the same random stream (common random numbers). The rest of the game is played by the
+*base* bots: every seat by its own bot, a rollout seat by the heuristic bot with the same knobs.
+The seat leaves the heuristic's choice h only for the choice c* with the largest Σ share, and
+only when c*'s paired lead D = V(c*) − V(h) exceeds ``Z_SWITCH`` = 2 standard errors of itself,
+SE = sqrt((mean of d_k² − D²) / K) with d_k the per-world difference (and D > 0): with few
+rollouts a noisy lead does not move it off the heuristic (measured: rollout:8 with the plain
+argmax won seat 1 in 0.20 of 300 games against two heuristics, the heuristic seat 1 in 0.294). Opponents' gained-this-turn
+marks are not known to the seat and are cleared in each world (they can be non-zero only in a
+bonus turn after a Doggo draw or a steal).
+
+Random numbers: one ``next_u64`` of the game's stream per decision keys the rollouts (world k's
+stream is ``seed_trial(key words, k)``), so a game with a rollout seat is still one reproducible
+stream per game, the same whatever the thread count.
+
+Why a twin engine
+-----------------
+A rollout plays the game with the engine of whole.py, so the engine that runs a rollout bot must
+not be that same compiled engine (Numba cannot type a function that calls itself through a
+chain of jitted callers; recursion across cached dispatchers also crashes on reload). The twin
+functions below are the *same Python code* as whole.py's ``roll_phase``/``play_turn``/
+``continue_game``, whole_games.py's ``play_games`` and whole_decide.py's ``decide_blocks``,
+compiled a second time under a ``_rollout`` name with their decision hooks
+(``after_roll_choice``/``keep_rolling_choice``) and callees swapped for the rollout ones; the
+rollouts call the plain engine, which never calls back. The plain engine, its cache and its
+results are unchanged by this module. Cost: every decision plays up to 3·K games.
+Reference counting: the engine is compiled with ``_nrt=False`` (whole_state.py docstring) and so
+are its twins; the functions here allocate and say ``_nrt=True`` explicitly, since a callee
+without the option inherits it from the caller being compiled.
+Cache note: a twin is cached under whole.py's name; after editing this module delete
+``kernels/**/__pycache__`` (as for any kernel module another one imports).
+"""
+import types
+
+import numpy as np
+from numba import njit
+
+from kernels.rng import GOLDEN, mix64, next_u64, seed_trial
+from kernels.trash_pandas import whole as W
+from kernels.trash_pandas import whole_bots as B
+from kernels.trash_pandas import whole_decide as D
+from kernels.trash_pandas import whole_games as G
+from kernels.trash_pandas.whole_state import (BLAMMO, DECK, GAIN, HAND, MAXP, NANNERS, NROWS,
+                                              NT, SC, STASH, UP, deal_unseen)
+
+
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
+def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, rules,
+                   roll_tab, after_tab, s):
+    """float64[2·nch]: Σ over K worlds of a's win share after each choice, then Σ of the squared
+    paired differences with choice 0 (module doc);
+    ``choices`` int64[3, 3] rows (entry, face, take/Blammo!/Nanners) as whole.continue_game."""
+    players = g[SC, 2]
+    base = bots.copy()
+    for q in range(MAXP):
+        if int(base[q, B.K_KIND]) == B.ROLLOUT:
+            base[q, B.K_KIND] = B.HEURISTIC
+    view = g.copy()  # what seat a sees: hidden cards removed and counted
+    pool = np.zeros(NT, dtype=np.int64)
+    opp_hand = np.zeros(MAXP, dtype=np.int64)
+    opp_down = np.zeros(MAXP, dtype=np.int64)
+    for t in range(NT):
+        pool[t] = g[DECK, t]
+        view[DECK, t] = 0
+    for q in range(players):
+        if q == a:
+            continue
+        for t in range(NT):
+            down = g[STASH + q, t] - g[UP + q, t]
+            pool[t] += g[HAND + q, t] + down
+            opp_hand[q] += g[HAND + q, t]
+            opp_down[q] += down
+            view[HAND + q, t] = 0
+            view[GAIN + q, t] = 0
+            view[STASH + q, t] = g[UP + q, t]
+    x = next_u64(s)
+    key = np.empty(4, dtype=np.uint64)
+    for j in range(4):
+        key[j] = mix64(x ^ (np.uint64(j) * GOLDEN))
+    world = np.zeros((NROWS, NT), dtype=np.int64)
+    gc = np.zeros((NROWS, NT), dtype=np.int64)
+    left = np.zeros(NT, dtype=np.int64)
+    sw = np.zeros(4, dtype=np.uint64)
+    sc = np.zeros(4, dtype=np.uint64)
+    acc = np.zeros(W.NACC, dtype=np.float64)
+    w = np.zeros(16, dtype=np.int64)
+    scores = np.zeros(MAXP, dtype=np.int64)
+    sums = np.zeros(2 * nch, dtype=np.float64)  # Σ share_c, then Σ (share_c − share_0)²
+    for k in range(int(bots[a, B.K_ROLLOUTS])):
+        seed_trial(key, k, sw)
+        world[:, :] = view
+        left[:] = pool
+        deal_unseen(world, left, opp_hand, opp_down, a, sw)
+        first = 0.0
+        for c in range(nch):
+            gc[:, :] = world
+            sc[:] = sw
+            W.continue_game(gc, a, mode, held, choices[c, 0], choices[c, 1], choices[c, 2], base,
+                            pts, per_card, copies, rules, roll_tab, after_tab, acc, sc, w)
+            share = W.win_share(gc, a, players, pts, per_card, rules, w, scores)
+            if c == 0:
+                first = share
+            sums[c] += share
+            sums[nch + c] += (share - first) ** 2
+    return sums
+
+
+Z_SWITCH = 2.0  # standard errors a paired lead must exceed to leave the heuristic's choice
+
+
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
+def _best(sums, nch, k):
+    """Choice 0 (the heuristic's) unless the choice with the largest sum leads it by more than
+    one standard error of the paired difference (module doc)."""
+    best = 0
+    for c in range(1, nch):
+        if sums[c] > sums[best]:
+            best = c
+    if best == 0:
+        return 0
+    lead = (sums[best] - sums[0]) / k
+    var = sums[nch + best] / k - lead * lead
+    se = np.sqrt(max(var, 0.0) / k)
+    return best if lead > Z_SWITCH * se else 0
+
+
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
+def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
+                       roll_tab, after_tab, s):
+    """A rollout seat's answer to a rolled face: take unless it is a repeat and a card can save
+    it; then take (bust) / Blammo! / Nanners by rollouts."""
+    if int(bot[B.K_KIND]) != B.ROLLOUT:
+        return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
+    nb = g[HAND + a, BLAMMO] - g[GAIN + a, BLAMMO]
+    nn = g[HAND + a, NANNERS] - g[GAIN + a, NANNERS]
+    if not (held >> face) & 1 or (nb <= 0 and nn <= 0):
+        return B.TAKE
+    h = B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)  # heuristic: no draw
+    choices = np.zeros((3, 3), dtype=np.int64)
+    nch = 0
+    for d in (h, B.TAKE, B.USE_BLAMMO, B.USE_NANNERS):  # the heuristic's choice first
+        if d == B.USE_BLAMMO and nb <= 0 or d == B.USE_NANNERS and nn <= 0:
+            continue
+        seen = False
+        for c in range(nch):
+            seen = seen or choices[c, 2] == d
+        if seen:
+            continue
+        choices[nch, 0] = W.ENTRY_FACE
+        choices[nch, 1] = face
+        choices[nch, 2] = d
+        nch += 1
+    sums = rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, rules,
+                          roll_tab, after_tab, s)
+    return choices[_best(sums, nch, bot[B.K_ROLLOUTS]), 2]
+
+
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
+def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
+                         roll_tab, after_tab, s):
+    """A rollout seat rolls again (True) or stops, by rollouts (ties: the heuristic's choice)."""
+    if int(bot[B.K_KIND]) != B.ROLLOUT:
+        return B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)
+    h = B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)  # heuristic: no random draw
+    choices = np.zeros((3, 3), dtype=np.int64)
+    choices[0, 0] = W.ENTRY_ROLL if h else W.ENTRY_STOP
+    choices[1, 0] = W.ENTRY_STOP if h else W.ENTRY_ROLL
+    sums = rollout_values(g, a, bots, mode, held, choices, 2, pts, per_card, copies, rules,
+                          roll_tab, after_tab, s)
+    return choices[_best(sums, 2, bot[B.K_ROLLOUTS]), 0] == W.ENTRY_ROLL
+
+
+def _twin(dispatcher, parallel=False, **swap):
+    """``dispatcher``'s Python function compiled again as ``<name>_rollout`` with the globals in
+    ``swap`` replaced (its own cache entry; the original is untouched)."""
+    fn = dispatcher.py_func
+    glb = dict(fn.__globals__)
+    glb.update(swap)
+    name = fn.__name__ + "_rollout"
+    copy = types.FunctionType(fn.__code__, glb, name, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + "_rollout"
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    options = dict(dispatcher.targetoptions)  # e.g. _nrt=False (whole_state.py docstring)
+    options.pop("nopython", None)  # implied by njit
+    options["parallel"] = parallel
+    return njit(cache=True, **options)(copy)
+
+
+roll_phase = _twin(W.roll_phase, after_roll_choice=after_roll_rollout,
+                   keep_rolling_choice=keep_rolling_rollout)
+play_turn = _twin(W.play_turn, roll_phase=roll_phase)
+continue_game = _twin(W.continue_game, play_turn=play_turn)
+play_games = _twin(G.play_games, parallel=True, continue_game=continue_game)
+decide_blocks = _twin(D.decide_blocks, parallel=True, continue_game=continue_game)
