@@ -52,9 +52,11 @@ class BenchQuery:
 
 @dataclass
 class BenchWarm:
-    """Work that `bench --warm` (``make setup``) does once besides compiling: filling an on-disk
-    cache of exact solutions (``analyzer.cache``) so that the first query after setup is fast."""
+    """Work that `bench --warm` (``make setup``) does once besides compiling the bench cases:
+    filling an on-disk cache of exact solutions (``analyzer.cache``) so that the first query
+    after setup is fast, or (``compiles=True``) compiling kernels no bench case runs."""
 
     game: str
     name: str
     run: Callable[[], object]
+    compiles: bool = False

@@ -272,7 +272,7 @@ def _warm(games, as_json: bool, solutions: bool = True) -> None:
                  for m in game.load("metrics")]
         for make in jobs:
             warm_up(make())
-        for w in [c for c in cases if isinstance(c, BenchWarm) and solutions]:
+        for w in [c for c in cases if isinstance(c, BenchWarm) and (solutions or c.compiles)]:
             w.run()
         rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs),
                      "multi_signature_kernels": multi_signatures(key)})

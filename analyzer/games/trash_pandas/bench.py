@@ -6,7 +6,7 @@ of the same loop from :mod:`.play`) and the query commands timed as whole proces
 """
 from __future__ import annotations
 
-from analyzer.benchkit import BenchCase, BenchQuery
+from analyzer.benchkit import BenchCase, BenchQuery, BenchWarm
 
 
 def _tp_job(policy: str, cards: tuple[int, int, int]):
@@ -70,6 +70,14 @@ def _games_reference(n: int, seed: int):
     return python_reference_games(n, seed)
 
 
+def _compile_rollout() -> None:
+    """The rollout bot's twin engine (kernels/trash_pandas/whole_rollout.py) is compiled apart
+    from the bench cases' engine: warm it so that a first rollout:K game does not compile."""
+    from analyzer.runner import warm_up
+
+    warm_up(_games_job(3, "rollout:1;heuristic;heuristic")())
+
+
 CALIBRATION = "turns, minimal hand-written loop (calibration)"
 
 CASES = [
@@ -97,4 +105,6 @@ CASES = [
     BenchQuery("trash-pandas", "decide (impossible position: one line, exit 2)",
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_impossible.toml"),
                exit_code=2),
+    BenchWarm("trash-pandas", "the rollout:K bot's engine (compiled apart)", _compile_rollout,
+              compiles=True),
 ]
