@@ -108,7 +108,8 @@ COMMANDS: dict[str, dict] = {
     # whole games (issues 13, 14), rules of thumb (15) and the target search (17)
     "trash-pandas game": dict(base=["-n", "30", "--seed", "1"], int=["--players"], n=["-n"],
                               float=["--precision", "--time-limit"],
-                              list=["--seats", "--policy", "--vs"], file=["--rules"], set=True),
+                              list=["--seats", "--policy", "--vs"], file=["--rules"], set=True,
+                              out=["--out"]),
     "trash-pandas decide": dict(base=["TPOSITION", "-n", "20", "--seed", "1"], n=["-n"],
                                 float=["--precision", "--time-limit"], list=["--policy"],
                                 file=[0, "--rules"], set=True),
@@ -415,6 +416,20 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["pig", "solve", "--goal", "20", "--out", str(tmp / "x" / "y" / "z")],
         ["pig", "solve", "--goal", "20", "--out", str(fifo)],
         ["pig", "solve", "--goal", "20", "--out", str(link)],
+        # this round's policies: rollout bots and rules played back from advice
+        ["trash-pandas", "game", "--seats", "rollout:0;heuristic;heuristic", "-n", "5"],
+        ["trash-pandas", "game", "--seats", "rollout:99999999999999999999", "-n", "5"],
+        ["trash-pandas", "game", "--seats", "rollout:-1", "-n", "5"],
+        ["trash-pandas", "game", "-n", "5", "--chart"],
+        ["ten", "game", "--seats", "rollout:0", "-n", "5"],
+        ["ten", "game", "--seats", "rollout:abc", "-n", "5"],
+        *[["pig", "simulate", "--seats", f"rule:{path},optimal", "-n", "10"]
+          for path in (files["binary"], files["deep"], files["utf16"], tmp / "no-such.json", tmp)],
+        ["pig", "simulate", "--seats", "rule:,optimal", "-n", "10"],
+        ["trash-pandas", "simulate", "--policy", f"rule:{files['binary']}", "-n", "10"],
+        ["ten", "simulate", "--policy", f"rule:{tmp / 'no-such.json'}", "-n", "10"],
+        ["magdagdon", "simulate", "--policy", "greedy:which=nosuch", "-n", "10"],
+        ["magdagdon", "simulate", "--policy", "greedy:max_cost=nan", "-n", "10"],
     ]
     return [(argv, "invalid") for argv in c]
 
