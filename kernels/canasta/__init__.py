@@ -6,9 +6,28 @@ parallel drivers (whole games, independent rounds, meld odds, decisions) behind 
 point ``mc_blocks``, and ``exact`` the enumeration of every dealt hand for the chance of meeting
 the initial requirement on the deal. Only the entry points are re-exported here.
 """
-from kernels.canasta.exact import exact_deal_probability, max_initial_value
-from kernels.canasta.trials import (MODE_DECIDE, MODE_GAMES, MODE_MELD, MODE_ROUNDS, NROUNDSTAT,
-                                    mc_blocks)
 
-__all__ = ["MODE_DECIDE", "MODE_GAMES", "MODE_MELD", "MODE_ROUNDS", "NROUNDSTAT", "mc_blocks",
-           "exact_deal_probability", "max_initial_value"]
+# Entry point -> defining module, imported on first use (PEP 562): reading ``layout`` (a position
+# check, a query) must not import Numba or load the kernels' caches.
+_WHERE = {
+    "exact_deal_probability": "kernels.canasta.exact",
+    "max_initial_value": "kernels.canasta.exact",
+    "MODE_DECIDE": "kernels.canasta.trials",
+    "MODE_GAMES": "kernels.canasta.trials",
+    "MODE_MELD": "kernels.canasta.trials",
+    "MODE_ROUNDS": "kernels.canasta.trials",
+    "NROUNDSTAT": "kernels.canasta.trials",
+    "mc_blocks": "kernels.canasta.trials",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value

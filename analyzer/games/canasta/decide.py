@@ -184,10 +184,10 @@ def decide(data: dict, rules: CanastaRules, policies: list[CanastaPolicy], spec:
     your round score minus the best opponent's (what matters in the race to the target)."""
     if objective not in ("own", "lead"):
         raise UserError(f"--objective must be own or lead (got '{objective}')")
+    pos = parse_position(data, rules)  # checked before any kernel is imported
     from analyzer.runner import half_width_of_mean
     from kernels.canasta import MODE_DECIDE
 
-    pos = parse_position(data, rules)
     job = make_job(MODE_DECIDE, rules, policies, position=pos, name="canasta decide",
                    unit="playouts", headline=half_width_of_mean(5, 6))
     res = spec.run(job)

@@ -336,8 +336,16 @@ def decide(position: Annotated[Optional[str], typer.Option(
     pos: dict = {}
     if position:
         data = load_toml(position)
-        pos = dict(data.get("position", data)) if isinstance(data.get("position", data), dict) \
-            else {}
+        pos = data
+        if "position" in data:
+            stray = sorted(set(data) - {"position"})
+            if stray:
+                raise UserError(f"{position}: key(s) {', '.join(stray)} outside the [position] "
+                                "table (put every key inside it)")
+            if not isinstance(data["position"], dict):
+                raise UserError(f"{position}: 'position' must be a table ([position])")
+            pos = data["position"]
+        pos = dict(pos)
     flags = {"players": players, "me": me, "hand": hand, "layout": layout, "stacks": stacks,
              "piles": piles, "go_counts": go_counts, "last_go": last_go, "shaken": shaken,
              "bombs": bombs, "skip_tokens": skip_tokens, "stock": stock, "nagari": nagari}

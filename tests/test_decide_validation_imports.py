@@ -1,0 +1,45 @@
+"""The `decide` commands check a position before anything loads Numba (issue 16: the parsing and
+validation path of a query answers faster than `import numba`). Each case is a real position file
+with one mistake, run in a fresh interpreter: one line on stderr, exit 2, and Numba never
+imported."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "analyzer" / "data"
+
+CASES = {
+    # game: (argv before the position, the example file, a line appended that makes it invalid)
+    "ten": (["ten", "decide"], "ten_position_example.toml", "nosuch_key = 1\n"),
+    "canasta": (["canasta", "decide"], "canasta_position_example.toml", "nosuch_key = 1\n"),
+    "trash-pandas": (["trash-pandas", "decide"], "trash_pandas_position_example.toml",
+                     "nosuch_key = 1\n"),
+    "gostop": (["gostop", "decide", "--position"], "gostop_position_example.toml",
+               "nosuch_key = 1\n"),
+}
+
+
+def _prepend(text: str, line: str) -> str:
+    """Put ``line`` before the first table header, so it is a top-level key."""
+    head, sep, rest = text.partition("\n[")
+    return line + text if not sep else head + "\n" + line + sep.lstrip("\n") + rest
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_a_bad_position_is_one_line_and_loads_no_numba(game, tmp_path):
+    argv, example, line = CASES[game]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(_prepend((DATA / example).read_text(), line))
+    code = ("import sys\nfrom analyzer.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code, *argv, str(bad)], capture_output=True,
+                         text=True, cwd=str(ROOT), timeout=120)
+    lines = res.stderr.strip().splitlines()
+    assert lines[-1] == "2 False", res.stderr
+    assert len(lines) == 2 and "nosuch_key" in lines[0], res.stderr
