@@ -6,6 +6,8 @@ parallel drivers (whole games, independent rounds, meld odds, decisions) behind 
 point ``mc_blocks``, and ``exact`` the enumeration of every dealt hand for the chance of meeting
 the initial requirement on the deal. Only the entry points are re-exported here.
 """
+from kernels.lazy import lazy_exports
+
 
 # Entry point -> defining module, imported on first use (PEP 562): reading ``layout`` (a position
 # check, a query) must not import Numba or load the kernels' caches.
@@ -20,14 +22,4 @@ _WHERE = {
     "mc_blocks": "kernels.canasta.trials",
 }
 
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(globals(), _WHERE)

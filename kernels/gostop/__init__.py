@@ -7,6 +7,8 @@ conservation; ``batch`` runs whole deals (``simulate_blocks``) and go/stop playo
 (``decide_blocks``) over blocks of trials, one random stream per trial. Below are the entry
 points (imported lazily); constants and helpers are imported from the role modules by name.
 """
+from kernels.lazy import lazy_exports
+
 
 # Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
 # kernel module does not load (and type-check the caches of) all the others.
@@ -20,14 +22,4 @@ _WHERE = {
     "scripted_turn": "kernels.gostop.turn",
 }
 
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(globals(), _WHERE)

@@ -9,6 +9,8 @@ runner calls. Rules reach every kernel as the plain-array tuple ``G`` built by
 ``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here,
 lazily.
 """
+from kernels.lazy import lazy_exports
+
 
 # Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
 # kernel module does not load (and type-check the caches of) all the others.
@@ -32,14 +34,4 @@ _WHERE = {
     "choose": "kernels.magdagdon.policy",
 }
 
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(globals(), _WHERE)

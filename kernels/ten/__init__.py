@@ -8,6 +8,8 @@ and the named sum columns in ``whole_layout.py``). Rules and value weights arriv
 and scalars; the Python wrappers are in ``analyzer/games/ten/exact.py``, ``play.py`` and
 ``whole.py``.
 """
+from kernels.lazy import lazy_exports
+
 
 # Entry point -> defining module, imported on first use (PEP 562), so a query that needs one
 # kernel module does not load (and type-check the caches of) all the others.
@@ -21,14 +23,4 @@ _WHERE = {
     "column": "kernels.ten.whole_layout",
 }
 
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(globals(), _WHERE)

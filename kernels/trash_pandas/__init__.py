@@ -8,6 +8,8 @@ whole.py, whole_state.py and whole_bots.py; sum columns named by :func:`column_n
 numbers); a line-up with a ``rollout:K`` bot runs their twins in whole_rollout.py (imported
 only then). Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
 """
+from kernels.lazy import lazy_exports
+
 
 # Entry point -> defining module, imported on first use (PEP 562): reading a position imports
 # layout.py alone, and a turn query does not load the whole-game kernels.
@@ -22,14 +24,4 @@ _WHERE = {
     "decide_blocks": "kernels.trash_pandas.whole_decide",
 }
 
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name):
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(globals(), _WHERE)
