@@ -43,3 +43,19 @@ def test_a_bad_position_is_one_line_and_loads_no_numba(game, tmp_path):
     lines = res.stderr.strip().splitlines()
     assert lines[-1] == "2 False", res.stderr
     assert len(lines) == 2 and "nosuch_key" in lines[0], res.stderr
+
+
+@pytest.mark.parametrize("game,argv", [
+    ("ten", ["ten", "decide"]), ("canasta", ["canasta", "decide"]),
+    ("gostop", ["gostop", "decide", "--position"]),
+    ("trash_pandas", ["trash-pandas", "decide"])])
+def test_the_bench_rows_impossible_positions_are_refused_without_numba(game, argv):
+    """The files `pushluck bench` times on the refusal path are refused for what they say."""
+    path = DATA / f"{game}_position_impossible.toml"
+    code = ("import sys\nfrom analyzer.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code, *argv, str(path)], capture_output=True,
+                         text=True, cwd=str(ROOT), timeout=120)
+    lines = res.stderr.strip().splitlines()
+    assert lines[-1] == "2 False" and len(lines) == 2, res.stderr

@@ -101,4 +101,7 @@ CASES = [
     BenchQuery("canasta", "check (add to an existing meld)",
                ("canasta", "check", "--melded", "--existing", "QS,QH,QD,QC,QS,QH,QD", "+QC",
                 "QD,QC,QS", "7S,7H,7D,2C", "--json")),
+    BenchQuery("canasta", "decide (impossible position: one line, exit 2)",
+               ("canasta", "decide", "analyzer/data/canasta_position_impossible.toml"),
+               exit_code=2),
 ]

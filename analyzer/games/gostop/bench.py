@@ -32,4 +32,7 @@ CASES = [
     BenchQuery("gostop", "decide from the example position, 20,000 playouts", (
         "gostop", "decide", "--position", str(EXAMPLE_POSITION),
         "--seed", "1", "--json")),
+    BenchQuery("gostop", "decide (impossible position: one line, exit 2)", (
+        "gostop", "decide", "--position", "analyzer/data/gostop_position_impossible.toml"),
+        exit_code=2),
 ]

@@ -181,8 +181,6 @@ KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts",
 
 def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
     """Validate a decide position (TOML table or flags) and build the kernel arrays."""
-    from kernels.gostop import score as KS
-
     unknown = set(pos) - KNOWN_KEYS
     if unknown:
         raise UserError(f"unknown position key(s): {', '.join(sorted(unknown))} "
@@ -281,6 +279,8 @@ def build_position(pos: dict, rules: GoStopRules) -> tuple[Built, dict]:
     built.unseen = unseen
     built.opp_sizes = opp_sizes
     built.remaining = remaining
+    from kernels.gostop import score as KS  # after every check: a bad position loads no Numba
+
     score = int(KS.best_score(built.S, me))
     eligible = score >= rules.stop_target and (go_counts[me] == 0 or score > last_go[me])
     if not eligible:
@@ -308,12 +308,12 @@ def decide(pos: dict, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
     """Expected net payment to ``me`` of going and of stopping, and their difference.
 
     ``spec.n`` playouts of the go branch (``None`` without a precision target: 20,000)."""
+    built, info = build_position(pos, rules)  # every check before a kernel is imported
     from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import mean_from_sums, paired_difference, wilson
     from kernels.gostop import batch as K
     from kernels.gostop import score as KS
 
-    built, info = build_position(pos, rules)
     me = info["me"]
     nagari = info["nagari"]
     net = np.zeros(K.MAXP, np.int64)

@@ -62,6 +62,8 @@ CASES = [
                ("ten", "odds", "--tableau", "r9,$5,$5", "--seen", "b7,b#", "--json")),
     BenchQuery("ten", "score (12-card collection with 4 wilds)",
                ("ten", "score", "--collection", "r1,r2,r4,r5,r7,r8,*3,*6,**,r#,b2,b3", "--json")),
+    BenchQuery("ten", "decide (impossible position: one line, exit 2)",
+               ("ten", "decide", "analyzer/data/ten_position_impossible.toml"), exit_code=2),
     BenchWarm("ten", "the fresh 4-player pile's solution on disk (ten best)", _fresh_pile),
 ]
 
