@@ -30,19 +30,25 @@ def _prepend(text: str, line: str) -> str:
     return line + text if not sep else head + "\n" + line + sep.lstrip("\n") + rest
 
 
+def _exit_code_and_numba(argv: list[str], path: Path) -> tuple[list[str], str]:
+    """Run ``pushluck ARGV PATH`` in a fresh interpreter: its stderr lines, the last one being
+    "<exit code> <whether numba was imported>"."""
+    code = ("import sys\nfrom analyzer.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code, *argv, str(path)], capture_output=True,
+                         text=True, cwd=str(ROOT), timeout=120)
+    return res.stderr.strip().splitlines(), res.stderr
+
+
 @pytest.mark.parametrize("game", sorted(CASES))
 def test_a_bad_position_is_one_line_and_loads_no_numba(game, tmp_path):
     argv, example, line = CASES[game]
     bad = tmp_path / "bad.toml"
     bad.write_text(_prepend((DATA / example).read_text(), line))
-    code = ("import sys\nfrom analyzer.cli.main import main\n"
-            "try:\n    main(sys.argv[1:])\n"
-            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code, *argv, str(bad)], capture_output=True,
-                         text=True, cwd=str(ROOT), timeout=120)
-    lines = res.stderr.strip().splitlines()
-    assert lines[-1] == "2 False", res.stderr
-    assert len(lines) == 2 and "nosuch_key" in lines[0], res.stderr
+    lines, err = _exit_code_and_numba(argv, bad)
+    assert lines[-1] == "2 False", err
+    assert len(lines) == 2 and "nosuch_key" in lines[0], err
 
 
 @pytest.mark.parametrize("game,argv", [
@@ -52,10 +58,5 @@ def test_a_bad_position_is_one_line_and_loads_no_numba(game, tmp_path):
 def test_the_bench_rows_impossible_positions_are_refused_without_numba(game, argv):
     """The files `pushluck bench` times on the refusal path are refused for what they say."""
     path = DATA / f"{game}_position_impossible.toml"
-    code = ("import sys\nfrom analyzer.cli.main import main\n"
-            "try:\n    main(sys.argv[1:])\n"
-            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code, *argv, str(path)], capture_output=True,
-                         text=True, cwd=str(ROOT), timeout=120)
-    lines = res.stderr.strip().splitlines()
-    assert lines[-1] == "2 False" and len(lines) == 2, res.stderr
+    lines, err = _exit_code_and_numba(argv, path)
+    assert lines[-1] == "2 False" and len(lines) == 2, err
