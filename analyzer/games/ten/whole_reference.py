@@ -14,52 +14,7 @@ from collections import Counter
 from functools import lru_cache
 
 from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, value_of
-
-M64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-def _mix64(z):
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def _rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & M64
-
-
-class Stream:
-    """The per-trial xoshiro256** stream of kernels/rng.py (seed_trial, next_u64, randint)."""
-
-    def __init__(self, key, t):
-        base = (t * GOLDEN) & M64
-        self.s = [_mix64(int(key[j]) ^ ((base + j) & M64)) for j in range(4)]
-        if not any(self.s):
-            self.s[0] = 1
-
-    def next_u64(self):
-        s = self.s
-        result = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
-        t = (s[1] << 17) & M64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 45)
-        return result
-
-    def randint(self, n):
-        x = self.next_u64() >> 32
-        m = x * n
-        low = m & 0xFFFFFFFF
-        if low < n:
-            threshold = (4294967296 - n) % n
-            while low < threshold:
-                m = (self.next_u64() >> 32) * n
-                low = m & 0xFFFFFFFF
-        return m >> 32
+from analyzer.pystream import Stream  # the kernels' per-trial xoshiro256** streams
 
 
 @lru_cache(maxsize=200_000)

@@ -4,8 +4,8 @@ Modules: ``rules`` (house rules, tokens, value model, notation), ``exact`` (the 
 solver), ``play`` (policies as tables, their exact evaluation, kernel jobs, the Monte Carlo entry
 point), ``score`` (the deck file, end-of-game scoring, the deck as kernel arrays), ``whole``
 (whole games: kernel job, statistics), ``bots`` (whole-game bots and their knobs), ``position``
-and ``decide`` (decision positions played out), ``reference`` and ``pystream`` (the plain-Python
-whole game on the kernel's random numbers), ``cli``, ``report``, ``tune``, ``bench``.
+and ``decide`` (decision positions played out), ``reference`` (the plain-Python whole game on
+the kernel's random numbers, from analyzer/pystream.py), ``cli``, ``report``, ``tune``, ``bench``.
 Kernels: ``kernels/trash_pandas/``.
 """
 from analyzer.games import Game

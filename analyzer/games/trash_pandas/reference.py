@@ -2,7 +2,7 @@
 
 It follows the model in kernels/trash_pandas/whole.py's docstring with Python objects
 (one :class:`Seat` per player holding lists of counts) and draws every random number from a
-:class:`~analyzer.games.trash_pandas.pystream.Stream` in the same order, so a game played
+:class:`~analyzer.pystream.Stream` in the same order, so a game played
 here and the kernel's game with the same (block key, trial) end identically: the tests compare
 them game by game, and `pushluck bench` times the kernel against it. The bots are re-implemented
 from bots.py's rules (heuristic, solver tables, random). After every turn it asserts card
@@ -474,7 +474,7 @@ class Game:
 
 def play_reference_game(players, deck, rules, deal, bots, tables, key, t) -> dict:
     """One whole game on the stream of (block key, trial t): result, counters and turns."""
-    from analyzer.games.trash_pandas.pystream import Stream
+    from analyzer.pystream import Stream
 
     game = Game(players, deck, rules, deal, bots, tables, Stream(key, t))
     turns = game.play_out()
