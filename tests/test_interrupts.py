@@ -123,6 +123,34 @@ def test_sigint_during_simulate_prints_what_finished(args):
     assert b"Traceback" not in err
 
 
+def test_sigint_stops_a_slow_rollout_game_promptly():
+    """A line-up with a slow bot (rollout:256 plays up to 768 games to the end at each decision,
+    a few games per second) still shows its bar after a first batch of a few games and stops
+    within seconds of Ctrl-C, keeping what finished. With 512 such games per block the first
+    batch took many minutes and Ctrl-C waited for it."""
+    proc, master = _start_on_a_terminal(["trash-pandas", "game", "--seats",
+                                         "rollout:256;heuristic;heuristic", "-n", "100000000",
+                                         "--seed", "1", "--json"])
+    try:
+        seen = _read_until(master, b"\x1b[", timeout=90)
+        assert seen, "no progress bar within 90 s: the first batch is too slow"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        waited = time.monotonic() - sent
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 130, err[-500:]
+    assert waited < 30, f"Ctrl-C took {waited:.1f} s to stop the run"
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["n"] > 0
+    assert b"Traceback" not in err
+
+
 def _report(recipe: Path, out: Path) -> subprocess.Popen:
     return _start(["report", str(recipe), "--out", str(out)])
 

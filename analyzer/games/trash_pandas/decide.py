@@ -78,7 +78,9 @@ def decide_job(pos: Position, setup, choices):
     last = len(choices) - 1
     head = half_width_of_mean(4 * last + 2, 4 * last + 3) if last > 0 else \
         half_width_of_mean(0, 1)
-    return KernelJob("trash-pandas decide", BLOCK_SIZE, run_blocks, head, unit="playouts")
+    # rollout seats make a playout slow: fewer per block (whole.py ROLLOUT_BLOCK_WORK)
+    return KernelJob("trash-pandas decide", min(BLOCK_SIZE, setup.block_size), run_blocks, head,
+                     unit="playouts")
 
 
 def decide(pos: Position, setup, spec) -> dict:

@@ -14,6 +14,11 @@ from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.score import check_deal, deck_arrays
 
 BLOCK_SIZE = 512
+# A rollout:K seat plays up to 3·K games to the end at each of its decisions, so one of its games
+# costs about K/2 ms (measured: rollout:16 with two heuristics, about 130 games per second per
+# core). Its blocks hold ROLLOUT_BLOCK_WORK // K games (at least 1): a block then takes about
+# 60 ms, so the runner's first batch (8 blocks) ends, and a Ctrl-C is honoured, within a second.
+ROLLOUT_BLOCK_WORK = 128
 MEANS = ("turns", "rounds", "margin", "main_busts", "bonus_turns", "sixes", "rolls", "blammo",
          "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny", "paw_steals",
          "shiny_steals", "mask_reactions", "stashed")
@@ -66,6 +71,13 @@ class GameSetup:
         """A ``rollout:K`` bot plays: the kernels are whole_rollout.py's twins."""
         return any(b.name == "rollout" for lineup in self.lineups for b in lineup)
 
+    @property
+    def block_size(self) -> int:
+        """Games per block: :data:`BLOCK_SIZE`, or fewer when a rollout bot plays (see
+        :data:`ROLLOUT_BLOCK_WORK`; the block size decides which games are played)."""
+        k = max((b.rollouts for lineup in self.lineups for b in lineup), default=0)
+        return max(1, ROLLOUT_BLOCK_WORK // k) if k else BLOCK_SIZE
+
     def run_blocks(self, keys, counts):
         if self.has_rollout:
             from kernels.trash_pandas.whole_rollout import play_games
@@ -82,7 +94,7 @@ def game_job(setup: GameSetup, label: str = "trash-pandas games"):
     from analyzer.runner import KernelJob, half_width_of_mean
 
     cols = setup.columns()
-    return KernelJob(label, BLOCK_SIZE, setup.run_blocks,
+    return KernelJob(label, setup.block_size, setup.run_blocks,
                      half_width_of_mean(cols.index("L0:win0"), cols.index("L0:win0_sq")),
                      unit="games")
 
