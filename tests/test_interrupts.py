@@ -123,17 +123,20 @@ def test_sigint_during_simulate_prints_what_finished(args):
     assert b"Traceback" not in err
 
 
-def test_sigint_stops_a_slow_rollout_game_promptly():
-    """A line-up with a slow bot (rollout:256 plays up to 768 games to the end at each decision,
-    a few games per second) still shows its bar after a first batch of a few games and stops
-    within seconds of Ctrl-C, keeping what finished. With 512 such games per block the first
-    batch took many minutes and Ctrl-C waited for it."""
-    proc, master = _start_on_a_terminal(["trash-pandas", "game", "--seats",
-                                         "rollout:256;heuristic;heuristic", "-n", "100000000",
-                                         "--seed", "1", "--json"])
+@pytest.mark.parametrize("args,bar_within", [
+    (["trash-pandas", "game", "--seats", "rollout:256;heuristic;heuristic"], 90),
+    (["ten", "game", "--seats", "rollout:1000"], 25),
+], ids=["trash-pandas", "ten"])
+def test_sigint_stops_a_slow_rollout_game_promptly(args, bar_within):
+    """A line-up with a slow bot still shows its bar after a first batch of a few games and stops
+    within seconds of Ctrl-C, keeping what finished. Trash Pandas rollout:256 plays up to 768
+    games to the end at each decision (a few games per second); with 512 games per block its
+    first batch took many minutes. Ten rollout:1000 (about 60 games per second): 256 games per
+    block made the first batch about half a minute."""
+    proc, master = _start_on_a_terminal([*args, "-n", "100000000", "--seed", "1", "--json"])
     try:
-        seen = _read_until(master, b"\x1b[", timeout=90)
-        assert seen, "no progress bar within 90 s: the first batch is too slow"
+        seen = _read_until(master, b"\x1b[", timeout=bar_within)
+        assert seen, f"no progress bar within {bar_within} s: the first batch is too slow"
         time.sleep(0.5)
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)

@@ -20,6 +20,12 @@ from analyzer.games.ten.bots import Bot, bot_rows
 from analyzer.games.ten.rules import TenRules
 
 BLOCK = 256  # games per block
+# A rollout:K seat plays K rollouts of the rest of its turn before each optional draw, so its games
+# cost about 0.03·K ms more each (measured: rollout:256, about 125 games per second per core). Its
+# blocks hold ROLLOUT_BLOCK_WORK // K games (at most BLOCK, at least 1): a block then takes well
+# under a second, so the runner's first batch ends, and a Ctrl-C is honoured, within seconds.
+# K ≤ 8 keeps BLOCK (and so the same games as before).
+ROLLOUT_BLOCK_WORK = 2048
 
 
 @lru_cache(maxsize=1)
@@ -96,6 +102,14 @@ class Setup:
         return (a["base"], a["deck"], self.players, a["rl"], bots, a["tabs"], a["dec"],
                 a["nchild"], a["cchild"])
 
+    @property
+    def block_size(self) -> int:
+        """Games per block: :data:`BLOCK`, fewer with a slow rollout bot (block size decides which
+        games are played)."""
+        k = max((b.rollouts for lu in self.lineups for b in lu if b.name == "rollout"),
+                default=0)
+        return max(1, min(BLOCK, ROLLOUT_BLOCK_WORK // k)) if k else BLOCK
+
     def job(self):
         from analyzer.runner import KernelJob, half_width_of_mean
         from kernels.ten.whole_blocks import game_blocks
@@ -107,7 +121,7 @@ class Setup:
             return game_blocks(keys, counts, *args)
 
         name = "ten game " + " vs ".join(self.labels)
-        return KernelJob(name, BLOCK, run_blocks,
+        return KernelJob(name, self.block_size, run_blocks,
                          half_width_of_mean(column("win_0"), column("win_0_sq")), unit="games")
 
     def details(self, key, n: int, lineup: int = 0):
