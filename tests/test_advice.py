@@ -324,18 +324,65 @@ def test_trash_pandas_game_stop_rules_are_the_bots_knobs_in_words():
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
     fam = family(TrashPandasRules())
-    assert len(fam) == len(set(fam)) == 6 * 3
+    # 6·3 stop-at × bonus-stop-at, 2·4·30 two-band pairs, 2·2·36 three-band triples
+    assert len(fam) == len(set(fam)) == 18 + 240 + 144
     same, banded = StopRule(3, 3), StopRule(4, 2)
     assert same.complexity == 2 and banded.complexity == 5
     assert same.words() == ("Roll while the number of tokens you hold is at most 2; otherwise "
                             "stop.")
     knobs = dict(parse_bot(banded.bot_text()).knobs)
     assert knobs["stop-at"] == 4 and knobs["bonus-stop-at"] == 2
+    late = StopRule(4, 4, "deck", (10,), (3,))
+    assert late.complexity == 5
+    assert late.words() == ("Roll (when the draw pile is below 10 cards) while the number of "
+                            "tokens you hold is at most 3; when the draw pile is at least 10 "
+                            "cards: at most 2; otherwise stop.")
+    knobs = dict(parse_bot(late.bot_text()).knobs)
+    assert (knobs["band-by"], knobs["stop-at"], knobs["cut-1"], knobs["stop-at-2"]) == \
+        ("deck", 4, 10, 3)
+    assert StopRule(3, 3, "behind", (2, 5), (4, 5)).complexity == 8
+    deck_only = family(TrashPandasRules(), "deck")
+    assert len(deck_only) == 18 + 120 + 72
+    assert {r.band_by for r in deck_only} == {"none", "deck"}
+    assert family(TrashPandasRules(), "none") == fam[:18]
+
+
+def test_trash_pandas_game_advice_refuses_an_unknown_band(cli):
+    code, out, err = cli("trash-pandas", "game-advice", "--bands", "score", "--seed", "1")
+    assert code == 2 and out == "" and err.strip().count("\n") == 0 and "--bands" in err
+
+
+def test_trash_pandas_game_stop_rules_play_as_their_words_say():
+    """For every candidate, the rule as data (Rule.acts on the features) and the bot it names
+    (the kernel's keep_rolling) decide alike on a grid of states around every cut."""
+    import numpy as np
+
+    from analyzer.games.trash_pandas.advice_game import family
+    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from kernels.trash_pandas.whole_bots import keep_rolling
+    from kernels.trash_pandas.whole_state import NROWS, NT, SC, STASH
+
+    cap = TrashPandasRules().bonus_cap
+    g = np.zeros((NROWS, NT), dtype=np.int64)
+    g[SC, 2] = 3
+    s = np.zeros(4, dtype=np.uint64)
+    tab = np.zeros(1, dtype=np.uint8)
+    states = [(nh, deck, behind, mode) for nh in range(1, 6) for deck in (0, 4, 5, 9, 10, 19, 20,
+              29, 30, 40) for behind in range(7) for mode in (0, 1) if mode == 0 or nh < cap]
+    for cand in family(TrashPandasRules()):
+        rule, bot = cand.rule(), parse_bot(cand.bot_text()).row()
+        for nh, deck, behind, mode in states:
+            g[SC, 0] = deck
+            g[STASH + 1, 0] = behind  # seat 0 holds nothing: it trails seat 1 by `behind`
+            want = bool(rule.acts({"tokens": nh, "deck": deck, "behind": behind, "bonus": mode}))
+            assert keep_rolling(g, 0, bot, 0, nh, mode, tab, s) == want, \
+                (cand.bot_text(), nh, deck, behind, mode)
 
 
 def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
     got = cli("trash-pandas", "game-advice", "--players", "2", "--rounds", "2", "--precision",
-              "1", "--seed", "3", "--json", check_json=True)
+              "1", "--seed", "3", "--bands", "none", "--json", check_json=True)
     race = got["race"]
     assert got["exact"] is False and race["candidates"] == 18
     assert race["trials_spent"] <= race["trials_flat"]
@@ -367,3 +414,36 @@ def test_ten_game_advice_cli_reports_both_costs(cli):
     assert race["trials_spent"] <= race["trials_flat"]
     assert all(r["loss"]["ci_low"] <= r["loss"]["estimate"] <= r["loss"]["ci_high"]
                for r in got["all"])
+
+
+def test_trash_pandas_game_rule_files_play_back_as_the_bot_they_name(tmp_path):
+    """A rule file from `game-advice --out` (here written by hand in the same form) is the bot
+    its "bot" field names; rules outside the family are one-line errors."""
+    import json
+
+    import pytest
+
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas.advice_game import StopRule
+    from analyzer.games.trash_pandas.bots import parse_bot
+
+    def played(rule: dict):
+        f = tmp_path / "r.json"
+        f.write_text(json.dumps({"game": "trash-pandas", "rule": rule}))
+        return parse_bot(f"rule:{f}")
+
+    for cand in (StopRule(3, 3), StopRule(4, 2), StopRule(4, 4, "deck", (10,), (3,)),
+                 StopRule(3, 3, "behind", (2, 5), (4, 5))):
+        assert played(cand.to_json()) == parse_bot(cand.bot_text())
+    assert dict(played({"kind": "threshold", "feature": "tokens", "op": "<=", "threshold": 4})
+                .knobs)["stop-at"] == 5
+    for bad, message in [
+        ({"kind": "threshold", "feature": "tokens", "op": ">=", "threshold": 2}, "threshold on"),
+        ({"kind": "threshold", "feature": "deck", "op": "<=", "threshold": 2}, "threshold on"),
+        ({"kind": "threshold", "feature": "tokens", "op": "<=", "threshold": 2.5}, "whole"),
+        ({"kind": "banded", "feature": "tokens", "op": "<=", "thresholds": [2, 3],
+          "band_feature": "bonus", "cuts": [2]}, "one cut, at 1"),
+        ({"kind": "list", "clauses": [], "default_act": True}, "threshold on"),
+    ]:
+        with pytest.raises(UserError, match=message):
+            played(bad)

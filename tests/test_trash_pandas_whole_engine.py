@@ -32,6 +32,12 @@ CASES = [
      TrashPandasRules(consolation="optional", tie="shared", deal="2345", bonus_cap=4)),
     (2, "heuristic:keep=0,steal-from=biggest-hand,block-with=doggo;random",
      TrashPandasRules(bonus_turn=False)),
+    (3, "heuristic:band-by=deck,cut-1=15,stop-at=2,stop-at-2=5;"
+        "heuristic:band-by=behind,cut-1=1,cut-2=3,stop-at=2,stop-at-2=4,stop-at-3=6;heuristic",
+     TrashPandasRules()),
+    (4, "heuristic:band-by=deck,cut-1=8,cut-2=25,stop-at=1,stop-at-2=3,stop-at-3=6;random;"
+        "heuristic:band-by=behind,cut-1=2,stop-at=5,stop-at-2=2;solver",
+     TrashPandasRules(bonus_cap=4)),
 ]
 
 
@@ -123,3 +129,59 @@ def test_scoring_kernel_agrees_with_the_end_of_game_scorer_on_random_stashes():
         want = score({str(i): {k: int(g[STASH + i, t]) for t, k in enumerate(KEYS)}
                       for i in range(players)}, cards)["scores"]
         assert list(got[:players]) == [want[str(i)] for i in range(players)]
+
+
+def test_banded_stop_limits_follow_the_feature_by_hand():
+    """The stop limit in bands (whole_bots.keep_rolling and the reference), with the cards left
+    and the stash sizes set by hand: deck 9/12/20 against cuts 10 and 20 gives limits 2/4/6;
+    stashes 2, 5, 3 put seat 0 three cards behind (seat 1 leads: 0 behind)."""
+    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.reference import Game, bot_dict
+    from kernels.rng import seed_trial
+    from kernels.trash_pandas.whole_bots import keep_rolling, stash_behind
+    from kernels.trash_pandas.whole_state import NROWS, NT, SC, STASH
+
+    g = np.zeros((NROWS, NT), dtype=np.int64)
+    g[SC, 2] = 3
+    for p, size in enumerate((2, 5, 3)):
+        g[STASH + p, p] = size
+    assert [stash_behind(g, p) for p in range(3)] == [3, 0, 2]
+    s = np.zeros(4, dtype=np.uint64)
+    seed_trial(block_keys(1, 0, 1)[0], 0, s)
+    tab = np.zeros(1, dtype=np.uint8)
+    deck = parse_bot("heuristic:band-by=deck,cut-1=10,cut-2=20,stop-at=2,stop-at-2=4,stop-at-3=6"
+                     ).row()
+    behind = parse_bot("heuristic:band-by=behind,cut-1=3,stop-at=2,stop-at-2=5").row()
+    plain = parse_bot("heuristic:stop-at=4,bonus-stop-at=2").row()
+
+    def limit(bot, p, left, mode):
+        g[SC, 0] = left
+        return next(nh for nh in range(1, 7)
+                    if not keep_rolling(g, p, bot, 0, nh, mode, tab, s))
+
+    for mode in (0, 1):  # bands apply in a bonus turn too
+        assert [limit(deck, 0, left, mode) for left in (9, 10, 12, 19, 20, 30)] == \
+            [2, 4, 4, 4, 6, 6]
+        assert [limit(behind, p, 12, mode) for p in range(3)] == [5, 2, 2]
+    assert [limit(plain, 0, 12, mode) for mode in (0, 1)] == [4, 2]
+
+    ref = Game.__new__(Game)  # the reference's rule on the same situation
+    ref.pile = [12]
+    ref.seats = [type("S", (), {"stash": [size], "bot": None})() for size in (2, 5, 3)]
+    ref.kind = lambda p: 0
+    for bot, p, want in ((deck, 0, 4), (behind, 0, 5), (behind, 1, 2)):
+        ref.seats[p].bot = bot_dict(bot)
+        assert [ref.keep_rolling(p, 0, nh, 0) for nh in range(1, 7)].index(False) + 1 == want
+
+
+@pytest.mark.parametrize("text, message", [
+    ("heuristic:band-by=deck", "needs cut-1"),
+    ("heuristic:band-by=behind,cut-1=3,cut-2=2", "cut-2 must be 0"),
+    ("heuristic:band-by=score,cut-1=3", "must be one of"),
+])
+def test_banded_stop_knobs_are_checked(text, message):
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas.bots import parse_bot
+
+    with pytest.raises(UserError, match=message):
+        parse_bot(text)

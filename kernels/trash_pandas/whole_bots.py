@@ -7,6 +7,11 @@ the card spent after a roll from the exact turn solver's tables, everything else
 (roll/stop and the card spent on a repeat by ``bot[K_ROLLOUTS]`` determinized rollouts:
 kernels/trash_pandas/whole_rollout.py; here, in the engine that plays the rollouts, it plays as
 the heuristic bot with its knobs).
+Stop rule of ``heuristic`` (and of the rollout seat's base bot): roll while the tokens held
+are below ``bot[K_STOP]`` (``bot[K_BSTOP]`` in a bonus turn); with ``bot[K_BAND]`` = 1 (cards
+left in the draw pile) or 2 (:func:`stash_behind`) the limit is ``K_STOP`` while that feature is
+below ``K_CUT1``, ``K_STOP2`` from ``K_CUT1`` on and ``K_STOP3`` from ``K_CUT2`` on (when
+``K_CUT2`` > 0), in main and bonus turns alike (the bonus cap still ends a bonus turn).
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
 
@@ -25,8 +30,10 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, K
                                               stash_size)
 
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
- K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS) = range(16)
-NK = 16
+ K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS, K_BAND, K_CUT1, K_CUT2, K_STOP2,
+ K_STOP3) = range(21)
+NK = 21
+BAND_NONE, BAND_DECK, BAND_BEHIND = 0, 1, 2
 HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
@@ -77,8 +84,29 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
         return roll_tab[i] == 1
     if kind == RANDOM:
         return randint(s, 2) == 1
-    limit = bot[K_STOP] if mode == 0 else bot[K_BSTOP]
+    band = int(bot[K_BAND])
+    if band == BAND_NONE:
+        limit = bot[K_STOP] if mode == 0 else bot[K_BSTOP]
+    else:  # the stop limit in bands of one more feature, in every turn (bonus-stop-at unused)
+        v = g[SC, 0] if band == BAND_DECK else stash_behind(g, p)
+        limit = bot[K_STOP]
+        if v >= bot[K_CUT1]:
+            limit = bot[K_STOP2]
+            if bot[K_CUT2] > 0 and v >= bot[K_CUT2]:
+                limit = bot[K_STOP3]
     return nh < limit
+
+
+@njit(cache=True, _nrt=False)
+def stash_behind(g, p):
+    """Cards by which p's stash trails the biggest other stash (0 when p's is the biggest):
+    stash sizes are public (face-down cards are counted, not seen)."""
+    mine = stash_size(g, p)
+    most = mine
+    for q in range(g[SC, 2]):
+        if q != p:
+            most = max(most, stash_size(g, q))
+    return most - mine
 
 
 @njit(cache=True, _nrt=False)

@@ -27,7 +27,13 @@ rather than stashed), ``steal-from`` (leader: most stashed cards; biggest-hand),
 (stash a match when an opponent's Bandit Mask reveals a card), ``block`` and ``block-with``
 (kitteh or doggo first), ``yumyum-at`` (force a stopping opponent holding at least this many
 tokens to roll; 0 never), ``trash-tree`` (stash when spare cards outnumber stash slots, or
-always draw).
+always draw); ``band-by`` (none, deck, behind), ``cut-1``, ``cut-2``, ``stop-at-2``,
+``stop-at-3``: a stop limit in bands of one more feature, the cards left in the draw pile
+(``deck``) or the cards by which your stash trails the biggest other stash (``behind``): roll
+until ``stop-at`` tokens while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
+``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), in main and bonus turns alike
+(``bonus-stop-at`` is then unused), e.g. ``heuristic:band-by=deck,cut-1=10,stop-at=2,stop-at-2=4``
+rolls to 4 tokens while 10 or more cards are left and to 2 after.
 """
 from __future__ import annotations
 
@@ -55,8 +61,13 @@ KNOBS = {
     "block-with": (12, "kitteh", "word", ("doggo", "kitteh")),
     "yumyum-at": (13, 3, "int", (0, 6)),
     "trash-tree": (14, "stash", "word", ("draw", "stash")),
+    "band-by": (16, "none", "word", ("none", "deck", "behind")),
+    "cut-1": (17, 0, "int", (0, 200)),
+    "cut-2": (18, 0, "int", (0, 200)),
+    "stop-at-2": (19, 3, "int", (1, 6)),
+    "stop-at-3": (20, 3, "int", (1, 6)),
 }
-NK = 16
+NK = 21
 POLICY_HELP = ("Bots: heuristic, solver, random, rollout:K (roll/stop by K determinized "
                "rollouts of the rest of the game); knobs as NAME:key=value,... e.g. "
                "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: "
@@ -73,7 +84,10 @@ class Bot:
 
     @property
     def label(self) -> str:
-        changed = [f"{k}={_word(v)}" for k, v in self.knobs if v != KNOBS[k][1]]
+        knobs = dict(self.knobs)
+        shown = {"stop-at-2", "cut-2", "stop-at-3"} if knobs["cut-2"] else {"stop-at-2"}
+        changed = [f"{k}={_word(v)}" for k, v in self.knobs if v != KNOBS[k][1]
+                   or knobs["band-by"] != "none" and k in shown]
         if self.name == "rollout":
             changed.insert(0, str(self.rollouts))
         return self.name + (":" + ",".join(changed) if changed else "")
@@ -119,7 +133,15 @@ def _parse_value(key: str, text: str):
 
 
 def parse_bot(text: str) -> Bot:
-    """``heuristic:stop-at=4,block=no`` → Bot; unknown names, knobs and values are errors."""
+    """``heuristic:stop-at=4,block=no`` → Bot; unknown names, knobs and values are errors.
+    ``rule:FILE.json`` (a stop rule written by `trash-pandas game-advice --out`) is the heuristic
+    bot that plays it."""
+    from analyzer.advice.rulefile import is_rule
+
+    if is_rule(text):
+        from analyzer.games.trash_pandas.advice_game import bot_for_rule
+
+        return parse_bot(bot_for_rule(text))
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     if name not in KINDS:
@@ -141,6 +163,11 @@ def parse_bot(text: str) -> Bot:
         if name == "random":
             raise UserError("the random bot has no knobs")
         values[key] = _parse_value(key, val)
+    if values["band-by"] != "none":
+        if values["cut-1"] < 1:
+            raise UserError(f"band-by={values['band-by']} needs cut-1 of at least 1 in '{text}'")
+        if values["cut-2"] and values["cut-2"] <= values["cut-1"]:
+            raise UserError(f"cut-2 must be 0 (two bands) or above cut-1 in '{text}'")
     return Bot(name, tuple(values.items()), rollouts)
 
 

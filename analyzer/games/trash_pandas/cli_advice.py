@@ -22,14 +22,22 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
                     "--rounds", min=1, max=200,
                     help="Most racing rounds (each: 4 blocks of 256 games per seat per "
                          "surviving rule).")] = 24,
+                bands: Annotated[str, typer.Option(
+                    "--bands", metavar="all|none|deck|behind",
+                    help="Which banded rules to race besides the stop-at and bonus-turn ones: "
+                         "bands of the cards left in the draw pile (deck), of your stash's "
+                         "deficit to the biggest other stash (behind), both (all) or neither "
+                         "(none).")] = "all",
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
     """When to stop rolling in whole games: stop rules raced in chance of winning.
 
     The rules are the heuristic bot's stop knobs in words: roll while you hold at most K − 1
-    tokens (complexity 2), or with a different bound in the bonus turn (two bands of the bonus
-    flag, complexity 5); 18 with the default bonus cap. The studied player takes every seat in turn against
-    heuristic opponents, every rule on the same deals (common random numbers); its loss in win
+    tokens (complexity 2); with a different bound in the bonus turn (two bands of the bonus
+    flag, complexity 5); with bounds in two bands of the cards left in the draw pile or of how
+    far your stash trails the biggest other stash (complexity 5), or in three bands
+    (complexity 8): 402 rules with the default bonus cap. The studied player takes every seat
+    in turn against heuristic opponents, every rule on the same deals (common random numbers); its loss in win
     probability (ties shared) against the best rule is raced: a rule is dropped once its loss
     interval lies wholly above a simpler rule's. Prints the games spent and what evaluating
     every rule to the same sample would have cost; each rule names the bot that plays it
@@ -40,6 +48,8 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
       pushluck trash-pandas game-advice --seed 2
 
       pushluck trash-pandas game-advice --players 2 --seed 2 --json
+
+      pushluck trash-pandas game-advice --bands none --max-loss 0.01 --seed 2
     """
     from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
     from analyzer.games.trash_pandas.advice_game import advise
@@ -49,10 +59,15 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
 
+    from analyzer.errors import UserError
+    from analyzer.games.trash_pandas.advice_game import BANDS
+
+    if bands not in BANDS:
+        raise UserError(f"--bands must be one of {', '.join(BANDS)}, got '{bands}'")
     r = build_rules(TrashPandasRules, rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = advise(r, players, s, rounds, precision)
+    res = advise(r, players, s, rounds, precision, bands)
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
                "unit": "win probability (studied seat, every seat, heuristic opponents)"}

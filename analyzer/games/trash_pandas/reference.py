@@ -38,9 +38,10 @@ class Seat:
 
 
 def bot_dict(row) -> dict:
-    """Kernel knob row (float64[16]) → named knobs."""
+    """Kernel knob row (float64[21]) → named knobs."""
     names = ("kind", "stop", "bstop", "blammo", "nanners", "pie", "feesh", "shiny", "keep",
-             "target", "react", "block", "kitteh", "yum", "tree", "rollouts")
+             "target", "react", "block", "kitteh", "yum", "tree", "rollouts", "band", "cut1",
+             "cut2", "stop2", "stop3")
     return {n: float(v) for n, v in zip(names, row)}
 
 
@@ -148,7 +149,18 @@ class Game:
         if self.kind(p) == 2:
             return self.rng.randint(2) == 1
         bot = self.seats[p].bot
-        return nh < (bot["stop"] if mode == 0 else bot["bstop"])
+        if bot["band"] == 0:
+            return nh < (bot["stop"] if mode == 0 else bot["bstop"])
+        if bot["band"] == 1:  # cards left in the draw pile
+            v = sum(self.pile)
+        else:  # cards behind the biggest other stash
+            sizes = [sum(seat.stash) for seat in self.seats]
+            v = max(sizes) - sizes[p]
+        if v < bot["cut1"]:
+            return nh < bot["stop"]
+        if bot["cut2"] > 0 and v >= bot["cut2"]:
+            return nh < bot["stop3"]
+        return nh < bot["stop2"]
 
     def block(self, v):
         seat = self.seats[v]
