@@ -348,8 +348,8 @@ def test_trash_pandas_game_stop_rules_are_the_bots_knobs_in_words():
 
 
 def test_trash_pandas_game_advice_refuses_an_unknown_band(cli):
-    code, out, err = cli("trash-pandas", "game-advice", "--bands", "score", "--seed", "1")
-    assert code == 2 and out == "" and err.strip().count("\n") == 0 and "--bands" in err
+    code, out, err = cli("trash-pandas", "game-advice", "--band-by", "score", "--seed", "1")
+    assert code == 2 and out == "" and err.strip().count("\n") == 0 and "--band-by" in err
 
 
 def test_trash_pandas_game_stop_rules_play_as_their_words_say():
@@ -382,7 +382,7 @@ def test_trash_pandas_game_stop_rules_play_as_their_words_say():
 
 def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
     got = cli("trash-pandas", "game-advice", "--players", "2", "--rounds", "2", "--precision",
-              "1", "--seed", "3", "--bands", "none", "--json", check_json=True)
+              "1", "--seed", "3", "--band-by", "none", "--json", check_json=True)
     race = got["race"]
     assert got["exact"] is False and race["candidates"] == 18
     assert race["trials_spent"] <= race["trials_flat"]
@@ -399,16 +399,73 @@ def test_ten_game_draw_rules_are_the_bots_in_words():
     from analyzer.games.ten.bots import parse_bot
 
     fam = family()
-    assert len(fam) == len(set(fam)) == 11 + 8
+    # 11 + 8 single thresholds, 2·4·30 two-band pairs, 2·12 three-band triples
+    assert len(fam) == len(set(fam)) == 11 + 8 + 240 + 24
+    assert family("none") == fam[:19] and len(family("tokens")) == 19 + 120 + 12
     t7 = DrawRule("threshold", 7)
     assert t7.words() == "Draw while T = N − C is at most 6; otherwise stop."
     assert parse_bot(t7.to_json()["bot"]).stop_at == 7
     assert parse_bot(DrawRule("cards", 4).to_json()["bot"]).after == 4
+    late = DrawRule("threshold", 6, "deck", (40,), (8,))
+    assert late.words() == ("Draw (when the draw pile is below 40 cards) while T = N − C is at "
+                            "most 5; when the draw pile is at least 40 cards: at most 7; "
+                            "otherwise stop.")
+    b = parse_bot(late.bot_text())
+    assert (b.stop_at, b.band_by, b.cut_1, b.stop_at_2, b.cut_2) == (6, "deck", 40, 8, 0)
+
+
+def test_ten_game_draw_rules_play_as_their_words_say():
+    """Every banded candidate: Rule.acts on (T, deck, tokens) = the kernel's threshold test
+    N − C < banded_bound(bot, cards left, tokens)."""
+    from analyzer.games.ten.advice_game import family
+    from analyzer.games.ten.bots import bot_rows, parse_bot
+    from kernels.ten.whole_engine import banded_bound
+
+    for cand in family():
+        if cand.bot != "threshold":
+            continue
+        rule, row = cand.rule(), bot_rows([parse_bot(cand.bot_text())], {})[0]
+        for left in (0, 19, 20, 29, 30, 39, 40, 59, 60, 69, 70, 89, 90, 129):
+            for tokens in range(11):
+                bound = banded_bound(row, left, tokens)
+                for T in range(0, 12):
+                    want = bool(rule.acts({"T": T, "deck": left, "tokens": tokens, "cards": 0}))
+                    assert (T < bound) == want, (cand.bot_text(), left, tokens, T)
+
+
+def test_ten_game_rule_files_play_back_as_the_bot_they_name(tmp_path):
+    import json
+
+    import pytest
+
+    from analyzer.errors import UserError
+    from analyzer.games.ten.advice_game import DrawRule
+    from analyzer.games.ten.bots import parse_bot, parse_seats
+
+    def played(rule: dict):
+        f = tmp_path / "r.json"
+        f.write_text(json.dumps({"game": "ten", "rule": rule}))
+        return f
+
+    for cand in (DrawRule("threshold", 7), DrawRule("cards", 3),
+                 DrawRule("threshold", 6, "deck", (40,), (8,)),
+                 DrawRule("threshold", 7, "tokens", (3, 7), (6, 8))):
+        f = played(cand.to_json())
+        assert parse_bot(f"rule:{f}") == parse_bot(cand.bot_text())
+        assert parse_seats(f"threshold,rule:{f}", 2)[1] == parse_bot(cand.bot_text())
+    for bad, message in [
+        ({"kind": "threshold", "feature": "deck", "op": "<=", "threshold": 2}, "threshold"),
+        ({"kind": "threshold", "feature": "T", "op": "<=", "threshold": 6.5}, "whole numbers"),
+        ({"kind": "banded", "feature": "cards", "op": "<=", "thresholds": [2, 3],
+          "band_feature": "deck", "cuts": [20]}, "banded by deck"),
+    ]:
+        with pytest.raises(UserError, match=message):
+            parse_bot(f"rule:{played(bad)}")
 
 
 def test_ten_game_advice_cli_reports_both_costs(cli):
     got = cli("ten", "game-advice", "--players", "2", "--rounds", "1", "--precision", "1",
-              "--seed", "3", "--json", check_json=True)
+              "--seed", "3", "--band-by", "none", "--json", check_json=True)
     race = got["race"]
     assert got["game"] == "ten" and got["exact"] is False and race["candidates"] == 19
     assert race["trials_spent"] <= race["trials_flat"]

@@ -118,3 +118,43 @@ def test_rollout_bot_parses_and_refuses_bad_knobs():
     assert bot.name == "rollout" and bot.rollouts == 32 and bot.label == "rollout:rollouts=32"
     with pytest.raises(UserError, match="rollouts must be 1..1000"):
         parse_seats("rollout:0", 2)
+
+
+def test_kernel_matches_reference_banded_threshold_bots():
+    """Stop bounds in bands of the cards left and of the tokens held, kernel = reference."""
+    seats = ("threshold:stop_at=6,band_by=deck,cut_1=60,stop_at_2=9;"
+             "threshold:stop_at=5,band_by=tokens,cut_1=2,cut_2=5,stop_at_2=8,stop_at_3=10;"
+             "threshold:stop_at=9,band_by=deck,cut_1=30,cut_2=90,stop_at_2=5,stop_at_3=7")
+    st = Setup(TenRules(), load_deck(), 3, [parse_seats(seats, 3)], check=True)
+    _compare(st, block_keys(12, 0, 1)[0], 4)
+
+
+def test_banded_bound_by_hand():
+    """kernels/ten/whole_engine.banded_bound: cuts 30 and 90 give bounds 9 / 5 / 7 below 30,
+    from 30 and from 90 cards left; by tokens, 0..1 → 5, 2..4 → 8, 5.. → 10."""
+    from analyzer.games.ten.bots import bot_rows, parse_bot
+    from kernels.ten.whole_engine import banded_bound
+
+    deck = bot_rows([parse_bot("threshold:stop_at=9,band_by=deck,cut_1=30,cut_2=90,"
+                               "stop_at_2=5,stop_at_3=7")], {})[0]
+    tokens = bot_rows([parse_bot("threshold:stop_at=5,band_by=tokens,cut_1=2,cut_2=5,"
+                                 "stop_at_2=8,stop_at_3=10")], {})[0]
+    plain = bot_rows([parse_bot("threshold:6")], {})[0]
+    assert [banded_bound(deck, left, 0) for left in (0, 29, 30, 89, 90, 129)] == \
+        [9, 9, 5, 5, 7, 7]
+    assert [banded_bound(tokens, 100, t) for t in range(7)] == [5, 5, 8, 8, 8, 10, 10]
+    assert {banded_bound(plain, left, t) for left in (0, 50) for t in (0, 9)} == {6}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("threshold:band_by=deck", "needs cut_1"),
+    ("threshold:band_by=tokens,cut_1=4,cut_2=3", "cut_2 must be 0"),
+    ("cards:band_by=deck,cut_1=10", "threshold bot only"),
+    ("threshold:band_by=score,cut_1=3", "must be one of"),
+])
+def test_banded_knobs_are_checked(text, message):
+    from analyzer.errors import UserError
+    from analyzer.games.ten.bots import parse_bot
+
+    with pytest.raises(UserError, match=message):
+        parse_bot(text)

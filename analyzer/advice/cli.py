@@ -14,6 +14,23 @@ BandsOpt = Annotated[int, typer.Option(
 ClausesOpt = Annotated[int, typer.Option(min=1, max=3, help="Most conditions of a decision list.")]
 
 
+def band_by_option(choices: Sequence[str], words: str):
+    """``--band-by`` of the whole-game advice commands: which banded stop rules to race besides
+    the single thresholds (``words`` says what each feature is)."""
+    return Annotated[str, typer.Option(
+        "--band-by", metavar="|".join(choices),
+        help=f"Which banded rules to race besides the single thresholds: {words}, both (all) or "
+             f"neither (none).")]
+
+
+def check_band_by(value: str, choices: Sequence[str]) -> str:
+    from analyzer.errors import UserError
+
+    if value not in choices:
+        raise UserError(f"--band-by must be one of {', '.join(choices)}, got '{value}'")
+    return value
+
+
 def front_payload(payload: dict, front, features, decision, max_loss) -> list[dict]:
     """Add ``front`` (and ``simplest_within`` with --max-loss) to ``payload``; returns the rows."""
     from analyzer.advice import rule_row, simplest_within

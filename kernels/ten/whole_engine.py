@@ -52,7 +52,8 @@ from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
+    B_BAND, B_CUT1, B_CUT2, B_DRAW, B_DRAWP, B_DRAWP2, B_DRAWP3, B_PDRAW, B_REWARD, B_TABLE,
+    BAND_DECK, BAND_NONE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
     F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS,
     G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
@@ -88,6 +89,21 @@ def _check(cards, tk, deck, total_tokens, total_busts, cap, P):
     if st != total_tokens or sb != total_busts or tk[TK_SUP] < 0 or tk[TK_BSUP] < 0:
         bad += 1
     return bad
+
+
+@njit(cache=True, _nrt=False)
+def banded_bound(bot, left, tokens):
+    """The threshold bot's stop bound: B_DRAWP, or by bands of the cards left in the draw pile or
+    of the tokens held (whole_layout.py B_BAND)."""
+    band = int(bot[B_BAND])
+    if band == BAND_NONE:
+        return bot[B_DRAWP]
+    v = left if band == BAND_DECK else tokens
+    if v < bot[B_CUT1]:
+        return bot[B_DRAWP]
+    if bot[B_CUT2] > 0 and v >= bot[B_CUT2]:
+        return bot[B_DRAWP3]
+    return bot[B_DRAWP2]
 
 
 @njit(cache=True, _nrt=False)
@@ -162,7 +178,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                 if pos >= R:
                     go = False
                 elif dkind == D_TOTAL:
-                    go = N - C < bot[B_DRAWP]
+                    go = N - C < banded_bound(bot, R - pos, tk[a])
                 elif dkind == D_CARDS:
                     go = ntab < bot[B_DRAWP]
                 elif dkind == D_EXACT:

@@ -20,7 +20,10 @@
   B_REWARD (W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM) · B_TPP tokens per point · B_BONUS points
   per new distinct number card · B_BID (A_VALUE, A_NEVER, A_RANDOM) · B_BUY (A_VALUE, A_NEVER,
   A_RANDOM) · B_MINGAIN least points per token for a buy · B_OPP points lost per token an
-  opponent gains · B_CARDS 1 may pay with collection cards.
+  opponent gains · B_CARDS 1 may pay with collection cards · B_BAND (D_TOTAL only: BAND_NONE,
+  BAND_DECK cards left in the draw pile, BAND_TOKENS the currency tokens the seat holds): the
+  stop bound is B_DRAWP while that feature is below B_CUT1, B_DRAWP2 from B_CUT1 on, B_DRAWP3
+  from B_CUT2 on (when B_CUT2 > 0).
 
 Card rows ``cards`` int64[9, 55]: rows 0..4 the players' collections, ROW_MARKET, ROW_OUT
 (discarded and spent cards), ROW_PILE (the draw pile's counts), ROW_TABLEAU.
@@ -37,8 +40,10 @@ MAXP = 5
 NRULE = 15
 
 (B_DRAW, B_DRAWP, B_REWARD, B_TPP, B_BONUS, B_BID, B_BUY, B_MINGAIN, B_OPP, B_CARDS, B_PDRAW,
- B_TABLE, B_ROLLOUTS, B_CARD, B_TOKEN, B_BUSTV, B_OPPC) = range(17)
-NB = 17
+ B_TABLE, B_ROLLOUTS, B_CARD, B_TOKEN, B_BUSTV, B_OPPC, B_BAND, B_CUT1, B_CUT2, B_DRAWP2,
+ B_DRAWP3) = range(22)
+NB = 22
+BAND_NONE, BAND_DECK, BAND_TOKENS = 0, 1, 2
 D_TOTAL, D_CARDS, D_EXACT, D_RANDOM, D_ROLLOUT = 0, 1, 2, 3, 4
 W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM = 0, 1, 2, 3
 A_VALUE, A_NEVER, A_RANDOM = 0, 1, 2

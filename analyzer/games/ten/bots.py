@@ -19,6 +19,12 @@ Knobs every bot takes: ``reward`` (value | numbers | currency | random), ``bid``
 ``card_bonus`` (points per number card of a type not owned yet, for future runs),
 ``opp_weight`` (points lost per token an opponent gains), ``min_gain`` (least points per token
 for a buy), ``pay_with_cards`` (bots may spend collection cards).
+Bands (``threshold`` only): ``band_by`` (none | deck: the cards left in the draw pile | tokens:
+the currency tokens you hold), ``cut_1``, ``cut_2``, ``stop_at_2``, ``stop_at_3``: stop once
+T ≥ ``stop_at`` while the feature is below ``cut_1``, ``stop_at_2`` from ``cut_1`` on,
+``stop_at_3`` from ``cut_2`` on (``cut_2`` 0: two bands), e.g.
+``threshold:stop_at=6,band_by=deck,cut_1=20,stop_at_2=8`` draws to T ≥ 8 while 20 or more cards
+are left and to T ≥ 6 after.
 """
 from __future__ import annotations
 
@@ -31,7 +37,8 @@ from analyzer.errors import UserError
 
 DRAW_NAMES = ("threshold", "cards", "exact", "random", "rollout")
 RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
-                "bid": ("value", "never", "random"), "buy": ("value", "never", "random")}
+                "bid": ("value", "never", "random"), "buy": ("value", "never", "random"),
+                "band_by": ("none", "deck", "tokens")}
 SHORTHAND = {"threshold": "stop_at", "cards": "after", "rollout": "rollouts"}
 
 
@@ -54,6 +61,11 @@ class Bot:
     min_gain: float = 0.0
     pay_with_cards: bool = False
     rollouts: int = 16
+    band_by: str = "none"
+    cut_1: int = 0
+    cut_2: int = 0
+    stop_at_2: int = 7
+    stop_at_3: int = 7
 
     @property
     def label(self) -> str:
@@ -70,7 +82,14 @@ class Bot:
 
 
 def parse_bot(text: str) -> Bot:
-    """``NAME`` or ``NAME:key=value,...`` (``threshold:7`` and ``cards:4`` as shorthands)."""
+    """``NAME`` or ``NAME:key=value,...`` (``threshold:7`` and ``cards:4`` as shorthands);
+    ``rule:FILE.json`` (a draw rule written by `ten game-advice --out`) is the bot that plays it."""
+    from analyzer.advice.rulefile import is_rule
+
+    if is_rule(text):
+        from analyzer.games.ten.advice_game import bot_for_rule
+
+        return parse_bot(bot_for_rule(text))
     t = text.strip()
     name, _, rest = t.partition(":")
     name = name.strip().lower()
@@ -123,6 +142,13 @@ def _validate(t, b: Bot) -> None:
     checks = [(-60 <= b.stop_at <= 60, "stop_at must be -60..60"),
               (1 <= b.after <= 200, "after must be 1..200"),
               (1 <= b.rollouts <= 1000, "rollouts must be 1..1000"),
+              (-60 <= min(b.stop_at_2, b.stop_at_3) <= max(b.stop_at_2, b.stop_at_3) <= 60,
+               "stop_at_2 and stop_at_3 must be -60..60"),
+              (b.band_by == "none" or b.name == "threshold",
+               "band_by applies to the threshold bot only"),
+              (b.band_by == "none" or 1 <= b.cut_1 <= 200, "band_by needs cut_1 in 1..200"),
+              (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut_2 must be 0 (two bands) or "
+               "above cut_1 (at most 200)"),
               (0 <= b.draw_chance <= 1, "draw_chance must be 0..1"),
               (b.tokens_per_point > 0, "tokens_per_point must be > 0"),
               (min(b.card, b.token, b.bust, b.opp, b.card_bonus, b.opp_weight, b.min_gain) >= 0,
@@ -147,7 +173,7 @@ def parse_seats(text: str, players: int) -> list[Bot]:
                 continue
             raise UserError(f"--seats '{text}': empty entry")
         name = p.split(":", 1)[0].strip().lower()
-        if name in DRAW_NAMES or not seats or seats[-1] == ";":
+        if name in DRAW_NAMES or name == "rule" or not seats or seats[-1] == ";":
             seats.append(p)
         else:
             seats[-1] += "," + p
@@ -188,4 +214,8 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
         r[L.B_TOKEN] = b.token
         r[L.B_BUSTV] = b.bust * b.token
         r[L.B_OPPC] = b.opp * (len(bots) - 1)
+        r[L.B_BAND] = {"none": L.BAND_NONE, "deck": L.BAND_DECK, "tokens": L.BAND_TOKENS}[
+            b.band_by]
+        r[L.B_CUT1], r[L.B_CUT2] = b.cut_1, b.cut_2
+        r[L.B_DRAWP2], r[L.B_DRAWP3] = b.stop_at_2, b.stop_at_3
     return rows

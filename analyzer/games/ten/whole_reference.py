@@ -185,7 +185,14 @@ class RefGame:
         N = sum(value_of(TYPE_OF[c]) for c in tableau if TYPE_OF[c] < 36)
         C = sum(value_of(TYPE_OF[c]) for c in tableau if 36 <= TYPE_OF[c] < 41)
         if bot.name == "threshold":
-            return N - C < bot.stop_at
+            bound = bot.stop_at
+            if bot.band_by != "none":
+                v = len(self.pile) if bot.band_by == "deck" else self.players[a].tokens
+                if bot.cut_2 and v >= bot.cut_2:
+                    bound = bot.stop_at_3
+                elif v >= bot.cut_1:
+                    bound = bot.stop_at_2
+            return N - C < bound
         if bot.name == "cards":
             return len(tableau) < bot.after
         if bot.name == "exact":

@@ -7,8 +7,13 @@ from typing import Annotated
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt, band_by_option
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
+
+
+BandByOpt = band_by_option(("all", "none", "deck", "behind"),
+                           "bands of the cards left in the draw pile (deck) or of your stash's "
+                           "deficit to the biggest other stash (behind)")
 
 
 def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
@@ -22,12 +27,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
                     "--rounds", min=1, max=200,
                     help="Most racing rounds (each: 4 blocks of 256 games per seat per "
                          "surviving rule).")] = 24,
-                bands: Annotated[str, typer.Option(
-                    "--bands", metavar="all|none|deck|behind",
-                    help="Which banded rules to race besides the stop-at and bonus-turn ones: "
-                         "bands of the cards left in the draw pile (deck), of your stash's "
-                         "deficit to the biggest other stash (behind), both (all) or neither "
-                         "(none).")] = "all",
+                band_by: BandByOpt = "all",
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
     """When to stop rolling in whole games: stop rules raced in chance of winning.
@@ -49,7 +49,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --players 2 --seed 2 --json
 
-      pushluck trash-pandas game-advice --bands none --max-loss 0.01 --seed 2
+      pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """
     from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
     from analyzer.games.trash_pandas.advice_game import advise
@@ -59,15 +59,14 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
 
-    from analyzer.errors import UserError
+    from analyzer.advice.cli import check_band_by
     from analyzer.games.trash_pandas.advice_game import BANDS
 
-    if bands not in BANDS:
-        raise UserError(f"--bands must be one of {', '.join(BANDS)}, got '{bands}'")
+    check_band_by(band_by, BANDS)
     r = build_rules(TrashPandasRules, rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = advise(r, players, s, rounds, precision, bands)
+    res = advise(r, players, s, rounds, precision, band_by)
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
                "unit": "win probability (studied seat, every seat, heuristic opponents)"}
