@@ -36,3 +36,16 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     exact = bool((df.ci_low == df.ci_high).all())
     shown = df.drop(columns=["rule_data"] + (["ci_low", "ci_high"] if exact else []))
     return files, to_markdown(shown)
+
+
+def raced_part(res: dict, unit: str, title: str, intro: str):
+    """A report part from a :func:`analyzer.advice.race.race_family` result: the front as a
+    table and a loss-vs-complexity chart, ``intro`` then the race's two costs as the summary."""
+    from analyzer.advice.cli import race_line
+    from analyzer.advice.race import candidate_row
+    from analyzer.report import PartResult
+
+    rows = [candidate_row(x) for x in res["front"]]
+    files, md = front_files(rows, unit, title)
+    summary = f"{intro} {race_line(res['race'])}.\n\n" + md
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": res["race"]})

@@ -28,7 +28,6 @@ the batch-means SE over blocks is honest), raced by :func:`analyzer.advice.race.
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 
@@ -37,7 +36,6 @@ from analyzer.advice import Decision, Feature, Rule
 DECISION = Decision("go", "stop")
 #: advice feature name -> the kernel's feature id (kernels.gostop.state F_*)
 FEATURE_IDS = {"gos": 1, "turns": 2, "points": 3, "opp": 4, "opp_gos": 5}
-ZERO, OP_LE, OP_GE = 0, 0, 1
 BLOCK = 64
 BLOCKS_PER_ROUND = 32
 
@@ -59,65 +57,35 @@ FEATURES = features()
 def state_grid(rules=None) -> dict:
     """Every combination of feature values a go/stop check can plausibly meet (arrays of one
     shape), on which two rules are the same rule when they decide alike everywhere."""
+    from analyzer.advice.table import grid
+
     t = 7 if rules is None else rules.stop_target
-    axes = {"gos": np.arange(0, 8), "turns": np.arange(1, 12),
-            "points": np.arange(t, t + 16), "opp": np.arange(0, t + 8), "opp_gos": np.arange(4)}
-    mesh = np.meshgrid(*axes.values(), indexing="ij")
-    return {k: m.ravel() for k, m in zip(axes, mesh)}
+    return grid({"gos": range(0, 8), "turns": range(1, 12), "points": range(t, t + 16),
+                 "opp": range(0, t + 8), "opp_gos": range(4)})
 
 
 # ---- rules as the engine's go rule table -----------------------------------------------------
-def _cond(feature: str, op: str, v) -> tuple:
-    """(feature id, comparison, integer value) deciding alike on integer features."""
-    v = max(-10**9, min(10**9, v))
-    if op == "<=":
-        return FEATURE_IDS[feature], OP_LE, int(math.floor(v))
-    return FEATURE_IDS[feature], OP_GE, int(math.ceil(v))
-
-
-ALWAYS = (ZERO, OP_LE, 0)
-NEVER = (ZERO, OP_GE, 1)
-
-
 def table_of(rule: Rule) -> tuple:
-    """The go rule table rows (kernels.gostop.state) that decide exactly as ``rule``.
+    """The go rule table rows (kernels.gostop.state) that decide exactly as ``rule``
+    (:func:`analyzer.advice.table.table_of`)."""
+    from analyzer.advice.table import table_of as compile_rule
 
-    threshold → [always: f ⊙ t]; banded with cuts c₁ < c₂ → [g ≥ c₂: f ⊙ t₃; g ≥ c₁: f ⊙ t₂;
-    always: f ⊙ t₁]; a decision list → one row per clause [f ⊙ v: always or never] and the
-    default [always: always or never]."""
-    if rule.kind == "threshold":
-        return (ALWAYS + _cond(rule.feature, rule.op, rule.thresholds[0]),)
-    if rule.kind == "banded":
-        rows = [_cond(rule.band_feature, ">=", c) + _cond(rule.feature, rule.op, t)
-                for c, t in zip(rule.cuts, rule.thresholds[1:])]
-        return tuple(reversed(rows)) + (ALWAYS + _cond(rule.feature, rule.op,
-                                                       rule.thresholds[0]),)
-    rows = [_cond(f, op, v) + (ALWAYS if act else NEVER) for f, op, v, act in rule.clauses]
-    return tuple(rows) + (ALWAYS + (ALWAYS if rule.default_act else NEVER),)
+    return compile_rule(rule, FEATURE_IDS)
 
 
 def knob_table(k: int, t: int) -> tuple:
     """``go:K:T`` (say go while gos < K and turns left ≥ T) as a go rule table."""
-    return (_cond("turns", "<=", t - 1) + NEVER, ALWAYS + _cond("gos", "<=", k - 1))
+    from analyzer.advice.table import ALWAYS, NEVER, cond
+
+    return (cond(FEATURE_IDS, "turns", "<=", t - 1) + NEVER,
+            ALWAYS + cond(FEATURE_IDS, "gos", "<=", k - 1))
 
 
 def table_acts(table: tuple, X: dict) -> np.ndarray:
-    """What a go rule table decides on the feature arrays ``X`` (the kernel's reading, in
-    NumPy): the first row whose guard holds, go iff its test holds; no row: stop."""
-    ids = {v: k for k, v in FEATURE_IDS.items()}
-    shape = next(iter(X.values())).shape
+    """What a go rule table decides on the feature arrays ``X``, read as the kernel reads it."""
+    from analyzer.advice.table import table_acts as read
 
-    def holds(f, op, v):
-        x = np.zeros(shape, dtype=np.int64) if f == ZERO else X[ids[f]]
-        return x <= v if op == OP_LE else x >= v
-
-    out = np.zeros(shape, dtype=bool)
-    open_ = np.ones(shape, dtype=bool)
-    for row in table:
-        g = holds(*row[:3]) & open_
-        out |= g & holds(*row[3:])
-        open_ &= ~g
-    return out
+    return read(table, X, FEATURE_IDS)
 
 
 def policy_of(rule: Rule, name: str = ""):
@@ -139,16 +107,10 @@ def rule_policy(text: str):
 _BAND_ACT = (("gos", "<="), ("turns", ">="), ("opp", "<="))
 
 
-def _coarse(f: Feature, k: int = 3) -> tuple:
-    """k values spread over the feature's grid."""
-    v = f.values
-    if len(v) <= k:
-        return v
-    return tuple(v[round(i * (len(v) - 1) / (k - 1))] for i in range(k))
-
-
 def family(rules=None) -> list[Rule]:
     """The candidate rules (module doc), simplest first, each behaviour once."""
+    from analyzer.advice.table import distinct, spread
+
     fs = {f.name: f for f in features(rules)}
     out = [Rule("list", clauses=(), default_act=False), Rule("list", clauses=(), default_act=True)]
     out += [Rule("threshold", f, op, (v,)) for f in fs for op in ("<=", ">=")
@@ -156,8 +118,8 @@ def family(rules=None) -> list[Rule]:
     for (f, op), g in itertools.product(_BAND_ACT, fs):
         if g == f:
             continue
-        for c in _coarse(fs[g])[1:]:
-            for t0, t1 in itertools.permutations(_coarse(fs[f]), 2):
+        for c in spread(fs[g].values)[1:]:
+            for t0, t1 in itertools.permutations(spread(fs[f].values), 2):
                 out.append(Rule("banded", f, op, (t0, t1), g, (c,)))
     t = fs["points"].values[0]
     stop_at = {"gos": (1, 2, 3), "turns": (1, 2, 3), "points": (t + 2, t + 4, t + 6),
@@ -177,18 +139,6 @@ def family(rules=None) -> list[Rule]:
                                                   for f, v in zip(names, vals)),
                             default_act=False))
     return distinct(out, state_grid(rules))
-
-
-def distinct(rules, X: dict) -> list[Rule]:
-    """``rules`` sorted by complexity (stable), keeping the first of those that decide alike on
-    every state of ``X``."""
-    seen, keep = set(), []
-    for r in sorted(rules, key=lambda r: r.complexity):
-        key = np.packbits(np.asarray(r.acts(X), dtype=bool)).tobytes()
-        if key not in seen:
-            seen.add(key)
-            keep.append(r)
-    return keep
 
 
 # ---- racing ----------------------------------------------------------------------------------
