@@ -304,10 +304,10 @@ def test_gostop_raced_loss_agrees_with_a_fresh_stream():
 @mc_only
 def test_canasta_raced_loss_agrees_with_a_fresh_stream():
     from analyzer.advice.race import race_policies
-    from analyzer.games.canasta.advice import BLOCK, CanastaRacer, Combo
+    from analyzer.games.canasta.advice import BLOCK, CanastaRacer, knob_pair
     from analyzer.games.canasta.rules import CanastaRules
 
-    fam = [Combo(1, 0), Combo(5, 0)]
+    fam = [knob_pair(1, 0, 0), knob_pair(5, 0, 0)]
     runs = [race_policies(fam, fam, CanastaRacer(CanastaRules(), seed).values, BLOCK, 3, 0.0)
             for seed in (31, 32)]
     (a_sc, a_cost, _), (b_sc, _c, _r) = runs
