@@ -20,6 +20,7 @@ def test_game_advice_part_writes_its_files(kind, players):
     for row in res.meta["front"]:
         L = row["loss"]
         assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0
+    assert "| ci_low | ci_high |" in res.summary  # Monte Carlo intervals are shown
     csv = res.files["advice_front.csv"].decode()
     assert csv.splitlines()[0].startswith("complexity,loss,ci_low,ci_high,rule")
     assert res.meta["front"][0]["words"] in csv

@@ -17,8 +17,8 @@ steals) and ``new_state``/``views``. The turn is in ``kernels.gostop.turn``, the
 dealing, pre-play checks, the turn loop, invariant checks) in ``kernels.gostop.deal``.
 
 Policies are rows of an int64 array: kind (0 greedy, 1 go:k, 2 random, 3 table), k, the minimum
-number of own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``); ``kernels.gostop.turn``
-reads them. A ``table`` policy plays the hand like greedy and decides go or stop by its **go rule
+number of own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``);
+``kernels.gostop.turn`` reads them. A ``table`` policy plays the hand like greedy and decides go or stop by its **go rule
 table**: ``P_NROWS`` rows from column ``P_ROWS``, each of ``TROW`` words
 
     guard feature, guard comparison, guard value, test feature, test comparison, test value

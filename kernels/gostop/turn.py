@@ -12,8 +12,9 @@ set ribbon 3.5, animal 3, rain ribbon 2.5, junk 1 per unit; a captured stack cou
 the least valuable card when nothing captures), bombs when it can, shakes triples it cannot bomb
 now, takes a skip when nothing captures, and stops as soon as eligible. go:k plays like greedy and
 says go while it has said fewer than k gos and has at least the stated number of turns left.
-table plays like greedy and says go as its go rule table says (``go_by_table``; the table's layout
-and features are in ``kernels.gostop.state``). random picks uniformly among the legal hand actions and says go with probability 1/2.
+table plays like greedy and says go as its go rule table says (``go_by_table``; the table's
+layout and features are in ``kernels.gostop.state``). random picks uniformly among the legal hand
+actions and says go with probability 1/2.
 
 ``scripted_turn`` plays one turn whose choices are given by five script words (tests).
 """

@@ -239,7 +239,8 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
     rows = [row(x) for x in res["front"]]
     files, md = front_files(rows, "win probability",
-                            "Railroad Canasta: take the pile / go out (Monte Carlo)")
+                            "Railroad Canasta: take the pile / go out (Monte Carlo)",
+                            exact=False)
     c = res["race"]
     summary = (f"Take-the-pile and go-out rules (thresholds, two bands and two-condition lists "
                f"over the pile, the stock, canastas, hands and the game score, played by the "

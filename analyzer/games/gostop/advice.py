@@ -15,8 +15,8 @@ The family (:func:`family`): always go / always stop (complexity 0); one thresho
 feature, both directions, every value of its grid (2); two-band rules — the gos, turns-left or
 opponent-score threshold depending on a second feature cut once (5); decision lists of two or
 three "stop if …" clauses on different features before "otherwise go" (4, 6), and of two
-"go if …" clauses before "otherwise stop" (4); thresholds of lists from short per-feature grids. Rules that decide alike in every state of
-:func:`state_grid` are kept once, in their simplest words. The engine's older knob ``go:K:T`` is
+"go if …" clauses before "otherwise stop" (4); the lists' values come from short per-feature
+grids. Rules that decide alike in every state of :func:`state_grid` are kept once, in their simplest words. The engine's older knob ``go:K:T`` is
 the list "if turns left ≤ T − 1, stop; if gos ≥ K, stop; otherwise go" (:func:`knob_table`).
 
 Value: the mean net payment per deal of the seat under study against greedy opponents, averaged

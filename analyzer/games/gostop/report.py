@@ -158,7 +158,8 @@ def advice_part(params: dict, rules: dict, seed: int):
     r = build_rules(GoStopRules, None, None, rules)
     res = advise(r, seed, int(params.get("rounds", 48)), float(params.get("precision", 0.02)))
     rows = [rule_row(x, res["features"], DECISION) for x in res["front"]]
-    files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)")
+    files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)",
+                            exact=False)
     c = res["race"]
     summary = (f"Rules of thumb for saying go (one threshold, two bands, lists of up to three "
                f"conditions over gos said, turns left, own and opponents' scores and gos), each "
