@@ -111,7 +111,8 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); cost gives
     ``trials_spent`` (every block played, every candidate) and ``trials_flat`` = candidates ×
     the largest sample a survivor reached (evaluating every candidate to the same precision),
-    with ``blocks_spent``/``blocks_flat``, rounds, survivors and the normal quantile ``z``.
+    with ``blocks_spent``/``blocks_flat``, rounds, survivors, the normal quantile ``z`` and
+    ``alive_per_round`` (the candidates that played each round).
     """
     import numpy as np
 
@@ -123,6 +124,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     hist: list[list] = [[] for _ in range(m)]
     alive = list(range(m))
     spent = rounds = 0
+    trace = []
 
     def paired(i, ref):
         vi = np.concatenate(hist[i])
@@ -140,6 +142,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
 
     for rnd in range(max_rounds):
         rounds += 1
+        trace.append(len(alive))
         for i in alive:
             v = np.asarray(values(i, rnd), dtype=float)
             hist[i].append(v)
@@ -164,7 +167,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
                  "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
                  "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
-                 "saving": m * nmax / spent}
+                 "saving": m * nmax / spent, "alive_per_round": trace}
 
 
 def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: int,

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Sequence
 
 
-def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice_front"):
-    """(files, markdown) for front rows as made by :func:`analyzer.advice.rule_row`."""
+def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice_front",
+                exact: bool | None = None):
+    """(files, markdown) for front rows as made by :func:`analyzer.advice.rule_row`; the
+    Markdown leaves the interval columns out when ``exact`` (by default: when every interval
+    has zero width)."""
     import json
 
     import pandas as pd
@@ -33,6 +36,20 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     ax.set_ylim(bottom=min(0.0, float(df.ci_low.min())))
     ax.set_title(title)
     files = {**table_files(df, stem), **figure_files(fig, stem)}
-    exact = bool((df.ci_low == df.ci_high).all())
+    if exact is None:
+        exact = bool((df.ci_low == df.ci_high).all())
     shown = df.drop(columns=["rule_data"] + (["ci_low", "ci_high"] if exact else []))
     return files, to_markdown(shown)
+
+
+def raced_part(res: dict, unit: str, title: str, intro: str):
+    """A report part from a :func:`analyzer.advice.race.race_family` result: the front as a
+    table and a loss-vs-complexity chart, ``intro`` then the race's two costs as the summary."""
+    from analyzer.advice.cli import race_line
+    from analyzer.advice.race import candidate_row
+    from analyzer.report import PartResult
+
+    rows = [candidate_row(x) for x in res["front"]]
+    files, md = front_files(rows, unit, title, exact=False)
+    summary = f"{intro} {race_line(res['race'])}.\n\n" + md
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": res["race"]})

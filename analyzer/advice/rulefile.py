@@ -53,17 +53,22 @@ def read_rule_data(text: str, game: str = "") -> dict:
 
 def load_rule(text: str, features, game: str = "") -> Rule:
     """The checked rule of ``rule:FILE.json`` (module doc); ``features`` are the game's names."""
-    path = text.strip()[len(PREFIX):]
-    data = read_rule_data(text, game)
-    if data.get("kind") not in ("threshold", "banded", "list"):
-        raise UserError(f"rule file '{path}': expected a rule object with kind threshold, banded "
+    return rule_from_data(read_rule_data(text, game), features, text.strip()[len(PREFIX):])
+
+
+def rule_from_data(data: dict, features, path: str, what: str = "") -> Rule:
+    """A rule object (as read from the file ``path``) checked against the game's ``features``;
+    ``what`` names the part of the file it came from in the error messages."""
+    where = f"rule file '{path}'" + (f", {what} rule" if what else "")
+    if not isinstance(data, dict) or data.get("kind") not in ("threshold", "banded", "list"):
+        raise UserError(f"{where}: expected a rule object with kind threshold, banded "
                         f"or list (the `rule` of a row of `advice --json`)")
     try:
         rule = Rule.from_json(data)
     except (KeyError, TypeError, ValueError) as e:
-        raise UserError(f"rule file '{path}': malformed {data['kind']} rule (bad or missing "
+        raise UserError(f"{where}: malformed {data['kind']} rule (bad or missing "
                         f"{e})") from None
-    _check(rule, set(features), path)
+    _check(rule, set(features), where)
     return rule
 
 
@@ -71,9 +76,9 @@ def _num(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _check(r: Rule, names: set, path: str) -> None:
+def _check(r: Rule, names: set, where: str) -> None:
     def bad(msg):
-        raise UserError(f"rule file '{path}': {msg}")
+        raise UserError(f"{where}: {msg}")
 
     def feature(f):
         if f not in names:

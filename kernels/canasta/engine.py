@@ -29,7 +29,10 @@ same way but counted apart. The round ends by going out, a sevens lock, a stall,
 an empty stock (``END_*`` in layout.py). Scores follow section 7 of docs/rules/canasta.md.
 
 Policies are integer vectors (one row per seat), see ``P_*`` in layout.py: ``greedy`` goes
-out as soon as it can; ``builder`` waits for a number of canastas (or a low stock).
+out as soon as it can; ``builder`` waits for a number of canastas (or a low stock). A policy may
+instead decide taking the pile and going out by rule tables (``by_table``; rows of guard and
+test conditions over the features ``F_*`` of layout.py), which is how ``canasta advice`` plays
+its rules of thumb.
 """
 import numpy as np
 from numba import njit
@@ -39,7 +42,8 @@ from kernels.canasta.layout import (  # noqa: F401  (re-exported for callers)
     C_MELDED, C_MVAL, C_OUT, C_OWNTURNS, C_R3, C_REQ, C_SCORE, END_CAP, END_LOCK, END_OUT,
     END_STALL, END_STOCK, G_CUR, G_END, G_FROZEN, G_PN,
     G_SEND, G_SP, G_TOP, G_TURNS, JOKER, NG, NPL, NPOL, NRULES, NT, NV, P_BLACKNAT, P_FLOOR,
-    P_GOMIN, P_TAKE, P_TAKEMIN, P_WILDMIN, RED3, R_BBLACK, R_BRED, R_BSEV, R_BWILD, R_GOBONUS,
+    P_GOMIN, P_GON, P_GOT, P_TAKE, P_TAKEMIN, P_TAKEN, P_TAKET, P_WILDMIN, RED3, TROW, OP_LE,
+    F_CANASTAS, F_HAND, F_LEAD, F_OPPCAN, F_OPPHAND, F_PILE, F_STOCK, R_BBLACK, R_BRED, R_BSEV, R_BWILD, R_GOBONUS,
     R_HAND, R_KITTY, R_LOCKREQ, R_MAXROUNDS, R_MAXW, R_NP, R_R3BONUS, R_R3REPL, R_TARGET, R_W7,
     R_WILDUP, SEVEN, TWO, VAL, V_EMPTY, V_GOOUT, V_MELD, V_SEVEN)
 from kernels.canasta.meld import (  # noqa: F401  (re-exported for callers)
@@ -259,6 +263,49 @@ def deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv)
 
 
 @njit(cache=True)
+def rule_feature(f, p, hand, can, pl, g, P):
+    """Feature ``f`` (``F_*`` of layout.py) as seat p sees it."""
+    if f == F_PILE:
+        return g[G_PN]
+    if f == F_STOCK:
+        return g[G_SEND] - g[G_SP]
+    if f == F_CANASTAS:
+        return can[p, 0] + can[p, 1] + can[p, 2] + can[p, 3]
+    if f == F_HAND:
+        return hand_size(hand, p)
+    if f == F_OPPHAND:
+        fewest = 1 << 40
+        for o in range(P):
+            if o != p and hand_size(hand, o) < fewest:
+                fewest = hand_size(hand, o)
+        return fewest
+    if f == F_OPPCAN or f == F_LEAD:
+        most = -(1 << 40)
+        for o in range(P):
+            if o != p:
+                v = pl[o, C_CUM]
+                if f == F_OPPCAN:
+                    v = can[o, 0] + can[o, 1] + can[o, 2] + can[o, 3]
+                if v > most:
+                    most = v
+        return pl[p, C_CUM] - most if f == F_LEAD else most
+    return 0
+
+
+@njit(cache=True)
+def by_table(pol, p, col, hand, can, pl, g, P):
+    """The rule table of ``pol[p, col]`` rows from ``col + 1`` (layout.py): the first row whose
+    guard holds answers whether its test holds; no row holding answers no."""
+    for r in range(pol[p, col]):
+        at = col + 1 + r * TROW
+        x = rule_feature(pol[p, at], p, hand, can, pl, g, P)
+        if (x <= pol[p, at + 2]) if pol[p, at + 1] == OP_LE else (x >= pol[p, at + 2]):
+            y = rule_feature(pol[p, at + 3], p, hand, can, pl, g, P)
+            return (y <= pol[p, at + 5]) if pol[p, at + 4] == OP_LE else (y >= pol[p, at + 5])
+    return False
+
+
+@njit(cache=True)
 def wants_out(p, pol, can, g):
     tot = can[p, 0] + can[p, 1] + can[p, 2] + can[p, 3]
     return tot >= pol[p, P_GOMIN] or g[G_SEND] - g[G_SP] <= pol[p, P_FLOOR]
@@ -284,7 +331,10 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
         free7 = sevens_free(can, P)
         if not (first and skip_draw):
             how = take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out)
-            take = how > 0 and pol[p, P_TAKE] == 1 and g[G_PN] >= pol[p, P_TAKEMIN]
+            if pol[p, P_TAKEN] > 0:
+                take = how > 0 and by_table(pol, p, P_TAKEN, hand, can, pl, g, P)
+            else:
+                take = how > 0 and pol[p, P_TAKE] == 1 and g[G_PN] >= pol[p, P_TAKEMIN]
             if g[G_SP] >= g[G_SEND]:
                 take = how > 0
             if first and force_take >= 0:
@@ -319,7 +369,10 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
         # the four canasta types are needed at going out: the go-out melds may complete them
         d = go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp)
         if d >= 0:
-            go = wants_out(p, pol, can, g)
+            if pol[p, P_GON] > 0:
+                go = by_table(pol, p, P_GON, hand, can, pl, g, P)
+            else:
+                go = wants_out(p, pol, can, g)
         if first and force_go >= 0:
             if force_go == 1 and d < 0:
                 return -1

@@ -48,7 +48,30 @@ P_BLACKNAT = 2  # add wilds to finish a black canasta when the meld has >= this 
 P_WILDMIN = 3   # start a wild meld when holding >= this many wild cards
 P_TAKE = 4      # 1: take the pile whenever allowed (and pile size >= P_TAKEMIN)
 P_TAKEMIN = 5
-NPOL = 6
+# rule tables (``kernels.canasta.engine.by_table``): when P_TAKEN > 0 the take-the-pile decision
+# is the table of P_TAKEN rows from column P_TAKET, else the P_TAKE/P_TAKEMIN knobs; likewise
+# going out with P_GON rows from P_GOT, else P_GOMIN/P_FLOOR. A row is TROW words: guard
+# feature, comparison, value, test feature, comparison, value; the first row whose guard holds
+# decides "yes iff its test holds", no row holding means no. Comparisons OP_LE (feature <= value)
+# and OP_GE (>=); features F_* below, as the seat deciding sees them.
+TROW = 6
+TMAXROWS = 4
+P_TAKEN = 6
+P_TAKET = 7
+P_GON = P_TAKET + TMAXROWS * TROW
+P_GOT = P_GON + 1
+NPOL = P_GOT + TMAXROWS * TROW
+OP_LE = 0
+OP_GE = 1
+F_ZERO = 0      # a constant 0: (0 <= 0) always holds, (0 >= 1) never does
+F_PILE = 1      # cards in the discard pile
+F_STOCK = 2     # cards left in the stock
+F_CANASTAS = 3  # own completed canastas
+F_OPPCAN = 4    # the most completed canastas of an opponent
+F_HAND = 5      # cards in own hand
+F_OPPHAND = 6   # the fewest cards in an opponent's hand
+F_LEAD = 7      # own cumulative game score minus the best opponent's (points)
+NFEAT = 8
 
 # per-player scalar columns
 C_KON = 0      # kitty still face down

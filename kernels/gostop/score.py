@@ -308,7 +308,11 @@ NO_GO = 1 << 30
 # a single array between the engine's functions keeps Numba's reference-count traffic low.
 MAXP = 3
 NEV = 10
-NPOL = 4
+# a policy row: kind, go K, go turns, shake flag, then the go rule table of the ``table`` kind
+# (its row count, then TMAXROWS rows of TROW words; layout in kernels.gostop.state)
+TROW = 6
+TMAXROWS = 4
+NPOL = 5 + TMAXROWS * TROW
 RB = 0                                   # rules vector (NRULE)
 PSB = RB + NRULE                         # pile counters, (MAXP + 1) rows of NSTAT (last: scratch)
 PVB = PSB + (MAXP + 1) * NSTAT           # per-seat variables, MAXP rows of NVAR

@@ -16,16 +16,28 @@ moves a turn is made of (to a pile, to/from the layout, from a hand, draws from 
 steals) and ``new_state``/``views``. The turn is in ``kernels.gostop.turn``, the deal (shuffle,
 dealing, pre-play checks, the turn loop, invariant checks) in ``kernels.gostop.deal``.
 
-Policies are rows of an int64 array: kind (0 greedy, 1 go:k, 2 random), k, the minimum number of
-own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``); ``kernels.gostop.turn``
-reads them.
+Policies are rows of an int64 array: kind (0 greedy, 1 go:k, 2 random, 3 table), k, the minimum
+number of own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``);
+``kernels.gostop.turn`` reads them. A ``table`` policy plays the hand like greedy and decides go or stop by its **go rule
+table**: ``P_NROWS`` rows from column ``P_ROWS``, each of ``TROW`` words
+
+    guard feature, guard comparison, guard value, test feature, test comparison, test value
+
+(columns ``T_*``). The first row whose guard holds decides: go iff its test holds; no row holding
+means stop. A comparison is ``OP_LE`` (feature ≤ value) or ``OP_GE`` (feature ≥ value). Features
+(``F_*``, what the seat can see when it may stop): 0 a constant 0 (so ``0 ≤ 0`` always holds and
+``0 ≥ 1`` never does), 1 the gos it has said this deal, 2 its turns left (cards in hand plus skip
+tokens), 3 its score now, 4 the highest score an opponent's captures make now, 5 the most gos an
+opponent has said. ``go:K:T`` is the table [turns ≤ T − 1: never; always: gos ≤ K − 1]
+(``analyzer.games.gostop.advice`` compiles rules of thumb into tables).
 """
 import numpy as np
 from numba import njit
 
 from kernels.gostop.score import (ENG, EVB, KA, KB, KR, KX, MAXC, MAXP, NCARD, NEV, NPOL, NRULE,
                                   NSTAT, NVAR, POLB, PSB, PVB, RB, R_BAS, R_JAANY, R_JTAB, R_KTAB,
-                                  R_VTAB, V_SHAKEMASK, V_SKIP, V_TURNS, stats_add)
+                                  R_VTAB, TMAXROWS, TROW, V_SHAKEMASK, V_SKIP, V_TURNS,
+                                  stats_add)
 from kernels.rng import randint
 
 
@@ -59,8 +71,14 @@ SSIZE = WB + WSIZE
 E_PPUK, E_SWEEP, E_BOMB, E_SHAKE, E_JJOK, E_TTADAK, E_STACK, E_JAPPUK, E_GO, E_STOLEN = range(10)
 
 # policies
-P_KIND, P_GOK, P_GOTURNS, P_SHAKE = 0, 1, 2, 3
-PK_GREEDY, PK_GO, PK_RANDOM = 0, 1, 2
+P_KIND, P_GOK, P_GOTURNS, P_SHAKE, P_NROWS, P_ROWS = 0, 1, 2, 3, 4, 5
+PK_GREEDY, PK_GO, PK_RANDOM, PK_TABLE = 0, 1, 2, 3
+# go rule table: columns of a row, comparisons, features (module doc)
+T_GFEAT, T_GOP, T_GVAL, T_TFEAT, T_TOP, T_TVAL = range(6)
+OP_LE, OP_GE = 0, 1
+F_ZERO, F_GOS, F_TURNS, F_POINTS, F_OPP, F_OPPGOS = range(6)
+NFEAT = 6
+assert P_ROWS + TMAXROWS * TROW == NPOL
 
 # hand results
 HR_NONE, HR_LAID, HR_PAIR, HR_PAIR2, HR_STACK, HR_JAPPUK, HR_BOMB = 0, 1, 2, 3, 4, 5, 6

@@ -12,20 +12,24 @@ set ribbon 3.5, animal 3, rain ribbon 2.5, junk 1 per unit; a captured stack cou
 the least valuable card when nothing captures), bombs when it can, shakes triples it cannot bomb
 now, takes a skip when nothing captures, and stops as soon as eligible. go:k plays like greedy and
 says go while it has said fewer than k gos and has at least the stated number of turns left.
-random picks uniformly among the legal hand actions and says go with probability 1/2.
+table plays like greedy and says go as its go rule table says (``go_by_table``; the table's
+layout and features are in ``kernels.gostop.state``). random picks uniformly among the legal hand
+actions and says go with probability 1/2.
 
 ``scripted_turn`` plays one turn whose choices are given by five script words (tests).
 """
 from numba import njit
 
 from kernels.gostop.score import (EVB, NCARD, NEV, NPOL, NVAR, POLB, PVB, RB, R_BOMBK, R_LASTK,
-                                  R_TARGET, R_VTAB, V_BOMBS, V_FIRSTGO, V_GO, V_LASTGO,
+                                  R_TARGET, R_VTAB, TROW, V_BOMBS, V_FIRSTGO, V_GO, V_LASTGO,
                                   V_SHAKEMASK, V_SHAKES, V_SKIP, V_TURNS, best_score)
 from kernels.gostop.state import (E_BOMB, E_GO, E_JAPPUK, E_JJOK, E_PPUK, E_SHAKE, E_STACK,
                                   E_STOLEN, E_SWEEP, E_TTADAK, GOSEQ, HAND, HN, HR_BOMB, HR_JAPPUK,
                                   HR_LAID, HR_NONE, HR_PAIR, HR_PAIR2, HR_STACK, LASTTURN, LAY, LN,
-                                  MAXH, MCNT, NPL, PEND, PENDN, PK_GO, PK_RANDOM, P_GOK, P_GOTURNS,
-                                  P_KIND, P_SHAKE, SCR, SOWN, STRN, WB, can_bomb, draw_real,
+                                  MAXH, MCNT, NPL, OP_LE, PEND, PENDN, PK_GO, PK_RANDOM, PK_TABLE,
+                                  P_GOK, P_GOTURNS, P_KIND, P_NROWS, P_ROWS, P_SHAKE, SCR, SOWN,
+                                  STRN, F_GOS, F_OPP, F_OPPGOS, F_POINTS, F_TURNS, WB, can_bomb,
+                                  draw_real,
                                   give_junk, hand_take, lay_add, lay_take, month_counts, pend_add,
                                   remaining, resolve_card, to_pile)
 from kernels.rng import randint
@@ -245,12 +249,53 @@ def play_turn(S, s, p):
             go = S[WB + SCR + 3] == 1
         elif kind == PK_GO:
             go = gos < S[POLB + p * NPOL + P_GOK] and rem >= S[POLB + p * NPOL + P_GOTURNS]
+        elif kind == PK_TABLE:
+            go = go_by_table(S, p, sc, gos, rem)
         elif kind == PK_RANDOM:
             go = randint(s, 2) == 1
         if not go:
             return 1
         apply_go(S, p, sc)
     return 0
+
+
+@njit(cache=True)
+def table_feature(S, p, f, sc, gos, rem):
+    """Feature ``f`` (``F_*`` of ``kernels.gostop.state``) of seat p at its go/stop check."""
+    if f == F_GOS:
+        return gos
+    if f == F_TURNS:
+        return rem
+    if f == F_POINTS:
+        return sc
+    if f == F_OPP or f == F_OPPGOS:
+        most = 0
+        for o in range(S[NPL]):
+            if o != p:
+                v = best_score(S, o) if f == F_OPP else S[PVB + o * NVAR + V_GO]
+                if v > most:
+                    most = v
+        return most
+    return 0
+
+
+@njit(cache=True)
+def table_holds(S, at, p, sc, gos, rem):
+    """Whether the condition (feature, comparison, value) at ``S[at:at + 3]`` holds."""
+    x = table_feature(S, p, S[at], sc, gos, rem)
+    return x <= S[at + 2] if S[at + 1] == OP_LE else x >= S[at + 2]
+
+
+@njit(cache=True)
+def go_by_table(S, p, sc, gos, rem):
+    """Seat p's go rule table: the first row whose guard holds says go iff its test holds;
+    stop when no guard holds."""
+    b = POLB + p * NPOL
+    for r in range(S[b + P_NROWS]):
+        at = b + P_ROWS + r * TROW
+        if table_holds(S, at, p, sc, gos, rem):
+            return table_holds(S, at + 3, p, sc, gos, rem)
+    return False
 
 
 @njit(cache=True)

@@ -59,14 +59,22 @@ class CanastaPolicy:
     wild_min: int = 3
     take: int = 1
     take_min: int = 1
+    take_table: tuple = ()  # rule table rows (kernels/canasta/layout.py): take the pile …
+    go_table: tuple = ()    # … and go out; empty: the knobs above decide
+    text: str = ""          # how a rule policy was given (rule:FILE.json) …
+    words: str = ""         # … and its rules in words
 
     @property
     def label(self) -> str:
+        if self.text:
+            return self.text
         if self.name == "builder":
             return f"builder:{self.go_min}:{self.floor}"
         return self.name
 
     def describe(self) -> str:
+        if self.take_table or self.go_table:
+            return (f"{self.label}: {self.words or 'rule tables'} Otherwise plays as greedy.")
         out = ("goes out as soon as allowed" if self.go_min == 0 else
                f"goes out only with >= {self.go_min} canastas or stock <= {self.floor}")
         return (f"{self.label}: {out}; takes the pile whenever allowed; melds naturals at once; "
@@ -75,8 +83,19 @@ class CanastaPolicy:
                 "first, then the least useful card (safe, unpaired), wilds last")
 
     def row(self) -> list[int]:
-        return [self.go_min, self.floor, self.black_nat, self.wild_min, self.take,
-                self.take_min]
+        """The kernel's policy row (``P_*`` of kernels/canasta/layout.py)."""
+        from kernels.canasta import layout as K
+
+        out = [0] * K.NPOL
+        out[:6] = [self.go_min, self.floor, self.black_nat, self.wild_min, self.take,
+                   self.take_min]
+        for col, table in ((K.P_TAKEN, self.take_table), (K.P_GON, self.go_table)):
+            if len(table) > K.TMAXROWS:
+                raise UserError(f"a rule table has at most {K.TMAXROWS} rows")
+            out[col] = len(table)
+            for r, row in enumerate(table):
+                out[col + 1 + r * K.TROW: col + 1 + (r + 1) * K.TROW] = list(row)
+        return out
 
 
 def parse_policy(text: str) -> CanastaPolicy:
@@ -85,7 +104,7 @@ def parse_policy(text: str) -> CanastaPolicy:
     if is_rule(text):
         from analyzer.games.canasta.advice import rule_from_file
 
-        return rule_from_file(text).policy()
+        return rule_from_file(text).policy(text.strip())
     t = text.strip().lower()
     if t == "greedy":
         return CanastaPolicy("greedy")

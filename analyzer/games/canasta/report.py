@@ -239,11 +239,14 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
     rows = [row(x) for x in res["front"]]
     files, md = front_files(rows, "win probability",
-                            "Railroad Canasta: take the pile / go out (Monte Carlo)")
+                            "Railroad Canasta: take the pile / go out (Monte Carlo)",
+                            exact=False)
     c = res["race"]
-    summary = (f"Take-the-pile and go-out rules, each played in both seats against greedy "
-               f"opponents on the same deals (seed {seed}); loss in win probability against the "
-               f"best candidate, 95% Bonferroni intervals, surviving rules only. "
+    summary = (f"Take-the-pile and go-out rules (thresholds, two bands and two-condition lists "
+               f"over the pile, the stock, canastas, hands and the game score, played by the "
+               f"engine as rule tables), each pair played in both seats against greedy opponents "
+               f"on the same deals (seed {seed}); loss in win probability against the best "
+               f"candidate, 95% Bonferroni intervals, surviving rules only. "
                f"{race_line(c)}.\n\n" + md)
     return PartResult(files, summary, {"exact": False, "front": rows, "race": c})
 

@@ -1,17 +1,23 @@
 """Go-Stop: when to say go, as rules of thumb raced by Monte Carlo on common random numbers.
 
-What belongs here: the go-or-stop rules the deal engine can play and their racing
-(:mod:`analyzer.advice.race`). No pandas, no printing.
+What belongs here: the go-or-stop rules of thumb, their compilation into the engine's go rule
+table and their racing (:mod:`analyzer.advice.race`). No pandas, no printing.
 
-The engine's go rule (kernels/gostop/turn.py) is ``go:K:T``: once eligible to stop, say go while
-you have said fewer than K gos and at least T turns are left; otherwise stop (``greedy`` = always
-stop). So the rules searched are exactly that family, in the words of :mod:`analyzer.advice` over
-two features a player can count: ``gos`` (gos said this deal) and ``turns`` (turns left in hand):
-every distinct go rule the engine can play (:func:`family`: 64 with K ≤ 6, T ≤ 9), each in its
-simplest words — "always stop"/"always go" (complexity 0), one threshold on gos or on turns left
-(2), and "if turns left ≤ T − 1, stop; if gos ≥ K, stop; otherwise go" (4). Richer rules (on
-points over the minimum, the opponents' points) need a go hook in kernels/gostop/turn.py. Hand
-play is the greedy bot's in every case.
+The engine plays a rule given as data (kernels/gostop/state.py, the ``table`` policy): rows of
+(guard feature, comparison, value; test feature, comparison, value), the first row whose guard
+holds deciding "go iff the test holds". :func:`table_of` compiles every rule of
+:mod:`analyzer.advice` into such rows, so the search covers the issue's families over five
+features a player can count at the go/stop check (:data:`FEATURE_IDS` maps them to the kernel's
+``F_*``): the gos you have said, your turns left, your score, the best score the opponents'
+captures make, and the most gos an opponent has said. Hand play is the greedy bot's in every case.
+
+The family (:func:`family`): always go / always stop (complexity 0); one threshold on each
+feature, both directions, every value of its grid (2); two-band rules — the gos, turns-left or
+opponent-score threshold depending on a second feature cut once (5); decision lists of two or
+three "stop if …" clauses on different features before "otherwise go" (4, 6), and of two
+"go if …" clauses before "otherwise stop" (4); the lists' values come from short per-feature
+grids. Rules that decide alike in every state of :func:`state_grid` are kept once, in their simplest words. The engine's older knob ``go:K:T`` is
+the list "if turns left ≤ T − 1, stop; if gos ≥ K, stop; otherwise go" (:func:`knob_table`).
 
 Value: the mean net payment per deal of the seat under study against greedy opponents, averaged
 over the dealer seat and the other seat (half the blocks each). Best known policy: the surviving
@@ -21,97 +27,173 @@ the batch-means SE over blocks is honest), raced by :func:`analyzer.advice.race.
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
 
 DECISION = Decision("go", "stop")
-FEATURES = [Feature("gos", "the gos you have said this deal", tuple(range(0, 6))),
-            Feature("turns", "the turns left in your hand", tuple(range(1, 10)))]
-BLOCK = 128
+#: advice feature name -> the kernel's feature id (kernels.gostop.state F_*)
+FEATURE_IDS = {"gos": 1, "turns": 2, "points": 3, "opp": 4, "opp_gos": 5}
+BLOCK = 64
 BLOCKS_PER_ROUND = 32
-UNLIMITED = 99   # go:99:T: no limit on the gos, only on the turns left
 
 
-def family(max_k: int = 6, max_t: int = 9) -> list[tuple[Rule, str]]:
-    """(rule, engine policy): every go rule the engine can play, once, in its simplest words.
-
-    The engine says go iff ``gos < K and turns left ≥ T`` (turns left ≥ 1 whenever it is
-    asked), so the distinct behaviours are: always stop; always go; one threshold on gos
-    (K = 1..max_k); one threshold on turns left (T = 2..max_t); and the two-condition list
-    (K, T) — which is also the banded rule "go while gos ≤ K − 1 when turns left ≥ T, never
-    below": the list is the shorter way to say it.
-    """
-    out = [(Rule("list", clauses=(), default_act=False), "greedy"),
-           (Rule("list", clauses=(), default_act=True), f"go:{UNLIMITED}")]
-    for k in range(1, max_k + 1):
-        out.append((Rule("threshold", "gos", "<=", (k - 1,)), f"go:{k}"))
-    for t in range(2, max_t + 1):
-        out.append((Rule("threshold", "turns", ">=", (t,)), f"go:{UNLIMITED}:{t}"))
-    for k in range(1, max_k + 1):
-        for t in range(2, max_t + 1):
-            out.append((Rule("list", clauses=(("turns", "<=", t - 1, False),
-                                              ("gos", ">=", k, False)), default_act=True),
-                        f"go:{k}:{t}"))
-    return out
+def features(rules=None) -> list[Feature]:
+    """The features and their threshold grids; the score grids start at the stop minimum."""
+    t = 7 if rules is None else rules.stop_target
+    return [Feature("gos", "the gos you have said this deal", tuple(range(0, 5))),
+            Feature("turns", "the turns left in your hand", tuple(range(2, 9))),
+            Feature("points", "your score", tuple(range(t, t + 7)), unit="points"),
+            Feature("opp", "the best score an opponent's captures make", tuple(range(0, t)),
+                    unit="points"),
+            Feature("opp_gos", "the most gos an opponent has said", (0, 1, 2))]
 
 
-def rule_policy(text: str) -> str:
-    """``rule:FILE.json`` as the engine policy that decides the same in every (gos, turns left)
-    state, gos 0..7 and turns left 1..10 (:func:`family` lists them all); a rule the engine
-    cannot play is refused."""
+FEATURES = features()
+
+
+def state_grid(rules=None) -> dict:
+    """Every combination of feature values a go/stop check can plausibly meet (arrays of one
+    shape), on which two rules are the same rule when they decide alike everywhere."""
+    from analyzer.advice.table import grid
+
+    t = 7 if rules is None else rules.stop_target
+    return grid({"gos": range(0, 8), "turns": range(1, 12), "points": range(t, t + 16),
+                 "opp": range(0, t + 8), "opp_gos": range(4)})
+
+
+# ---- rules as the engine's go rule table -----------------------------------------------------
+def table_of(rule: Rule) -> tuple:
+    """The go rule table rows (kernels.gostop.state) that decide exactly as ``rule``
+    (:func:`analyzer.advice.table.table_of`)."""
+    from analyzer.advice.table import table_of as compile_rule
+
+    return compile_rule(rule, FEATURE_IDS)
+
+
+def knob_table(k: int, t: int) -> tuple:
+    """``go:K:T`` (say go while gos < K and turns left ≥ T) as a go rule table."""
+    from analyzer.advice.table import ALWAYS, NEVER, cond
+
+    return (cond(FEATURE_IDS, "turns", "<=", t - 1) + NEVER,
+            ALWAYS + cond(FEATURE_IDS, "gos", "<=", k - 1))
+
+
+def table_acts(table: tuple, X: dict) -> np.ndarray:
+    """What a go rule table decides on the feature arrays ``X``, read as the kernel reads it."""
+    from analyzer.advice.table import table_acts as read
+
+    return read(table, X, FEATURE_IDS)
+
+
+def policy_of(rule: Rule, name: str = ""):
+    from analyzer.games.gostop.play import Policy
+
+    return Policy("table", table=table_of(rule), name=name or "rule")
+
+
+def rule_policy(text: str):
+    """``rule:FILE.json`` as the engine's table policy (any rule of the game's features)."""
     from analyzer.advice.rulefile import load_rule
-    from analyzer.errors import UserError
 
-    rule = load_rule(text, [f.name for f in FEATURES], "gostop")
-    g, t = np.meshgrid(np.arange(8), np.arange(1, 11), indexing="ij")
-    want = np.asarray(rule.acts({"gos": g, "turns": t}), dtype=bool)
-    for r, pol in family(max_k=8, max_t=10):
-        if np.array_equal(np.asarray(r.acts({"gos": g, "turns": t}), dtype=bool), want):
-            return pol
-    raise UserError(f"policy '{text.strip()}': the Go-Stop engine plays only rules of the form "
-                    f"'go while gos < K and turns left ≥ T'; this rule is not one of them")
+    rule = load_rule(text, list(FEATURE_IDS), "gostop")
+    return policy_of(rule, text.strip())
 
 
+# ---- the family ------------------------------------------------------------------------------
+#: acting features of banded rules and the direction a player would use
+_BAND_ACT = (("gos", "<="), ("turns", ">="), ("opp", "<="))
+
+
+def family(rules=None) -> list[Rule]:
+    """The candidate rules (module doc), simplest first, each behaviour once."""
+    from analyzer.advice.table import distinct, spread
+
+    fs = {f.name: f for f in features(rules)}
+    out = [Rule("list", clauses=(), default_act=False), Rule("list", clauses=(), default_act=True)]
+    out += [Rule("threshold", f, op, (v,)) for f in fs for op in ("<=", ">=")
+            for v in fs[f].values]
+    for (f, op), g in itertools.product(_BAND_ACT, fs):
+        if g == f:
+            continue
+        for c in spread(fs[g].values)[1:]:
+            for t0, t1 in itertools.permutations(spread(fs[f].values), 2):
+                out.append(Rule("banded", f, op, (t0, t1), g, (c,)))
+    t = fs["points"].values[0]
+    stop_at = {"gos": (1, 2, 3), "turns": (1, 2, 3), "points": (t + 2, t + 4, t + 6),
+               "opp": (t - 5, t - 3, t - 1), "opp_gos": (1, 2)}
+    go_at = {"gos": (0, 1, 2), "turns": (2, 3, 4), "points": (t + 1, t + 3, t + 5),
+             "opp": (t - 6, t - 4, t - 2), "opp_gos": (0, 1)}
+    for m in (2, 3):   # stop if any condition holds (the order of stop clauses is immaterial)
+        for names in itertools.combinations(fs, m):
+            grids = [stop_at[f] if m == 2 else stop_at[f][:2] for f in names]
+            for vals in itertools.product(*grids):
+                out.append(Rule("list", clauses=tuple((f, ">=" if f != "turns" else "<=", v,
+                                                       False) for f, v in zip(names, vals)),
+                                default_act=True))
+    for names in itertools.combinations(fs, 2):   # go if either condition holds
+        for vals in itertools.product(*(go_at[f] for f in names)):
+            out.append(Rule("list", clauses=tuple((f, "<=" if f != "turns" else ">=", v, True)
+                                                  for f, v in zip(names, vals)),
+                            default_act=False))
+    return distinct(out, state_grid(rules))
+
+
+# ---- racing ----------------------------------------------------------------------------------
 class GoStopRacer:
     """Per-block paired losses of engine policies (module doc)."""
 
-    def __init__(self, rules, seed: int, blocks_per_round: int = BLOCKS_PER_ROUND):
+    def __init__(self, rules, seed: int, blocks_per_round: int = BLOCKS_PER_ROUND,
+                 block: int = BLOCK):
         self.rules = rules
         self.seed = seed
         self.blocks = blocks_per_round
+        self.block = block
         self.deals = 0
 
-    def values(self, policy: str, rnd: int) -> np.ndarray:
-        """Mean net payment of the studied seat per block of round ``rnd`` (both seats)."""
+    def values(self, policy, rnd: int) -> np.ndarray:
+        """Mean net payment of the studied seat per block of round ``rnd`` (both seats);
+        ``policy`` is a play.Policy or its text."""
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.gostop.play import make_sim_job, parse_seats
+        from analyzer.games.gostop.play import Policy, make_sim_job, parse_policy
         from kernels.gostop import batch as KB
 
+        pol = policy if isinstance(policy, Policy) else parse_policy(policy)
+
         def job_for(seat):
-            pols = ["greedy"] * self.rules.players
-            pols[seat] = policy
-            return make_sim_job(self.rules, parse_seats(",".join(pols), self.rules.players))
+            pols = [Policy("greedy")] * self.rules.players
+            pols[seat] = pol
+            return make_sim_job(self.rules, pols)
 
         v, played = two_seat_values(job_for, lambda seat: KB.C_NET + seat, self.seed, rnd,
-                                    self.blocks, BLOCK)
+                                    self.blocks, self.block)
         self.deals += played
         return v
 
 
-def advise(rules, seed: int, max_rounds: int = 12, precision: float = 0.05,
+def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
            blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
+    """Race :func:`family` (module doc); returns the front, every scored rule, the reference
+    rule in words, the race's costs and the seconds taken."""
     import time
 
     from analyzer.advice import pareto
     from analyzer.advice.race import race_policies
 
     t0 = time.perf_counter()
-    fam = family()
+    fam = family(rules)
+    feats = features(rules)
+    fd = {f.name: f for f in feats}
     racer = GoStopRacer(rules, seed, blocks_per_round)
-    scored, cost, ref = race_policies([r for r, _p in fam], [p for _r, p in fam], racer.values,
-                                      BLOCK, max_rounds, precision)
+    scored, cost, ref = race_policies(fam, [policy_of(r) for r in fam], racer.values, BLOCK,
+                                      max_rounds, precision)
     front = pareto([s for s in scored if s.extra["survived"]])
+    for s in scored:
+        s.extra.pop("policy", None)
     cost["unit"] = "deals"
-    return {"features": FEATURES, "front": front, "all": scored, "reference": ref, "race": cost,
-            "seconds": time.perf_counter() - t0}
+    ref_rule = fam[cost["reference_index"]]
+    return {"features": feats, "front": front, "all": scored,
+            "reference": ref_rule.words(fd, DECISION), "reference_rule": ref_rule.to_json(),
+            "race": cost, "seconds": time.perf_counter() - t0}

@@ -395,18 +395,21 @@ def advice(seed: SeedOpt = None,
                     "(points per deal).")] = 0.02,
            rounds: Annotated[int, typer.Option(
                "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 32 blocks of 128 deals per surviving rule).")]
+               help="Most racing rounds (each: 32 blocks of 64 deals per surviving rule).")]
            = 48,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.
 
-    The rules are every go rule the engine can play (go:K:T with K ≤ 6, T ≤ 9: 64), each in its
-    simplest words (always stop or go; a threshold on gos said or on turns left; both). Each is
-    played on the same deals (common random numbers), in both seats, and its loss against the best
-    member (net points per deal) is raced: a rule is dropped once its loss interval lies wholly
-    above a simpler rule's. Prints the deals spent and what evaluating every rule to the same
-    sample would have cost.
+    The rules (436 with the default rules) are every distinct rule of the issue's families over
+    five counts a player sees at the go/stop check (gos said, turns left, own score, the best
+    opponent score, the most opponent gos): always go or stop; one threshold on one count; a
+    threshold on gos, turns left or the opponents' score in two bands of a second count; lists
+    of up to three conditions. The engine plays each as a go rule table. Each is played on the
+    same deals (common random numbers), in both seats, and its loss against the best member
+    (net points per deal) is raced: a rule is dropped once its loss interval lies wholly above a
+    simpler rule's. Prints the deals spent and what evaluating every rule to the same sample
+    would have cost.
 
     Examples:
 
@@ -433,7 +436,8 @@ def advice(seed: SeedOpt = None,
     everyone = [rule_row(x, feats, DECISION) for x in sorted(res["all"], key=lambda x: x.loss)]
     payload = {"game": "gostop", "rules": rules_to_dict(r), "exact": False, "seed": s,
                "unit": "net points per deal (studied seat, both seats, greedy opponents)",
-               "reference": res["reference"], "all": everyone, "race": res["race"],
+               "reference": res["reference"], "reference_rule": res["reference_rule"],
+               "all": everyone, "race": res["race"],
                "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
     write_rules(out, payload)
@@ -441,8 +445,8 @@ def advice(seed: SeedOpt = None,
     def render():
         c = res["race"]
         lines = [f"Go-Stop ({r.players} players): when to say go (Monte Carlo, seed {s}); loss "
-                 f"against the best of the family ({res['reference']}) in net points per deal, "
-                 f"95% Bonferroni intervals; surviving rules only",
+                 f"in net points per deal against the best rule of the family, 95% Bonferroni "
+                 f"intervals; surviving rules only",
                  *front_block(rows, "points", 3),
                  race_line(c)]
         return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))

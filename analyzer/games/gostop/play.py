@@ -29,14 +29,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Policy:
-    kind: str           # greedy, go, random
+    kind: str           # greedy, go, random, table
     k: int = 0
     turns: int = 1
+    table: tuple = ()   # table: go rule rows (kernels.gostop.state), 6 ints each
+    name: str = ""      # table: how it was given (rule:FILE.json) or built
 
     @property
     def label(self) -> str:
         if self.kind == "go":
             return f"go:{self.k}" + (f":{self.turns}" if self.turns != 1 else "")
+        if self.kind == "table":
+            return self.name or "table"
         return self.kind
 
 
@@ -46,7 +50,7 @@ def parse_policy(text: str) -> Policy:
     if is_rule(text):
         from analyzer.games.gostop.advice import rule_policy
 
-        return parse_policy(rule_policy(text))
+        return rule_policy(text)
     t = text.strip().lower()
     if t in ("greedy", "random"):
         return Policy(t)
@@ -81,10 +85,16 @@ def policy_array(pols: list[Policy]) -> np.ndarray:
 
     a = np.zeros((K.MAXP, K.NPOL), dtype=np.int64)
     for i, p in enumerate(pols):
-        a[i, K.P_KIND] = {"greedy": K.PK_GREEDY, "go": K.PK_GO, "random": K.PK_RANDOM}[p.kind]
+        a[i, K.P_KIND] = {"greedy": K.PK_GREEDY, "go": K.PK_GO, "random": K.PK_RANDOM,
+                          "table": K.PK_TABLE}[p.kind]
         a[i, K.P_GOK] = p.k
         a[i, K.P_GOTURNS] = p.turns
         a[i, K.P_SHAKE] = 1
+        if len(p.table) > K.TMAXROWS:
+            raise UserError(f"a go rule table has at most {K.TMAXROWS} rows")
+        a[i, K.P_NROWS] = len(p.table)
+        for r, row in enumerate(p.table):
+            a[i, K.P_ROWS + r * K.TROW: K.P_ROWS + (r + 1) * K.TROW] = row
     return a
 
 

@@ -146,24 +146,27 @@ PARTS = [section_part("gostop", report_section, "section",
 
 
 def advice_part(params: dict, rules: dict, seed: int):
-    """When to say go: the raced go:K:T rules (``pushluck gostop advice``)."""
+    """When to say go: the raced rules of thumb (``pushluck gostop advice``)."""
     from analyzer.advice import rule_row
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
-    from analyzer.games.gostop.advice import DECISION, FEATURES, advise
+    from analyzer.games.gostop.advice import DECISION, advise
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.report import PartResult
     from analyzer.rules import build_rules
 
     r = build_rules(GoStopRules, None, None, rules)
     res = advise(r, seed, int(params.get("rounds", 48)), float(params.get("precision", 0.02)))
-    rows = [rule_row(x, FEATURES, DECISION) for x in res["front"]]
-    files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)")
+    rows = [rule_row(x, res["features"], DECISION) for x in res["front"]]
+    files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)",
+                            exact=False)
     c = res["race"]
-    summary = (f"The engine's go rules in words, each played in both seats against greedy "
-               f"opponents on the same deals (seed {seed}); loss in net points per deal against "
-               f"the best of them ({res['reference']}), 95% Bonferroni intervals, surviving rules "
-               f"only. {race_line(c)}.\n\n" + md)
+    summary = (f"Rules of thumb for saying go (one threshold, two bands, lists of up to three "
+               f"conditions over gos said, turns left, own and opponents' scores and gos), each "
+               f"played by the engine as a go rule table in both seats against greedy opponents "
+               f"on the same deals (seed {seed}); loss in net points per deal against the best of "
+               f"them ({res['reference']}), 95% Bonferroni intervals, surviving rules only. "
+               f"{race_line(c)}.\n\n" + md)
     return PartResult(files, summary, {"exact": False, "front": rows, "race": c})
 
 

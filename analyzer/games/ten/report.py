@@ -206,3 +206,38 @@ def _whole_games_section(out_dir: pathlib.Path, seed: int, quick: bool = False) 
 
 PARTS += (section_part("ten", _whole_games_section, "whole-games",
                        "whole games between bots: win rate per seat, length, auctions"),)
+
+
+def game_advice_part(params: dict, rules: dict, seed: int):
+    """When to stop drawing in whole games: the raced draw rules (``ten game-advice``), with a
+    small default race (``rounds``, ``precision``) so that ``make run`` stays short."""
+    from analyzer.advice.report import raced_part
+    from analyzer.games.ten.advice_game import advise
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.rules import build_rules
+
+    r = build_rules(TenRules, None, None, rules)
+    players, rounds = int(params.get("players", 4)), int(params.get("rounds", 4))
+    res = advise(r, load_deck(None), players, seed, rounds,
+                 float(params.get("precision", 0.01)))
+    intro = (f"The threshold bots' draw rules in words, the studied player taking every seat "
+             f"of {players}-player games in turn against threshold bots on the same deals "
+             f"(seed {seed}); loss in win probability against the best rule, 95% Bonferroni "
+             f"intervals, surviving rules only. A short race for the report (at most {rounds} "
+             f"rounds); `pushluck ten game-advice` runs the full one.")
+    return raced_part(res, "win probability", f"Ten whole games, {players} players: when to "
+                      f"stop drawing (Monte Carlo)", intro)
+
+
+def _game_advice_kind():
+    from analyzer.report import PartKind
+
+    from analyzer.report_params import Param
+
+    return PartKind("ten", "game-advice", game_advice_part,
+                    "whole-game draw rules raced in win probability (Monte Carlo)",
+                    {"players": Param("int", 2, 5), "rounds": Param("int", 1, 200),
+                     "precision": Param("float", 1e-4, 1.0)})
+
+
+PARTS += (_game_advice_kind(),)

@@ -236,3 +236,28 @@ PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
                           "roll-or-stop rules of thumb and their exact loss",
                           {"hands": HANDS, "bands": Param("int", 1, 3),
                            "clauses": Param("int", 1, 3)}),)
+
+
+def game_advice_part(params: dict, rules: dict, seed: int) -> PartResult:
+    """When to stop rolling in whole games: the raced stop rules (``trash-pandas game-advice``),
+    with a small default race (``rounds``, ``precision``) so that ``make run`` stays short."""
+    from analyzer.advice.report import raced_part
+    from analyzer.games.trash_pandas.advice_game import advise
+    from analyzer.rules import build_rules
+
+    r = build_rules(TrashPandasRules, None, None, rules)
+    players, rounds = int(params.get("players", 3)), int(params.get("rounds", 4))
+    res = advise(r, players, seed, rounds, float(params.get("precision", 0.005)))
+    intro = (f"The heuristic bot's stop rules in words, the studied player taking every seat of "
+             f"{players}-player games in turn against heuristic opponents on the same deals "
+             f"(seed {seed}); loss in win probability against the best rule, 95% Bonferroni "
+             f"intervals, surviving rules only. A short race for the report (at most {rounds} "
+             f"rounds); `pushluck trash-pandas game-advice` runs the full one.")
+    return raced_part(res, "win probability", f"Trash Pandas whole games, {players} players: "
+                      f"when to stop rolling (Monte Carlo)", intro)
+
+
+PARTS = PARTS + (PartKind("trash-pandas", "game-advice", game_advice_part,
+                          "whole-game stop rules raced in win probability (Monte Carlo)",
+                          {"players": Param("int", 2, 4), "rounds": Param("int", 1, 200),
+                           "precision": Param("float", 1e-4, 1.0)}),)
