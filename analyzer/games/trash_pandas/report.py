@@ -241,14 +241,17 @@ PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
 def game_advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """When to stop rolling in whole games: the raced stop rules (``trash-pandas game-advice``),
     with a small default race (``rounds``, ``precision``) so that ``make run`` stays short."""
+    from analyzer.advice.cli import check_band_by
     from analyzer.advice.report import raced_part
-    from analyzer.games.trash_pandas.advice_game import advise
+    from analyzer.games.trash_pandas.advice_game import BANDS, advise
     from analyzer.rules import build_rules
 
     r = build_rules(TrashPandasRules, None, None, rules)
     players, rounds = int(params.get("players", 3)), int(params.get("rounds", 4))
-    res = advise(r, players, seed, rounds, float(params.get("precision", 0.005)))
-    intro = (f"The heuristic bot's stop rules in words, the studied player taking every seat of "
+    band_by = check_band_by(params.get("band_by", "none"), BANDS)
+    res = advise(r, players, seed, rounds, float(params.get("precision", 0.005)), band_by)
+    intro = (f"The heuristic bot's stop rules in words (bands: {band_by}), the studied player "
+             f"taking every seat of "
              f"{players}-player games in turn against heuristic opponents on the same deals "
              f"(seed {seed}); loss in win probability against the best rule, 95% Bonferroni "
              f"intervals, surviving rules only. A short race for the report (at most {rounds} "
@@ -260,4 +263,4 @@ def game_advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 PARTS = PARTS + (PartKind("trash-pandas", "game-advice", game_advice_part,
                           "whole-game stop rules raced in win probability (Monte Carlo)",
                           {"players": Param("int", 2, 4), "rounds": Param("int", 1, 200),
-                           "precision": Param("float", 1e-4, 1.0)}),)
+                           "precision": Param("float", 1e-4, 1.0), "band_by": Param("str")}),)
