@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
+from analyzer.advice.botrule import BotRule, band_knobs
 
 DECISION = Decision("draw", "stop")
 FEATURES = [Feature("T", "T = N − C", tuple(range(2, 13))),
@@ -44,10 +45,13 @@ BLOCKS_PER_SEAT = 2
 
 
 @dataclass(frozen=True)
-class DrawRule:
+class DrawRule(BotRule):
     """``threshold:t`` (feature T) or ``cards:m`` (feature cards) as a rule of thumb; with
     ``band_by`` (``deck``/``tokens``) the threshold bound is ``at`` below ``cuts[0]``,
     ``limits[0]`` from it and ``limits[1]`` from ``cuts[1]``."""
+
+    FEATURES = FEATURES
+    DECISION = DECISION
 
     bot: str     # "threshold" or "cards"
     at: int
@@ -62,23 +66,12 @@ class DrawRule:
         return Rule("threshold", "T" if self.bot == "threshold" else "cards", "<=",
                     (self.at - 1,))
 
-    @property
-    def complexity(self) -> int:
-        return self.rule().complexity
-
-    def words(self) -> str:
-        return self.rule().words({f.name: f for f in FEATURES}, DECISION)
-
     def bot_text(self) -> str:
         if self.band_by == "none":
             return f"{self.bot}:{self.at}"
         knobs = [f"stop_at={self.at}", f"band_by={self.band_by}"]
-        for i, (cut, bound) in enumerate(zip(self.cuts, self.limits), start=1):
-            knobs += [f"cut_{i}={cut}", f"stop_at_{i + 1}={bound}"]
+        knobs += band_knobs(self.cuts, self.limits, "cut_{}", "stop_at_{}")
         return "threshold:" + ",".join(knobs)
-
-    def to_json(self) -> dict:
-        return {**self.rule().to_json(), "bot": self.bot_text()}
 
 
 def family(bands: str = "all") -> list[DrawRule]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
+from analyzer.advice.botrule import BotRule, band_knobs
 
 DECISION = Decision("roll", "stop")
 FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
@@ -48,10 +49,13 @@ BLOCKS_PER_SEAT = 4
 
 
 @dataclass(frozen=True)
-class StopRule:
+class StopRule(BotRule):
     """Roll while tokens ≤ stop_at − 1 (main turn) and ≤ bonus_stop_at − 1 (bonus turn); or, with
     ``band_by`` (``deck``/``behind``), while tokens ≤ limit − 1 with limit = stop_at below
     ``cuts[0]``, ``limits[0]`` from it, ``limits[1]`` from ``cuts[1]`` (every turn)."""
+
+    FEATURES = FEATURES
+    DECISION = DECISION
 
     stop_at: int
     bonus_stop_at: int
@@ -69,22 +73,11 @@ class StopRule:
         return Rule("banded", "tokens", "<=", (self.stop_at - 1, self.bonus_stop_at - 1),
                     "bonus", (1,))
 
-    @property
-    def complexity(self) -> int:
-        return self.rule().complexity
-
-    def words(self) -> str:
-        return self.rule().words({f.name: f for f in FEATURES}, DECISION)
-
-    def to_json(self) -> dict:
-        return {**self.rule().to_json(), "bot": self.bot_text()}
-
     def bot_text(self) -> str:
         if self.band_by == "none":
             return f"heuristic:stop-at={self.stop_at},bonus-stop-at={self.bonus_stop_at}"
         knobs = [f"band-by={self.band_by}", f"stop-at={self.stop_at}"]
-        for i, (cut, limit) in enumerate(zip(self.cuts, self.limits), start=1):
-            knobs += [f"cut-{i}={cut}", f"stop-at-{i + 1}={limit}"]
+        knobs += band_knobs(self.cuts, self.limits, "cut-{}", "stop-at-{}")
         return "heuristic:" + ",".join(knobs)
 
 
