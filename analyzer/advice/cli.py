@@ -14,6 +14,19 @@ BandsOpt = Annotated[int, typer.Option(
 ClausesOpt = Annotated[int, typer.Option(min=1, max=3, help="Most conditions of a decision list.")]
 
 
+def race_precision_option(unit: str):
+    """``--precision`` of a raced advice command, in the game's ``unit``."""
+    return Annotated[float, typer.Option(
+        "--precision", metavar="HALF-WIDTH",
+        help=f"Race until every surviving rule's loss half-width is at most this ({unit}).")]
+
+
+def race_rounds_option(per_round: str):
+    """``--rounds`` of a raced advice command; ``per_round`` says what one round plays."""
+    return Annotated[int, typer.Option(
+        "--rounds", min=1, max=200, help=f"Most racing rounds (each: {per_round}).")]
+
+
 def band_by_option(choices: Sequence[str], words: str):
     """``--band-by`` of the whole-game advice commands: which banded stop rules to race besides
     the single thresholds (``words`` says what each feature is)."""
@@ -130,3 +143,20 @@ def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
         lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
                      (f" ({extra(x)})" if extra else ""))
     return lines
+
+
+def emit_raced(payload: dict, res: dict, title: str, *, max_loss, out, json: bool,
+               digits: int = 4, unit: str = "", extra=None, more=None) -> None:
+    """Fill ``payload`` from a race (:func:`raced_payload`) and print it: ``title``, the front
+    (:func:`raced_lines` with ``digits``, ``unit``, ``extra``), the lines ``more(payload)``
+    gives, the race's costs and the tail; or the JSON object with ``--json``."""
+    from analyzer.output import emit
+
+    rows = raced_payload(payload, res, max_loss, out)
+
+    def render():
+        lines = [title, *raced_lines(rows, digits, unit, extra=extra),
+                 *(more(payload) if more else []), race_line(res["race"])]
+        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+
+    emit(payload, json, render)

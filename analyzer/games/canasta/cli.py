@@ -9,7 +9,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
@@ -333,14 +333,8 @@ def decide(position: Annotated[str, typer.Argument(
 
 @app.command()
 def advice(seed: SeedOpt = None,
-           precision: Annotated[float, typer.Option(
-               "--precision", metavar="HALF-WIDTH",
-               help="Race until every surviving rule's loss half-width is at most this (win "
-                    "probability).")] = 0.02,
-           rounds: Annotated[int, typer.Option(
-               "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 32 blocks of 4 games per surviving rule; 40 "
-                    "rounds save more, in about twice the time).")] = 20,
+           precision: race_precision_option("win probability") = 0.02,
+           rounds: race_rounds_option("32 blocks of 4 games per surviving rule; 40 rounds save more, in about twice the time") = 20,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
@@ -363,10 +357,9 @@ def advice(seed: SeedOpt = None,
 
       pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
     """
-    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.advice.cli import emit_raced
     from analyzer.games.canasta.advice import advise as search
     from analyzer.options import seed_note
-    from analyzer.output import emit
     from analyzer.rng import resolve_seed
     from analyzer.rules import rules_to_dict
 
@@ -376,13 +369,7 @@ def advice(seed: SeedOpt = None,
     res = search(r, s, rounds, precision)
     payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
                "unit": "win probability (studied seat, both seats, greedy opponents)"}
-    rows = raced_payload(payload, res, max_loss, out)
-
-    def render():
-        lines = [f"Railroad Canasta ({r.players} players): take the pile / go out (Monte Carlo, "
-                 f"seed {s}); loss in win probability against the best candidate, 95% "
-                 f"Bonferroni intervals; surviving rules only", *raced_lines(rows, 3),
-                 race_line(res["race"])]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
-
-    emit(payload, json, render)
+    emit_raced(payload, res, f"Railroad Canasta ({r.players} players): take the pile / go out "
+               f"(Monte Carlo, seed {s}); loss in win probability against the best candidate, "
+               f"95% Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
+               json=json, digits=3)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -389,14 +389,8 @@ def decide(position: Annotated[Optional[str], typer.Option(
 
 @app.command()
 def advice(seed: SeedOpt = None,
-           precision: Annotated[float, typer.Option(
-               "--precision", metavar="HALF-WIDTH",
-               help="Race until every surviving rule's loss half-width is at most this "
-                    "(points per deal).")] = 0.02,
-           rounds: Annotated[int, typer.Option(
-               "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 32 blocks of 64 deals per surviving rule).")]
-           = 48,
+           precision: race_precision_option("points per deal") = 0.02,
+           rounds: race_rounds_option("32 blocks of 64 deals per surviving rule") = 48,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """When to say go: rules of thumb raced by Monte Carlo against greedy opponents.

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt
+from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt,
                               policy as policy_option, run_spec, trials)
@@ -350,14 +350,8 @@ def advice(difficulty: DiffOpt = "peaceful",
            policy: policy_option("The placement policy every rule plays with: greedy, max-dice "
                                  "or min-dice (default greedy).") = None,
            seed: SeedOpt = None,
-           precision: Annotated[float, typer.Option(
-               "--precision", metavar="HALF-WIDTH",
-               help="Race until every surviving rule's loss half-width is at most this "
-                    "(points).")] = 0.5,
-           rounds: Annotated[int, typer.Option(
-               "--rounds", min=1, max=200,
-               help="Most racing rounds (each: 16 blocks of 32 games per surviving rule).")]
-           = 24,
+           precision: race_precision_option("points") = 0.5,
+           rounds: race_rounds_option("16 blocks of 32 games per surviving rule") = 24,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """Which Majda Power to use on a MAGDAGDON, and when: rules of thumb raced by Monte Carlo.
@@ -379,13 +373,12 @@ def advice(difficulty: DiffOpt = "peaceful",
       pushluck magdagdon advice --seed 3 --out mg-rules
       pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy --seed 1
     """
-    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
+    from analyzer.advice.cli import emit_raced
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.advice import advise as search
     from analyzer.games.magdagdon.play import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
     from analyzer.options import seed_note
-    from analyzer.output import emit
     from analyzer.rng import resolve_seed
 
     r = _rules(rules_file, set_)
@@ -401,18 +394,16 @@ def advice(difficulty: DiffOpt = "peaceful",
                "rules": rules_dict(r), "exact": False, "seed": s,
                "unit": "points of final score (whole games)",
                "bots_rule": res["default"].to_json()}
-    rows = raced_payload(payload, res, max_loss, out)
-    bots = next((x for x in payload["all"] if x["rule"] == payload["bots_rule"]), None)
 
-    def render():
-        lines = [f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power (Monte "
-                 f"Carlo, seed {s}); loss in final score against the best rule, 95% Bonferroni "
-                 f"intervals; surviving rules only", *raced_lines(rows, 2, "(points)")]
-        if bots is not None:
-            L = bots["loss"]
-            lines.append(f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
-                         f"{L['ci_high']:.2f}] ({bots['words']})")
-        lines.append(race_line(res["race"]))
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+    def bots_line(payload: dict) -> list[str]:
+        bots = next((x for x in payload["all"] if x["rule"] == payload["bots_rule"]), None)
+        if bots is None:
+            return []
+        L = bots["loss"]
+        return [f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
+                f"{L['ci_high']:.2f}] ({bots['words']})"]
 
-    emit(payload, json, render)
+    emit_raced(payload, res, f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power "
+               f"(Monte Carlo, seed {s}); loss in final score against the best rule, 95% "
+               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
+               json=json, digits=2, unit="(points)", more=bots_line)

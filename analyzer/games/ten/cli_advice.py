@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt, band_by_option
+from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_precision_option,
+                                 race_rounds_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
@@ -22,14 +23,9 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
                     "--deck", metavar="FILE.toml",
                     help="Deck file (default: the bundled deck).")] = None,
                 seed: SeedOpt = None,
-                precision: Annotated[float, typer.Option(
-                    "--precision", metavar="HALF-WIDTH",
-                    help="Race until every surviving rule's loss half-width is at most this "
-                         "(win probability).")] = 0.005,
-                rounds: Annotated[int, typer.Option(
-                    "--rounds", min=1, max=200,
-                    help="Most racing rounds (each: 2 blocks of 64 games per seat per "
-                         "surviving rule).")] = 16,
+                precision: race_precision_option("win probability") = 0.005,
+                rounds: race_rounds_option("2 blocks of 64 games per seat per surviving "
+                                           "rule") = 16,
                 band_by: BandByOpt = "none",
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
@@ -53,12 +49,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
 
       pushluck ten game-advice --band-by tokens --max-loss 0.01 --seed 2
     """
-    from analyzer.advice.cli import (check_band_by, race_line, raced_lines, raced_payload,
-                                     tail_lines)
+    from analyzer.advice.cli import check_band_by, emit_raced
     from analyzer.games.ten.advice_game import BANDS, advise
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.options import seed_note
-    from analyzer.output import emit
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
 
@@ -69,16 +63,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     res = advise(r, spec, players, s, rounds, precision, band_by)
     payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
                "seed": s, "unit": "win probability (studied seat, every seat, threshold bots)"}
-    rows = raced_payload(payload, res, max_loss, out)
-
-    def render():
-        lines = [f"Ten whole games ({players} players): when to stop drawing (Monte Carlo, seed "
-                 f"{s}); loss in win probability against the best rule, 95% Bonferroni "
-                 f"intervals; surviving rules only",
-                 *raced_lines(rows, 4, extra=lambda x: x["rule"]["bot"]), race_line(res["race"])]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
-
-    emit(payload, json, render)
+    emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing (Monte "
+               f"Carlo, seed {s}); loss in win probability against the best rule, 95% "
+               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
+               json=json, extra=lambda x: x["rule"]["bot"])
 
 
 def register(app: typer.Typer) -> None:

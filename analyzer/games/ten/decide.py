@@ -67,7 +67,6 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     from analyzer.games.ten.whole import exact_tables, score_tables
     from analyzer.runner import KernelJob
     from analyzer.stats import mean_from_sums, verdict
-    from kernels.ten import whole_layout as L
     from kernels.ten.whole_blocks import position_blocks
 
     from analyzer.games.ten.bots import bot_rows

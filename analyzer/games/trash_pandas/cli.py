@@ -13,8 +13,7 @@ import typer
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.games.trash_pandas.cli_whole import _whole_rules, register as _register_whole
 from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy as policy_opt, run_spec,
-                              trials)
+                              SeedOpt, SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this

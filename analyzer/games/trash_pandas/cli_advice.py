@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt, band_by_option
+from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_precision_option,
+                                 race_rounds_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
@@ -19,14 +20,9 @@ BandByOpt = band_by_option(("all", "none", "deck", "behind"),
 def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
                                                      help="Players (2-4).")] = 3,
                 seed: SeedOpt = None,
-                precision: Annotated[float, typer.Option(
-                    "--precision", metavar="HALF-WIDTH",
-                    help="Race until every surviving rule's loss half-width is at most this "
-                         "(win probability).")] = 0.002,
-                rounds: Annotated[int, typer.Option(
-                    "--rounds", min=1, max=200,
-                    help="Most racing rounds (each: 4 blocks of 256 games per seat per "
-                         "surviving rule).")] = 24,
+                precision: race_precision_option("win probability") = 0.002,
+                rounds: race_rounds_option("4 blocks of 256 games per seat per surviving "
+                                           "rule") = 24,
                 band_by: BandByOpt = "all",
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
@@ -51,16 +47,12 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """
-    from analyzer.advice.cli import race_line, raced_lines, raced_payload, tail_lines
-    from analyzer.games.trash_pandas.advice_game import advise
+    from analyzer.advice.cli import check_band_by, emit_raced
+    from analyzer.games.trash_pandas.advice_game import BANDS, advise
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.options import seed_note
-    from analyzer.output import emit
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
-
-    from analyzer.advice.cli import check_band_by
-    from analyzer.games.trash_pandas.advice_game import BANDS
 
     check_band_by(band_by, BANDS)
     r = build_rules(TrashPandasRules, rules_file, set_)
@@ -70,16 +62,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
                "unit": "win probability (studied seat, every seat, heuristic opponents)"}
-    rows = raced_payload(payload, res, max_loss, out)
-
-    def render():
-        lines = [f"Trash Pandas whole games ({players} players): when to stop rolling (Monte "
-                 f"Carlo, seed {s}); loss in win probability against the best rule, 95% "
-                 f"Bonferroni intervals; surviving rules only",
-                 *raced_lines(rows, 4, extra=lambda x: x["rule"]["bot"]), race_line(res["race"])]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
-
-    emit(payload, json, render)
+    emit_raced(payload, res, f"Trash Pandas whole games ({players} players): when to stop rolling "
+               f"(Monte Carlo, seed {s}); loss in win probability against the best rule, 95% "
+               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
+               json=json, extra=lambda x: x["rule"]["bot"])
 
 
 def register(app: typer.Typer) -> None:

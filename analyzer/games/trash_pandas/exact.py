@@ -44,7 +44,7 @@ import functools
 
 from analyzer.errors import UserError
 from analyzer.games.trash_pandas.rules import (ALL_SIX, BLAMMO, BONUS, MAIN, NANNERS, RECYCLE,
-                                               ROLL, STOP, TAKE, TOKENS, TrashPandasRules,
+                                               TAKE, TrashPandasRules,
                                                ValueModel, held_label, held_names, popcount)
 
 
