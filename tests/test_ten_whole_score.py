@@ -10,7 +10,7 @@ from analyzer.games.ten.rules import parse_card
 from analyzer.games.ten.score import score_collection
 from analyzer.games.ten.whole import score_tables
 from kernels.ten.whole_score import WS_SIZE, score_row, score_search
-from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour, score_slots
+from kernels.ten.whole_slots import O_CW, O_M, SOFF, others, prepare, score_colour, score_slots
 
 
 def _random_rows(n, seed, max_wilds=9):
@@ -58,15 +58,16 @@ def test_marginal_values_equal_score_differences(seed):
             row[t] += 1
             plus.append((t, score_row(row, tabs, ws)))
             row[t] -= 1
-        if prepare(row, tabs[0], tabs[6], ws) != -1:
+        if prepare(row, tabs[0], tabs[6], ws, SOFF) != -1:
             continue  # no number or full wild (or too many): the engine uses other paths
         for t, want in plus:
             c = t // 9 if t < 36 else t - 41
-            others(c, ws)
+            others(c, ws, SOFF)
             if t < 36:
-                got = score_colour(c, ws[O_M + c] | (1 << (t % 9)), ws[O_CW + c], tabs[6], ws)
+                got = score_colour(c, ws[O_M + c] | (1 << (t % 9)), ws[O_CW + c], 0, tabs[6], ws,
+                                   SOFF)
             else:
-                got = score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, tabs[6], ws)
+                got = score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, 0, tabs[6], ws, SOFF)
             assert got == want, (codes_of(row), t)
             checked += 1
         assert base >= 0
