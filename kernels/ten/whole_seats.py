@@ -29,8 +29,8 @@ from numba import njit
 from kernels.ten.whole_layout import CW0, FULL, NW0, ROW_TABLEAU, TK_SCORE
 from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
-    A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, copy_region, grow, others, prepare,
-    score_colour)
+    A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, others,
+    prepare, score_colour)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -59,7 +59,7 @@ def grown(q, known, cards, tk, T, ws):
     b = region(q)
     tk[TK_SCORE + q] = known
     if ws[b + A_READY] == -1:
-        grow(cards[q], T[6], ws, b)
+        grow(cards[q], T[1], ws, b)
     else:
         ws[b + A_READY] = STALE
 
@@ -70,7 +70,7 @@ def ready(q, cards, T, ws):
     b = region(q)
     r = ws[b + A_READY]
     if r == STALE:
-        r = prepare(cards[q], T[0], T[6], ws, b)
+        r = prepare(cards[q], T[0], T[1], ws, b)
     return r
 
 
@@ -82,7 +82,7 @@ def cached_score(q, cards, tk, T, ws):
         if r == -1:
             b = region(q)
             others(3, ws, b)
-            r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, T[6], ws, b)
+            r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, T[1], ws, b)
         elif r == -2:
             r = score_search(cards[q], T, ws)
         tk[TK_SCORE + q] = r
@@ -109,8 +109,10 @@ def card_gain(q, t, cards, tk, T, ws):
     if r >= 0:
         return T[0][m | bit] - T[0][m]
     if r == -1:
+        if colour_bound(c, m | bit, ws[b + A_CW + c], 0, T[1], ws, b) == 0:
+            return 0
         others(c, ws, b)
-        return score_colour(c, m | bit, ws[b + A_CW + c], 0, T[6], ws, b) - base
+        return score_colour(c, m | bit, ws[b + A_CW + c], 0, T[1], ws, b) - base
     return _fresh_gain(q, t, base, cards, T, ws)
 
 
@@ -121,7 +123,7 @@ def wild_gain(q, w, cards, tk, T, ws):
     r = ready(q, cards, T, ws)
     b = region(q)
     LONG = T[0]
-    TAB = T[6]
+    TAB = T[1]
     if r == -2 or (r == -1 and w == FULL):
         return _fresh_gain(q, w, base, cards, T, ws)
     if w < CW0 + 4:
@@ -140,10 +142,20 @@ def wild_gain(q, w, cards, tk, T, ws):
                 best = g
         return best
     bit = 1 << (w - NW0)
+    bound = 0  # 4 bounds of colour_bound, 8 bits each, 0: the wild cannot help that colour
     for c in range(4):
         m = ws[b + A_M + c]
-        if m & bit:
-            continue
+        if (m & bit) == 0:
+            bound |= colour_bound(c, m, ws[b + A_CW + c], bit, TAB, ws, b) << (8 * c)
+    while bound != 0:  # colours by decreasing bound, until no bound beats the best gain
+        c = 0
+        for d in range(1, 4):
+            if ((bound >> (8 * d)) & 255) > ((bound >> (8 * c)) & 255):
+                c = d
+        if ((bound >> (8 * c)) & 255) <= best:
+            break
+        bound &= ~(255 << (8 * c))
+        m = ws[b + A_M + c]
         others(c, ws, b)
         g = score_colour(c, m, ws[b + A_CW + c], bit, TAB, ws, b) - base
         if g > best:
@@ -176,12 +188,12 @@ def numbers_score(a, cards, tk, T, ws):
             if cards[a, 9 * c + v] > 0:
                 m |= 1 << v
         others(c, ws, b)
-        x = score_colour(c, m, ws[b + A_CW + c], 0, T[6], ws, b)
+        x = score_colour(c, m, ws[b + A_CW + c], 0, T[1], ws, b)
     else:
         copy_region(ws, b, SOFF)
-        grow(cards[a], T[6], ws, SOFF)
+        grow(cards[a], T[1], ws, SOFF)
         others(3, ws, SOFF)
-        x = score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, T[6], ws, SOFF)
+        x = score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, T[1], ws, SOFF)
     for t in range(36):
         cards[a, t] -= cards[ROW_TABLEAU, t]
     return x

@@ -62,8 +62,8 @@ NF = FMAX + 1
 SOFF = 200  # ws offset of score_slots' region (whole_score.py uses ws[0:SOFF])
 STALE = -3  # A_READY of a region not prepared
 # offsets within a region
-A_M, A_CW, A_UM, A_FIX, A_K, A_F, A_READY, A_OK = 0, 4, 8, 12, 16, 17, 18, 19
-A_ITEM = 24
+A_M, A_CW, A_UM, A_FIX, A_K, A_F, A_READY, A_OK, A_UU = 0, 4, 8, 12, 16, 17, 18, 19, 24
+A_ITEM = 28
 A_VAL = A_ITEM + KMAX
 A_L = A_VAL + NU
 A_O = A_L + 4 * NU * NF
@@ -105,16 +105,39 @@ def _slots(x):
 
 @njit(cache=True, _nrt=False)
 def l_table(c, TAB, ws, b):
-    """L_c[U][φ] = TAB[m_c, min(cw_c + φ, SMAX), VAL(U) | FIX_c] for the region's k, f."""
+    """L_c[U][φ] = TAB[m_c, min(cw_c + φ, SMAX), VAL(U) | FIX_c] for the region's k, f, and
+    UU_c: the items that raise L_c somewhere (L_c[U ∪ {i}][φ] > L_c[U][φ] for some U ∌ i,
+    φ ≤ f). An item outside UU_c never changes L_c, so L_c[S] = L_c[S ∩ UU_c] and the DP over
+    colours need only give colour c subsets of UU_c."""
     m = ws[b + A_M + c]
     cw = ws[b + A_CW + c]
     fx = ws[b + A_FIX + c]
     f = ws[b + A_F]
+    k = ws[b + A_K]
     o = b + A_L + c * NU * NF
-    for U in range(1 << ws[b + A_K]):
+    for U in range(1 << k):
         vu = ws[b + A_VAL + U] | fx
         for p in range(f + 1):
             ws[o + U * NF + p] = TAB[m, _slots(cw + p), vu]
+    um = ws[b + A_UM + c]
+    if k < 3:  # the DP is tiny anyway: skip the check
+        ws[b + A_UU + c] = um
+        return
+    uu = 0
+    for i in range(k):
+        bit = 1 << i
+        if (um & bit) == 0:
+            continue
+        for U in range(1 << k):
+            if U & bit:
+                continue
+            for p in range(f + 1):
+                if ws[o + (U | bit) * NF + p] > ws[o + U * NF + p]:
+                    uu |= bit
+                    break
+            if uu & bit:
+                break
+    ws[b + A_UU + c] = uu
 
 
 @njit(cache=True, _nrt=False)
@@ -232,6 +255,20 @@ def _combine(src, lc, um, nu, f, ws, dst):
     """dst[U][p] = max_{S ⊆ U, q ≤ p} src[U ∖ S][p − q] + L[S][q] (offsets into ws); only S
     within the colour's useful items ``um`` are tried (src is monotone in U, L depends on S ∩ um
     only)."""
+    if f == 0:  # no full wild (the usual case): one column
+        for U in range(nu):
+            su = U & um
+            bestv = 0
+            S = su
+            while True:
+                v = ws[src + (U ^ S) * NF] + ws[lc + S * NF]
+                if v > bestv:
+                    bestv = v
+                if S == 0:
+                    break
+                S = (S - 1) & su
+            ws[dst + U * NF] = bestv
+        return
     for U in range(nu):
         for p in range(f + 1):
             bestv = 0
@@ -263,8 +300,8 @@ def others(c, ws, b):
     src = b + A_L + d0 * NU * NF
     for i in range(nu * NF):
         ws[o + i] = ws[src + i]
-    _combine(o, b + A_L + d1 * NU * NF, ws[b + A_UM + d1], nu, f, ws, b + A_E)
-    _combine(b + A_E, b + A_L + d2 * NU * NF, ws[b + A_UM + d2], nu, f, ws, o)
+    _combine(o, b + A_L + d1 * NU * NF, ws[b + A_UU + d1], nu, f, ws, b + A_E)
+    _combine(b + A_E, b + A_L + d2 * NU * NF, ws[b + A_UU + d2], nu, f, ws, o)
     ws[b + A_OK + c] = 1
 
 
@@ -292,6 +329,30 @@ def score_colour(c, m, cw, x, TAB, ws, b):
             break
         S = (S - 1) & um
     return bestv
+
+
+@njit(cache=True, _nrt=False)
+def colour_bound(c, m, cw, x, TAB, ws, b):
+    """An upper bound on what ``score_colour(c, m, cw, x)`` adds to the prepared score, from
+    colour c alone: max over S ⊆ UM_c, φ ≤ f of TAB[m, cw + φ, VAL(S) | FIX_c | x] − L_c[S][φ].
+    (Both scores are max over (S, φ) of O_c[all ∖ S][f − φ] + colour c's part, and only c's part
+    changes.) 0: the change adds nothing, exactly, without the DP of the other colours."""
+    f = ws[b + A_F]
+    um = ws[b + A_UM + c] & ((1 << ws[b + A_K]) - 1)
+    fx = ws[b + A_FIX + c] | x
+    o = b + A_L + c * NU * NF
+    best = 0
+    S = um
+    while True:
+        vs = ws[b + A_VAL + S] | fx
+        for q in range(f + 1):
+            d = TAB[m, _slots(cw + q), vs] - ws[o + S * NF + q]
+            if d > best:
+                best = d
+        if S == 0:
+            break
+        S = (S - 1) & um
+    return best
 
 
 @njit(cache=True, _nrt=False)
