@@ -53,7 +53,7 @@ def forget(q, known, tk, ws):
     ws[region(q) + A_READY] = STALE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def grown(q, known, cards, tk, T, ws):
     """Seat q's collection gained number cards or colour wilds only; ``known`` as in forget."""
     b = region(q)
@@ -64,7 +64,7 @@ def grown(q, known, cards, tk, T, ws):
         ws[b + A_READY] = STALE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def ready(q, cards, T, ws):
     """``prepare``'s answer for seat q's collection, preparing its region if STALE."""
     b = region(q)
@@ -75,17 +75,22 @@ def ready(q, cards, T, ws):
 
 
 @njit(cache=True, _nrt=False)
+def _rescore(q, cards, tk, T, ws):
+    r = ready(q, cards, T, ws)
+    if r == -1:
+        b = region(q)
+        others(3, ws, b)
+        r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, T[1], ws, b)
+    elif r == -2:
+        r = score_search(cards[q], T, ws)
+    tk[TK_SCORE + q] = r
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def cached_score(q, cards, tk, T, ws):
     """Seat q's current score (= ``score_row(cards[q])``), kept in tk[TK_SCORE + q]."""
     if tk[TK_SCORE + q] < 0:
-        r = ready(q, cards, T, ws)
-        if r == -1:
-            b = region(q)
-            others(3, ws, b)
-            r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, T[1], ws, b)
-        elif r == -2:
-            r = score_search(cards[q], T, ws)
-        tk[TK_SCORE + q] = r
+        _rescore(q, cards, tk, T, ws)
     return tk[TK_SCORE + q]
 
 
@@ -97,7 +102,7 @@ def _fresh_gain(q, t, base, cards, T, ws):
     return g
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def card_gain(q, t, cards, tk, T, ws):
     """Score gain of seat q taking number card t (not owned)."""
     base = cached_score(q, cards, tk, T, ws)
@@ -116,7 +121,7 @@ def card_gain(q, t, cards, tk, T, ws):
     return _fresh_gain(q, t, base, cards, T, ws)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def wild_gain(q, w, cards, tk, T, ws):
     """Score gain of seat q taking the wild of type w."""
     base = cached_score(q, cards, tk, T, ws)

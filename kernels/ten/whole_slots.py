@@ -305,7 +305,7 @@ def others(c, ws, b):
     ws[b + A_OK + c] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def score_colour(c, m, cw, x, TAB, ws, b):
     """The exact score when colour c has the owned mask m, cw colour wilds and number wilds of
     the values in the mask x besides the prepared ones, the other colours and the wilds as
@@ -331,7 +331,7 @@ def score_colour(c, m, cw, x, TAB, ws, b):
     return bestv
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def colour_bound(c, m, cw, x, TAB, ws, b):
     """An upper bound on what ``score_colour(c, m, cw, x)`` adds to the prepared score, from
     colour c alone: max over S ⊆ UM_c, φ ≤ f of TAB[m, cw + φ, VAL(S) | FIX_c | x] − L_c[S][φ].
