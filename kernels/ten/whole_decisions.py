@@ -173,7 +173,9 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
         q = (a + i) % P
         bot = bots[q]
         kind = int(bot[B_BID])
-        means = means_of(cards, tk, q, bv, True)
+        held = tk[q] + bv * tk[5 + q]  # what q pays with besides collection cards
+        size = collection_size(cards, q)
+        means = held + size
         if q == fq:
             if q == a:
                 if cur + 1 <= fx:
@@ -185,7 +187,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
                 win = q
                 known = -1
         elif kind == A_VALUE:
-            own = means_of(cards, tk, q, bv, bot[B_CARDS] > 0)
+            own = held + size if bot[B_CARDS] > 0 else held
             if rl[R_MEANS] == 1 and own > means:
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it

@@ -21,16 +21,16 @@ a number card t of colour c is ``score_colour(c, m_c | t, cw_c, 0)``; a colour w
 that lack v of ``score_colour(c, m_c, cw_c, v)`` (the wild serves one colour; a colour that owns
 v gains nothing from it); a collection without any wild uses the longest runs (LONG) and TAB
 directly; the full wild, and a collection beyond the DP's limits, score the changed row afresh.
-The tableau taken for numbers (several colours at once) is scored on a copy of the region grown
-by the tableau (one colour: ``score_colour`` on the seat's own O_c).
+The tableau taken for numbers (several colours at once) is scored on a copy of the region with
+the grown colours' L tables rebuilt (one colour: ``score_colour`` on the seat's own O_c).
 """
 from numba import njit
 
 from kernels.ten.whole_layout import CW0, FULL, NW0, ROW_TABLEAU, TK_SCORE
 from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
-    A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, others,
-    prepare, score_colour)
+    A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, l_table,
+    others, prepare, score_colour)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -170,35 +170,46 @@ def wild_gain(q, w, cards, tk, T, ws):
 
 @njit(cache=True, _nrt=False)
 def numbers_score(a, cards, tk, T, ws):
-    """Seat a's score if it took the tableau's number cards (= score_row of the grown row)."""
+    """Seat a's score if it took the tableau's number cards (= score_row of the grown row),
+    from the grown masks without touching the row: no wild, the longest runs; one colour
+    grown, that colour's ``score_colour``; several, the DP on a copy of the region whose grown
+    colours' L tables are rebuilt."""
     base = cached_score(a, cards, tk, T, ws)
     r = ready(a, cards, T, ws)
     b = region(a)
-    changed = 0
+    if r == -2:  # beyond the DP: score the grown row
+        for t in range(36):
+            cards[a, t] += cards[ROW_TABLEAU, t]
+        x = score_row(cards[a], T, ws)
+        for t in range(36):
+            cards[a, t] -= cards[ROW_TABLEAU, t]
+        return x
+    new = 0  # the tableau's values not owned yet, 9 bits per colour
     for t in range(36):
         if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
-            changed |= 1 << (t // 9)
-    if changed == 0:
+            new |= 1 << t
+    if new == 0:
         return base
-    for t in range(36):
-        cards[a, t] += cards[ROW_TABLEAU, t]
-    if r != -1:  # no wild (Σ LONG) or beyond the DP: score the row
-        x = score_row(cards[a], T, ws)
-    elif changed & (changed - 1) == 0:  # one colour c: the seat's own O_c
+    if r >= 0:
+        x = 0
+        for c in range(4):
+            x += T[0][ws[b + A_M + c] | ((new >> (9 * c)) & 511)]
+        return x
+    changed = 0
+    for c in range(4):
+        if (new >> (9 * c)) & 511:
+            changed |= 1 << c
+    if changed & (changed - 1) == 0:  # one colour c: the seat's own O_c
         c = 0
         while changed != 1 << c:
             c += 1
-        m = 0
-        for v in range(9):
-            if cards[a, 9 * c + v] > 0:
-                m |= 1 << v
         others(c, ws, b)
-        x = score_colour(c, m, ws[b + A_CW + c], 0, T[1], ws, b)
-    else:
-        copy_region(ws, b, SOFF)
-        grow(cards[a], T[1], ws, SOFF)
-        others(3, ws, SOFF)
-        x = score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, T[1], ws, SOFF)
-    for t in range(36):
-        cards[a, t] -= cards[ROW_TABLEAU, t]
-    return x
+        return score_colour(c, ws[b + A_M + c] | ((new >> (9 * c)) & 511), ws[b + A_CW + c], 0,
+                            T[1], ws, b)
+    copy_region(ws, b, SOFF)
+    for c in range(4):
+        if (changed >> c) & 1:
+            ws[SOFF + A_M + c] |= (new >> (9 * c)) & 511
+            l_table(c, T[1], ws, SOFF)
+    others(3, ws, SOFF)
+    return score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, T[1], ws, SOFF)
