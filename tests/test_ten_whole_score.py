@@ -29,7 +29,7 @@ def test_slot_dp_equals_search_on_random_collections():
     ws = np.zeros(WS_SIZE, dtype=np.int64)
     compared = fallback = 0
     for row in _random_rows(5_000, 1):
-        slots = score_slots(row, tabs[0], tabs[1], ws)
+        slots = score_slots(row, tabs[0], tabs[1:], ws)
         if slots < 0:
             fallback += 1
             continue
@@ -58,16 +58,16 @@ def test_marginal_values_equal_score_differences(seed):
             row[t] += 1
             plus.append((t, score_row(row, tabs, ws)))
             row[t] -= 1
-        if prepare(row, tabs[0], tabs[1], ws, SOFF) != -1:
+        if prepare(row, tabs[0], tabs[1:], ws, SOFF) != -1:
             continue  # no number or full wild (or too many): the engine uses other paths
         for t, want in plus:
             c = t // 9 if t < 36 else t - 41
             others(c, ws, SOFF)
             if t < 36:
-                got = score_colour(c, ws[O_M + c] | (1 << (t % 9)), ws[O_CW + c], 0, tabs[1], ws,
+                got = score_colour(c, ws[O_M + c] | (1 << (t % 9)), ws[O_CW + c], 0, tabs[1:], ws,
                                    SOFF)
             else:
-                got = score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, 0, tabs[1], ws, SOFF)
+                got = score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, 0, tabs[1:], ws, SOFF)
             assert got == want, (codes_of(row), t)
             checked += 1
         assert base >= 0

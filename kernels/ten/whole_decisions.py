@@ -12,7 +12,7 @@ from kernels.ten.whole_layout import (
     A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0, G_AUCTIONS,
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
-from kernels.ten.whole_score import score_row
+from kernels.ten.whole_score import X_POP, score_row
 from kernels.ten.whole_seats import cached_score, card_gain, forget, grown, wild_gain
 
 
@@ -102,12 +102,19 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     if kind == A_VALUE:
         best_v = 0.0
         best_p = 1
+        elig = 0  # the market cards q may buy, one bit per type (no branch per type)
         for t in range(36):
-            if cards[ROW_MARKET, t] == 0 or cards[q, t] > 0:
-                continue
+            ok = (cards[ROW_MARKET, t] > 0) & (cards[q, t] == 0) & (t % 9 + 1 <= afford)
+            elig |= int(ok) << t
+        while elig != 0:  # in type order, as a loop over the types would
+            low = elig & -elig
+            elig ^= low
+            t = 0
+            while low >= 512:
+                low >>= 9
+                t += 9
+            t += T[0][X_POP + low - 1]  # the bit's index within its colour
             price = t % 9 + 1
-            if price > afford:
-                continue
             g = card_gain(q, t, cards, tk, T, ws)
             v = g + bot[B_BONUS]
             if v <= 0.0 or v < bot[B_MINGAIN] * price:

@@ -25,11 +25,11 @@ popcount(g_c ∧ no number wild) − cw[c] ≤ f. The innermost loop stops at th
 so the result is the exact optimum, the same number ``analyzer/games/ten/score.py`` finds by
 matching.
 
-Arrays: the scoring tables ``tabs`` = (RUNS, TAB): RUNS int64, flat, holds LONG[512] from 0,
+Arrays: the scoring tables ``tabs`` = (RUNS, T9, T3): RUNS int64, flat, holds LONG[512] from 0,
 then CP, CG, CN [512, 46] (points, gap mask, gaps of candidate i of mask m, i < NCAND[m]) from
 X_CP, X_CG, X_CN, NCAND[512] from X_NC and POP[512] popcounts from X_POP (one flat array: the
-engine passes the tables down many calls, and two arrays are far fewer arguments than seven);
-TAB int8[512, SMAX + 1, 512] the slot table of ``whole_slots.py``; ``ws`` int64[WS_SIZE] scratch (masks 0..3, cw 4..7,
+engine passes the tables down many calls, and three arrays are far fewer arguments than seven);
+T9, T3 the slot table TAB = (T9, T3) of ``whole_slots.py``; ``ws`` int64[WS_SIZE] scratch (masks 0..3, cw 4..7,
 nw 8..16, f 17, usable 18..21, masks of values with more than k number wilds 26..29; from FOFF four rows of MAXGAPS + 1: row c first holds the best
 single-colour run of colour c with at most r gaps, then rows 1..2 become the suffix knapsack
 F_c(r) = max_k best_c(k) + F_{c+1}(r − k), the bound on what colours c..3 can still add with r
@@ -55,7 +55,7 @@ X_POP = X_NC + 512
 
 
 def run_tables():
-    """The scoring tables (RUNS, TAB) for every 9-bit colour mask (module doc)."""
+    """The scoring tables (RUNS, T9, T3) for every 9-bit colour mask (module doc)."""
     LONG = np.zeros(512, dtype=np.int64)
     CP = np.zeros((512, MAXCAND), dtype=np.int64)
     CG = np.zeros((512, MAXCAND), dtype=np.int64)
@@ -87,7 +87,8 @@ def run_tables():
             CG[m, i] = gm
     POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
     runs = np.concatenate([LONG, CP.ravel(), CG.ravel(), CN.ravel(), NCAND, POP])
-    return runs, slot_table(CP, CG, NCAND, POP)
+    T9, T3 = slot_table(CP, CG, NCAND, POP)
+    return runs, T9, T3
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -132,7 +133,7 @@ def score_row(row, tabs, ws):
     """Exact best score of the collection ``row`` (int64[55] counts): the slot DP of
     ``whole_slots.py`` when it applies (≤ KMAX number wilds, ≤ FMAX full wilds), else the
     search below. Both are exact; they agree on every collection (tests)."""
-    x = score_slots(row, tabs[0], tabs[1], ws)
+    x = score_slots(row, tabs[0], (tabs[1], tabs[2]), ws)
     if x >= 0:
         return x
     return score_search(row, tabs, ws)

@@ -30,12 +30,18 @@ from kernels.ten.whole_layout import CW0, FULL, NW0, ROW_TABLEAU, TK_SCORE
 from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
     A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, l_table,
-    others, prepare, score_colour)
+    others, prepare, score_colour, tab)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def region(q):
     return SEATS + q * REGION
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def slot_tab(T):
+    """The slot table (T9, T3) of ``whole_slots.py`` from the scoring tables (RUNS, T9, T3)."""
+    return (T[1], T[2])
 
 
 @njit(cache=True, _nrt=False)
@@ -59,7 +65,7 @@ def grown(q, known, cards, tk, T, ws):
     b = region(q)
     tk[TK_SCORE + q] = known
     if ws[b + A_READY] == -1:
-        grow(cards[q], T[1], ws, b)
+        grow(cards[q], slot_tab(T), ws, b)
     else:
         ws[b + A_READY] = STALE
 
@@ -70,7 +76,7 @@ def ready(q, cards, T, ws):
     b = region(q)
     r = ws[b + A_READY]
     if r == STALE:
-        r = prepare(cards[q], T[0], T[1], ws, b)
+        r = prepare(cards[q], T[0], slot_tab(T), ws, b)
     return r
 
 
@@ -80,7 +86,7 @@ def _rescore(q, cards, tk, T, ws):
     if r == -1:
         b = region(q)
         others(3, ws, b)
-        r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, T[1], ws, b)
+        r = score_colour(3, ws[b + A_M + 3], ws[b + A_CW + 3], 0, slot_tab(T), ws, b)
     elif r == -2:
         r = score_search(cards[q], T, ws)
     tk[TK_SCORE + q] = r
@@ -114,10 +120,10 @@ def card_gain(q, t, cards, tk, T, ws):
     if r >= 0:
         return T[0][m | bit] - T[0][m]
     if r == -1:
-        if colour_bound(c, m | bit, ws[b + A_CW + c], 0, T[1], ws, b) == 0:
+        if colour_bound(c, m | bit, ws[b + A_CW + c], 0, slot_tab(T), ws, b) == 0:
             return 0
         others(c, ws, b)
-        return score_colour(c, m | bit, ws[b + A_CW + c], 0, T[1], ws, b) - base
+        return score_colour(c, m | bit, ws[b + A_CW + c], 0, slot_tab(T), ws, b) - base
     return _fresh_gain(q, t, base, cards, T, ws)
 
 
@@ -128,21 +134,21 @@ def wild_gain(q, w, cards, tk, T, ws):
     r = ready(q, cards, T, ws)
     b = region(q)
     LONG = T[0]
-    TAB = T[1]
+    TAB = slot_tab(T)
     if r == -2 or (r == -1 and w == FULL):
         return _fresh_gain(q, w, base, cards, T, ws)
     if w < CW0 + 4:
         c = w - CW0
         m = ws[b + A_M + c]
         if r >= 0:
-            return TAB[m, 1, 0] - LONG[m]
+            return tab(TAB, m, 1, 0) - LONG[m]
         others(c, ws, b)
         return score_colour(c, m, ws[b + A_CW + c] + 1, 0, TAB, ws, b) - base
     best = 0
     if r >= 0:  # no wild held: the new one serves the colour it helps most
         for c in range(4):
             m = ws[b + A_M + c]
-            g = (TAB[m, 1, 0] if w == FULL else TAB[m, 0, 1 << (w - NW0)]) - LONG[m]
+            g = (tab(TAB, m, 1, 0) if w == FULL else tab(TAB, m, 0, 1 << (w - NW0))) - LONG[m]
             if g > best:
                 best = g
         return best
@@ -205,11 +211,11 @@ def numbers_score(a, cards, tk, T, ws):
             c += 1
         others(c, ws, b)
         return score_colour(c, ws[b + A_M + c] | ((new >> (9 * c)) & 511), ws[b + A_CW + c], 0,
-                            T[1], ws, b)
+                            slot_tab(T), ws, b)
     copy_region(ws, b, SOFF)
     for c in range(4):
         if (changed >> c) & 1:
             ws[SOFF + A_M + c] |= (new >> (9 * c)) & 511
-            l_table(c, T[1], ws, SOFF)
+            l_table(c, slot_tab(T), ws, SOFF)
     others(3, ws, SOFF)
-    return score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, T[1], ws, SOFF)
+    return score_colour(3, ws[SOFF + A_M + 3], ws[SOFF + A_CW + 3], 0, slot_tab(T), ws, SOFF)

@@ -30,7 +30,7 @@ colour has that gap), as a fixed part FIX_c of c's set; and colour c only tries 
 *useful* items (values it does not own), since an item outside them leaves L_c unchanged and D
 is monotone.
 
-Cost: building TAB is 512 · 512 · 46 popcounts (tens of ms, once per process); a score is
+Cost: building TAB is 3^9 · 46 popcounts (a few ms, once per process); a score is
 4 · 2^k · (f + 1) table reads plus 2 · 3^k · (f + 1)(f + 2)/2 + 2^k (f + 1)² sums for k number
 wilds and f full wilds — a few hundred operations for the usual k ≤ 3, f ≤ 1. ``score_slots``
 returns −1 above KMAX items or FMAX full wilds; the caller then runs the search.
@@ -44,7 +44,11 @@ or colour wilds keeps the prepared items exact (a dropped wild stays useless, a 
 has at most its colour to serve, the useful items only shrink), so ``grow`` re-reads just the
 changed colours' L tables (``whole_seats.py`` keeps one prepared region per seat).
 
-Arrays: TAB int8[512, SMAX + 1, 512]; ``ws`` int64 scratch. A *region* at offset ``b`` of ``ws``
+Arrays: TAB[m, s, S] depends on S only through the values m does not own (S ∖ m), so it is
+stored by the base-3 digits of the values (2 owned, 1 in S ∖ m, 0 neither): TAB = (T9, T3) with
+T3 int64[512] (T3[x] = Σ_{v ∈ x} 3^v) and T9 int8[3^9, SMAX + 1], TAB[m, s, S] =
+T9[2 · T3[m] + T3[S ∖ m], s] (``tab``): 197 kB instead of 2.6 MB, so the reads stay in cache.
+``ws`` int64 scratch. A *region* at offset ``b`` of ``ws``
 (REGION values) holds: masks, colour wilds, each colour's useful items and fixed values, k and f,
 ``prepare``'s answer (STALE: not prepared) and which O tables are current, the item values
 (KMAX), VAL (2^KMAX), four L tables, four O tables (the DP of the other three colours, one per
@@ -76,12 +80,18 @@ SLOTS_WS_END = SEATS + 5 * REGION
 
 @njit(cache=True)
 def slot_table(CP, CG, NCAND, POP):
-    """TAB int8[512, SMAX + 1, 512] of the module doc from the run candidates of
-    ``whole_score.run_tables``."""
-    TAB = np.zeros((512, SMAX + 1, 512), dtype=np.int8)
+    """TAB = (T9, T3) of the module doc from the run candidates of ``whole_score.run_tables``."""
+    T3 = np.zeros(512, dtype=np.int64)
+    for x in range(512):
+        for v in range(9):
+            if (x >> v) & 1:
+                T3[x] += 3 ** v
+    T9 = np.zeros((3 ** 9, SMAX + 1), dtype=np.int8)
     best = np.zeros(SMAX + 2, dtype=np.int64)
     for m in range(512):
-        for S in range(512):
+        free = 511 & ~m
+        S = free
+        while True:
             for n in range(SMAX + 2):
                 best[n] = 0
             for i in range(NCAND[m]):
@@ -94,8 +104,17 @@ def slot_table(CP, CG, NCAND, POP):
             for s in range(SMAX + 1):
                 if best[s] > run:
                     run = best[s]
-                TAB[m, s, S] = run
-    return TAB
+                T9[2 * T3[m] + T3[S], s] = run
+            if S == 0:
+                break
+            S = (S - 1) & free
+    return T9, T3
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def tab(TAB, m, s, S):
+    """TAB[m, s, S] of the module doc: T9[2 · T3[m] + T3[S ∖ m], s]."""
+    return TAB[0][2 * TAB[1][m] + TAB[1][S & ~m], s]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -118,7 +137,7 @@ def l_table(c, TAB, ws, b):
     for U in range(1 << k):
         vu = ws[b + A_VAL + U] | fx
         for p in range(f + 1):
-            ws[o + U * NF + p] = TAB[m, _slots(cw + p), vu]
+            ws[o + U * NF + p] = tab(TAB, m, _slots(cw + p), vu)
     um = ws[b + A_UM + c]
     if k < 3:  # the DP is tiny anyway: skip the check
         ws[b + A_UU + c] = um
@@ -322,7 +341,7 @@ def score_colour(c, m, cw, x, TAB, ws, b):
         R = full ^ S
         vs = ws[b + A_VAL + S] | fx
         for q in range(f + 1):
-            v = ws[o + R * NF + f - q] + TAB[m, _slots(cw + q), vs]
+            v = ws[o + R * NF + f - q] + tab(TAB, m, _slots(cw + q), vs)
             if v > bestv:
                 bestv = v
         if S == 0:
@@ -346,7 +365,7 @@ def colour_bound(c, m, cw, x, TAB, ws, b):
     while True:
         vs = ws[b + A_VAL + S] | fx
         for q in range(f + 1):
-            d = TAB[m, _slots(cw + q), vs] - ws[o + S * NF + q]
+            d = tab(TAB, m, _slots(cw + q), vs) - ws[o + S * NF + q]
             if d > best:
                 best = d
         if S == 0:
