@@ -41,12 +41,15 @@ current + 1 if within its limit, the others bid their limit if above the current
 (A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
 Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
 
-Compilation: the engine and its helpers (``whole_decisions``, ``whole_score``, ``whole_slots``,
-``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are compiled without
-Numba's reference-counting runtime (``_nrt=False``): every call otherwise increments and
-decrements the count of each array argument atomically, which cost more than the scoring itself
-(issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block drivers, which
-allocate their scratch arrays, keep it.
+Scores and marginal values come from ``whole_seats.py`` (a prepared slot DP per seat, kept
+between decisions; a bot's decision hands the new score on when it computed it).
+
+Compilation: the engine and its helpers (``whole_decisions``, ``whole_seats``, ``whole_score``,
+``whole_slots``, ``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are
+compiled without Numba's reference-counting runtime (``_nrt=False``): every call otherwise
+increments and decrements the count of each array argument atomically, which cost more than the
+scoring itself (issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block
+drivers, which allocate their scratch arrays, keep it.
 """
 from numba import njit
 

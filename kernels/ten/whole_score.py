@@ -29,7 +29,8 @@ Arrays: the scoring tables ``tabs`` = (RUNS, T9, T3): RUNS int64, flat, holds LO
 then CP, CG, CN [512, 46] (points, gap mask, gaps of candidate i of mask m, i < NCAND[m]) from
 X_CP, X_CG, X_CN, NCAND[512] from X_NC and POP[512] popcounts from X_POP (one flat array: the
 engine passes the tables down many calls, and three arrays are far fewer arguments than seven);
-T9, T3 the slot table TAB = (T9, T3) of ``whole_slots.py``; ``ws`` int64[WS_SIZE] scratch (masks 0..3, cw 4..7,
+T9, T3 the slot table TAB = (T9, T3) of ``whole_slots.py``; ``ws`` int64[WS_SIZE] scratch
+(masks 0..3, cw 4..7,
 nw 8..16, f 17, usable 18..21, masks of values with more than k number wilds 26..29; from FOFF four rows of MAXGAPS + 1: row c first holds the best
 single-colour run of colour c with at most r gaps, then rows 1..2 become the suffix knapsack
 F_c(r) = max_k best_c(k) + F_{c+1}(r − k), the bound on what colours c..3 can still add with r
