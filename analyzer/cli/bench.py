@@ -30,9 +30,12 @@ def _cases(games: list[str] | None):
 def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
     """Best rate on 1 thread and on ``cores`` threads, the two interleaved over three rounds so
     that a machine whose speed drifts affects both alike. A run has at least 4 blocks per thread
-    (so ``--quick`` can still split). Also returns what the scaling note needs: blocks per run
-    and the highest 1-minute load average seen during the case."""
+    (so ``--quick`` can still split). Also returns what the scaling note needs: blocks per run,
+    the highest 1-minute load average seen during the case and the CPUs the all-core run with the
+    best rate actually got (process CPU time / wall time: below ``cores`` when other processes
+    held the cores during that very run, which a lagging load average can miss)."""
     import os
+    import time
 
     import numba
 
@@ -42,21 +45,29 @@ def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
     n = max(int(case.n * scale), job.block_size * 4 * cores)
     best = {1: 0.0, cores: 0.0}
     load = os.getloadavg()[0]
+    share = None
     for rep in range(3):
         for threads in (1, cores):
             numba.set_num_threads(threads)
+            c0, w0 = time.process_time(), time.perf_counter()
             res = run(job, n, 12345 + rep, progress=False)
-            best[threads] = max(best[threads], res.per_second)
+            cpus = (time.process_time() - c0) / max(time.perf_counter() - w0, 1e-9)
+            if res.per_second > best[threads]:
+                best[threads] = res.per_second
+                if threads == cores:
+                    share = cpus
             load = max(load, os.getloadavg()[0])
     numba.set_num_threads(cores)
-    return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load}
+    return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load,
+                                  "cpus": share}
 
 
 def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
-                 cpus: int) -> str | None:
+                 cpus: int, got: float | None = None) -> str | None:
     """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
     own reason, too few blocks to split, or other processes on the cores during the run (the
-    bench itself keeps up to ``cores`` threads busy, so a load above that is someone else)."""
+    bench itself keeps up to ``cores`` threads busy, so a load above that is someone else; or
+    ``got``, the CPUs its all-core run received, fell below 0.8 · ``cores``)."""
     from analyzer.benchkit import SCALING_TARGET
 
     if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
@@ -68,6 +79,9 @@ def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: flo
     if load > cores + 0.5:
         return (f"load average {load:.1f} on {cpus} CPUs during the run: other processes took "
                 "the cores; repeat on a quiet machine")
+    if got is not None and got < 0.8 * cores:
+        return (f"the {cores} threads got {got:.1f} CPUs on average during the run: other "
+                "processes took the cores; repeat on a quiet machine")
     return "below target, reason not known: profile it"
 
 
@@ -175,8 +189,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "per_second_1_core": one, "per_second_all_cores": allc,
                      "cores": cores, "scaling": scaling,
                      "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
-                                                  how["load"], os.cpu_count() or cores),
+                                                  how["load"], os.cpu_count() or cores,
+                                                  how["cpus"]),
                      "blocks_per_run": how["blocks"], "load_average": how["load"],
+                     "cpus_in_all_core_run": how["cpus"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
                      "relative_to": case.relative_to})

@@ -12,8 +12,8 @@ from kernels.ten.whole_layout import (
     A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0, G_AUCTIONS,
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
-from kernels.ten.whole_score import score_row
-from kernels.ten.whole_slots import O_CW, O_M, others, prepare, score_colour
+from kernels.ten.whole_score import X_POP, score_row
+from kernels.ten.whole_seats import cached_score, card_gain, forget, grown, wild_gain
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -30,55 +30,6 @@ def means_of(cards, tk, q, bv, with_cards):
     if with_cards:
         m += collection_size(cards, q)
     return m
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def cached_score(q, cards, tk, T, ws):
-    """Seat q's current score, cached in tk[TK_SCORE + q] (−1: to recompute)."""
-    if tk[TK_SCORE + q] < 0:
-        tk[TK_SCORE + q] = score_row(cards[q], T, ws)
-    return tk[TK_SCORE + q]
-
-
-@njit(cache=True, _nrt=False)
-def card_gain(q, t, base, ready, oc, cards, T, ws):
-    """Score gain of seat q taking number card t (not owned), exact: ``ready`` is what
-    ``prepare`` returned for q's collection (≥ 0: no wild, the longest runs change; −1: the slot
-    DP, ``others`` recomputed when the colour differs from ``oc``, the last colour asked; −2:
-    the search)."""
-    c = t // 9
-    b = 1 << (t % 9)
-    if ready >= 0:
-        m = ws[O_M + c]
-        return T[0][m | b] - T[0][m]
-    if ready == -1:
-        if c != oc:
-            others(c, ws)
-        return score_colour(c, ws[O_M + c] | b, ws[O_CW + c], T[6], ws) - base
-    cards[q, t] += 1
-    g = score_row(cards[q], T, ws) - base
-    cards[q, t] -= 1
-    return g
-
-
-@njit(cache=True, _nrt=False)
-def wild_gain(q, w, cards, tk, T, ws):
-    """Score gain of seat q taking the wild of type w, exact (a colour wild changes only its
-    colour's slots: the slot DP's ``score_colour``; other wilds: a fresh score)."""
-    base = cached_score(q, cards, tk, T, ws)
-    if w < CW0 + 4:
-        c = w - CW0
-        ready = prepare(cards[q], T[0], T[6], ws)
-        if ready >= 0:
-            m = ws[O_M + c]
-            return T[6][m, 1, 0] - T[0][m]
-        if ready == -1:
-            others(c, ws)
-            return score_colour(c, ws[O_M + c], ws[O_CW + c] + 1, T[6], ws) - base
-    cards[q, w] += 1
-    g = score_row(cards[q], T, ws) - base
-    cards[q, w] -= 1
-    return g
 
 
 @njit(cache=True, _nrt=False)
@@ -129,7 +80,7 @@ def pay_price(q, X, cards, tk, rl, T, ws):
         if best_t < 0:  # nothing left to pay with (only without R_MEANS)
             break
         cards[q, best_t] -= 1
-        tk[TK_SCORE + q] = -1
+        forget(q, -1, tk, ws)
         if rl[R_SPENT] == 1 and best_t < 36:
             cards[ROW_MARKET, best_t] += 1
         else:
@@ -147,23 +98,24 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
         return
     afford = means_of(cards, tk, q, rl[R_BUSTVAL], bot[B_CARDS] > 0)
     pick = -1
+    known = -1  # the score after the buy, when the bot computed it
     if kind == A_VALUE:
-        base = -1
-        ready = -1
-        oc = -1
         best_v = 0.0
         best_p = 1
+        elig = 0  # the market cards q may buy, one bit per type (no branch per type)
         for t in range(36):
-            if cards[ROW_MARKET, t] == 0 or cards[q, t] > 0:
-                continue
+            ok = (cards[ROW_MARKET, t] > 0) & (cards[q, t] == 0) & (t % 9 + 1 <= afford)
+            elig |= int(ok) << t
+        while elig != 0:  # in type order, as a loop over the types would
+            low = elig & -elig
+            elig ^= low
+            t = 0
+            while low >= 512:
+                low >>= 9
+                t += 9
+            t += T[0][X_POP + low - 1]  # the bit's index within its colour
             price = t % 9 + 1
-            if price > afford:
-                continue
-            if base < 0:
-                base = cached_score(q, cards, tk, T, ws)
-                ready = prepare(cards[q], T[0], T[6], ws)
-            g = card_gain(q, t, base, ready, oc, cards, T, ws)
-            oc = t // 9
+            g = card_gain(q, t, cards, tk, T, ws)
             v = g + bot[B_BONUS]
             if v <= 0.0 or v < bot[B_MINGAIN] * price:
                 continue
@@ -171,6 +123,7 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
                 pick = t
                 best_v = v
                 best_p = price
+                known = tk[TK_SCORE + q] + g
     else:
         n = 0
         for t in range(36):
@@ -189,7 +142,7 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
         return
     cards[ROW_MARKET, pick] -= 1
     cards[q, pick] += 1
-    tk[TK_SCORE + q] = -1
+    grown(q, known, cards, tk, T, ws)
     pay_price(q, pick % 9 + 1, cards, tk, rl, T, ws)
     rec[G_BUYS] += 1
     rec[G_SPENT] += pick % 9 + 1
@@ -200,10 +153,19 @@ def forced_buy(q, t, cards, tk, rl, T, ws, rec):
     """Seat q buys market card t (a position's choice in `ten decide`), paying as a bot does."""
     cards[ROW_MARKET, t] -= 1
     cards[q, t] += 1
-    tk[TK_SCORE + q] = -1
+    grown(q, -1, cards, tk, T, ws)
     pay_price(q, t % 9 + 1, cards, tk, rl, T, ws)
     rec[G_BUYS] += 1
     rec[G_SPENT] += t % 9 + 1
+
+
+@njit(cache=True, _nrt=False)
+def took_wild(q, w, known, cards, tk, T, ws):
+    """Seat q's collection gained the wild w (a colour wild only grows its colour)."""
+    if w < CW0 + 4:
+        grown(q, known, cards, tk, T, ws)
+    else:
+        forget(q, known, tk, ws)
 
 
 @njit(cache=True, _nrt=False)
@@ -212,22 +174,27 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
     bids ``fx`` (0: pass; the active seat, last, bids the current bid + 1 if that is ≤ fx)."""
     cur = 0
     win = -1
+    known = -1  # the winner's score with the wild, when its bot computed it
     bv = rl[R_BUSTVAL]
     for i in range(1, P + 1):
         q = (a + i) % P
         bot = bots[q]
         kind = int(bot[B_BID])
-        means = means_of(cards, tk, q, bv, True)
+        held = tk[q] + bv * tk[5 + q]  # what q pays with besides collection cards
+        size = collection_size(cards, q)
+        means = held + size
         if q == fq:
             if q == a:
                 if cur + 1 <= fx:
                     cur += 1
                     win = q
+                    known = -1
             elif fx > cur:
                 cur = fx
                 win = q
+                known = -1
         elif kind == A_VALUE:
-            own = means_of(cards, tk, q, bv, bot[B_CARDS] > 0)
+            own = held + size if bot[B_CARDS] > 0 else held
             if rl[R_MEANS] == 1 and own > means:
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
@@ -240,9 +207,11 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
                 if cur + 1 <= lim:
                     cur += 1
                     win = q
+                    known = tk[TK_SCORE + q] + g
             elif lim > cur:
                 cur = lim
                 win = q
+                known = tk[TK_SCORE + q] + g
         elif kind == A_RANDOM:
             hi = means
             if rl[R_MEANS] == 0 and hi < cur + 1:
@@ -250,15 +219,16 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
             if hi > cur and randint(s, 2) == 1:
                 cur = cur + 1 + randint(s, hi - cur)
                 win = q
+                known = -1
     if win >= 0:
         cards[win, w] += 1
-        tk[TK_SCORE + win] = -1
+        took_wild(win, w, known, cards, tk, T, ws)
         pay_price(win, cur, cards, tk, rl, T, ws)
         rec[G_AUCTIONS] += 1
         rec[G_PRICE] += cur
     elif rl[R_ALLPASS] == 1:
         cards[a, w] += 1
-        tk[TK_SCORE + a] = -1
+        took_wild(a, w, -1, cards, tk, T, ws)
         rec[G_WFREE] += 1
     else:
         cards[ROW_OUT, w] += 1
@@ -266,17 +236,14 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
 
 
 @njit(cache=True, _nrt=False)
-def wants_numbers(a, C, P, cards, tk, rl, bot, T, ws):
-    """The reward rule W_VALUE: True to take the numbers (whole_engine.py)."""
-    base = cached_score(a, cards, tk, T, ws)
+def wants_numbers(a, C, P, after, cards, tk, rl, bot, T, ws):
+    """The reward rule W_VALUE: True to take the numbers (whole_engine.py); ``after`` is the
+    score with the tableau's numbers (``whole_seats.numbers_score``)."""
+    g = after - cached_score(a, cards, tk, T, ws)
     new = 0
     for t in range(36):
         if cards[ROW_TABLEAU, t] > 0 and cards[a, t] == 0:
             new += 1
-        cards[a, t] += cards[ROW_TABLEAU, t]
-    g = score_row(cards[a], T, ws) - base
-    for t in range(36):
-        cards[a, t] -= cards[ROW_TABLEAU, t]
     cap = rl[R_CAP]
     others = 0
     mine = 0
@@ -292,5 +259,3 @@ def wants_numbers(a, C, P, cards, tk, rl, bot, T, ws):
     v_num = g + bot[B_BONUS] * new - bot[B_OPP] * others
     v_cur = mine / bot[B_TPP]
     return v_num >= v_cur
-
-

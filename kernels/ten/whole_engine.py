@@ -41,12 +41,15 @@ current + 1 if within its limit, the others bid their limit if above the current
 (A_VALUE): the eligible card with the best (gain + bonus)/price, if positive and ≥ B_MINGAIN.
 Random choices use ``randint`` (coin = randint(s, 2), chance p: randint(s, 65536) < ⌊65536 p⌋).
 
-Compilation: the engine and its helpers (``whole_decisions``, ``whole_score``, ``whole_slots``,
-``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are compiled without
-Numba's reference-counting runtime (``_nrt=False``): every call otherwise increments and
-decrements the count of each array argument atomically, which cost more than the scoring itself
-(issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block drivers, which
-allocate their scratch arrays, keep it.
+Scores and marginal values come from ``whole_seats.py`` (a prepared slot DP per seat, kept
+between decisions; a bot's decision hands the new score on when it computed it).
+
+Compilation: the engine and its helpers (``whole_decisions``, ``whole_seats``, ``whole_score``,
+``whole_slots``, ``whole_rollout``, ``shuffle``/``new_game``) allocate nothing, so they are
+compiled without Numba's reference-counting runtime (``_nrt=False``): every call otherwise
+increments and decrements the count of each array argument atomically, which cost more than the
+scoring itself (issue 14's profile: 27 % of the time in NRT_incref/NRT_decref). Only the block
+drivers, which allocate their scratch arrays, keep it.
 """
 from numba import njit
 
@@ -58,11 +61,12 @@ from kernels.ten.whole_layout import (
     G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
-    R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SCORE,
-    TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
+    R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SUP,
+    W_CURRENCY, W_NUMBERS, W_RANDOM)
 from kernels.ten.whole_rollout import rollout_draws
-from kernels.ten.whole_decisions import (auction, buy_phase, cached_score, collection_size,
-                                         forced_buy, gain_tokens, wants_numbers)
+from kernels.ten.whole_decisions import (auction, buy_phase, collection_size, forced_buy,
+                                         gain_tokens, wants_numbers)
+from kernels.ten.whole_seats import cached_score, forget_all, grown, numbers_score
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
@@ -119,6 +123,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
     """
     for i in range(rec.shape[0]):
         rec[i] = 0.0
+    forget_all(ws)
     R = pile.shape[0]
     cap = rl[R_CAP]
     total_tokens = tk[TK_SUP]
@@ -155,6 +160,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         drawn = ntab > 0 or forced != F_NONE
         outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust, 5 a forced buy
         fbuy = -1
+        after = -1  # the score with the tableau's numbers, when the reward rule computed it
         while True:
             if forced >= F_BUYNONE:  # a position in a buy phase or an auction (decide)
                 if forced < F_BID0:
@@ -204,7 +210,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     elif wk == W_RANDOM:
                         outcome = 1 + randint(s, 2)
                     else:
-                        outcome = 1 if wants_numbers(a, C, P, cards, tk, rl, bot, T, ws) else 2
+                        after = numbers_score(a, cards, tk, T, ws)
+                        outcome = 1 if wants_numbers(a, C, P, after, cards, tk, rl, bot, T,
+                                                     ws) else 2
                 forced = F_NONE
                 break
             forced = F_NONE
@@ -243,7 +251,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             for t in range(36):
                 cards[a, t] += cards[ROW_TABLEAU, t]
                 cards[ROW_TABLEAU, t] = 0
-            tk[TK_SCORE + a] = -1
+            grown(a, after, cards, tk, T, ws)
             if gains:
                 for i in range(1, P):
                     gain_tokens((a + i) % P, C, tk, cap)

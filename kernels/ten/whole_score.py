@@ -25,8 +25,12 @@ popcount(g_c ∧ no number wild) − cw[c] ≤ f. The innermost loop stops at th
 so the result is the exact optimum, the same number ``analyzer/games/ten/score.py`` finds by
 matching.
 
-Arrays: LONG int64[512]; CP, CG, CN int64[512, 46] (points, gap mask, gaps of candidate i of
-mask m, i < NCAND[m]); NCAND int64[512]; POP int64[512] popcounts; ``ws`` int64[WS_SIZE] scratch (masks 0..3, cw 4..7,
+Arrays: the scoring tables ``tabs`` = (RUNS, T9, T3): RUNS int64, flat, holds LONG[512] from 0,
+then CP, CG, CN [512, 46] (points, gap mask, gaps of candidate i of mask m, i < NCAND[m]) from
+X_CP, X_CG, X_CN, NCAND[512] from X_NC and POP[512] popcounts from X_POP (one flat array: the
+engine passes the tables down many calls, and three arrays are far fewer arguments than seven);
+T9, T3 the slot table TAB = (T9, T3) of ``whole_slots.py``; ``ws`` int64[WS_SIZE] scratch
+(masks 0..3, cw 4..7,
 nw 8..16, f 17, usable 18..21, masks of values with more than k number wilds 26..29; from FOFF four rows of MAXGAPS + 1: row c first holds the best
 single-colour run of colour c with at most r gaps, then rows 1..2 become the suffix knapsack
 F_c(r) = max_k best_c(k) + F_{c+1}(r − k), the bound on what colours c..3 can still add with r
@@ -44,11 +48,15 @@ FOFF = 32  # ws offset of the per-colour bound tables
 # rollout bot (whole_rollout.py) 55 pile counts from ROLL_WS
 ROLL_WS = SLOTS_WS_END
 WS_SIZE = ROLL_WS + 55
+X_CP = 512
+X_CG = X_CP + 512 * MAXCAND
+X_CN = X_CG + 512 * MAXCAND
+X_NC = X_CN + 512 * MAXCAND
+X_POP = X_NC + 512
 
 
 def run_tables():
-    """(LONG, CP, CG, CN, NCAND, POP, TAB) for every 9-bit colour mask (see module doc; TAB is
-    the slot table of ``whole_slots.py``)."""
+    """The scoring tables (RUNS, T9, T3) for every 9-bit colour mask (module doc)."""
     LONG = np.zeros(512, dtype=np.int64)
     CP = np.zeros((512, MAXCAND), dtype=np.int64)
     CG = np.zeros((512, MAXCAND), dtype=np.int64)
@@ -79,7 +87,9 @@ def run_tables():
             CN[m, i] = ng
             CG[m, i] = gm
     POP = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
-    return LONG, CP, CG, CN, NCAND, POP, slot_table(CP, CG, NCAND, POP)
+    runs = np.concatenate([LONG, CP.ravel(), CG.ravel(), CN.ravel(), NCAND, POP])
+    T9, T3 = slot_table(CP, CG, NCAND, POP)
+    return runs, T9, T3
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -124,7 +134,7 @@ def score_row(row, tabs, ws):
     """Exact best score of the collection ``row`` (int64[55] counts): the slot DP of
     ``whole_slots.py`` when it applies (≤ KMAX number wilds, ≤ FMAX full wilds), else the
     search below. Both are exact; they agree on every collection (tests)."""
-    x = score_slots(row, tabs[0], tabs[6], ws)
+    x = score_slots(row, tabs[0], (tabs[1], tabs[2]), ws)
     if x >= 0:
         return x
     return score_search(row, tabs, ws)
@@ -134,7 +144,13 @@ def score_row(row, tabs, ws):
 def score_search(row, tabs, ws):
     """Exact best score of the collection ``row`` (int64[55] counts) by the search of the module
     doc."""
-    LONG, CP, CG, CN, NCAND, POP, _TAB = tabs
+    RUNS = tabs[0]
+    LONG = RUNS[:X_CP]
+    CP = RUNS[X_CP:X_CG].reshape((512, MAXCAND))
+    CG = RUNS[X_CG:X_CN].reshape((512, MAXCAND))
+    CN = RUNS[X_CN:X_NC].reshape((512, MAXCAND))
+    NCAND = RUNS[X_NC:X_POP]
+    POP = RUNS[X_POP:]
     nws = 0
     for c in range(4):
         m = 0
