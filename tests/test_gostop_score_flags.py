@@ -1,0 +1,98 @@
+"""Go-Stop scoring: the sake cup's reading in what `gostop score` shows, and the payment flags'
+defaults, limits and refusals (rules sections 1 "09A", 2 and 9 of /work/shared/rules/go-stop.md).
+
+Hand values: 10 junk cards score 10 − 9 = 1 point (section 7); a loser with junk value ≤ 5 pays
+pi-bak x2 under the default threshold 5 (section 9); under ``sake_cup = flex`` the sake cup
+counts as an animal or as a double junk, to its owner's advantage, and a loser's 09A is read as
+junk (what escapes pi-bak is the owner's choice; the scorer's documented resolution).
+"""
+import pytest
+
+from analyzer.errors import UserError
+from analyzer.games.gostop import rules as GR
+from analyzer.games.gostop import score as SC
+
+R = GR.GoStopRules()
+FLEX = GR.GoStopRules(sake_cup="flex")
+TEN_JUNK = "01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 05J1 05J2"  # junk value 10: 1 point
+NINE_JUNK = "01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 05J1"
+
+
+def cards(text, rules=R):
+    return GR.parse_cards(text, rules) if text else []
+
+
+def test_a_pile_without_the_sake_cup_shows_no_reading():
+    got = SC.score_cards(cards(TEN_JUNK, FLEX), FLEX)
+    assert got["sake_cup_as"] is None
+    assert got["counts"] == {"brights": 0, "animals": 0, "ribbons": 0, "junk_value": 10}
+    assert got["points"] == 1 and got["breakdown"] == [{"line": "junk value 10", "points": 1}]
+
+
+def test_flex_sake_cup_read_as_junk_when_that_scores_more():
+    # as an animal: 1 animal, junk 9 → 0 points; as double junk: junk 11 → 2 points
+    got = SC.score_cards(cards("09A " + NINE_JUNK, FLEX), FLEX)
+    assert got["sake_cup_as"] == "junk" and got["points"] == 2
+    assert got["counts"] == {"brights": 0, "animals": 0, "ribbons": 0, "junk_value": 11}
+
+
+def test_flex_sake_cup_stays_an_animal_when_both_readings_score_the_same():
+    # alone it scores 0 either way: the first reading (animal) is kept
+    got = SC.score_cards(cards("09A", FLEX), FLEX)
+    assert got["sake_cup_as"] == "animal" and got["points"] == 0
+    assert got["counts"] == {"brights": 0, "animals": 1, "ribbons": 0, "junk_value": 0}
+    # without flex the sake cup is an animal, whatever reading is asked for
+    assert SC.score_cards(cards("09A " + NINE_JUNK), R, reading=1)["sake_cup_as"] == "animal"
+
+
+def test_a_flex_losers_sake_cup_counts_as_double_junk_for_pi_bak():
+    # loser: 09A + 3 junk = junk value 5 ≤ 5 → pi-bak; winner S = 1, no other multiplier
+    got = SC.payments(cards(TEN_JUNK, FLEX), [cards("09A 06J1 06J2 07J1", FLEX)], FLEX)
+    row = got["payments"][0]
+    assert row["junk_value"] == 5 and row["multipliers"] == ["pi-bak x2"]
+    assert row["amount"] == row["pays"] == 2 and got["total"] == 2
+
+
+def test_bombs_default_to_none():
+    # korean bombs double like a shake, but no bomb was given: (1 + 0) x pi-bak 2 = 2
+    korean = GR.GoStopRules(bomb_bonus="korean")
+    got = SC.payments(cards(TEN_JUNK, korean), [[]], korean)
+    assert got["payments"][0]["pays"] == 2 and got["payments"][0]["multipliers"] == ["pi-bak x2"]
+    assert SC.payments(cards(TEN_JUNK, korean), [[]], korean, bombs=1)["total"] == 4
+
+
+def test_go_bak_without_opponent_gos_lets_each_loser_pay_its_own():
+    gobak = GR.GoStopRules(go_bak=True, players=3)
+    got = SC.payments(cards(TEN_JUNK, gobak), [[], []], gobak)
+    assert [r["pays"] for r in got["payments"]] == [2, 2]
+    assert all("note" not in r for r in got["payments"])
+
+
+def test_four_shaken_months_are_the_most():
+    # 4 shakes: (1 + 0) x 2^4 x pi-bak 2 = 32
+    assert SC.payments(cards(TEN_JUNK), [[]], R, shaken=4)["total"] == 32
+    with pytest.raises(UserError) as err:
+        SC.payments(cards(TEN_JUNK), [[]], R, shaken=5)
+    assert str(err.value) == "--shaken 5: a player can shake at most 4 months (7-10 cards)"
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(opponents=3), "3 opponents given; Go-Stop has at most 3 active players"),
+    (dict(opponent_gos=[1]), "--opponent-gos gives 1 counts for 2 opponents"),
+    (dict(go_count=-1), "--go-count must be non-negative (got -1)"),
+    (dict(shaken=-2), "--shaken must be non-negative (got -2)"),
+    (dict(bombs=-3), "--bombs must be non-negative (got -3)"),
+    (dict(nagari=-4), "--nagari must be non-negative (got -4)"),
+])
+def test_bad_payment_flags_are_refused_in_one_line(kwargs, message):
+    opponents = [[] for _ in range(kwargs.pop("opponents", 2))]
+    with pytest.raises(UserError) as err:
+        SC.payments(cards(TEN_JUNK), opponents, R, **kwargs)
+    assert str(err.value) == message
+
+
+def test_stacked_nagari_doubles_up_to_twenty_times():
+    stack = GR.GoStopRules(nagari_multiplier="stack")
+    assert [SC.nagari_factor(k, stack) for k in (0, 1, 3, 20, 21, 40)] == \
+        [1, 2, 8, 2 ** 20, 2 ** 20, 2 ** 20]
+    assert [SC.nagari_factor(k, R) for k in (0, 1, 21)] == [1, 2, 2]
