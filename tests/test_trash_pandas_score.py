@@ -177,15 +177,16 @@ def test_deck_arrays_of_a_deck_file_with_copies_overridden(tmp_path):
 
 
 @pytest.mark.parametrize("extra,drop,message", [
-    ("[cards.otter]\ncopies = 1\n", None, "missing: none; unknown: otter"),
-    ("", "kitteh", "missing: kitteh; unknown: none"),
-    ("[cards.otter]\ncopies = 1\n[cards.mole]\ncopies = 1\n", "doggo",
+    ("[cards.otter]\ncopies = 1\n", (), "missing: none; unknown: otter"),
+    ("", ("kitteh",), "missing: kitteh; unknown: none"),
+    ("", ("doggo", "kitteh"), "missing: doggo, kitteh; unknown: none"),
+    ("[cards.otter]\ncopies = 1\n[cards.mole]\ncopies = 1\n", ("doggo",),
      "missing: doggo; unknown: otter, mole"),
 ])
 def test_the_whole_game_needs_exactly_the_eight_types(tmp_path, extra, drop, message):
     body = eight_types(extra)
-    if drop:
-        body = body.replace(f"[cards.{drop}]\ncopies = 2\npoints = [3, 2, 1]\n", "")
+    for key in drop:
+        body = body.replace(f"[cards.{key}]\ncopies = 2\npoints = [3, 2, 1]\n", "")
     p = write_deck(tmp_path, body)
     with pytest.raises(UserError) as err:
         deck_arrays(str(p))

@@ -43,7 +43,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                      ["tests/test_gostop_score.py", "tests/test_gostop_score_flags.py",
                       "tests/test_gostop_pyscore.py"]),
     "ten.score": (["analyzer/games/ten/score.py"],
-                  ["tests/test_ten.py",
+                  ["tests/test_ten.py", "tests/test_ten_score.py",
                    "tests/test_ten_whole_score.py::test_slot_dp_equals_search_on_random_collections",
                    "tests/test_ten_whole_score.py::test_marginal_values_equal_score_differences"]),
     "canasta.score": (["analyzer/games/canasta/score.py"],
