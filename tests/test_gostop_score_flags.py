@@ -96,3 +96,40 @@ def test_stacked_nagari_doubles_up_to_twenty_times():
     assert [SC.nagari_factor(k, stack) for k in (0, 1, 3, 20, 21, 40)] == \
         [1, 2, 8, 2 ** 20, 2 ** 20, 2 ** 20]
     assert [SC.nagari_factor(k, R) for k in (0, 1, 21)] == [1, 2, 2]
+
+
+OPP = "08B 08J1 08J2 09J1 09J2 10J1 10J2"  # a bright and junk value 6: no gwang-bak, no pi-bak
+
+
+def test_the_whole_payment_with_every_common_multiplier():
+    # 7 animals (3) + godori (5): S = 8; 3 gos: +3 and x2 (source); 1 shake x2; meong-bak x2;
+    # nagari x2: (8 + 3) x 2 x 2 x 2 x 2 = 176
+    got = SC.payments(cards("02A 04A 08A 05A 06A 07A 12A"), [cards(OPP)], R, go_count=3,
+                      shaken=1, nagari=1)
+    assert got == {"base": 8, "go_points": 3, "total": 176, "reading": 0, "payments": [
+        {"opponent": 1, "amount": 176, "pays": 176, "junk_value": 6, "brights": 1,
+         "multipliers": ["shaken/bomb x2", "go x2", "meong-bak x2", "nagari x2"]}]}
+
+
+def test_cap2_go_points_and_korean_bombs_in_the_labels():
+    # cap2, 4 gos: (S + min(4, 2)) x 2^(4-2); S = 1 (junk 10); korean: 1 shake + 1 bomb = x4;
+    # the loser has nothing: gwang-bak does not apply (the winner has no bright), pi-bak does:
+    # (1 + 2) x 4 x 4 x 2 = 96
+    rules = GR.GoStopRules(go_multiplier="cap2", bomb_bonus="korean")
+    got = SC.payments(cards(TEN_JUNK, rules), [[]], rules, go_count=4, shaken=1, bombs=1)
+    assert got["go_points"] == 2 and got["total"] == 96
+    assert got["payments"][0]["multipliers"] == ["shaken/bomb x4", "go x4", "pi-bak x2"]
+
+
+def test_gwang_bak_label_and_go_bak_notes():
+    # winner 3 brights (3) + junk 10 (1) = 4; two losers with nothing: gwang-bak and pi-bak,
+    # 4 x 2 x 2 = 16 each; the second loser had called go, so it pays both (go-bak)
+    rules = GR.GoStopRules(go_bak=True, players=3)
+    got = SC.payments(cards("01B 03B 08B " + TEN_JUNK, rules), [[], []], rules,
+                      opponent_gos=[0, 2])
+    rows = got["payments"]
+    assert [(r["amount"], r["pays"]) for r in rows] == [(16, 0), (16, 32)]
+    assert rows[0]["multipliers"] == rows[1]["multipliers"] == ["gwang-bak x2", "pi-bak x2"]
+    assert [r["note"] for r in rows] == ["go-bak: another loser pays",
+                                         "go-bak: pays for every loser"]
+    assert got["base"] == 4 and got["go_points"] == 0 and got["total"] == 32
