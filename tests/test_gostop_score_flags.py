@@ -112,13 +112,35 @@ def test_the_whole_payment_with_every_common_multiplier():
 
 
 def test_cap2_go_points_and_korean_bombs_in_the_labels():
-    # cap2, 4 gos: (S + min(4, 2)) x 2^(4-2); S = 1 (junk 10); korean: 1 shake + 1 bomb = x4;
+    # cap2, 4 gos: (S + min(4, 2)) x 2^(4-2); S = 1 (junk 10); korean: 2 shakes + 1 bomb = x8;
     # the loser has nothing: gwang-bak does not apply (the winner has no bright), pi-bak does:
-    # (1 + 2) x 4 x 4 x 2 = 96
+    # (1 + 2) x 8 x 4 x 2 = 192
     rules = GR.GoStopRules(go_multiplier="cap2", bomb_bonus="korean")
-    got = SC.payments(cards(TEN_JUNK, rules), [[]], rules, go_count=4, shaken=1, bombs=1)
-    assert got["go_points"] == 2 and got["total"] == 96
-    assert got["payments"][0]["multipliers"] == ["shaken/bomb x4", "go x4", "pi-bak x2"]
+    got = SC.payments(cards(TEN_JUNK, rules), [[]], rules, go_count=4, shaken=2, bombs=1)
+    assert got["go_points"] == 2 and got["total"] == 192
+    assert got["payments"][0]["multipliers"] == ["shaken/bomb x8", "go x4", "pi-bak x2"]
+    # 3 gos under cap2: (1 + 2) x 2 x 2 = 12, go points 2; 2 gos: (1 + 2) x 2 = 6, no go factor
+    three = SC.payments(cards(TEN_JUNK, rules), [[]], rules, go_count=3)
+    assert (three["go_points"], three["total"]) == (2, 12)
+    assert three["payments"][0]["multipliers"] == ["go x2", "pi-bak x2"]
+    two = SC.payments(cards(TEN_JUNK, rules), [[]], rules, go_count=2)
+    assert (two["go_points"], two["total"]) == (2, 6)
+    assert two["payments"][0]["multipliers"] == ["pi-bak x2"]
+
+
+def test_the_source_go_factor_stays_x2_from_the_third_go_on():
+    # source rule: 4 gos add 4 and double once: (1 + 4) x 2 x pi-bak 2 = 20
+    got = SC.payments(cards(TEN_JUNK), [[]], R, go_count=4)
+    assert (got["go_points"], got["total"]) == (4, 20)
+    assert got["payments"][0]["multipliers"] == ["go x2", "pi-bak x2"]
+
+
+def test_labels_follow_the_winners_reading_of_the_sake_cup():
+    # flex winner 09A + 9 junk: as an animal S = 0 pays 0; as double junk S = 2 (junk 11), and
+    # the loser with nothing pays pi-bak: 2 x 2 = 4. The junk reading is taken and labelled.
+    got = SC.payments(cards("09A " + NINE_JUNK, FLEX), [[]], FLEX)
+    assert got["reading"] == 1 and got["base"] == 2 and got["total"] == 4
+    assert got["payments"][0]["multipliers"] == ["pi-bak x2"]
 
 
 def test_gwang_bak_label_and_go_bak_notes():
