@@ -155,3 +155,17 @@ def test_gwang_bak_label_and_go_bak_notes():
     assert [r["note"] for r in rows] == ["go-bak: another loser pays",
                                          "go-bak: pays for every loser"]
     assert got["base"] == 4 and got["go_points"] == 0 and got["total"] == 32
+
+
+@pytest.mark.parametrize("win,loser,rules,labels", [
+    # winner junk 10, loser junk 6 > 5: no pi-bak; winner junk 9 (no junk score), loser nothing:
+    # no pi-bak either (it needs the winner's junk >= 10)
+    (TEN_JUNK, OPP, R, []),
+    ("01B " + NINE_JUNK, "08B", R, []),
+    # exempt at 0: a loser with 1 junk still pays pi-bak, one with none does not
+    (TEN_JUNK, "08B 06J1", GR.GoStopRules(pibak_exempt_zero=True), ["pi-bak x2"]),
+    (TEN_JUNK, "08B", GR.GoStopRules(pibak_exempt_zero=True), []),
+])
+def test_pi_bak_label_only_when_it_applies(win, loser, rules, labels):
+    got = SC.payments(cards(win, rules), [cards(loser, rules)], rules)
+    assert got["payments"][0]["multipliers"] == labels
