@@ -169,3 +169,26 @@ def test_gwang_bak_label_and_go_bak_notes():
 def test_pi_bak_label_only_when_it_applies(win, loser, rules, labels):
     got = SC.payments(cards(win, rules), [cards(loser, rules)], rules)
     assert got["payments"][0]["multipliers"] == labels
+
+
+@pytest.mark.parametrize("pile,lines", [
+    # section 7: 3 brights 3 points, 2 if the rain bright (12B) is one of them; 4 brights 4;
+    # 5 brights 15
+    ("01B 03B 12B", [("3 brights with 12B", 2)]),
+    ("01B 03B 08B", [("3 brights", 3)]),
+    ("01B 03B 08B 11B", [("4 brights", 4)]),
+    ("01B 03B 08B 11B 12B", [("5 brights", 15)]),
+    # 9 ribbons: 9 − 4 = 5, and each complete set 3
+    ("01R 02R 03R 06R 09R 10R 04R 05R 07R",
+     [("9 ribbons", 5), ("hongdan", 3), ("cheongdan", 3), ("chodan", 3)]),
+])
+def test_breakdown_lines_are_named_as_on_the_rules_page(pile, lines):
+    got = SC.score_cards(cards(pile), R)["breakdown"]
+    assert got == [{"line": name, "points": p} for name, p in lines]
+
+
+def test_breakdown_reads_the_sake_cup_as_an_animal_unless_asked():
+    # 09A + 4 animals = 5 animals (1 point) and 9 junk (0), under either sake_cup rule
+    st = SC.pile_stats(cards("09A 05A 06A 07A 10A " + NINE_JUNK, FLEX), FLEX)
+    assert SC.breakdown(st, FLEX) == [{"line": "5 animals", "points": 1}]
+    assert SC.breakdown(st, FLEX, as_junk=True) == [{"line": "junk value 11", "points": 2}]
