@@ -9,7 +9,10 @@ timeout (crash or hang), no tests, and the score
 (killed + timeout) / (killed + survived + timeout + no tests).
 
 Usage: python tests/mutation/run_mutmut.py [--jobs N] [--keep] [GROUP ...]
-(default: every group; ``--list`` prints them).
+(default: every group; ``--list`` prints them). ``--keep`` resumes an interrupted run: mutmut
+keeps every verdict it has, so after changing tests either run afresh or rerun given mutants in
+the copy (``cd $MUTATE_DIR/GROUP && PYTHONPATH=$PWD/mutants python -m mutmut run NAME ...``, after
+copying the changed test files into ``tests/`` and ``mutants/tests/``).
 """
 from __future__ import annotations
 
