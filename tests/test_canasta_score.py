@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.errors import UserError
 from analyzer.games.canasta.rules import CanastaRules
-from analyzer.games.canasta.score import game_winner, round_score, score_from_toml
+from analyzer.games.canasta.score import check_melds, game_winner, round_score, score_from_toml
 
 R = CanastaRules()
 RED_Q = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]       # red canasta: 7 x 10 = 70
@@ -97,3 +97,74 @@ def test_a_unique_leader_at_the_target_wins():
     assert game_winner([100, 20500], R) == 1
     assert game_winner([19999, 100], R) is None
     assert game_winner([20000, 20000], R) is None
+
+
+# ------------------------------------------------------------------ `canasta check` (melds)
+def reasons(out):
+    return [(m["legal"], m["reason"]) for m in out["melds"]]
+
+
+def test_check_answer_against_the_requirement():
+    # R3 of the rules page: at 5000 the requirement is 90; K K K (30) + A A 2 (60) = 90
+    got = check_melds(["KS,KH,KD", "AS,AH,2C"], R, score=5000)
+    assert {k: v for k, v in got.items() if k != "melds"} == {
+        "legal": True, "value": 90, "score": 5000, "melded_already": False, "exact": True,
+        "requirement": 90, "meets_requirement": True, "short_by": 0}
+    assert reasons(got) == [(True, ""), (True, "")]
+    assert [m["added_to_existing"] for m in got["melds"]] == [False, False]
+    after = check_melds(["KS,KH,KD"], R, melded=True)
+    assert after["requirement"] is None and after["meets_requirement"] is True
+
+
+def test_check_defaults_score_0_and_not_going_out():
+    got = check_melds(["3S,3C,3S"], R)
+    assert got["score"] == 0 and got["requirement"] == 50 and got["legal"] is False
+    assert reasons(got) == [(False, "black threes may only be melded on the turn the player "
+                                    "goes out")]
+
+
+def test_existing_black_threes_are_legal_and_take_no_wild():
+    got = check_melds(["+2C"], R, melded=True, existing=["3S,3C,3S"])
+    assert reasons(got) == [(False, "no unfinished meld to add the wild cards to")]
+    assert got["melds"][0]["added_to_existing"] is True
+
+
+def test_wilds_join_the_highest_unfinished_meld_that_takes_them():
+    one = check_melds(["+2C"], R, melded=True, existing=["KS,KH,KD"])
+    assert reasons(one) == [(True, "")] and one["melds"][0]["cards"] == ["KS", "KH", "KD", "2C"]
+    full = ["KS,KH,2S,2H,JK", "QS,QH,2D,2H,JK"]  # both hold 3 wilds already
+    single = check_melds(["+2C"], R, melded=True, existing=full[:1])
+    assert reasons(single) == [(False, "a mixed meld holds at most 3 wild cards")]
+    both = check_melds(["+2C"], R, melded=True, existing=full)
+    assert reasons(both) == [(False, "no unfinished meld can take them (K meld: a mixed meld "
+                                     "holds at most 3 wild cards; Q meld: a mixed meld holds "
+                                     "at most 3 wild cards)")]
+    assert both["melds"][0]["cards"] == ["2C"]
+
+
+def test_new_melds_against_unfinished_ones():
+    assert reasons(check_melds(["+QS,QH"], R, melded=True)) == \
+        [(False, "no unfinished Q meld to add to")]
+    assert reasons(check_melds(["QC,QS,QH"], R, melded=True, existing=["QS,QH,QD"])) == \
+        [(False, "you already have an unfinished Q meld: add to it instead")]
+    assert reasons(check_melds(["QS,QH,QD", "QC,QS,QH"], R, melded=True)) == \
+        [(True, ""), (False, "two unfinished Q melds at once")]
+    # two closed canastas of one rank are fine
+    assert check_melds([",".join(RED_Q)] * 2, R, melded=True)["legal"] is True
+
+
+@pytest.mark.parametrize("existing,message", [
+    (["QS,QH"], "existing meld QS QH is not legal: a meld needs at least 3 cards"),
+    (["QS,QH,QD", "QC,QS,QH"], "--existing: two unfinished Q melds: a player has at most one "
+                               "unfinished meld of each rank (and one wild meld)"),
+])
+def test_bad_existing_melds_are_refused(existing, message):
+    with pytest.raises(UserError) as err:
+        check_melds(["KS,KH,KD"], R, melded=True, existing=existing)
+    assert str(err.value) == message
+
+
+def test_an_empty_meld_is_refused():
+    with pytest.raises(UserError) as err:
+        check_melds(["KS,KH,KD"], R, melded=True, existing=[" "])
+    assert str(err.value) == "empty meld"
