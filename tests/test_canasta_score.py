@@ -7,8 +7,9 @@ against; the game ends with a unique leader at 20000 or more).
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games.canasta.rules import CanastaRules
-from analyzer.games.canasta.score import check_melds, game_winner, round_score, score_from_toml
+from analyzer.games.canasta.rules import CanastaRules, card_types
+from analyzer.games.canasta.score import (check_melds, check_unfinished, classify_meld, game_winner,
+                                          round_score, score_from_toml)
 
 R = CanastaRules()
 RED_Q = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]       # red canasta: 7 x 10 = 70
@@ -168,3 +169,42 @@ def test_an_empty_meld_is_refused():
     with pytest.raises(UserError) as err:
         check_melds(["KS,KH,KD"], R, melded=True, existing=[" "])
     assert str(err.value) == "empty meld"
+
+
+# ------------------------------------------------------------------ single melds (section 3)
+@pytest.mark.parametrize("cards,going_out,kind,reason", [
+    ("3H 4S 4H", True, "natural", "red threes are never melded (they are placed for a bonus)"),
+    ("3S 3C 2C", True, "black-threes", "black threes meld only with black threes (no wilds)"),
+    ("3S 3C", True, "black-threes", "a meld needs at least 3 cards"),
+    ("3S 3C 3S", False, "black-threes",
+     "black threes may only be melded on the turn the player goes out"),
+    ("QS QH", False, "natural", "a meld needs at least 3 cards"),
+    ("2C JK", False, "wild", "a meld needs at least 3 cards"),
+    ("QS QH QD QC QS QH QD QC", False, "natural",
+     "a meld has at most 7 cards (a canasta is closed)"),
+    ("2C 2D 2H 2S JK JK 2C 2D", False, "wild", "a meld has at most 7 cards (a canasta is closed)"),
+    ("QS KS 2C", False, "natural", "a meld holds one natural rank only"),
+    ("QS 2C 2D", False, "natural", "a mixed meld needs at least 2 natural cards"),
+    ("7S 7H 2C", False, "natural", "no wild card may join a meld of sevens"),
+])
+def test_illegal_melds_and_their_reasons(cards, going_out, kind, reason):
+    m = classify_meld(card_types(cards), R, going_out)
+    assert (m.kind, m.legal, m.reason) == (kind, False, reason)
+
+
+def test_a_meld_shown_as_json():
+    got = classify_meld(card_types("QS QH 2C"), R).to_json()
+    assert got == {"cards": ["Q", "Q", "2"], "kind": "natural", "rank": "Q", "naturals": 2,
+                   "wilds": 1, "size": 3, "value": 40, "canasta": None, "legal": True,
+                   "reason": ""}
+    # black threes are legal only when going out, which is not the default
+    assert classify_meld(card_types("3S 3C 3S"), R).legal is False
+    assert classify_meld(card_types("3H 4S 4H"), R).to_json()["rank"] is None
+
+
+def test_two_unfinished_melds_of_a_rank_are_refused():
+    ms = [classify_meld(card_types("QS QH QD"), R), classify_meld(card_types("QC QS 2C"), R)]
+    with pytest.raises(UserError) as err:
+        check_unfinished(ms)
+    assert str(err.value) == ("two unfinished Q melds: a player has at most one unfinished meld "
+                              "of each rank (and one wild meld)")

@@ -91,7 +91,8 @@ def test_bad_deck_files_are_refused_in_one_line_naming_the_file(tmp_path, body, 
 
 # ------------------------------------------------------------------------- stash notation
 @pytest.mark.parametrize("stash,message", [
-    ("A:feesh=1;;B:feesh=1", "--stash 'A:feesh=1;;B:feesh=1' has an empty player (two ';' in a row?)"),
+    ("A:feesh=1;;B:feesh=1",
+     "--stash 'A:feesh=1;;B:feesh=1' has an empty player (two ';' in a row?)"),
     ("A:feesh=1; ", "--stash 'A:feesh=1; ' has an empty player (two ';' in a row?)"),
     (":feesh=1", "missing player name in ':feesh=1'"),
     ("A:feesh=1;A:shiny=1", "player 'A' listed twice"),

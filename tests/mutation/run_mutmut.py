@@ -47,7 +47,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                       "tests/test_gostop_pyscore.py"]),
     "ten.score": (["analyzer/games/ten/score.py"],
                   ["tests/test_ten.py", "tests/test_ten_score.py",
-                   "tests/test_ten_whole_score.py::test_slot_dp_equals_search_on_random_collections",
+                   "tests/test_ten_whole_score.py"
+                   "::test_slot_dp_equals_search_on_random_collections",
                    "tests/test_ten_whole_score.py::test_marginal_values_equal_score_differences"]),
     "canasta.score": (["analyzer/games/canasta/score.py"],
                       ["tests/test_canasta.py", "tests/test_canasta_rules.py",
