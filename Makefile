@@ -36,8 +36,9 @@ readme: $(STAMP)
 	$(PY) docs/readme_examples.py
 
 # Mutation testing (not part of `make test`; an hour or more on 2 cores): mutmut over the
-# pure-Python modules configured in pyproject's [tool.mutmut], then the curated planted bugs in
-# the Numba kernels (tests/mutation/kernel_bugs.toml). Both work in scratch copies under /tmp.
+# pure-Python modules, one group at a time (GROUPS in tests/mutation/run_mutmut.py), then the
+# curated planted bugs in the Numba kernels (tests/mutation/kernel_bugs.toml). Both work in
+# scratch copies under /tmp.
 mutate: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,mutate]'
 	$(PY) tests/mutation/run_mutmut.py

@@ -1,14 +1,18 @@
-"""`make mutate`, part 1: mutmut over the pure-Python modules, in a scratch copy of the tree.
+"""`make mutate`, part 1: mutmut over the pure-Python modules, one group of modules at a time.
 
-The files to mutate and the tests to run are configured in ``[tool.mutmut]`` of pyproject.toml.
-The tree (files tracked by git plus new untracked ones) is copied to a scratch folder
-(``$MUTATE_DIR``, default ``/tmp/pushluck-mutmut``) so mutmut's ``mutants/`` never lands in the
-working tree; mutmut runs there and this script prints one row per module:
-killed, survived, timeout (crash or hang), no tests, and the score
+Each group (:data:`GROUPS`) names the modules to mutate and the fast tests that exercise them
+in-process; it runs in a scratch copy of its own (``$MUTATE_DIR/GROUP``, default
+``/tmp/pushluck-mutmut/GROUP``) whose pyproject.toml gets the group's ``only_mutate`` and test
+selection (a changed test selection makes mutmut discard every earlier verdict, so groups can
+not share a copy). The working tree is never touched. One row per module: killed, survived,
+timeout (crash or hang), no tests, and the score
 (killed + timeout) / (killed + survived + timeout + no tests).
 
-Usage: python tests/mutation/run_mutmut.py [--jobs N] [PATTERN ...]   (PATTERN: mutmut globs,
-e.g. ``"analyzer.stats*"``; default all configured modules).
+Usage: python tests/mutation/run_mutmut.py [--jobs N] [--keep] [GROUP ...]
+(default: every group; ``--list`` prints them). ``--keep`` resumes an interrupted run: mutmut
+keeps every verdict it has, so after changing tests either run afresh or rerun given mutants in
+the copy (``cd $MUTATE_DIR/GROUP && PYTHONPATH=$PWD/mutants python -m mutmut run NAME ...``, after
+copying the changed test files into ``tests/`` and ``mutants/tests/``).
 """
 from __future__ import annotations
 
@@ -23,6 +27,38 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+#: group → (modules mutated, tests run). Only tests that call the module in the pytest process
+#: count for mutmut (a CLI run in a subprocess is invisible to its call tracing), so each list is
+#: the module's fast in-process tests; slow Monte Carlo and kernel tests stay out.
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "shared": (["analyzer/stats.py", "analyzer/rng.py", "analyzer/rules.py", "analyzer/runner.py"],
+               ["tests/test_stats_rng_runner.py", "tests/test_blind_spots.py",
+                "tests/test_rng_copies.py", "tests/test_runner_progress.py"]),
+    "trash_pandas.score": (["analyzer/games/trash_pandas/score.py"],
+                           ["tests/test_trash_pandas_score.py",
+                            "tests/test_trash_pandas_whole_rules.py",
+                            "tests/test_trash_pandas.py::test_public_scoring_examples",
+                            "tests/test_trash_pandas.py::test_scoring_blammo_ties_and_fourth_place",
+                            "tests/test_trash_pandas.py::test_scoring_tie_breaks",
+                            "tests/test_trash_pandas.py::test_scoring_bad_input"]),
+    "gostop.score": (["analyzer/games/gostop/score.py"],
+                     ["tests/test_gostop_score.py", "tests/test_gostop_score_flags.py",
+                      "tests/test_gostop_pyscore.py"]),
+    "ten.score": (["analyzer/games/ten/score.py"],
+                  ["tests/test_ten.py", "tests/test_ten_score.py",
+                   "tests/test_ten_whole_score.py"
+                   "::test_slot_dp_equals_search_on_random_collections",
+                   "tests/test_ten_whole_score.py::test_marginal_values_equal_score_differences"]),
+    "canasta.score": (["analyzer/games/canasta/score.py"],
+                      ["tests/test_canasta.py", "tests/test_canasta_rules.py",
+                       "tests/test_canasta_score.py"]),
+    "rules": (["analyzer/games/*/rules.py"],
+              ["tests/test_trash_pandas_whole_rules.py", "tests/test_ten_whole_rules.py",
+               "tests/test_canasta_rules.py", "tests/test_magdagdon.py", "tests/test_pig.py",
+               "tests/test_gostop_score.py", "tests/test_properties_registry.py"]),
+    "tune": (["analyzer/tune.py"], ["tests/test_report_tune.py", "tests/test_tune_target.py"]),
+}
 
 
 def copy_tree(dest: Path) -> None:
@@ -80,46 +116,71 @@ def _score(c: Counter) -> float:
     return (c["killed"] + c["timeout"]) / judged if judged else 0.0
 
 
-def _select_tests(pyproject: Path, tests: list[str]) -> None:
-    """Replace the scratch copy's test selection (the working tree's file is left alone)."""
+def configure(pyproject: Path, modules: list[str], tests: list[str]) -> None:
+    """Point the scratch copy's ``[tool.mutmut]`` at one group's modules and tests."""
     import re
 
+    def listed(items):
+        return "[" + ", ".join(f'"{x}"' for x in items) + "]"
+
     text = pyproject.read_text()
-    listed = ", ".join(f'"{t}"' for t in tests)
-    text = re.sub(r"pytest_add_cli_args_test_selection = \[.*?\]",
-                  f"pytest_add_cli_args_test_selection = [{listed}]", text, flags=re.S)
+    text = re.sub(r"^only_mutate = \[.*?\]", f"only_mutate = {listed(modules)}", text,
+                  flags=re.S | re.M)
+    text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]",
+                  f"pytest_add_cli_args_test_selection = {listed(tests)}", text, flags=re.S | re.M)
     pyproject.write_text(text)
+
+
+def run_group(name: str, scratch: Path, jobs: int, keep: bool) -> None:
+    """mutmut over one group in ``scratch`` (a fresh copy unless ``keep``)."""
+    modules, tests = GROUPS[name]
+    if scratch.exists() and not keep:
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True, exist_ok=True)
+    copy_tree(scratch)
+    configure(scratch / "pyproject.toml", modules, tests)
+    # mutants/ must exist before Python starts: a PYTHONPATH entry that is missing at start-up
+    # is cached by the import system as "no finder" for the whole process, and mutmut forks its
+    # stats and test runs from that process. The tests' conftest then failed to import
+    # ("No module named 'tests'", pytest exit 4) on the first run in a fresh copy, and
+    # `import analyzer` fell through to the venv's editable install of the main repo (unmutated,
+    # possibly older code) -- the stats failures seen on 30 Nov and 1 Dec 2026.
+    (scratch / "mutants").mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MUTANT_UNDER_TEST")}
+    env["PYTHONPATH"] = str(scratch / "mutants")
+    env["NUMBA_NUM_THREADS"] = "1"
+    print(f"== {name}: {', '.join(modules)}\n   tests: {' '.join(tests)}", flush=True)
+    subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)],
+                   cwd=scratch, env=env)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("patterns", nargs="*")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--keep", action="store_true", help="reuse the scratch folder (resume)")
-    ap.add_argument("--tests", nargs="+", default=None,
-                    help="test files to run instead of the configured selection")
+    ap.add_argument("groups", nargs="*", help="groups to run (default: all)")
+    ap.add_argument("--jobs", type=int, default=1, help="mutmut workers (default 1: shared box)")
+    ap.add_argument("--keep", action="store_true", help="reuse the scratch copies (resume)")
+    ap.add_argument("--list", action="store_true", help="print the groups and exit")
+    ap.add_argument("--table", action="store_true",
+                    help="only print the table of the scratch copies already there")
     args = ap.parse_args()
-    scratch = Path(os.environ.get("MUTATE_DIR", "/tmp/pushluck-mutmut"))
-    if scratch.exists() and not args.keep:
-        shutil.rmtree(scratch)
-    scratch.mkdir(parents=True, exist_ok=True)
-    copy_tree(scratch)
-    if args.tests:
-        _select_tests(scratch / "pyproject.toml", args.tests)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(scratch / "mutants")
-    env["NUMBA_NUM_THREADS"] = "1"
+    if args.list:
+        for name, (modules, tests) in GROUPS.items():
+            print(f"{name:20s} {' '.join(modules)}\n{'':20s} tests: {' '.join(tests)}")
+        return 0
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        print(f"unknown group(s) {', '.join(unknown)}; groups: {', '.join(GROUPS)}",
+              file=sys.stderr)
+        return 2
+    base = Path(os.environ.get("MUTATE_DIR", "/tmp/pushluck-mutmut"))
     t0 = time.time()
-    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs), *args.patterns]
-    subprocess.run(cmd, cwd=scratch, env=env)
-    if all(c["not run"] == sum(c.values()) for _, c in summarise(scratch)):
-        # mutmut 3.8's first stats collection in a fresh scratch copy has failed with a mutant
-        # apparently active (RunResult.block_sums empty); a second `mutmut run` in the same
-        # copy collects them and runs every mutant (seen on 1 Dec 2026; see RESULTS.md)
-        print("mutmut ran no mutant (its stats collection failed): running it once more")
-        subprocess.run(cmd, cwd=scratch, env=env)
-    print_table(summarise(scratch), time.time() - t0)
-    print(f"surviving mutants: cd {scratch} && {sys.executable} -m mutmut results; "
+    if not args.table:
+        for name in args.groups or list(GROUPS):
+            run_group(name, base / name, args.jobs, args.keep)
+    rows = [row for name in GROUPS if (base / name / "mutants").is_dir()
+            for row in summarise(base / name)]
+    print_table(rows, time.time() - t0)
+    print(f"surviving mutants: cd {base}/GROUP && {sys.executable} -m mutmut results; "
           f"mutmut show NAME")
     return 0
 

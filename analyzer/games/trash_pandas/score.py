@@ -95,8 +95,6 @@ def parse_stash(text: str, deck: dict[str, CardType]) -> dict[str, dict[str, int
         if name in players:
             raise UserError(f"player '{name}' listed twice")
         players[name] = parse_counts(body, deck, name)
-    if not players:
-        raise UserError("--stash lists no players")
     check_totals(players, deck)
     return players
 
