@@ -101,6 +101,47 @@ def test_block_racing_covers_true_losses_and_saves_tenfold_on_a_wide_family():
     assert cost["blocks_spent"] == sum(s.extra["rounds"] for s in scored) * 32
 
 
+class _Cx:
+    """A stand-in candidate: racing reads only its complexity."""
+
+    def __init__(self, complexity):
+        self.complexity = complexity
+
+
+def test_indifference_zone_drops_complex_rules_that_buy_less_than_delta():
+    from analyzer.advice.race import race_blocks
+
+    # 0: simple, loss 0.02; 1: simple, loss 0.10; 2..21: complex copies of 0 (per-block
+    # gain N(0, 0.02): they buy nothing); 22: more complex still, truly better than 0 by 0.05
+    blocks, delta = 32, 0.01
+    true = np.array([0.02, 0.10] + [0.02] * 20 + [-0.03])
+    rules = [_Cx(2), _Cx(2)] + [_Cx(5)] * 20 + [_Cx(8)]
+
+    def values(i, rnd):
+        common = np.random.default_rng([5, rnd]).normal(0, 1, blocks)
+        own0 = np.random.default_rng([5, rnd, 0]).normal(0, 0.3, blocks)
+        if 2 <= i <= 21:  # play like rule 0 but for a little noise of their own
+            return -true[0] + 0.5 * common + own0 + np.random.default_rng(
+                [5, rnd, i]).normal(0, 0.02, blocks)
+        own = own0 if i == 0 else np.random.default_rng([5, rnd, i]).normal(0, 0.3, blocks)
+        return -true[i] + 0.5 * common + own
+
+    scored, cost = race_blocks(rules, values, 1, 30, precision=0.005, indifference=delta)
+    assert scored[22].extra["survived"] and scored[0].extra["survived"]
+    dropped = [i for i, s in enumerate(scored) if "indifferent_to" in s.extra]
+    assert dropped == list(range(2, 22))
+    assert all(scored[i].extra["indifferent_to"] == 0 for i in dropped)
+    assert cost["indifferent"] == 20 and cost["indifference"] == delta
+    ref = cost["reference_index"]
+    assert ref == 22
+    for i, s in enumerate(scored):
+        assert s.lo <= true[i] - true[ref] <= s.hi
+    # without the zone the copies stay in the race to the end, so it costs more
+    plain, cost0 = race_blocks(rules, values, 1, 30, precision=0.005)
+    assert cost0["indifferent"] == 0 and cost0["survivors"] > cost["survivors"] + 10
+    assert cost0["trials_spent"] > cost["trials_spent"]
+
+
 def test_t_quantile_widens_few_blocks_and_tends_to_the_normal():
     from analyzer.advice.race import t_quantile
 

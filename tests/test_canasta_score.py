@@ -208,3 +208,81 @@ def test_two_unfinished_melds_of_a_rank_are_refused():
         check_unfinished(ms)
     assert str(err.value) == ("two unfinished Q melds: a player has at most one unfinished meld "
                               "of each rank (and one wild meld)")
+
+
+# ------------------------------ a house rule and going out, through every path that reads them
+SEVENS_WILD = CanastaRules(wilds_in_sevens=True)
+
+
+def test_wilds_in_sevens_reaches_every_meld_path():
+    # a new meld, an existing meld, a "+" of naturals and wilds, and a "+" of wild cards only
+    for rules, legal in ((R, False), (SEVENS_WILD, True)):
+        new = check_melds(["7S,7H,2C"], rules, melded=True)
+        assert new["legal"] is legal
+        plus = check_melds(["+7D,2C"], rules, melded=True, existing=["7S,7H,7C"])
+        assert plus["legal"] is legal
+        wild_only = check_melds(["+JK"], rules, melded=True, existing=["7S,7H,7C"])
+        assert wild_only["legal"] is legal
+        if legal:
+            assert wild_only["melds"][0]["cards"] == ["7S", "7H", "7C", "JK"]
+        else:
+            assert reasons(wild_only) == [(False, "no wild card may join a meld of sevens")]
+    assert check_melds(["+7D"], SEVENS_WILD, melded=True, existing=["7S,7H,2C"])["legal"]
+    with pytest.raises(UserError) as err:
+        check_melds(["+7D"], R, melded=True, existing=["7S,7H,2C"])
+    assert str(err.value) == ("existing meld 7S 7H 2C is not legal: no wild card may join a "
+                              "meld of sevens")
+
+
+def test_wilds_in_sevens_reaches_the_round_score():
+    mixed_sevens = ["7S", "7H", "7D", "7C", "7S", "7H", "2C"]    # 6 x 5 + 20 = 50
+    got = score_from_toml({"melds": [mixed_sevens]}, SEVENS_WILD)
+    assert got["round_score"] == 50 + 300 and got["melds"][0]["canasta"] == "black"
+    with pytest.raises(UserError):
+        score_from_toml({"melds": [mixed_sevens]}, R)
+
+
+def test_going_out_reaches_the_new_and_the_wild_meld_paths():
+    threes = check_melds(["3S,3C,3S"], R, melded=True, going_out=True)
+    assert reasons(threes) == [(True, "")] and threes["melds"][0]["kind"] == "black-threes"
+    # two black-three melds at once are not an unfinished-meld clash
+    two = check_melds(["3S,3C,3S", "3C,3S,3C"], R, melded=True, going_out=True)
+    assert reasons(two) == [(True, ""), (True, "")]
+    assert check_melds(["3S,3C,3S"], R, melded=True)["legal"] is False
+
+
+def test_a_black_threes_meld_is_no_unfinished_meld_of_its_rank():
+    got = check_melds(["3S,3C,3S"], R, melded=True, existing=["3C,3S,3C"], going_out=True)
+    assert reasons(got) == [(True, "")]
+
+
+def test_labels_are_kept_through_every_path():
+    got = check_melds(["+2C", "+KD,JK", "QS,QH,QD"], R, melded=True,
+                      existing=["AS,AH,AD", "KS,KH,KC"])
+    assert [m["cards"] for m in got["melds"]] == [["AS", "AH", "AD", "2C"],
+                                                  ["KS", "KH", "KC", "KD", "JK"],
+                                                  ["QS", "QH", "QD"]]
+    none_fits = check_melds(["+2C"], R, melded=True)
+    assert none_fits["melds"][0]["cards"] == ["2C"]
+
+
+def test_the_supply_counts_every_meld_and_the_existing_ones():
+    # two players: 4 copies of each card; 5 kings of spades over several melds is too many
+    for proposed, existing in ((["KS,KS,KS", "AS,AH,AD", "+KS,KS"], []),
+                               (["KS,KS,KS", "AS,AH,AD"], ["KS,KS,KH"]),
+                               (["AS,AH,AD"], ["KS,KS,KS,KS,KS"])):
+        with pytest.raises(UserError, match="card KS appears 5 times"):
+            check_melds(proposed, R, melded=True, existing=existing)
+    assert check_melds(["KS,KS,KH", "AS,AH,AD"], R, melded=True, existing=["QS,QH,QD"])["legal"]
+
+
+@pytest.mark.parametrize("text", ["+", " + ", ""])
+def test_an_empty_proposed_meld_is_refused_by_name(text):
+    with pytest.raises(UserError) as err:
+        check_melds(["KS,KH,KD", text], R)
+    assert str(err.value) == f"empty meld '{text}'"
+
+
+def test_only_the_plus_is_stripped_from_an_added_meld():
+    with pytest.raises(UserError):
+        check_melds(["+X7S"], R, melded=True, existing=["7S,7H,7C"])

@@ -113,3 +113,23 @@ def test_threshold_fast_path_equals_general_loop():
     fast = simulate_blocks(keys, counts, 100, 6, 1, True, 0, 20, dummy, 0, 25, dummy)
     general = simulate_blocks(keys, counts, 100, 6, 1, True, 0, 20, dummy, 0, 25, dummy, True)
     assert np.array_equal(fast, general)
+
+
+def test_paired_kernel_counts_disagreements_in_both_directions():
+    """Σd and Σd² of the paired kernel, d = w_A − w_B ∈ {−1, 0, 1}: Σd² counts the games whose
+    outcomes differ, so Σd² ≥ |Σd| with equal parity, and Σd² = wins_A + wins_B − 2·(both won);
+    hold:25 and hold:20 disagree both ways in thousands of games, so Σd² > |Σd|."""
+    from analyzer.games.pig.play import policy_arrays
+    from analyzer.rng import block_keys
+    from kernels.pig import paired_blocks
+
+    r = PigRules()
+    a = [policy_arrays(parse_policy(t), r) for t in ("hold:25", "hold:20")]
+    b = [policy_arrays(parse_policy(t), r) for t in ("hold:20", "hold:20")]
+    out = paired_blocks(block_keys(11, 0, 4), np.full(4, 1000, dtype=np.int64), r.goal, r.faces,
+                        r.bust_faces, *a[0], *a[1], *b[0], *b[1])
+    wa, wb, sd, sd2 = out.sum(axis=0)
+    assert sd == wa - wb
+    assert sd2 > abs(sd) and (sd2 - abs(sd)) % 2 == 0
+    assert sd2 <= min(4000, wa + wb)
+    assert np.all(out[:, 3] >= np.abs(out[:, 2]))

@@ -21,6 +21,16 @@ def race_precision_option(unit: str):
         help=f"Race until every surviving rule's loss half-width is at most this ({unit}).")]
 
 
+def race_indifference_option(unit: str):
+    """``--indifference`` of a raced advice command, in the game's ``unit`` (default: the
+    precision; :func:`analyzer.advice.race.race_blocks` states the test)."""
+    return Annotated[Optional[float], typer.Option(
+        "--indifference", metavar="DELTA", min=0.0,
+        help=f"Drop a rule once it is shown not to beat the best simpler surviving rule by more "
+             f"than DELTA ({unit}): it is not worth remembering. Default: the --precision; "
+             f"0 keeps every rule not shown worse.")]
+
+
 def race_rounds_option(per_round: str):
     """``--rounds`` of a raced advice command; ``per_round`` says what one round plays."""
     return Annotated[int, typer.Option(
@@ -87,7 +97,14 @@ def race_line(cost: dict) -> str:
     return (f"Racing: {cost['trials_spent']:,} {u} spent vs {cost['trials_flat']:,} to take every "
             f"one of the {cost['candidates']} rules to the survivors' sample "
             f"({cost['trials_flat'] / cost['trials_spent']:.1f}× fewer); {cost['survivors']} "
-            f"survived {cost['rounds']} rounds")
+            f"survived {cost['rounds']} rounds" + _zone_words(cost))
+
+
+def _zone_words(cost: dict) -> str:
+    if not cost.get("indifference"):
+        return ""
+    return (f"; {cost['indifferent']} dropped for gaining less than {cost['indifference']:g} "
+            f"over a simpler rule (--indifference)")
 
 
 def write_rules(out, payload: dict) -> list[str]:

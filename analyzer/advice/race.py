@@ -94,7 +94,8 @@ def t_quantile(z: float, df: int) -> float:
 
 
 def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
-                precision: float = 0.0, alpha: float = 0.05) -> tuple[list[Scored], dict]:
+                precision: float = 0.0, alpha: float = 0.05,
+                indifference: float = 0.0) -> tuple[list[Scored], dict]:
     """Race ``rules`` on per-block values, against the running best (no pilot round).
 
     ``values(i, rnd) -> array`` gives candidate i's mean per trial on each block of round
@@ -113,15 +114,27 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     the largest sample a survivor reached (evaluating every candidate to the same precision),
     with ``blocks_spent``/``blocks_flat``, rounds, survivors, the normal quantile ``z`` and
     ``alive_per_round`` (the candidates that played each round).
+
+    Indifference zone (``indifference`` = δ > 0): from the second round on, a survivor i is
+    also dropped when it cannot be shown to beat the best surviving strictly simpler rule j by
+    more than δ: the upper bound of the mean paired gain ``v_i − v_j`` (t · batch-means SE, the
+    same Bonferroni level) is below δ. Such a rule buys less than δ for what it adds to
+    remember, so it cannot be on the front at resolution δ; if it is in truth better than j by
+    more than δ, it is dropped with probability at most the test's level. Both tests share the
+    level: with δ > 0 the Bonferroni family counts two tests per candidate and round. A rule
+    that plays exactly like a simpler one (every paired block equal) is such a rule. Its extra
+    then says ``indifferent_to`` (j's index); ``cost["indifferent"]`` counts them.
     """
     import numpy as np
 
     from analyzer.stats import bonferroni_z
 
     m = len(rules)
-    z = bonferroni_z(max(1, m * max_rounds), 1.0 - alpha)
+    tests = 2 if indifference > 0 else 1
+    z = bonferroni_z(max(1, tests * m * max_rounds), 1.0 - alpha)
     cx = [r.complexity for r in rules]
     hist: list[list] = [[] for _ in range(m)]
+    why: dict[int, int] = {}
     alive = list(range(m))
     spent = rounds = 0
     trace = []
@@ -155,30 +168,63 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
             run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
             floor[c] = run
         alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
+        if indifference > 0 and rnd >= 1:
+            alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
+                                      indifference, why)
         if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
             break
     ref = best(alive)
     out = []
     for i in range(m):
         loss, se, h, k = paired(i, ref)
-        out.append(Scored(rules[i], loss, loss - h, loss + h, k * block,
-                          {"survived": i in alive, "se": se, "rounds": len(hist[i])}))
+        extra = {"survived": i in alive, "se": se, "rounds": len(hist[i])}
+        if i in why:
+            extra["indifferent_to"] = why[i]
+        out.append(Scored(rules[i], loss, loss - h, loss + h, k * block, extra))
     nmax = max(len(np.concatenate(hist[i])) for i in alive)
     return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
                  "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
                  "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
-                 "saving": m * nmax / spent, "alive_per_round": trace}
+                 "saving": m * nmax / spent, "alive_per_round": trace,
+                 "indifference": indifference, "indifferent": len(why)}
+
+
+def _drop_indifferent(alive: list, vals: list, cx: list, z: float, delta: float,
+                      why: dict) -> list:
+    """The survivors less those that cannot beat the best strictly simpler survivor by more
+    than ``delta`` (:func:`race_blocks`, indifference zone); ``vals[i]`` are i's block values
+    (every survivor has played the same blocks), ``why`` records who made each one go."""
+    keep: list = []
+    for i in sorted(alive, key=lambda i: (cx[i], i)):
+        simpler = [j for j in keep if cx[j] < cx[i]]
+        if simpler:
+            j = max(simpler, key=lambda j: float(vals[j].mean()))
+            g = vals[i] - vals[j]
+            k = len(g)
+            up = float(g.mean()) + (t_quantile(z, k - 1) * float(g.std(ddof=1)) / math.sqrt(k)
+                                    if k > 1 else math.inf)
+            if up < delta:
+                why[i] = j
+                continue
+        keep.append(i)
+    return [i for i in alive if i in set(keep)]
 
 
 def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: int,
-                  max_rounds: int, precision: float):
+                  max_rounds: int, precision: float, indifference: float = 0.0):
     """:func:`race_blocks` over engine policies: ``values(policy, round) -> per-block values``.
     Returns (scored rules with ``policy`` in extra, cost dict, the reference policy)."""
     scored, cost = race_blocks(rules, lambda i, rnd: values(policies[i], rnd), block,
-                               max_rounds, precision)
+                               max_rounds, precision, indifference=indifference)
     for s, p in zip(scored, policies):
         s.extra["policy"] = p
     return scored, cost, policies[cost["reference_index"]]
+
+
+def zone(precision: float, indifference) -> float:
+    """The indifference zone δ of a race (:func:`race_blocks`): ``indifference`` when given,
+    else the race's ``precision``."""
+    return float(precision if indifference is None else indifference)
 
 
 def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int, blocks: int,
@@ -201,16 +247,18 @@ def two_seat_values(job_for: Callable, column_for: Callable, seed: int, rnd: int
 
 
 def race_family(family: Sequence, values: Callable, block: int, max_rounds: int,
-                precision: float, unit: str) -> dict:
+                precision: float, unit: str, indifference: float = 0.0) -> dict:
     """Race candidates that are their own policies (each with ``complexity``, ``words()`` and
     ``to_json()``): the scored family, the Pareto front of the survivors, the reference, the
-    cost (``unit``: what a trial is) and the seconds taken."""
+    cost (``unit``: what a trial is) and the seconds taken; ``indifference`` as in
+    :func:`race_blocks`."""
     import time
 
     from analyzer.advice import pareto
 
     t0 = time.perf_counter()
-    scored, cost, ref = race_policies(family, family, values, block, max_rounds, precision)
+    scored, cost, ref = race_policies(family, family, values, block, max_rounds, precision,
+                                      indifference)
     cost["unit"] = unit
     return {"front": pareto([s for s in scored if s.extra["survived"]]), "all": scored,
             "reference": ref, "race": cost, "seconds": time.perf_counter() - t0}

@@ -203,11 +203,12 @@ class CanastaRacer:
 
 
 def advise(rules, seed: int, max_rounds: int = 20, precision: float = 0.02,
-           blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
-    from analyzer.advice.race import race_family
+           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None) -> dict:
+    from analyzer.advice.race import race_family, zone
 
     racer = CanastaRacer(rules, seed, blocks_per_round)
-    return race_family(family(), racer.values, BLOCK, max_rounds, precision, "games")
+    return race_family(family(), racer.values, BLOCK, max_rounds, precision, "games",
+                       zone(precision, indifference))
 
 
 def row(s) -> dict:

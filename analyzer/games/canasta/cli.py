@@ -9,7 +9,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
+from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
+                                 race_rounds_option)
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
@@ -334,6 +335,7 @@ def decide(position: Annotated[str, typer.Argument(
 @app.command()
 def advice(seed: SeedOpt = None,
            precision: race_precision_option("win probability") = 0.02,
+           indifference: race_indifference_option("win probability") = None,
            rounds: race_rounds_option("32 blocks of 4 games per surviving rule; 40 rounds save more, in about twice the time") = 20,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
@@ -366,7 +368,7 @@ def advice(seed: SeedOpt = None,
     r = _rules(rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = search(r, s, rounds, precision)
+    res = search(r, s, rounds, precision, indifference=indifference)
     payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
                "unit": "win probability (studied seat, both seats, greedy opponents)"}
     emit_raced(payload, res, f"Railroad Canasta ({r.players} players): take the pile / go out "

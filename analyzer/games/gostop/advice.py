@@ -174,13 +174,13 @@ class GoStopRacer:
 
 
 def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
-           blocks_per_round: int = BLOCKS_PER_ROUND) -> dict:
+           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None) -> dict:
     """Race :func:`family` (module doc); returns the front, every scored rule, the reference
     rule in words, the race's costs and the seconds taken."""
     import time
 
     from analyzer.advice import pareto
-    from analyzer.advice.race import race_policies
+    from analyzer.advice.race import race_policies, zone
 
     t0 = time.perf_counter()
     fam = family(rules)
@@ -188,7 +188,7 @@ def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
     fd = {f.name: f for f in feats}
     racer = GoStopRacer(rules, seed, blocks_per_round)
     scored, cost, ref = race_policies(fam, [policy_of(r) for r in fam], racer.values, BLOCK,
-                                      max_rounds, precision)
+                                      max_rounds, precision, zone(precision, indifference))
     front = pareto([s for s in scored if s.extra["survived"]])
     for s in scored:
         s.extra.pop("policy", None)

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
+from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
+                                 race_rounds_option)
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
 
@@ -390,6 +391,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
 @app.command()
 def advice(seed: SeedOpt = None,
            precision: race_precision_option("points per deal") = 0.02,
+           indifference: race_indifference_option("points per deal") = None,
            rounds: race_rounds_option("32 blocks of 64 deals per surviving rule") = 48,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
@@ -425,7 +427,7 @@ def advice(seed: SeedOpt = None,
     r = _rules(rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = search(r, s, rounds, precision)
+    res = search(r, s, rounds, precision, indifference=indifference)
     feats = res["features"]
     everyone = [rule_row(x, feats, DECISION) for x in sorted(res["all"], key=lambda x: x.loss)]
     payload = {"game": "gostop", "rules": rules_to_dict(r), "exact": False, "seed": s,

@@ -142,14 +142,15 @@ class MagdagdonRacer:
 
 
 def advise(rules, diff, policy, seed: int, max_rounds: int = 24,
-           precision: float = 0.5) -> dict:
-    from analyzer.advice.race import race_family
+           precision: float = 0.5, indifference=None) -> dict:
+    from analyzer.advice.race import race_family, zone
     from analyzer.errors import UserError
 
     if diff.powers <= 0:
         raise UserError(f"{diff.name} has no Majda Powers: there is nothing to advise")
     racer = MagdagdonRacer(rules, diff, policy, seed)
-    return {**race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games"),
+    return {**race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games",
+                          zone(precision, indifference)),
             "default": default_rule(rules, diff)}
 
 

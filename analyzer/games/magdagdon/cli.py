@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import MaxLossOpt, race_precision_option, race_rounds_option
+from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
+                                 race_rounds_option)
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt,
                               policy as policy_option, run_spec, trials)
@@ -351,6 +352,7 @@ def advice(difficulty: DiffOpt = "peaceful",
                                  "or min-dice (default greedy).") = None,
            seed: SeedOpt = None,
            precision: race_precision_option("points") = 0.5,
+           indifference: race_indifference_option("points") = None,
            rounds: race_rounds_option("16 blocks of 32 games per surviving rule") = 24,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
@@ -389,7 +391,7 @@ def advice(difficulty: DiffOpt = "peaceful",
                         "or min-dice, without power knobs")
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = search(r, diff, pol, s, rounds, precision)
+    res = search(r, diff, pol, s, rounds, precision, indifference)
     payload = {"game": "magdagdon", "difficulty": diff.name, "policy": pol.label,
                "rules": rules_dict(r), "exact": False, "seed": s,
                "unit": "points of final score (whole games)",

@@ -139,8 +139,9 @@ class TenGameRacer:
 
 
 def advise(rules, spec, players: int, seed: int, max_rounds: int = 16,
-           precision: float = 0.005, bands: str = "none") -> dict:
-    from analyzer.advice.race import race_family
+           precision: float = 0.005, bands: str = "none", indifference=None) -> dict:
+    from analyzer.advice.race import race_family, zone
 
     racer = TenGameRacer(rules, spec, players, seed)
-    return race_family(family(bands), racer.values, BLOCK, max_rounds, precision, "games")
+    return race_family(family(bands), racer.values, BLOCK, max_rounds, precision, "games",
+                       zone(precision, indifference))

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_precision_option,
+from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_indifference_option,
+                                 race_precision_option,
                                  race_rounds_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
@@ -24,6 +25,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
                     help="Deck file (default: the bundled deck).")] = None,
                 seed: SeedOpt = None,
                 precision: race_precision_option("win probability") = 0.005,
+                indifference: race_indifference_option("win probability") = None,
                 rounds: race_rounds_option("2 blocks of 64 games per seat per surviving "
                                            "rule") = 16,
                 band_by: BandByOpt = "none",
@@ -60,7 +62,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     r, spec = build_rules(TenRules, rules_file, set_), load_deck(deck)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = advise(r, spec, players, s, rounds, precision, band_by)
+    res = advise(r, spec, players, s, rounds, precision, band_by, indifference)
     payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
                "seed": s, "unit": "win probability (studied seat, every seat, threshold bots)"}
     emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing (Monte "

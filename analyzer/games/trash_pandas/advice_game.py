@@ -169,11 +169,12 @@ class GameRacer:
 
 
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
-           precision: float = 0.002, bands: str = "all") -> dict:
-    from analyzer.advice.race import race_family
+           precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
+    from analyzer.advice.race import race_family, zone
 
     racer = GameRacer(rules, players, seed)
-    return race_family(family(rules, bands), racer.values, BLOCK, max_rounds, precision, "games")
+    return race_family(family(rules, bands), racer.values, BLOCK, max_rounds, precision, "games",
+                       zone(precision, indifference))
 
 
 def row(s) -> dict:

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_precision_option,
+from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_indifference_option,
+                                 race_precision_option,
                                  race_rounds_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
@@ -21,6 +22,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
                                                      help="Players (2-4).")] = 3,
                 seed: SeedOpt = None,
                 precision: race_precision_option("win probability") = 0.002,
+                indifference: race_indifference_option("win probability") = None,
                 rounds: race_rounds_option("4 blocks of 256 games per seat per surviving "
                                            "rule") = 24,
                 band_by: BandByOpt = "all",
@@ -58,7 +60,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     r = build_rules(TrashPandasRules, rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = advise(r, players, s, rounds, precision, band_by)
+    res = advise(r, players, s, rounds, precision, band_by, indifference)
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
                "unit": "win probability (studied seat, every seat, heuristic opponents)"}
