@@ -80,10 +80,10 @@ def test_pairs_in_plain_words():
                  Rule("threshold", "opp_hand", "<=", (4,)))
     assert p.complexity == 7
     assert p.words() == (
-        "Take the pile (when the cards left in the stock is below 30) while the cards in the "
-        "discard pile is at least 3; when the cards left in the stock is at least 30: at least "
-        "8; otherwise draw from the stock. Go out while the fewest cards in an opponent's hand "
-        "is at most 4; otherwise keep playing.")
+        "Take the pile (when the number of cards left in the stock is below 30) while the "
+        "number of cards in the discard pile is at least 3; when the number of cards left in "
+        "the stock is at least 30: at least 8; otherwise draw from the stock. Go out while the "
+        "fewest cards in an opponent's hand is at most 4; otherwise keep playing.")
     assert RulePair(ALWAYS, ALWAYS).words() == ("Take the pile whenever allowed. Go out as soon "
                                                 "as allowed.")
 

@@ -32,3 +32,25 @@ def test_optimal_with_cards_and_cap_one_matches_exact():
     for key in ("bust_rate", "mean_tokens", "p_all_six", "mean_value"):
         stat = out[key]
         assert abs(stat.estimate - stat.exact_value) <= 4.5 * stat.se + 1e-12, key
+
+
+@pytest.mark.parametrize("cards,cap", [((1, 1, 2), 1), ((0, 0, 1), 1), ((0, 0, 2), 2),
+                                       ((0, 0, 0), 1)])
+def test_a_turn_that_collects_six_ends_with_six_to_six_plus_cap_tokens(cards, cap):
+    """Whole turns, not statistics: a turn that collects all six then plays a bonus turn that
+    busts (0 more) or stops at most at ``bonus_cap`` tokens, so the summed tokens of the all-six
+    turns lie in [6·k, (6 + cap)·k] for k such turns; with cap 1 and no Nanners at the start of
+    the bonus turn its first roll always takes a token, so the bound is reached exactly."""
+    from analyzer.games.trash_pandas.play import TurnSolver, build_tables, make_job
+    from kernels.trash_pandas import COLUMNS
+
+    rules = TrashPandasRules(bonus_cap=cap)
+    solver = TurnSolver(ValueModel(), rules)
+    tables = build_tables(parse_policy("stop-at:6"), solver, *cards)
+    res = RunSpec(60_000, 7, progress=False).run(make_job(tables, solver))
+    s = dict(zip(COLUMNS, res.sums))
+    k = s["all_six"]
+    assert k > 500
+    assert 6 * k <= s["six_tokens"] <= (6 + cap) * k
+    if cap == 1 and cards[1] == 0:
+        assert s["six_tokens"] == 7 * k

@@ -116,14 +116,16 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     ``alive_per_round`` (the candidates that played each round).
 
     Indifference zone (``indifference`` = δ > 0): from the second round on, a survivor i is
-    also dropped when it cannot be shown to beat the best surviving strictly simpler rule j by
-    more than δ: the upper bound of the mean paired gain ``v_i − v_j`` (t · batch-means SE, the
+    also dropped when it cannot be shown to beat rule j by more than δ, j the best (highest
+    mean) of the survivors kept so far that are simpler than i, or as simple and better on
+    average: the upper bound of the mean paired gain ``v_i − v_j`` (t · batch-means SE, the
     same Bonferroni level) is below δ. Such a rule buys less than δ for what it adds to
-    remember, so it cannot be on the front at resolution δ; if it is in truth better than j by
-    more than δ, it is dropped with probability at most the test's level. Both tests share the
-    level: with δ > 0 the Bonferroni family counts two tests per candidate and round. A rule
-    that plays exactly like a simpler one (every paired block equal) is such a rule. Its extra
-    then says ``indifferent_to`` (j's index); ``cost["indifferent"]`` counts them.
+    remember (or is a no better alternative to an equally simple rule), so the front at
+    resolution δ does not need it; if it is in truth better than j by more than δ, it is
+    dropped with probability at most the test's level. Both tests share the level: with δ > 0
+    the Bonferroni family counts two tests per candidate and round. A rule that plays exactly
+    like a simpler one (every paired block equal) is such a rule. Its extra then says
+    ``indifferent_to`` (j's index); ``cost["indifferent"]`` counts them.
     """
     import numpy as np
 
@@ -191,14 +193,16 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
 
 def _drop_indifferent(alive: list, vals: list, cx: list, z: float, delta: float,
                       why: dict) -> list:
-    """The survivors less those that cannot beat the best strictly simpler survivor by more
-    than ``delta`` (:func:`race_blocks`, indifference zone); ``vals[i]`` are i's block values
-    (every survivor has played the same blocks), ``why`` records who made each one go."""
+    """The survivors less those that cannot beat the best kept rule at most as complex by more
+    than ``delta`` (:func:`race_blocks`, indifference zone). Survivors are visited simplest
+    first and, within a complexity, best first, so an equally simple rule kept before i is at
+    least as good on average. ``vals[i]`` are i's block values (every survivor has played the
+    same blocks); ``why`` records who made each one go."""
+    mean = {i: float(vals[i].mean()) for i in alive}
     keep: list = []
-    for i in sorted(alive, key=lambda i: (cx[i], i)):
-        simpler = [j for j in keep if cx[j] < cx[i]]
-        if simpler:
-            j = max(simpler, key=lambda j: float(vals[j].mean()))
+    for i in sorted(alive, key=lambda i: (cx[i], -mean[i], i)):
+        if keep:
+            j = max(keep, key=lambda j: mean[j])
             g = vals[i] - vals[j]
             k = len(g)
             up = float(g.mean()) + (t_quantile(z, k - 1) * float(g.std(ddof=1)) / math.sqrt(k)
@@ -207,7 +211,8 @@ def _drop_indifferent(alive: list, vals: list, cx: list, z: float, delta: float,
                 why[i] = j
                 continue
         keep.append(i)
-    return [i for i in alive if i in set(keep)]
+    kept = set(keep)
+    return [i for i in alive if i in kept]
 
 
 def race_policies(rules: Sequence, policies: Sequence, values: Callable, block: int,

@@ -336,7 +336,7 @@ def decide(position: Annotated[str, typer.Argument(
 def advice(seed: SeedOpt = None,
            precision: race_precision_option("win probability") = 0.02,
            indifference: race_indifference_option("win probability") = None,
-           rounds: race_rounds_option("32 blocks of 4 games per surviving rule; 40 rounds save more, in about twice the time") = 20,
+           rounds: race_rounds_option("32 blocks of 4 games per surviving rule") = 60,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
