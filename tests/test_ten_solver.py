@@ -75,6 +75,23 @@ def test_opponent_cost():
     assert b["ev_draw"] == pytest.approx(0.75) and b["recommendation"] == "draw"
 
 
+def test_opponent_cost_under_a_small_token_cap():
+    # House rule token_cap = 2: the opponents gain min(C, 2) tokens each. Tableau r3,$5 (C = 5)
+    # with opp = 0.1 and 4 players: numbers 1 − 3 × 0.1 × 2 = 0.4 (uncapped it would be −0.5);
+    # currency min(5, 2) × 0.25 = 0.5. Pile {$1}: drawing → C = 6, the same rewards: 0.5.
+    rules = TenRules(token_cap=2)
+    b = best(Model(TurnState(_pile(c1=1), 0, 3, 5, 1, 2), rules, ValueModel(opp=0.1),
+                   players=4))
+    assert b["ev_stop_numbers"] == pytest.approx(0.4)
+    assert b["ev_stop_currency"] == pytest.approx(0.5)
+    assert b["ev_draw"] == pytest.approx(0.5)
+    # a number bust pays the capped cost too: tableau r9,$5 (T = 4), pile {9}: T = 13 busts:
+    # bust token 0.75 − 3 × 0.1 × min(5, 2) = 0.15 (uncapped −0.75)
+    b2 = best(Model(TurnState(_pile(n9=1), 0, 9, 5, 1, 2), rules, ValueModel(opp=0.1),
+                    players=4))
+    assert b2["ev_draw"] == pytest.approx(0.15)
+
+
 # --------------------------------------------------------------------- brute force (independent)
 
 VALS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5]

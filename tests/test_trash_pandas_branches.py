@@ -54,3 +54,27 @@ def test_a_turn_that_collects_six_ends_with_six_to_six_plus_cap_tokens(cards, ca
     assert 6 * k <= s["six_tokens"] <= (6 + cap) * k
     if cap == 1 and cards[1] == 0:
         assert s["six_tokens"] == 7 * k
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 6])
+def test_the_minimal_stop_at_loop_matches_the_closed_form(k):
+    """The bench's minimal loop (``stop_at_plain``): a turn with no cards rolls until it holds k
+    distinct tokens or repeats one (a bust). It survives with probability
+    q = 6!/(6 − k)! / 6^k (each roll must show a new face), then holds k tokens; it reaches six
+    only when k = 6. So busts ~ 1 − q, Σtokens = k · survivors, sixes = survivors · [k = 6]."""
+    import math
+
+    import numpy as np
+
+    from analyzer.rng import block_keys
+    from kernels.trash_pandas import stop_at_plain
+
+    n, blocks = 20_000, 8
+    out = stop_at_plain(block_keys(5, 0, blocks), np.full(blocks, n, dtype=np.int64), k)
+    busts, tokens, sixes = out.sum(axis=0)
+    total = n * blocks
+    q = math.perm(6, k) / 6 ** k
+    assert tokens == k * (total - busts)
+    assert sixes == (total - busts if k == 6 else 0)
+    se = math.sqrt(q * (1 - q) / total)
+    assert abs((total - busts) / total - q) <= 5 * se + 1e-12
