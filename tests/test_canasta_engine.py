@@ -201,6 +201,26 @@ def test_plan_initial_reaches_the_closed_form_and_is_legal():
         assert (used <= h).all()
 
 
+def test_plan_initial_keeps_the_wilds_when_the_naturals_meet_the_requirement_exactly():
+    """Stage 0 of the first meld: the natural ranks held three or more times (at most 7 each)
+    are laid; when their value reaches the requirement -- exactly counts -- the wild cards stay
+    in hand."""
+    rng = random.Random(11)
+    rp = M.rules_arrays(R2)[0]
+    out = np.zeros((15, 3), np.int64)
+    seen = 0
+    for _ in range(3000):
+        h = _random_hand(rng, size=rng.choice((9, 13, 16)))
+        t0 = sum(min(int(h[r]), 7) * VALUES[r] for r in range(4, 15) if h[r] >= 3)
+        if t0 == 0 or h[0] + h[1] == 0:
+            continue
+        seen += 1
+        assert K.plan_initial(h, t0, rp, out) == t0
+        assert out[:, 1].sum() == 0 and out[:, 2].sum() == 0
+        assert all(out[r, 0] == (min(int(h[r]), 7) if h[r] >= 3 else 0) for r in range(4, 15))
+    assert seen > 200
+
+
 # --------------------------------------------------------------------------- property tests
 def _check_round(res, P, rules):
     hand, kit, un, can, pl, mcnt, stock, pile, g, viol = res
