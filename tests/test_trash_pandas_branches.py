@@ -78,3 +78,36 @@ def test_the_minimal_stop_at_loop_matches_the_closed_form(k):
     assert sixes == (total - busts if k == 6 else 0)
     se = math.sqrt(q * (1 - q) / total)
     assert abs((total - busts) / total - q) <= 5 * se + 1e-12
+
+
+@pytest.mark.parametrize("cap", [1, 2])
+def test_a_rule_that_would_roll_on_stops_at_the_bonus_cap(cap):
+    """A rule of thumb is a table over every state, so "roll while you hold at most 5 tokens"
+    says roll in the bonus turn past its cap too: the kernel itself must stop the bonus turn at
+    ``bonus_cap`` tokens. With one MMM Pie! and no Nanners the all-six turns then end with
+    between 6 and 6 + cap tokens, exactly 7 each under cap 1 (the first bonus roll always takes
+    a token); the mean value matches the exact value of the same tables (PolicyEvaluator's
+    walk, which stops at the cap)."""
+    import math
+
+    from analyzer.advice import Rule
+    from analyzer.games.trash_pandas.play import (PolicyEvaluator, PolicySpec, TurnSolver,
+                                                  build_tables, make_job)
+    from kernels.trash_pandas import COLUMNS
+
+    rules = TrashPandasRules(bonus_cap=cap)
+    solver = TurnSolver(ValueModel(), rules)
+    rule = Rule("threshold", "tokens", "<=", (5,))
+    tables = build_tables(PolicySpec("rule", rule=rule, source="test"), solver, 0, 0, 1)
+    res = RunSpec(60_000, 3, progress=False).run(make_job(tables, solver))
+    s = dict(zip(COLUMNS, res.sums))
+    k = s["all_six"]
+    assert k > 500
+    assert 6 * k <= s["six_tokens"] <= (6 + cap) * k
+    if cap == 1:
+        assert s["six_tokens"] == 7 * k
+    n = res.n
+    mean = s["sum_value"] / n
+    se = math.sqrt(max(s["sum_value2"] / n - mean * mean, 0.0) / (n - 1))
+    exact = PolicyEvaluator(tables, solver).turn()["mean_value"]
+    assert abs(mean - exact) <= 5 * se
