@@ -66,7 +66,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
               + [f"tests/test_pig.py::test_{t}" for t in (
                   "decide_is_consistent_with_the_table", "small_goal_exact_by_hand",
                   "policy_parsing")]),
-    "tune": (["analyzer/tune.py"], ["tests/test_report_tune.py", "tests/test_tune_target.py"]),
+    "tune": (["analyzer/tune.py"],
+             ["tests/test_tune_parts.py", "tests/test_report_tune.py::test_tune_errors",
+              "tests/test_tune_target.py::test_parsing_targets_and_spaces",
+              "tests/test_blind_spots.py::test_batch_mean_hand_values",
+              "tests/test_blind_spots.py::test_batch_mean_keeps_the_block_order_of_an_order"
+              "_sensitive_sum"]),
 }
 
 
