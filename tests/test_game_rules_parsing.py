@@ -117,6 +117,19 @@ def test_jokers_are_taken_by_value_one_copy_at_a_time():
         "joker X2 in hand is not in the deck (jokers: none)")
 
 
+def test_gostop_rules_vector_switches_and_jokers():
+    from kernels.gostop import score as K
+
+    flags = (K.R_FLEX, K.R_NAGSTACK, K.R_BOMBK, K.R_JAANY, K.R_LASTK)
+    default = GS.rules_vector(GS.GoStopRules())
+    assert default.dtype == np.int64 and [int(default[i]) for i in flags] == [0] * 5
+    v = GS.rules_vector(GS.GoStopRules(sake_cup="flex", nagari_multiplier="stack",
+                                       bomb_bonus="korean", ja_ppuk_scope="any",
+                                       last_turn_events="korean", jokers=(2, 3)))
+    assert [int(v[i]) for i in flags] == [1] * 5
+    assert (int(v[K.R_NJ]), int(v[K.R_JV]), int(v[K.R_JV + 1])) == (2, 2, 3)
+
+
 # ----------------------------------------------------------------------------- Canasta
 from analyzer.games.canasta import rules as C  # noqa: E402
 
@@ -208,6 +221,23 @@ def test_pig_bust_faces_below_the_faces():
     assert P.rules_dict(P.PigRules(goal=50)) == {"goal": 50, "faces": 6, "bust_faces": 1}
 
 
+@pytest.mark.parametrize("position,message", [
+    ((-1, 0, 0), "--me must be non-negative (got -1)"),
+    ((0, -2, 0), "--opp must be non-negative (got -2)"),
+    ((0, 0, -3), "--turn must be non-negative (got -3)"),
+    ((100, 0, 0), "scores must be below the goal 100: the game is already over"),
+    ((0, 100, 0), "scores must be below the goal 100: the game is already over"),
+    ((50, 0, 50), "--me 50 plus --turn 50 reaches the goal 100: just hold"),
+])
+def test_pig_positions_that_cannot_occur(position, message):
+    assert refusal(P.check_scores, *position, P.PigRules()) == message
+
+
+def test_pig_positions_just_short_of_the_goal():
+    P.check_scores(99, 99, 0, P.PigRules())
+    P.check_scores(50, 0, 49, P.PigRules())
+
+
 # ----------------------------------------------------------------------------- Ten
 from analyzer.games.ten import rules as TN  # noqa: E402
 
@@ -218,6 +248,12 @@ def test_ten_value_model_parses_any_subset():
     assert TN.parse_value_model(" card=2, opp=0.5 ,token=0,bust=1") == TN.ValueModel(
         card=2, token=0, bust=1, opp=0.5)
     assert TN.ValueModel(1, 2, 3, 4).to_dict() == {"card": 1, "token": 2, "bust": 3, "opp": 4}
+
+
+def test_ten_card_lists_name_the_empty_entry():
+    assert [c.code for c in TN.parse_cards(" r5,$2 ,**")] == ["r5", "$2", "**"]
+    assert refusal(TN.parse_cards, "r5,,r6") == (
+        "malformed card list 'r5,,r6': empty entry at position 2")
 
 
 @pytest.mark.parametrize("text,message", [
