@@ -54,8 +54,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                       ["tests/test_canasta.py", "tests/test_canasta_rules.py",
                        "tests/test_canasta_score.py"]),
     "rules": (["analyzer/games/*/rules.py"],
-              ["tests/test_ten.py", "tests/test_ten_score.py", "tests/test_canasta.py",
-               "tests/test_canasta_score.py", "tests/test_gostop_score.py",
+              ["tests/test_game_rules_parsing.py", "tests/test_ten.py", "tests/test_ten_score.py",
+               "tests/test_canasta.py", "tests/test_canasta_score.py", "tests/test_gostop_score.py",
                "tests/test_gostop_score_flags.py", "tests/test_magdagdon.py",
                "tests/test_trash_pandas_score.py"]
               + [f"tests/test_trash_pandas.py::test_{t}" for t in (
