@@ -69,7 +69,8 @@ def test_roll_notation_and_its_refusals():
     assert refusal(M.parse_roll, "12X4", MR) == "roll '12X4': 'X' is not a die value 1-6"
     assert refusal(M.parse_roll, "123", MR) == (
         "roll '123' has 3 dice; expected 4 (dice_per_roll)")
-    assert M.counts_of([1, 1, 6]).tolist() == [0, 2, 0, 0, 0, 0, 1]
+    counts = M.counts_of([1, 1, 6])
+    assert counts.tolist() == [0, 2, 0, 0, 0, 0, 1] and counts.dtype == np.int64
 
 
 def test_the_turns_minimum_is_capped_by_the_dice_rolled():
@@ -333,6 +334,7 @@ def test_ten_turn_state_summarises_the_pile_and_the_tableau():
     assert (s.N, s.C, s.T, s.n_numbers, s.n_tableau) == (10, 4, 6, 2, 4)
     assert s.drawn == (0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0)
     assert s.cards_left == 129 - 5
+    assert TN.turn_state(r, spec, "r1,$2,b2,b3").n_numbers == 3  # T = 6 - 2
     two = TN.turn_state(r, MARKED, None, None, players=2)
     assert two.avail[:2] == (11, 11) and TN.turn_state(r, MARKED).avail[:2] == (12, 12)
 
@@ -364,7 +366,26 @@ def test_ten_deck_file_copies_at_their_limits(tmp_path):
     assert "$1" not in deck and deck["$2"] == 6
 
 
+def test_ten_deck_file_defaults_and_the_tenth_wild(tmp_path):
+    path = deck_file(tmp_path, "[wilds]\ntenth_number_wild_value = 9\n")
+    spec = TN.load_deck(path)
+    assert (spec.currency, spec.tenth_number_wild_value, spec.source) == (
+        (6, 6, 6, 5, 4), 9, str(path))
+    assert spec.marked_4plus == () and spec.marked_3 == ()
+    assert TN.load_deck(deck_file(tmp_path, "")).tenth_number_wild_value == 5
+    for value in (1, 9):
+        text = f"[wilds]\ntenth_number_wild_value = {value}\n"
+        assert TN.load_deck(deck_file(tmp_path, text)).tenth_number_wild_value == value
+
+
 @pytest.mark.parametrize("body,message", [
+    ("[wilds]\ntenth_number_wild_value = 10\n",
+     "'wilds.tenth_number_wild_value' must be an integer 1..9"),
+    ("[wilds]\ntenth_number_wild_value = true\n",
+     "'wilds.tenth_number_wild_value' must be an integer 1..9"),
+    ("[wilds]\ntenth_number_wild_value = \"5\"\n",
+     "'wilds.tenth_number_wild_value' must be an integer 1..9"),
+    ("[players]\nmarked_3 = \"r1\"\n", "'players.marked_3' must be a list of card codes"),
     ("[numbers]\ncopies = [3, 3, 3, 3, 3, 3, 1, 1, 51]\n",
      "'numbers.copies' must be a list of 9 integers 0..50"),
     ("[numbers]\ncopies = [3, 3, 3, 3, 3, 3, 1, 1, true]\n",

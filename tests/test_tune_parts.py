@@ -53,6 +53,37 @@ def calls(monkeypatch):
     return seen
 
 
+def refusal(fn, *args, **kwargs) -> str:
+    with pytest.raises(UserError) as exc:
+        fn(*args, **kwargs)
+    return str(exc.value)
+
+
+class ProgressSpy:
+    """Stands in for analyzer.runner.Progress: records the bar's arguments and updates."""
+
+    made: list = []
+
+    def __init__(self, label, total, unit, enabled=None):
+        self.enabled = False
+        self.updates = []
+        ProgressSpy.made.append({"label": label, "total": total, "unit": unit,
+                                 "enabled": enabled, "bar": self})
+
+    def update(self, done, note=""):
+        self.updates.append(done)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def bars(monkeypatch):
+    ProgressSpy.made = []
+    monkeypatch.setattr("analyzer.runner.Progress", ProgressSpy)
+    return ProgressSpy.made
+
+
 def z_of(family):
     return NormalDist().inv_cdf(1 - 0.025 / family)
 
@@ -73,6 +104,15 @@ def test_parse_sweep_refusals(text, message):
     with pytest.raises(UserError) as exc:
         T.parse_sweep(text)
     assert str(exc.value) == message
+
+
+def test_a_game_without_metrics_is_refused(monkeypatch):
+    class Bare:
+        def load(self, role):
+            return []
+
+    monkeypatch.setattr("analyzer.games.get_game", lambda game: Bare())
+    assert refusal(T.metrics_of, "chess") == "game 'chess' declares no tuning metrics"
 
 
 def test_unknown_keys_and_metrics_are_named():
@@ -118,8 +158,8 @@ def test_cells_sweep_the_policy_and_keep_the_sets():
 
 def test_cell_errors_name_the_problem():
     m = T.get_metric("pig", "p_first_wins")
-    with pytest.raises(UserError, match="a --sweep key is given twice"):
-        T.build_cells("pig", m, ["goal=50", "goal=60"], None, None, None)
+    assert refusal(T.build_cells, "pig", m, ["goal=50", "goal=60"], None, None, None) == (
+        "a --sweep key is given twice")
     with pytest.raises(UserError, match="--sweep: unknown rule 'gaol'"):
         T.build_cells("pig", m, ["gaol=50"], None, None, None)
     tp = T.get_metric("trash-pandas", "turn_value")
@@ -255,8 +295,27 @@ def test_tune_after_an_interrupt_keeps_the_finished_cells_and_reruns_nothing(cal
     reset_interrupted()
     calls.clear()
     interrupt["call"] = 1
-    with pytest.raises(Interrupted, match="no tuning cell had finished"):
+    with pytest.raises(Interrupted) as exc:
         run_tune()
+    assert str(exc.value) == "no tuning cell had finished"
+
+
+def test_a_cell_the_runner_cut_short_is_dropped(calls, monkeypatch):
+    # Ctrl-C inside the runner: it returns the trials it has and marks the process interrupted
+    from analyzer.errors import mark_interrupted
+
+    real = T.block_sums_task
+
+    def cut(*a, **k):
+        out = real(*a, **k)
+        if len(calls) == 3:
+            mark_interrupted()
+        return out
+
+    monkeypatch.setattr(T, "block_sums_task", cut)
+    res = run_tune()
+    assert [r["cell"] for r in res["rows"]] == ["baseline", "goal=50"]
+    assert res["stopped_by"] == "interrupt" and len(calls) == 3
 
 
 def test_tune_stopped_by_the_time_limit(calls, monkeypatch):
@@ -271,10 +330,13 @@ def test_tune_stopped_by_the_time_limit(calls, monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(T, "block_sums_task", slow)
-    res = run_tune(time_limit=15)
-    # started at 100: the baseline (to 110), goal=50 (110 ≤ 115, to 120); then the deadline
+    res = run_tune(time_limit=10)
+    # started at 100: the baseline (to 110), goal=50 (110 is not past the deadline 110, to 120);
+    # then no cell starts after the deadline
     assert [r["cell"] for r in res["rows"]] == ["baseline", "goal=50"]
     assert res["stopped_by"] == "time-limit" and res["rerun"] == []
+    clock["now"] = 100.0
+    assert run_tune(time_limit=0.5)["stopped_by"] == "time-limit"  # half a second is a limit
 
 
 @pytest.mark.parametrize("kw,message", [
@@ -316,6 +378,122 @@ def test_block_sums_task_runs_the_metric_job_in_blocks(monkeypatch):
     assert np.all((0 <= sums[:, WINS]) & (sums[:, WINS] <= 25))
     assert np.all(sums[:, WINS] == sums[:, GAME_COLUMNS.index("seat0_wins")])
     assert np.all(sums[:, TURNS] >= 25)  # every game takes at least one turn
-    again = T.block_sums_task("pig", "p_first_wins", rules, "hold:20,hold:20", 100, 5, 25, 0)
+    from analyzer.games.pig.play import make_job, parse_policy_pair
+    from analyzer.games.pig.rules import PigRules
+    from analyzer.runner import run
+
+    job = make_job(parse_policy_pair("hold:20,hold:20"), PigRules(**rules))
+    direct = run(job, 100, 5, progress=False, block_size=25)
+    assert np.array_equal(sums, np.vstack(direct.block_sums))
+    later = T.block_sums_task("pig", "p_first_wins", rules, "hold:20,hold:20", 50, 5, 25, 0,
+                              start_block=2)
+    assert np.array_equal(later, sums[2:])  # blocks 2 and 3 of the same stream
     other = T.block_sums_task("pig", "p_first_wins", rules, "hold:20,hold:20", 100, 5, 25, 1)
-    assert np.array_equal(sums, again) and not np.array_equal(sums, other)
+    assert not np.array_equal(sums, other)
+
+
+def test_block_sums_task_draws_no_progress_bar(bars, monkeypatch):
+    monkeypatch.setattr("analyzer.cluster.one_numba_thread_per_task", lambda: None)
+    T.block_sums_task("pig", "p_first_wins", {"goal": 10, "faces": 6, "bust_faces": 1},
+                      "hold:20,hold:20", 20, 5, 10, 0)
+    assert [b["enabled"] for b in bars] == [False]
+
+
+def test_run_cells_reports_each_finished_cell_to_the_bar(calls, bars):
+    m = T.get_metric("pig", "p_first_wins")
+    base, cells = T.build_cells("pig", m, ["goal=50,200"], None, None, None)
+    T.run_cells("pig", ["p_first_wins"], [base] + cells, 100, 1, "local")
+    assert {c["block_size"] for c in calls} == {1}  # fewer trials than blocks: blocks of 1
+    bar = bars[0]
+    assert (bar["label"], bar["total"], bar["unit"]) == ("tune pig: cells", 3, "cells")
+    assert bar["bar"].updates == [1, 2, 3]
+
+
+class FakeClient:
+    """A Dask client that runs each task at once; its futures are the results."""
+
+    def __init__(self, address):
+        self.address, self.submitted = address, []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args, pure=True):
+        self.submitted.append((fn, args, pure))
+        return fn(*args)
+
+    def gather(self, futures):
+        return list(futures)
+
+
+def test_run_cells_on_a_scheduler_submits_every_job_and_gathers_them(calls, bars, monkeypatch):
+    import sys
+    import types
+
+    clients = []
+    monkeypatch.setattr("analyzer.cluster.client_for",
+                        lambda address: clients.append(FakeClient(address)) or clients[-1])
+    monkeypatch.setitem(sys.modules, "distributed",
+                        types.SimpleNamespace(as_completed=lambda futures: iter(futures)))
+    m = T.get_metric("trash-pandas", "turn_value")
+    base, cells = T.build_cells("trash-pandas", m, ["bonus_cap=1"], None, None, None)
+    out = T.run_cells("trash-pandas", ["turn_value", "game_length"], [base] + cells, 256, 3,
+                      "tcp://host:8786")
+    (client,) = clients
+    assert client.address == "tcp://host:8786"
+    assert [(fn, pure) for fn, _a, pure in client.submitted] == [(T.block_sums_task, False)] * 4
+    assert [a[1] for _fn, a, _p in client.submitted] == ["turn_value", "game_length"] * 2
+    assert [sorted(o) for o in out] == [["games", "turn"]] * 2
+    assert bars[0]["bar"].updates == [0, 1, 1, 2]  # 2 cells over 4 tasks: done · 2 // 4
+
+
+def test_tune_passes_its_arguments_to_every_cell(calls, tmp_path):
+    house = tmp_path / "house.toml"
+    house.write_text("[rules]\ngoal = 300\n")
+    res = T.tune("pig", ["goal=50,200"], ["p_first_wins"], "hold:25,hold:25", N, 9,
+                 rules_file=str(house), sets=["faces=5"])
+    assert res["baseline_rules"] == {"goal": 300, "faces": 5, "bust_faces": 1}
+    assert {(c["seed"], c["policy"]) for c in calls} == {(9, "hold:25,hold:25")}
+    assert [c["goal"] for c in calls] == [300, 50, 200, 300, 50, 200]  # top 3 re-run: both
+    assert (res["metrics"], res["scheduler"]) == (["p_first_wins"], "local")
+    m = T.get_metric("pig", "p_first_wins")
+    _base, cells = T.build_cells("pig", m, ["faces=5"], None, str(house), None)
+    assert (cells[0].rules.goal, cells[0].rules.faces) == (300, 5)  # the file's rules kept
+
+
+def test_tune_reruns_the_top_three_by_default(calls):
+    res = T.tune("pig", ["goal=50,100,300,200,400"], ["p_first_wins"], None, N, 7)
+    assert [r["cell"] for r in res["rerun"]] == ["baseline", "goal=50", "goal=300", "goal=200"]
+
+
+def test_tune_with_fewer_trials_than_blocks_and_a_single_trial(calls):
+    # blocks of one game, each planted with 300 turns
+    res = T.tune("pig", ["goal=50"], ["mean_turns"], None, 100, 1, top=0)
+    assert [r["mean_turns"]["estimate"] for r in res["rows"]] == [300.0, 300.0]
+    assert [r["n"] for r in res["rows"]] == [100, 100] and {c["block_size"] for c in calls} == {1}
+    one = T.tune("pig", ["goal=50"], ["mean_turns"], None, 1, 1, top=0)
+    assert one["rows"][0]["mean_turns"]["estimate"] == 300.0 and one["rows"][0]["n"] == 1
+
+
+def test_metrics_of_one_tune_must_share_the_rules(calls, monkeypatch):
+    real = T.get_metric
+    monkeypatch.setattr(T, "get_metric", lambda game, name: (
+        real("trash-pandas", "turn_value") if name == "borrowed" else real(game, name)))
+    assert refusal(T.tune, "pig", ["goal=50"], ["p_first_wins", "borrowed"], None, N, 1) == (
+        "all --metric values must belong to the same game")
+
+
+def test_effects_at_the_interval_edges():
+    diff = np.array([0.0, 1.0])
+    assert T._effect(diff, {"ci_low": 0.0, "ci_high": 1.0}) == "not resolved"
+    assert T._effect(diff, {"ci_low": -1.0, "ci_high": 0.0}) == "not resolved"
+    assert T._effect(diff, {"ci_low": 1e-9, "ci_high": 1.0}) == "higher"
+
+
+def test_batch_mean_of_two_blocks():
+    # x = 1 and 3 (one trial each): mean 2, SE² = (1 + 1) / (1 · 2) = 1
+    s = T.batch_mean(np.array([1.0, 3.0]), np.array([1.0, 1.0]), 2.0)
+    assert (s.estimate, s.se, s.ci_low, s.ci_high, s.n) == (2.0, 1.0, 0.0, 4.0, 2)
