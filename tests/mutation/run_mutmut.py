@@ -54,10 +54,24 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                       ["tests/test_canasta.py", "tests/test_canasta_rules.py",
                        "tests/test_canasta_score.py"]),
     "rules": (["analyzer/games/*/rules.py"],
-              ["tests/test_trash_pandas_whole_rules.py", "tests/test_ten_whole_rules.py",
-               "tests/test_canasta_rules.py", "tests/test_magdagdon.py", "tests/test_pig.py",
-               "tests/test_gostop_score.py", "tests/test_properties_registry.py"]),
-    "tune": (["analyzer/tune.py"], ["tests/test_report_tune.py", "tests/test_tune_target.py"]),
+              ["tests/test_game_rules_parsing.py", "tests/test_ten.py", "tests/test_ten_score.py",
+               "tests/test_canasta.py", "tests/test_canasta_score.py", "tests/test_gostop_score.py",
+               "tests/test_gostop_score_flags.py", "tests/test_magdagdon.py",
+               "tests/test_trash_pandas_score.py"]
+              + [f"tests/test_trash_pandas.py::test_{t}" for t in (
+                  "bust_odds_k_over_6", "bust_odds_after_cards", "stop_or_roll_hand_values",
+                  "reaching_all_six_by_always_rolling", "recycle_value_and_five_tokens",
+                  "more_cards_never_hurt_when_cards_are_free", "public_scoring_examples",
+                  "scoring_bad_input")]
+              + [f"tests/test_pig.py::test_{t}" for t in (
+                  "decide_is_consistent_with_the_table", "small_goal_exact_by_hand",
+                  "policy_parsing")]),
+    "tune": (["analyzer/tune.py"],
+             ["tests/test_tune_parts.py", "tests/test_report_tune.py::test_tune_errors",
+              "tests/test_tune_target.py::test_parsing_targets_and_spaces",
+              "tests/test_blind_spots.py::test_batch_mean_hand_values",
+              "tests/test_blind_spots.py::test_batch_mean_keeps_the_block_order_of_an_order"
+              "_sensitive_sum"]),
 }
 
 
