@@ -13,7 +13,8 @@ from kernels.ten.whole_layout import (
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import X_POP, score_row
-from kernels.ten.whole_seats import cached_score, card_gain, forget, grown, wild_gain
+from kernels.ten.whole_seats import (bounded_card_gain, cached_score, card_bound, forget, grown,
+                                     wild_gain)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -90,6 +91,17 @@ def pay_price(q, X, cards, tk, rl, T, ws):
     return spent
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def may_pick(v, price, pick, best_v, best_p, bot):
+    """The A_VALUE buy rule for a card of value v (gain + bonus) at ``price`` against the best
+    so far (``pick`` −1: none): positive, at least B_MINGAIN per token, and a better value per
+    token (v / price > best_v / best_p, compared as products). Monotone in v, so a card whose
+    upper bound of v fails cannot pass with its exact v."""
+    if v <= 0.0 or v < bot[B_MINGAIN] * price:
+        return False
+    return pick < 0 or v * best_p > best_v * price
+
+
 @njit(cache=True, _nrt=False)
 def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     """One buy phase for seat q under its bot row (whole_engine.py)."""
@@ -115,15 +127,17 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
                 t += 9
             t += T[0][X_POP + low - 1]  # the bit's index within its colour
             price = t % 9 + 1
-            g = card_gain(q, t, cards, tk, T, ws)
+            ub = card_bound(q, t, cards, T, ws)
+            if not may_pick(ub + bot[B_BONUS], price, pick, best_v, best_p, bot):
+                continue  # not even the bound would be picked: no DP for its exact gain
+            g = bounded_card_gain(q, t, ub, cards, tk, T, ws)
             v = g + bot[B_BONUS]
-            if v <= 0.0 or v < bot[B_MINGAIN] * price:
+            if not may_pick(v, price, pick, best_v, best_p, bot):
                 continue
-            if pick < 0 or v * best_p > best_v * price:
-                pick = t
-                best_v = v
-                best_p = price
-                known = tk[TK_SCORE + q] + g
+            pick = t
+            best_v = v
+            best_p = price
+            known = tk[TK_SCORE + q] + g
     else:
         n = 0
         for t in range(36):
