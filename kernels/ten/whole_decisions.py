@@ -14,7 +14,7 @@ from kernels.ten.whole_layout import (
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import X_POP, score_row
 from kernels.ten.whole_seats import (bounded_card_gain, cached_score, card_bound, forget, grown,
-                                     wild_gain)
+                                     wild_gain_above)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -182,6 +182,21 @@ def took_wild(q, w, known, cards, tk, T, ws):
         forget(q, known, tk, ws)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def idle_gain(cur, tpp):
+    """The largest integer gain g ≥ 0 whose bid limit ⌊g · tpp⌋ does not beat the current bid
+    ``cur`` (so no gain up to it changes a bid); −1 (no such use) when tpp ≤ 0 or tiny.
+    The limit is monotone in g, so the search steps from ⌊cur / tpp⌋."""
+    if tpp <= 0.0 or cur > tpp * 1e6:
+        return -1
+    g = int(cur / tpp)
+    while np.floor((g + 1) * tpp) <= cur:
+        g += 1
+    while g >= 0 and np.floor(g * tpp) > cur:
+        g -= 1
+    return g
+
+
 @njit(cache=True, _nrt=False)
 def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
     """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
@@ -213,7 +228,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
                 continue
-            g = wild_gain(q, w, cards, tk, T, ws)
+            g = wild_gain_above(q, w, idle_gain(cur, bot[B_TPP]), cards, tk, T, ws)
             lim = int(np.floor(g * bot[B_TPP]))
             if lim > own:
                 lim = own

@@ -155,6 +155,14 @@ def card_gain(q, t, cards, tk, T, ws):
 @njit(cache=True, inline="always", _nrt=False)
 def wild_gain(q, w, cards, tk, T, ws):
     """Score gain of seat q taking the wild of type w."""
+    return wild_gain_above(q, w, -1, cards, tk, T, ws)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def wild_gain_above(q, w, floor, cards, tk, T, ws):
+    """Score gain g of seat q taking the wild of type w when g > ``floor``; else some value
+    ≤ ``floor`` (a bidder to whom no gain up to ``floor`` matters skips the DP of colours whose
+    bound is not above it; −1: always exact)."""
     base = cached_score(q, cards, tk, T, ws)
     r = ready(q, cards, T, ws)
     b = region(q)
@@ -167,6 +175,9 @@ def wild_gain(q, w, cards, tk, T, ws):
         m = ws[b + A_M + c]
         if r >= 0:
             return tab(TAB, m, 1, 0) - LONG[m]
+        ub = colour_bound(c, m, ws[b + A_CW + c] + 1, 0, TAB, ws, b)
+        if ub == 0 or ub <= floor:
+            return ub
         others(c, ws, b)
         return score_colour(c, m, ws[b + A_CW + c] + 1, 0, TAB, ws, b) - base
     best = 0
@@ -177,6 +188,8 @@ def wild_gain(q, w, cards, tk, T, ws):
             if g > best:
                 best = g
         return best
+    if floor > 0:
+        best = floor
     bit = 1 << (w - NW0)
     bound = 0  # 4 bounds of colour_bound, 8 bits each, 0: the wild cannot help that colour
     for c in range(4):
