@@ -81,8 +81,8 @@ def test_seat_regions_follow_growth_and_give_exact_gains(seed):
     every marginal value it reports (a number card, any wild, a tableau taken for numbers) and
     the seat's score equal differences of fresh ``score_row`` results."""
     from kernels.ten.whole_layout import ROW_TABLEAU
-    from kernels.ten.whole_seats import (cached_score, card_gain, forget, forget_all, grown,
-                                         numbers_score, wild_gain)
+    from kernels.ten.whole_seats import (card_bound, cached_score, card_gain, forget, forget_all,
+                                         grown, numbers_score, wild_gain, wild_gain_above)
 
     tabs = score_tables()
     ws = np.zeros(WS_SIZE, dtype=np.int64)
@@ -102,12 +102,16 @@ def test_seat_regions_follow_growth_and_give_exact_gains(seed):
                 want = score_row(cards[1].copy(), tabs, ws) - fresh
                 cards[1, t] -= 1
                 assert card_gain(1, t, cards, tk, tabs, ws) == want, (codes_of(cards[1]), t)
+                assert card_bound(1, t, cards, tabs, ws) >= want, (codes_of(cards[1]), t)
                 checked += 1
             for w in range(41, 55):
                 cards[1, w] += 1
                 want = score_row(cards[1].copy(), tabs, ws) - fresh
                 cards[1, w] -= 1
                 assert wild_gain(1, w, cards, tk, tabs, ws) == want, (codes_of(cards[1]), w)
+                floor = int(rng.integers(-1, 12))  # exact above the floor, else within it
+                got = wild_gain_above(1, w, floor, cards, tk, tabs, ws)
+                assert got == want if want > floor else got <= floor, (codes_of(cards[1]), w)
             cards[ROW_TABLEAU] = 0
             for t in rng.integers(0, 36, rng.integers(1, 4)):
                 cards[ROW_TABLEAU, t] += 1
@@ -125,3 +129,15 @@ def test_seat_regions_follow_growth_and_give_exact_gains(seed):
                 cards[1, 45 + rng.integers(0, 10)] += 1
                 forget(1, -1, tk, ws)
     assert checked > 10_000
+
+
+def test_idle_gain_is_the_largest_gain_that_cannot_beat_the_bid():
+    """``idle_gain(cur, tpp)``: ⌊g · tpp⌋ ≤ cur at g and > cur at g + 1 (the auction's own
+    float expression), so a wild gain up to it never changes a value bid."""
+    from kernels.ten.whole_decisions import idle_gain
+
+    for tpp in (0.3, 0.7, 1.0, 1.5, 2.0, 3.0, 10.0 / 3.0):
+        for cur in range(0, 40):
+            g = idle_gain(cur, tpp)
+            assert np.floor(g * tpp) <= cur < np.floor((g + 1) * tpp), (cur, tpp, g)
+    assert idle_gain(5, 0.0) == -1

@@ -13,7 +13,8 @@ from kernels.ten.whole_layout import (
     G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
     R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import X_POP, score_row
-from kernels.ten.whole_seats import cached_score, card_gain, forget, grown, wild_gain
+from kernels.ten.whole_seats import (bounded_card_gain, cached_score, card_bound, forget, grown,
+                                     wild_gain_above)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -90,6 +91,17 @@ def pay_price(q, X, cards, tk, rl, T, ws):
     return spent
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def may_pick(v, price, pick, best_v, best_p, bot):
+    """The A_VALUE buy rule for a card of value v (gain + bonus) at ``price`` against the best
+    so far (``pick`` −1: none): positive, at least B_MINGAIN per token, and a better value per
+    token (v / price > best_v / best_p, compared as products). Monotone in v, so a card whose
+    upper bound of v fails cannot pass with its exact v."""
+    if v <= 0.0 or v < bot[B_MINGAIN] * price:
+        return False
+    return pick < 0 or v * best_p > best_v * price
+
+
 @njit(cache=True, _nrt=False)
 def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     """One buy phase for seat q under its bot row (whole_engine.py)."""
@@ -115,15 +127,17 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
                 t += 9
             t += T[0][X_POP + low - 1]  # the bit's index within its colour
             price = t % 9 + 1
-            g = card_gain(q, t, cards, tk, T, ws)
+            ub = card_bound(q, t, cards, T, ws)
+            if not may_pick(ub + bot[B_BONUS], price, pick, best_v, best_p, bot):
+                continue  # not even the bound would be picked: no DP for its exact gain
+            g = bounded_card_gain(q, t, ub, cards, tk, T, ws)
             v = g + bot[B_BONUS]
-            if v <= 0.0 or v < bot[B_MINGAIN] * price:
+            if not may_pick(v, price, pick, best_v, best_p, bot):
                 continue
-            if pick < 0 or v * best_p > best_v * price:
-                pick = t
-                best_v = v
-                best_p = price
-                known = tk[TK_SCORE + q] + g
+            pick = t
+            best_v = v
+            best_p = price
+            known = tk[TK_SCORE + q] + g
     else:
         n = 0
         for t in range(36):
@@ -168,6 +182,21 @@ def took_wild(q, w, known, cards, tk, T, ws):
         forget(q, known, tk, ws)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def idle_gain(cur, tpp):
+    """The largest integer gain g ≥ 0 whose bid limit ⌊g · tpp⌋ does not beat the current bid
+    ``cur`` (so no gain up to it changes a bid); −1 (no such use) when tpp ≤ 0 or tiny.
+    The limit is monotone in g, so the search steps from ⌊cur / tpp⌋."""
+    if tpp <= 0.0 or cur > tpp * 1e6:
+        return -1
+    g = int(cur / tpp)
+    while np.floor((g + 1) * tpp) <= cur:
+        g += 1
+    while g >= 0 and np.floor(g * tpp) > cur:
+        g -= 1
+    return g
+
+
 @njit(cache=True, _nrt=False)
 def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
     """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
@@ -199,7 +228,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
                 own = means
             if own <= cur:  # cannot outbid whatever the wild is worth: no need to score it
                 continue
-            g = wild_gain(q, w, cards, tk, T, ws)
+            g = wild_gain_above(q, w, idle_gain(cur, bot[B_TPP]), cards, tk, T, ws)
             lim = int(np.floor(g * bot[B_TPP]))
             if lim > own:
                 lim = own

@@ -111,6 +111,31 @@ def banded_bound(bot, left, tokens):
 
 
 @njit(cache=True, _nrt=False)
+def tableau_state(cards, exact, nchild, cchild):
+    """The tableau of a position's turn in progress (ROW_TABLEAU): (N, C, cards, currency cards,
+    na, cb) with na/cb the nodes of its number/currency multisets in the exact bot's table
+    (``exact``; −1 beyond the table, 0 otherwise). A turn's end empties the tableau, so only the
+    first turn of ``play_game`` can start with one."""
+    N = C = ntab = ncur = na = cb = 0
+    for t in range(36):
+        k = cards[ROW_TABLEAU, t]
+        N += k * (t % 9 + 1)
+        ntab += k
+        for _ in range(k):
+            if na >= 0 and exact:
+                na = nchild[na, t % 9]
+    for t in range(CUR0, CW0):
+        k = cards[ROW_TABLEAU, t]
+        C += k * (t - CUR0 + 1)
+        ntab += k
+        ncur += k
+        for _ in range(k):
+            if cb >= 0 and exact:
+                cb = cchild[cb, t - CUR0]
+    return N, C, ntab, ncur, na, cb
+
+
+@njit(cache=True, _nrt=False)
 def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, nchild, cchild,
               deck, rec):
     """Play from a position to the end; ``pile[pos:]`` is the draw pile in draw order.
@@ -136,27 +161,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
     while True:
         bot = bots[a]
         dkind = int(bot[B_DRAW])
-        N = 0
-        C = 0
-        ntab = 0
-        ncur = 0
-        na = 0
-        cb = 0
-        for t in range(36):
-            k = cards[ROW_TABLEAU, t]
-            N += k * (t % 9 + 1)
-            ntab += k
-            for _ in range(k):
-                if na >= 0 and dkind == D_EXACT:
-                    na = nchild[na, t % 9]
-        for t in range(CUR0, CW0):
-            k = cards[ROW_TABLEAU, t]
-            C += k * (t - CUR0 + 1)
-            ntab += k
-            ncur += k
-            for _ in range(k):
-                if cb >= 0 and dkind == D_EXACT:
-                    cb = cchild[cb, t - CUR0]
+        N = C = ntab = ncur = na = cb = 0  # every turn after the first starts with no tableau
+        if first:
+            N, C, ntab, ncur, na, cb = tableau_state(cards, dkind == D_EXACT, nchild, cchild)
         drawn = ntab > 0 or forced != F_NONE
         outcome = 0  # 1 numbers, 2 currency, 3 number bust, 4 currency bust, 5 a forced buy
         fbuy = -1

@@ -21,12 +21,16 @@ a number card t of colour c is ``score_colour(c, m_c | t, cw_c, 0)``; a colour w
 that lack v of ``score_colour(c, m_c, cw_c, v)`` (the wild serves one colour; a colour that owns
 v gains nothing from it); a collection without any wild uses the longest runs (LONG) and TAB
 directly; the full wild, and a collection beyond the DP's limits, score the changed row afresh.
+A buy phase asks ``card_bound`` first (colour c alone, no DP) and runs the DP of the other
+colours (``bounded_card_gain``) only for a card whose bound could still be picked.
 The tableau taken for numbers (several colours at once) is scored on a copy of the region with
 the grown colours' L tables rebuilt (one colour: ``score_colour`` on the seat's own O_c).
 """
 from numba import njit
 
 from kernels.ten.whole_layout import CW0, FULL, NW0, ROW_TABLEAU, TK_SCORE
+
+BEYOND = 1 << 20  # card_bound's answer beyond the DP's limits: above any score gain
 from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
     A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, l_table,
@@ -109,9 +113,10 @@ def _fresh_gain(q, t, base, cards, T, ws):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def card_gain(q, t, cards, tk, T, ws):
-    """Score gain of seat q taking number card t (not owned)."""
-    base = cached_score(q, cards, tk, T, ws)
+def card_bound(q, t, cards, T, ws):
+    """An upper bound on ``card_gain(q, t)`` from colour c = t // 9 alone: the gain itself when
+    the collection holds no wild (longest runs), ``colour_bound`` of c with t's value added when
+    the DP applies, BEYOND (no bound) beyond the DP's limits."""
     r = ready(q, cards, T, ws)
     b = region(q)
     c = t // 9
@@ -120,16 +125,44 @@ def card_gain(q, t, cards, tk, T, ws):
     if r >= 0:
         return T[0][m | bit] - T[0][m]
     if r == -1:
-        if colour_bound(c, m | bit, ws[b + A_CW + c], 0, slot_tab(T), ws, b) == 0:
-            return 0
+        return colour_bound(c, m | bit, ws[b + A_CW + c], 0, slot_tab(T), ws, b)
+    return BEYOND
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def bounded_card_gain(q, t, bound, cards, tk, T, ws):
+    """``card_gain(q, t)`` given its ``card_bound``: the bound itself when it is exact (no wild)
+    or 0, else the DP of the other colours and ``score_colour``."""
+    base = cached_score(q, cards, tk, T, ws)
+    r = ready(q, cards, T, ws)
+    if r >= 0 or bound == 0:
+        return bound
+    if r == -1:
+        b = region(q)
+        c = t // 9
+        m = ws[b + A_M + c] | (1 << (t % 9))
         others(c, ws, b)
-        return score_colour(c, m | bit, ws[b + A_CW + c], 0, slot_tab(T), ws, b) - base
+        return score_colour(c, m, ws[b + A_CW + c], 0, slot_tab(T), ws, b) - base
     return _fresh_gain(q, t, base, cards, T, ws)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def card_gain(q, t, cards, tk, T, ws):
+    """Score gain of seat q taking number card t (not owned)."""
+    return bounded_card_gain(q, t, card_bound(q, t, cards, T, ws), cards, tk, T, ws)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def wild_gain(q, w, cards, tk, T, ws):
     """Score gain of seat q taking the wild of type w."""
+    return wild_gain_above(q, w, -1, cards, tk, T, ws)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def wild_gain_above(q, w, floor, cards, tk, T, ws):
+    """Score gain g of seat q taking the wild of type w when g > ``floor``; else some value
+    ≤ ``floor`` (a bidder to whom no gain up to ``floor`` matters skips the DP of colours whose
+    bound is not above it; −1: always exact)."""
     base = cached_score(q, cards, tk, T, ws)
     r = ready(q, cards, T, ws)
     b = region(q)
@@ -142,6 +175,9 @@ def wild_gain(q, w, cards, tk, T, ws):
         m = ws[b + A_M + c]
         if r >= 0:
             return tab(TAB, m, 1, 0) - LONG[m]
+        ub = colour_bound(c, m, ws[b + A_CW + c] + 1, 0, TAB, ws, b)
+        if ub == 0 or ub <= floor:
+            return ub
         others(c, ws, b)
         return score_colour(c, m, ws[b + A_CW + c] + 1, 0, TAB, ws, b) - base
     best = 0
@@ -152,6 +188,8 @@ def wild_gain(q, w, cards, tk, T, ws):
             if g > best:
                 best = g
         return best
+    if floor > 0:
+        best = floor
     bit = 1 << (w - NW0)
     bound = 0  # 4 bounds of colour_bound, 8 bits each, 0: the wild cannot help that colour
     for c in range(4):
