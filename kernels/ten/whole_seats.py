@@ -29,12 +29,12 @@ the grown colours' L tables rebuilt (one colour: ``score_colour`` on the seat's 
 from numba import njit
 
 from kernels.ten.whole_layout import CW0, FULL, NW0, ROW_TABLEAU, TK_SCORE
-
-BEYOND = 1 << 20  # card_bound's answer beyond the DP's limits: above any score gain
 from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
     A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, l_table,
     others, prepare, score_colour, tab)
+
+BEYOND = 1 << 20  # card_bound's answer beyond the DP's limits: above any score gain
 
 
 @njit(cache=True, inline="always", _nrt=False)
