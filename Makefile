@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# the suite runs on every core (pytest-xdist), one test file per worker at a time
+TEST_WORKERS ?= auto
 
 .PHONY: run test bench fuzz readme setup clean mutate
 
@@ -10,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
-	@echo "compiling every kernel once into the cache (a minute or two; later runs are fast)…"
-	$(VENV)/bin/pushluck bench --warm
+	@echo "compiling every kernel once into the cache (minutes; later runs are fast)…"
+	@# two processes: Trash Pandas' kernels alone take about as long as all the others
+	$(VENV)/bin/pushluck bench --warm --jobs 2
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -20,7 +23,7 @@ run: $(STAMP)
 	$(VENV)/bin/pushluck report all --out reports/out
 
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The full fuzz of issue 12 (thousands of malformed invocations of every command family):
 # the whole table, 3000 random cases and the Hypothesis tests at full strength.

@@ -60,3 +60,30 @@ class BenchWarm:
     name: str
     run: Callable[[], object]
     compiles: bool = False
+
+
+def run_command(argv: tuple, exit_code: int = 0) -> None:
+    """Run ``pushluck ARGV`` in a fresh process (so its kernels compile into, or load from, the
+    same cache a user's command will) and insist on ``exit_code``; what `bench --warm` does
+    with every :class:`BenchQuery` and with :func:`commands_warm`'s commands."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import analyzer
+
+    # from the folder holding the package, so that "analyzer/data/…" names the data files
+    root = Path(analyzer.__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=True,
+                          text=True, cwd=root)
+    if proc.returncode != exit_code:
+        tail = proc.stderr.strip().splitlines()[-1:] or [""]
+        raise RuntimeError(f"`pushluck {' '.join(argv)}` exited {proc.returncode}, expected "
+                           f"{exit_code}: {tail[0]}")
+
+
+def commands_warm(game: str, name: str, *commands: tuple) -> BenchWarm:
+    """A :class:`BenchWarm` that compiles the kernels of commands no bench case or query runs
+    (small runs of ``decide``, ``simulate --vs`` …), so that their first real use after
+    `make setup` loads them instead of compiling."""
+    return BenchWarm(game, name, lambda: [run_command(c) for c in commands], compiles=True)

@@ -15,7 +15,7 @@ Options go between ``example`` and the colon, separated by spaces:
 - ``exit=N`` expects exit code N instead of 0; a failing command shows its stderr (the one-line
   error), a succeeding one its stdout;
 - ``volatile`` refreshes the block but leaves it out of ``--check`` (machine-dependent figures such
-  as ``pushluck bench``); the command must still succeed.
+  as ``pushluck bench``): a rewrite runs it (and it must succeed), ``--check`` does not run it.
 
 The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
 example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
@@ -26,6 +26,7 @@ that may differ between runs, so numbers followed by ``s`` or ``ms``, rates per 
 
     python docs/readme_examples.py          # rewrite README.md from real runs
     python docs/readme_examples.py --check  # exit 1 with a diff if README.md has drifted
+    python docs/readme_examples.py --check --times  # and each example's wall seconds, slowest first
 """
 from __future__ import annotations
 
@@ -116,13 +117,18 @@ def find_examples(src: list[str]) -> list[Example]:
     return examples
 
 
+SECONDS: dict[str, float] = {}  # wall seconds per example command (``--times`` prints them)
+
+
 def run_example(ex: Example) -> str:
+    started = time.perf_counter()
     argv = shlex.split(ex.command)
     if argv[0] != "pushluck":
         raise SystemExit(f"README example must start with 'pushluck': {ex.command}")
     env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
+    SECONDS[ex.command] = time.perf_counter() - started
     if proc.returncode != ex.exit:
         raise SystemExit(f"README example exited {proc.returncode}, expected {ex.exit}: "
                          f"{ex.command}\n{proc.stderr}")
@@ -134,15 +140,17 @@ def run_example(ex: Example) -> str:
     return "\n".join(out)
 
 
-def run_all(examples: list[Example]) -> list[str]:
-    """Outputs in README order; examples sharing an --out folder run in order in one task."""
+def run_all(examples: list[Example], check: bool = False) -> list[str]:
+    """Outputs in README order; examples sharing an --out folder run in order in one task. With
+    ``check`` the volatile examples are not run (their output is not compared)."""
     if SCRATCH.is_symlink():
         raise SystemExit(f"{SCRATCH} is a symbolic link; refusing to empty it")
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     groups: dict[object, list[int]] = {}
     for k, ex in enumerate(examples):
-        groups.setdefault(ex.out_dir or k, []).append(k)
+        if not (check and ex.volatile):
+            groups.setdefault(ex.out_dir or k, []).append(k)
     outputs: list[str] = [""] * len(examples)
 
     def run_group(indices: list[int]) -> None:
@@ -155,12 +163,13 @@ def run_all(examples: list[Example]) -> list[str]:
     return outputs
 
 
-def render(text: str) -> tuple[str, str]:
+def render(text: str, check: bool = False) -> tuple[str, str]:
     """README text with every example refilled from a real run, and the same with the volatile
-    examples left as they were (what ``--check`` compares)."""
+    examples left as they were (what ``--check`` compares; with ``check`` they are not run and
+    the first text keeps them empty)."""
     src = text.splitlines()
     examples = find_examples(src)
-    outputs = run_all(examples)
+    outputs = run_all(examples, check)
     fresh, checked, last = [], [], 0
     for ex, output in zip(examples, outputs):
         fresh += src[last:ex.start + 1]
@@ -183,8 +192,11 @@ def mask(text: str) -> str:
 def main(argv: list[str]) -> int:
     started = time.perf_counter()
     current = README.read_text(encoding="utf-8")
-    fresh, checked = render(current)
+    fresh, checked = render(current, check="--check" in argv)
     took = time.perf_counter() - started
+    if "--times" in argv:
+        for command, sec in sorted(SECONDS.items(), key=lambda kv: -kv[1]):
+            print(f"{sec:7.1f} s  {command[:110]}", file=sys.stderr)
     if "--check" in argv:
         if mask(checked) == mask(current):
             print(f"README examples match real runs ({took:.0f} s)")

@@ -15,6 +15,12 @@ def run_cli(*args, check_json=False):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def pytest_collection_modifyitems(items):
+    """The README check (minutes, one test) goes first: under pytest-xdist (``make test``) it
+    then runs beside the rest of the suite instead of after it."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("readme") else 1)
+
+
 @pytest.fixture
 def cli():
     return run_cli

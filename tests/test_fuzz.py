@@ -29,21 +29,24 @@ def tmp(tmp_path_factory):
     return tmp_path_factory.mktemp("fuzz")
 
 
-def _ids(cases):
-    return [" ".join(a[:24] for a in argv)[:90] for argv, _ in cases]
+def _ids(cases, tmp_root: str = "\0"):
+    """Test ids that name the temporary folder ``TMP``, so that every pytest-xdist worker, which
+    collects the cases again with its own folder, sees the same ids."""
+    return [" ".join(a.replace(tmp_root, "TMP")[:24] for a in argv)[:90] for argv, _ in cases]
 
 
 def _issue_cases():
     import tempfile
     from pathlib import Path
 
-    return fh.issue_cases(Path(tempfile.mkdtemp(prefix="pushluck-fuzz-")))
+    root = tempfile.mkdtemp(prefix="pushluck-fuzz-")
+    return fh.issue_cases(Path(root)), root
 
 
-ISSUE = _issue_cases()
+ISSUE, ISSUE_ROOT = _issue_cases()
 
 
-@pytest.mark.parametrize("argv,expect", ISSUE, ids=_ids(ISSUE))
+@pytest.mark.parametrize("argv,expect", ISSUE, ids=_ids(ISSUE, ISSUE_ROOT))
 def test_issue_case(argv, expect):
     """Every bullet of the issue's "Bad input" and "Writing files safely" lists."""
     assert fh.run_case(argv, expect) == []

@@ -91,3 +91,20 @@ def test_output_names_data_files_relative_to_the_repository(monkeypatch):
         "pushluck: error: bad"
     with pytest.raises(SystemExit, match="exited 2, expected 0"):
         gen.run_example(gen.Example(0, 1, "pushluck ten odds"))
+
+
+def test_check_skips_volatile_examples_that_a_rewrite_runs(monkeypatch):
+    """`--check` does not compare a volatile block, so it does not spend minutes running it (the
+    bench example); a rewrite runs every example and keeps README order."""
+    gen = _generator()
+    src = ["<!-- example: pushluck pig rules -->", gen.END,
+           "<!-- example volatile: pushluck bench --quick -->", gen.END,
+           "<!-- example: pushluck ten rules -->", gen.END]
+    examples = gen.find_examples(src)
+    ran = []
+    monkeypatch.setattr(gen, "run_example", lambda ex: ran.append(ex.command) or ex.command)
+    assert gen.run_all(examples, check=True) == ["pushluck pig rules", "", "pushluck ten rules"]
+    assert sorted(ran) == ["pushluck pig rules", "pushluck ten rules"]
+    ran.clear()
+    assert gen.run_all(examples) == [ex.command for ex in examples]
+    assert sorted(ran) == sorted(ex.command for ex in examples)

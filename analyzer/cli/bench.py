@@ -145,6 +145,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
               "--kernels-only", hidden=True,
               help="With --warm: compile only, fill no solution cache (what --compile times).")
           ] = False,
+          jobs: Annotated[int, typer.Option(
+              "--jobs", min=1, max=64, metavar="N",
+              help="With --warm: compile in N processes at once, one game each at a time "
+                   "(`make setup` uses 2).")] = 1,
           queries_only: Annotated[bool, typer.Option(
               "--queries", help="Only the query commands' warm latency against `python -c "
                                 "\"import numba\"` (no kernel or timing rows).")] = False,
@@ -170,6 +174,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
 
+    if warm and jobs > 1:
+        return _warm_in_processes(game, jobs, json, not kernels_only)
     if warm:
         return _warm(game, json, not kernels_only)
     if compile_time:
@@ -273,7 +279,7 @@ def _warm(games, as_json: bool, solutions: bool = True) -> None:
     exact-solution caches the games declare (``BenchWarm``: Pig's solution, Ten's fresh pile)."""
     import time
 
-    from analyzer.benchkit import BenchCase, BenchWarm
+    from analyzer.benchkit import BenchCase, BenchQuery, BenchWarm, run_command
     from analyzer.games import game_keys, get_game
     from analyzer.output import emit, note
     from analyzer.runner import warm_up
@@ -290,9 +296,39 @@ def _warm(games, as_json: bool, solutions: bool = True) -> None:
             warm_up(make())
         for w in [c for c in cases if isinstance(c, BenchWarm) and (solutions or c.compiles)]:
             w.run()
+        for q in [c for c in cases if isinstance(c, BenchQuery)]:
+            run_command(q.argv, q.exit_code)
         rows.append({"game": key, "seconds": time.perf_counter() - t0, "jobs": len(jobs),
                      "multi_signature_kernels": multi_signatures(key)})
         note(f"bench --warm: {key} ready ({rows[-1]['seconds']:.1f} s)")
+    emit({"warmed": rows}, as_json, lambda: "\n".join(
+        f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
+
+
+def _warm_in_processes(games, jobs: int, as_json: bool, solutions: bool) -> None:
+    """:func:`_warm` with the games shared among ``jobs`` processes (`bench --warm --game G` per
+    game, taken in registry order by the next free process): the wall time is about the
+    slowest game's or the sum over the games divided by ``jobs``, whichever is larger."""
+    import json
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from analyzer.games import game_keys
+    from analyzer.output import emit, note
+
+    def one(key):
+        cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--game", key, "--json"]
+        proc = subprocess.run(cmd + ([] if solutions else ["--kernels-only"]),
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"bench --warm --game {key} failed:\n{proc.stderr.strip()}")
+        rows = json.loads(proc.stdout)["warmed"]
+        note(f"bench --warm: {key} ready ({rows[0]['seconds']:.1f} s)")
+        return rows
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        rows = [r for got in pool.map(one, games or game_keys()) for r in got]
     emit({"warmed": rows}, as_json, lambda: "\n".join(
         f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
 

@@ -12,7 +12,7 @@ import functools
 import random
 from pathlib import Path
 
-from analyzer.benchkit import BenchCase, BenchQuery
+from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,6 +91,11 @@ def make_games_job():
 SCORE_EXAMPLE = str(Path(__file__).resolve().parents[2] / "data" / "canasta_score_example.toml")
 
 CASES = [
+    commands_warm("canasta", "meld-odds and decide (compiled apart)",
+                  ("canasta", "meld-odds", "--score", "5000", "--within-turns", "3", "-n", "100",
+                   "--seed", "1", "--json"),
+                  ("canasta", "decide", "analyzer/data/canasta_position_example.toml", "-n", "50",
+                   "--seed", "1", "--json")),
     BenchCase("canasta", "round engine, 2 players, greedy", "rounds", make_rounds_job,
               40_000, python_reference_rounds, 30),
     BenchCase("canasta", "whole games to 20,000, 2 players, greedy", "games",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.benchkit import BenchCase, BenchQuery
+from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
 from analyzer.games.gostop.play import python_reference_deals
 
 EXAMPLE_POSITION = Path(__file__).resolve().parents[2] / "data" / "gostop_position_example.toml"
@@ -19,6 +19,11 @@ def _job(players: int, seats: str):
 
 
 CASES = [
+    commands_warm("gostop", "decide and the rule-table engine of advice (compiled apart)",
+                  ("gostop", "decide", "--position", "analyzer/data/gostop_position_example.toml",
+                   "-n", "100", "--seed", "1", "--json"),
+                  ("gostop", "simulate", "-n", "100", "--seats", "greedy,go:2", "--seed", "1",
+                   "--json")),
     BenchCase("gostop", "2 players, greedy, whole deals", "deals",
               lambda: _job(2, "greedy"), 1_000_000,
               lambda n, seed: python_reference_deals(n, seed, 2), 300),

@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from analyzer.benchkit import BenchCase, BenchQuery
+from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
 from analyzer.games.magdagdon.reference import reference_feasibility, reference_greedy_games
 
 MID_GAME_BOARDS = (
@@ -56,6 +56,9 @@ def greedy_job():
 
 
 CASES = [
+    commands_warm("magdagdon", "best (compiled apart)",
+                  ("magdagdon", "best", "--board", "33../34../45../....", "--roll", "1256",
+                   "--difficulty", "peaceful", "-n", "10", "--seed", "1", "--json")),
     BenchCase("magdagdon", "feasibility check (mid-game boards)", "checks", feasibility_job,
               4_000_000, functools.partial(reference_feasibility, MID_GAME_BOARDS), 20_000),
     BenchCase("magdagdon", "greedy whole games (SURVIVAL)", "games", greedy_job, 40_000,

@@ -6,7 +6,7 @@ solve) and the query commands timed as whole processes (:class:`BenchQuery`). Bu
 """
 from __future__ import annotations
 
-from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm
+from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm, commands_warm
 
 
 def _pig_job(seats: str):
@@ -45,6 +45,9 @@ def _solve_default():
 
 
 CASES = [
+    commands_warm("pig", "paired simulate --vs (compiled apart)",
+                  ("pig", "simulate", "-n", "1000", "--seats", "hold:20,hold:20", "--vs",
+                   "optimal,hold:20", "--seed", "1", "--json")),
     BenchCase("pig", "games, hold:20 vs hold:20", "games", _pig_job("hold:20,hold:20"),
               10_000_000, _reference, 20_000),
     BenchCase("pig", "games, optimal vs optimal", "games", _pig_job("optimal,optimal"),

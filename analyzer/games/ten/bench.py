@@ -3,7 +3,7 @@ under the exact optimal policy (table lookups), with the pure-Python reference o
 the warm exact solve of a fresh turn; and the query commands timed as whole processes."""
 from __future__ import annotations
 
-from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm
+from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm, commands_warm
 
 
 def _model():
@@ -65,6 +65,14 @@ CASES = [
     BenchQuery("ten", "decide (impossible position: one line, exit 2)",
                ("ten", "decide", "analyzer/data/ten_position_impossible.toml"), exit_code=2),
     BenchWarm("ten", "the fresh 4-player pile's solution on disk (ten best)", _fresh_pile),
+    commands_warm("ten", "whole-game decide and game (compiled apart)",
+                  ("ten", "decide", "analyzer/data/ten_position_example.toml", "-n", "20",
+                   "--seed", "1", "--json"),
+                  ("ten", "decide", "analyzer/data/ten_position_buy_example.toml", "-n", "20",
+                   "--seed", "1", "--json"),
+                  ("ten", "decide", "analyzer/data/ten_position_auction_example.toml", "-n",
+                   "20", "--seed", "1", "--json"),
+                  ("ten", "game", "-n", "10", "--seed", "1", "--json")),
 ]
 
 

@@ -6,7 +6,7 @@ of the same loop from :mod:`.play`) and the query commands timed as whole proces
 """
 from __future__ import annotations
 
-from analyzer.benchkit import BenchCase, BenchQuery, BenchWarm
+from analyzer.benchkit import BenchCase, BenchQuery, BenchWarm, commands_warm
 
 
 def _tp_job(policy: str, cards: tuple[int, int, int]):
@@ -107,4 +107,7 @@ CASES = [
                exit_code=2),
     BenchWarm("trash-pandas", "the rollout:K bot's engine (compiled apart)", _compile_rollout,
               compiles=True),
+    commands_warm("trash-pandas", "whole-game decide (compiled apart)",
+                  ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
+                   "-n", "100", "--seed", "1", "--json")),
 ]
