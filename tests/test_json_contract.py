@@ -70,7 +70,7 @@ INVOCATIONS = [
     ("gostop", "advice", ["--rounds", "1", "--precision", "10", "--seed", "1"]),
     ("canasta", "advice", ["--rounds", "1", "--precision", "1", "--seed", "1"]),
     ("trash-pandas", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1",
-                                     "--seed", "1"]),
+                                     "--band-by", "none", "--seed", "1"]),
     ("ten", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1", "--seed",
                             "1"]),
     ("magdagdon", "advice", ["-d", "survival", "--rounds", "1", "--precision", "100", "--seed",

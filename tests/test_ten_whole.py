@@ -36,9 +36,10 @@ def test_kernel_matches_reference_threshold_bots():
     _compare(st, block_keys(11, 0, 1)[0], 2)
 
 
-def test_kernel_matches_reference_mixed_bots(monkeypatch):
-    """Random, exact and card-count bots and other rules; the reference scores through the
-    kernel's scorer here only for speed (scores themselves are checked against `ten score`)."""
+def _score_through_the_kernel(monkeypatch):
+    """Let the reference score through the kernel's scorer, only for speed: scores themselves
+    are checked against `ten score` (test_kernel_matches_reference_threshold_bots,
+    test_final_scores_agree_with_ten_score, test_ten_whole_score.py)."""
     from kernels.ten.whole_score import WS_SIZE, score_row
 
     ws = np.zeros(WS_SIZE, dtype=np.int64)
@@ -50,6 +51,11 @@ def test_kernel_matches_reference_mixed_bots(monkeypatch):
                              score_tables(), ws))
 
     monkeypatch.setattr(reference, "score", fast)
+
+
+def test_kernel_matches_reference_mixed_bots(monkeypatch):
+    """Random, exact and card-count bots and other rules (scored through the kernel's scorer)."""
+    _score_through_the_kernel(monkeypatch)
     rules = TenRules(all_pass="active-free", spent_cards="market", bust_tokens=4)
     for players, seats in [(4, "random,exact,cards:5,threshold:8,bid=random,pay_with_cards=true"),
                            (2, "random:draw_chance=0.7,random"), (3, "exact:token=0.5")]:
@@ -120,8 +126,10 @@ def test_rollout_bot_parses_and_refuses_bad_knobs():
         parse_seats("rollout:0", 2)
 
 
-def test_kernel_matches_reference_banded_threshold_bots():
-    """Stop bounds in bands of the cards left and of the tokens held, kernel = reference."""
+def test_kernel_matches_reference_banded_threshold_bots(monkeypatch):
+    """Stop bounds in bands of the cards left and of the tokens held, kernel = reference
+    (scored through the kernel's scorer)."""
+    _score_through_the_kernel(monkeypatch)
     seats = ("threshold:stop_at=6,band_by=deck,cut_1=60,stop_at_2=9;"
              "threshold:stop_at=5,band_by=tokens,cut_1=2,cut_2=5,stop_at_2=8,stop_at_3=10;"
              "threshold:stop_at=9,band_by=deck,cut_1=30,cut_2=90,stop_at_2=5,stop_at_3=7")
