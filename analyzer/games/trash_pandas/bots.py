@@ -33,7 +33,11 @@ always draw); ``band-by`` (none, deck, behind), ``cut-1``, ``cut-2``, ``stop-at-
 until ``stop-at`` tokens while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
 ``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), in main and bonus turns alike
 (``bonus-stop-at`` is then unused), e.g. ``heuristic:band-by=deck,cut-1=10,stop-at=2,stop-at-2=4``
-rolls to 4 tokens while 10 or more cards are left and to 2 after.
+rolls to 4 tokens while 10 or more cards are left and to 2 after. ``rule:FILE.json`` (a rule of
+`trash-pandas game-advice`) is the heuristic bot with that stop rule: by the knobs above, or,
+for a decision list or bands of the cards in hand or of the saves in hand, by a stop rule table
+(:attr:`Bot.table`, rows of analyzer/advice/table.py, read by the kernel instead of the stop
+knobs: kernels/trash_pandas/whole_bots.py ``rolls_by_table``).
 """
 from __future__ import annotations
 
