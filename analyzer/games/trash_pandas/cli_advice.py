@@ -14,10 +14,10 @@ from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
 BandByOpt = band_by_option(("all", "none", "deck", "behind", "bands", "lists"),
-                           "bands of the cards left in the draw pile (deck) or of your stash's "
-                           "deficit to the biggest other stash (behind), every banded rule "
-                           "(bands: also of the cards in your hand and of your Blammo! and "
-                           "Nanners), the decision lists (lists)")
+                           "bands (of deck: the cards left in the draw pile, or of behind: "
+                           "your stash's deficit to the biggest other stash; with bands, of "
+                           "those and of the cards in your hand and of your Blammo! and "
+                           "Nanners) or decision lists (lists)")
 
 
 def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
@@ -55,9 +55,11 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --players 2 --seed 2 --json
 
-      pushluck trash-pandas game-advice --band-by lists --out advice --seed 2
+      pushluck trash-pandas game-advice --band-by lists --seed 2
 
-      pushluck trash-pandas game --seats "rule:advice/rule_cx4.json;heuristic;heuristic" --seed 2
+      pushluck trash-pandas game-advice --out advice --seed 2
+
+      pushluck trash-pandas game --seats "rule:advice/rule_cx5.json;heuristic;heuristic" --seed 2
 
       pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """
