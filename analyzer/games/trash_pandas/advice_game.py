@@ -302,11 +302,22 @@ class GameRacer:
 
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
+    """Race :func:`candidates` (module doc). The kernel calls run on one thread (the numbers do
+    not depend on it): each call plays only 4 blocks, and with two threads the machine's other
+    work stalls every call's barrier. Measured (3 players, seed 2, 560 rules, load average
+    about 3 on 2 cores): 47 s on one thread against 97 s on two."""
+    import numba
+
     from analyzer.advice.race import race_family, zone
 
     racer = GameRacer(rules, players, seed)
-    return race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
-                       "games", zone(precision, indifference))
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        return race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
+                           "games", zone(precision, indifference))
+    finally:
+        numba.set_num_threads(threads)
 
 
 def row(s) -> dict:
