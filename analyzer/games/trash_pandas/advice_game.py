@@ -27,7 +27,8 @@ a feature of its own. The stop rules, in the words of :mod:`analyzer.advice`:
   limits 2..5 that differ (complexity 5);
 * (rule table) decision lists (:data:`EXCEPTIONS`): one exception "if <condition>, roll/stop"
   before "if tokens ≥ K, stop; otherwise roll", K = 2..5 (complexity 4), or two exceptions on
-  different features, in either order, before it, K = 3, 4 (complexity 6).
+  two different features of ``deck``, ``behind`` and ``bonus``, in either order, before it,
+  K = 3, 4 (complexity 6).
 
 :func:`family` is the first four (402 candidates with the default bonus cap of 3; the old
 family, kept as it was); :func:`candidates` adds the table rules by ``--band-by`` (:data:`BANDS`)
@@ -304,8 +305,8 @@ def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
     """Race :func:`candidates` (module doc). The kernel calls run on one thread (the numbers do
     not depend on it): each call plays only 4 blocks, and with two threads the machine's other
-    work stalls every call's barrier. Measured (3 players, seed 2, 560 rules, load average
-    about 3 on 2 cores): 47 s on one thread against 97 s on two."""
+    work stalls every call's barrier. Measured (3 players, seed 2, 560 rules, load average 3 to
+    4 on 2 cores): 47 to 76 s on one thread against 97 s on two."""
     import numba
 
     from analyzer.advice.race import race_family, zone
