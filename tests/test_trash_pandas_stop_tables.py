@@ -227,3 +227,10 @@ def test_game_plays_a_list_rule_file_and_refuses_bad_ones(cli, tmp_path):
         code, out, err = cli("trash-pandas", "game", "--seats", f"rule:{f}", *args)
         assert code == 2 and out == "" and message in err, err
         assert err.strip().count("\n") == 0 and "Traceback" not in err
+
+
+def test_the_race_runs_on_one_thread_only_on_a_busy_machine():
+    from analyzer.games.trash_pandas.advice_game import race_threads
+
+    assert [race_threads(2, load) for load in (0.0, 1.4, 1.5, 4.0)] == [2, 2, 1, 1]
+    assert race_threads(1, 0.0) == 1 and race_threads(8, 7.0) == 8

@@ -301,19 +301,29 @@ class GameRacer:
         return v
 
 
+def race_threads(default: int, load: float) -> int:
+    """Kernel threads for the race: ``default`` (numba's), or 1 when the machine is busy (the
+    one-minute load average ``load`` is at least ``default`` − 1/2). The numbers do not depend
+    on it, only the time: each kernel call plays only 4 blocks, and when other work holds the
+    cores every call waits at its barrier for a descheduled thread. Measured on 2 cores
+    (3 players, seed 2): 402 rules took 22 s on two threads when idle; 560 rules took 48 s on one
+    thread with the core to itself, 47 to 76 s on one thread and 97 to 112 s on two at load
+    average 3 to 6."""
+    return 1 if load >= default - 0.5 else default
+
+
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
-    """Race :func:`candidates` (module doc). The kernel calls run on one thread (the numbers do
-    not depend on it): each call plays only 4 blocks, and with two threads the machine's other
-    work stalls every call's barrier. Measured (3 players, seed 2, 560 rules, load average 3 to
-    4 on 2 cores): 47 to 76 s on one thread against 97 s on two."""
+    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads."""
+    import os
+
     import numba
 
     from analyzer.advice.race import race_family, zone
 
     racer = GameRacer(rules, players, seed)
     threads = numba.get_num_threads()
-    numba.set_num_threads(1)
+    numba.set_num_threads(race_threads(threads, os.getloadavg()[0]))
     try:
         return race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
                            "games", zone(precision, indifference))
