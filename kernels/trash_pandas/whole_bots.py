@@ -12,6 +12,13 @@ are below ``bot[K_STOP]`` (``bot[K_BSTOP]`` in a bonus turn); with ``bot[K_BAND]
 left in the draw pile) or 2 (:func:`stash_behind`) the limit is ``K_STOP`` while that feature is
 below ``K_CUT1``, ``K_STOP2`` from ``K_CUT1`` on and ``K_STOP3`` from ``K_CUT2`` on (when
 ``K_CUT2`` > 0), in main and bonus turns alike (the bonus cap still ends a bonus turn).
+With ``bot[K_BAND]`` = 3 the stop rule is instead the rule table of ``bot[K_TROWS]`` rows
+(at most ``TMAXROWS``) of ``TROW`` words from ``bot[K_TABLE]`` (:func:`rolls_by_table`): guard
+feature, comparison, value, test feature, comparison, value; the first row whose guard holds
+says "roll" iff its test holds, no row holding says "stop" (analyzer/advice/table.py). Features
+(``F_*``, :func:`table_feature`): tokens held, the bonus-turn flag, cards left in the draw pile,
+:func:`stash_behind`, cards in hand, and the saves in hand (usable Blammo! + usable Nanners).
+Only a table bot reads the table: the other stop rules are tested first.
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
 
@@ -31,9 +38,14 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, K
 
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
  K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS, K_BAND, K_CUT1, K_CUT2, K_STOP2,
- K_STOP3) = range(21)
-NK = 21
-BAND_NONE, BAND_DECK, BAND_BEHIND = 0, 1, 2
+ K_STOP3, K_TROWS) = range(22)
+K_TABLE = 22  # rule table rows: K_TROWS rows of TROW words from here
+TROW, TMAXROWS = 6, 4
+NK = K_TABLE + TROW * TMAXROWS
+BAND_NONE, BAND_DECK, BAND_BEHIND, BAND_TABLE = 0, 1, 2, 3
+OP_LE, OP_GE = 0, 1
+# features a stop rule table reads (analyzer/advice/table.py; F_ZERO the constant 0)
+F_ZERO, F_TOKENS, F_BONUS, F_DECK, F_BEHIND, F_HAND, F_SAVES = range(7)
 HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
@@ -87,6 +99,8 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     band = int(bot[K_BAND])
     if band == BAND_NONE:
         limit = bot[K_STOP] if mode == 0 else bot[K_BSTOP]
+    elif band == BAND_TABLE:
+        return rolls_by_table(g, p, bot, nh, mode)
     else:  # the stop limit in bands of one more feature, in every turn (bonus-stop-at unused)
         v = g[SC, 0] if band == BAND_DECK else stash_behind(g, p)
         limit = bot[K_STOP]
@@ -95,6 +109,42 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
             if bot[K_CUT2] > 0 and v >= bot[K_CUT2]:
                 limit = bot[K_STOP3]
     return nh < limit
+
+
+@njit(cache=True, _nrt=False)
+def table_feature(g, p, f, nh, mode):
+    """Feature ``f`` (``F_*``) of seat p deciding whether to roll again with nh tokens held."""
+    if f == F_TOKENS:
+        return nh
+    if f == F_BONUS:
+        return mode
+    if f == F_DECK:
+        return g[SC, 0]
+    if f == F_BEHIND:
+        return stash_behind(g, p)
+    if f == F_HAND:
+        return hand_size(g, p)
+    if f == F_SAVES:
+        return _usable(g, p, BLAMMO) + _usable(g, p, NANNERS)
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _table_holds(g, p, bot, at, nh, mode):
+    """Whether the condition (feature, comparison, value) at ``bot[at:at + 3]`` holds."""
+    x = table_feature(g, p, int(bot[at]), nh, mode)
+    v = bot[at + 2]
+    return x <= v if int(bot[at + 1]) == OP_LE else x >= v
+
+
+@njit(cache=True, _nrt=False)
+def rolls_by_table(g, p, bot, nh, mode):
+    """The stop rule table of ``bot`` (module doc): True to roll again."""
+    for r in range(int(bot[K_TROWS])):
+        at = K_TABLE + r * TROW
+        if _table_holds(g, p, bot, at, nh, mode):
+            return _table_holds(g, p, bot, at + 3, nh, mode)
+    return False
 
 
 @njit(cache=True, _nrt=False)

@@ -1,14 +1,20 @@
 """Trash Pandas whole games: when to stop rolling, as rules of thumb raced in chance of winning.
 
-What belongs here: the stop rules the whole-game ``heuristic`` bot can play and their racing
-(:func:`analyzer.advice.race.race_blocks`). No pandas, no printing.
+What belongs here: the stop rules the whole-game ``heuristic`` bot can play, their compilation
+into its stop rule table, and their racing (:func:`analyzer.advice.race.race_blocks`). No pandas,
+no printing.
 
 The bot rolls until it holds ``stop-at`` tokens (``bonus-stop-at`` in a bonus turn), or until a
-limit that depends on one more feature in bands (``band-by``, bots.py), and plays its cards by
-its other knobs (analyzer/games/trash_pandas/bots.py). So the stop rules it can play are, in
-the words of :mod:`analyzer.advice` over the features ``tokens`` (held), ``bonus`` (1 in a bonus
-turn), ``deck`` (cards left in the draw pile) and ``behind`` (cards by which your stash trails
-the biggest other stash, 0 when yours is the biggest):
+limit that depends on one more feature in bands (``band-by``, bots.py), or as a stop rule table
+says (rows of guard and test conditions read in order, analyzer/advice/table.py and
+kernels/trash_pandas/whole_bots.py ``rolls_by_table``), and plays its cards by its other knobs
+(analyzer/games/trash_pandas/bots.py). The features, a player's own counts at the moment of
+deciding whether to roll again (:data:`FEATURE_IDS` maps them to the kernel's ``F_*``):
+``tokens`` (held), ``bonus`` (1 in a bonus turn), ``deck`` (cards left in the draw pile),
+``behind`` (cards by which your stash trails the biggest other stash, 0 when yours is the
+biggest), ``hand`` (cards in your hand) and ``saves`` (the Blammo! and Nanners you may play now,
+each of which saves one repeat). The bust chance of the next roll is ``tokens``/6, so it is not
+a feature of its own. The stop rules, in the words of :mod:`analyzer.advice`:
 
 * one threshold "roll while tokens ≤ K − 1" (complexity 2), K = 1..6;
 * the threshold in two bands of the bonus flag "… ≤ K − 1; in the bonus turn ≤ B − 1"
@@ -16,10 +22,26 @@ the biggest other stash, 0 when yours is the biggest):
 * the threshold in two bands of ``deck`` (cuts 5, 10, 20, 30) or of ``behind`` (cuts 1, 2, 3, 5),
   every pair of limits 1..6 that differ (complexity 5), in main and bonus turns alike;
 * three bands of ``deck`` (cuts 5 and 20, or 10 and 30) or of ``behind`` (1 and 3, or 2 and 5),
-  limits 2..5 with neighbouring bands different (complexity 8).
+  limits 2..5 with neighbouring bands different (complexity 8);
+* (played from a rule table) two bands of ``hand`` (cuts 2, 4, 6) or of ``saves`` (cuts 1, 2),
+  limits 2..5 that differ (complexity 5);
+* (rule table) decision lists (:data:`EXCEPTIONS`): one exception "if <condition>, roll/stop"
+  before "if tokens ≥ K, stop; otherwise roll", K = 2..5 (complexity 4), or two exceptions on
+  two different features of ``deck``, ``behind`` and ``bonus``, in either order, before it,
+  K = 3, 4 (complexity 6).
 
-With the default bonus cap of 3 that is 6 + 12 + 240 + 144 = 402 candidates; most lose clearly and
-are dropped by racing within a round or two.
+:func:`family` is the first four (402 candidates with the default bonus cap of 3; the old
+family, kept as it was); :func:`candidates` adds the table rules by ``--band-by`` (:data:`BANDS`)
+and keeps one rule of each behaviour, the simplest (rules that decide alike on every state of
+:func:`state_grid` play the same games: a list "if in the bonus turn, stop; if tokens ≥ 3,
+stop; otherwise roll" (complexity 4) replaces the banded rule "stop at 3, at 1 in the bonus
+turn" (5), and a list whose condition is a band of ``deck`` is the banded rule). The default
+(``all``) races 560 rules with the default rules (6 thresholds, 271 rules of two bands, 144 of
+three, 49 lists of one exception and 90 of two); most lose clearly and are dropped by racing
+within a round or two. Measured cost (3 players, seed 2, 24 rounds): 10,416 blocks of 256 games
+against 161,280 to take all 560 to the survivors' sample (15.5× fewer); the 402 rules of
+:func:`family` alone took 8,412 against 115,776 (13.8×), so the table rules add about a quarter
+to the run's time.
 
 Value: the studied seat's win share (ties shared) in whole games against ``heuristic``
 opponents, the studied seat taking every seat in turn (an equal number of blocks each); loss =
@@ -40,10 +62,24 @@ FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
             Feature("bonus", "the bonus-turn flag (1 in the bonus turn)", (1,)),
             Feature("deck", "the draw pile", (5, 10, 20, 30), unit="cards"),
             Feature("behind", "your stash's deficit to the biggest other stash", (1, 2, 3, 5),
-                    unit="cards")]
+                    unit="cards"),
+            Feature("hand", "the number of cards in your hand", (2, 4, 6), unit="cards"),
+            Feature("saves", "the number of Blammo! and Nanners you can play", (1, 2))]
+#: advice feature name -> the kernel's stop rule table feature id (whole_bots.py F_*)
+FEATURE_IDS = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
 TWO_BAND_CUTS = {"deck": (5, 10, 20, 30), "behind": (1, 2, 3, 5)}
 THREE_BAND_CUTS = {"deck": ((5, 20), (10, 30)), "behind": ((1, 3), (2, 5))}
-BANDS = ("all", "none", "deck", "behind")  # which banded rules `family` adds
+TABLE_BAND_CUTS = {"hand": (2, 4, 6), "saves": (1, 2)}
+#: the exceptions of the decision lists: (feature, comparison, value, roll?)
+EXCEPTIONS = (("deck", "<=", 4, False), ("deck", "<=", 4, True), ("deck", "<=", 9, False),
+              ("deck", "<=", 9, True), ("deck", ">=", 30, False), ("deck", ">=", 30, True),
+              ("behind", ">=", 3, True), ("behind", ">=", 5, True), ("behind", "<=", 0, False),
+              ("hand", "<=", 1, True), ("hand", ">=", 8, False),
+              ("bonus", ">=", 1, False), ("bonus", ">=", 1, True))
+#: which rules `candidates` races besides the single thresholds: every family (all), none, the
+#: old family's bands of one feature (deck, behind) or of both, with the table bands (bands), or
+#: the decision lists (lists)
+BANDS = ("all", "none", "deck", "behind", "bands", "lists")
 BLOCK = 256
 BLOCKS_PER_SEAT = 4
 
@@ -73,9 +109,15 @@ class StopRule(BotRule):
         return Rule("banded", "tokens", "<=", (self.stop_at - 1, self.bonus_stop_at - 1),
                     "bonus", (1,))
 
+    def bot(self):
+        from analyzer.games.trash_pandas.bots import parse_bot
+
+        return parse_bot(self.bot_text())
+
     def bot_text(self) -> str:
-        if self.band_by == "none":
-            return f"heuristic:stop-at={self.stop_at},bonus-stop-at={self.bonus_stop_at}"
+        if self.band_by == "none":  # a bonus turn ends at 5 tokens or fewer: 6 plays as 5
+            return (f"heuristic:stop-at={self.stop_at},"
+                    f"bonus-stop-at={min(self.bonus_stop_at, 5)}")
         knobs = [f"band-by={self.band_by}", f"stop-at={self.stop_at}"]
         knobs += band_knobs(self.cuts, self.limits, "cut-{}", "stop-at-{}")
         return "heuristic:" + ",".join(knobs)
@@ -99,17 +141,106 @@ def family(rules, bands: str = "all") -> list[StopRule]:
     return cands
 
 
-def bot_for_rule(text: str) -> str:
-    """The ``heuristic`` bot that plays the stop rule of ``rule:FILE.json`` (a rule as
-    `game-advice` writes it, or by hand in the same forms): a threshold on ``tokens`` (``<=``), or
-    such a threshold banded by ``bonus`` (one cut at 1), ``deck`` or ``behind``."""
+@dataclass(frozen=True)
+class TableRule(BotRule):
+    """Any stop rule over :data:`FEATURES`, played by the heuristic bot from its stop rule table
+    (:func:`analyzer.advice.table.table_of` with :data:`FEATURE_IDS`)."""
+
+    FEATURES = FEATURES
+    DECISION = DECISION
+
+    spec: Rule
+
+    def rule(self) -> Rule:
+        return self.spec
+
+    def table(self) -> tuple:
+        from analyzer.advice.table import table_of
+
+        return table_of(self.spec, FEATURE_IDS)
+
+    def bot(self, source: str = ""):
+        """The heuristic bot (default knobs) that stops as this rule says."""
+        from dataclasses import replace
+
+        from analyzer.games.trash_pandas.bots import parse_bot
+
+        return replace(parse_bot("heuristic"), table=self.table(), source=source)
+
+    def bot_text(self) -> str:
+        return "heuristic with this stop rule: save the row as FILE.json, play rule:FILE.json"
+
+
+def table_rules(rules, lists: bool = True, bands: bool = True) -> list[TableRule]:
+    """The rule-table candidates of the module doc: the bands of ``hand`` and ``saves`` and the
+    decision lists (not yet made distinct: :func:`candidates` does that)."""
+    out = []
+    if bands:
+        out += [TableRule(Rule("banded", "tokens", "<=", (k - 1, l - 1), f, (c,)))
+                for f, cuts in TABLE_BAND_CUTS.items() for c in cuts
+                for k in range(2, 6) for l in range(2, 6) if l != k]
+    if lists:
+        def lst(*clauses):
+            return TableRule(Rule("list", clauses=clauses, default_act=True))
+
+        out += [lst(e, ("tokens", ">=", k, False)) for e in EXCEPTIONS for k in range(2, 6)]
+        out += [lst(a, b, ("tokens", ">=", k, False)) for a in EXCEPTIONS for b in EXCEPTIONS
+                if a[0] != b[0] and "hand" not in (a[0], b[0]) for k in (3, 4)]
+    return out
+
+
+def candidates(rules, bands: str = "all") -> list:
+    """The raced family for ``--band-by`` ``bands`` (:data:`BANDS`, module doc), simplest first,
+    one rule of each behaviour on :func:`state_grid` (the first, simplest, kept)."""
+    from analyzer.advice.table import distinct
+
+    old = {"all": "all", "bands": "all", "lists": "none"}.get(bands, bands)
+    # the plain thresholds first: stop-at K ≥ the bonus cap with bonus-stop-at at the cap
+    # (complexity 5 in `family`) plays as the threshold K in every turn
+    cands = [StopRule(k, k) for k in range(1, 7)]
+    cands += family(rules, old) + table_rules(rules, bands in ("all", "lists"),
+                                             bands in ("all", "bands"))
+    by_rule: dict = {}
+    for c in cands:
+        by_rule.setdefault(c.rule(), c)
+    return [by_rule[r] for r in distinct(list(by_rule), state_grid(rules))]
+
+
+def state_grid(rules) -> dict:
+    """The states at which a stop rule is asked (tokens 1..5 in a main turn, 1..cap − 1 in a
+    bonus turn) crossed with every value of the other features at which a rule of
+    :func:`candidates` can change its answer (each threshold and its neighbours, and the ends),
+    as flat arrays: two such rules decide alike everywhere iff they do here."""
+    import numpy as np
+
+    from analyzer.advice.table import grid
+
+    X = grid({"tokens": range(1, 6), "bonus": (0, 1),
+              "deck": (0, 3, 4, 5, 6, 8, 9, 10, 11, 19, 20, 21, 29, 30, 31, 53),
+              "behind": (0, 1, 2, 3, 4, 5, 6, 12), "hand": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20),
+              "saves": (0, 1, 2, 3, 7)})
+    keep = (X["bonus"] == 0) | (X["tokens"] < rules.bonus_cap)
+    return {k: np.asarray(v)[keep] for k, v in X.items()}
+
+
+def bot_for_rule(text: str):
+    """The ``heuristic`` bot (bots.Bot) that plays the stop rule of ``rule:FILE.json`` (a rule
+    as `game-advice` writes it, or by hand in the same forms): a threshold on ``tokens`` (``<=``),
+    or such a threshold banded by ``bonus`` (one cut at 1), ``deck`` or ``behind`` (played by the
+    bot's stop knobs), or by ``hand`` or ``saves``, or a decision list of 1 to 3 clauses over
+    the features (played from a stop rule table)."""
     from analyzer.advice.rulefile import load_rule
     from analyzer.errors import UserError
 
     r = load_rule(text, [f.name for f in FEATURES], "trash-pandas")
-    forms = ("whole-game stop rules are a threshold on tokens (<=), banded by bonus, deck or "
-             "behind (the rules of `trash-pandas game-advice`)")
-    if r.kind == "list" or r.feature != "tokens" or r.op != "<=":
+    forms = ("whole-game stop rules are a threshold on tokens (<=), banded by bonus, deck, "
+             "behind, hand or saves, or a decision list of 1 to 3 clauses (the rules of "
+             "`trash-pandas game-advice`)")
+    if r.kind == "list":
+        if not r.clauses:
+            raise UserError(f"rule file '{text[5:]}': {forms}")
+        return TableRule(r).bot(text.strip())
+    if r.feature != "tokens" or r.op != "<=":
         raise UserError(f"rule file '{text[5:]}': {forms}")
     limits = []
     for t in r.thresholds:
@@ -118,15 +249,17 @@ def bot_for_rule(text: str) -> str:
                             f"0..5 (got {t})")
         limits.append(int(t) + 1)
     if r.kind == "threshold":
-        return StopRule(limits[0], limits[0]).bot_text()
+        return StopRule(limits[0], limits[0]).bot()
     if r.band_feature == "bonus":
         if tuple(r.cuts) != (1,):
             raise UserError(f"rule file '{text[5:]}': the bonus flag has one cut, at 1")
-        return StopRule(*limits).bot_text()
+        return StopRule(*limits).bot()
     if r.band_feature == "tokens" or any(c != int(c) or c < 1 for c in r.cuts):
         raise UserError(f"rule file '{text[5:]}': {forms}, cuts whole numbers from 1")
+    if r.band_feature in TABLE_BAND_CUTS:
+        return TableRule(r).bot(text.strip())
     return StopRule(limits[0], limits[0], r.band_feature, tuple(int(c) for c in r.cuts),
-                    tuple(limits[1:])).bot_text()
+                    tuple(limits[1:])).bot()
 
 
 class GameRacer:
@@ -144,13 +277,13 @@ class GameRacer:
         self.base = GameSetup(rules, players, [(self.others,) * players])
         self.columns = self.base.columns()
 
-    def values(self, cand: StopRule, rnd: int) -> np.ndarray:
+    def values(self, cand, rnd: int) -> np.ndarray:
         import copy
 
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.trash_pandas.bots import lineup_array, parse_bot
+        from analyzer.games.trash_pandas.bots import lineup_array
 
-        mine = parse_bot(cand.bot_text())
+        mine = cand.bot()
 
         def job_for(seat):
             setup = copy.copy(self.base)
@@ -168,13 +301,34 @@ class GameRacer:
         return v
 
 
+def race_threads(default: int, load: float) -> int:
+    """Kernel threads for the race: ``default`` (numba's), or 1 when the machine is busy (the
+    one-minute load average ``load`` is at least ``default`` − 1/2). The numbers do not depend
+    on it, only the time: each kernel call plays only 4 blocks, and when other work holds the
+    cores every call waits at its barrier for a descheduled thread. Measured on 2 cores
+    (3 players, seed 2): 402 rules took 22 s on two threads when idle; 560 rules took 48 s on one
+    thread with the core to itself, 47 to 76 s on one thread and 97 to 112 s on two at load
+    average 3 to 6."""
+    return 1 if load >= default - 0.5 else default
+
+
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
+    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads."""
+    import os
+
+    import numba
+
     from analyzer.advice.race import race_family, zone
 
     racer = GameRacer(rules, players, seed)
-    return race_family(family(rules, bands), racer.values, BLOCK, max_rounds, precision, "games",
-                       zone(precision, indifference))
+    threads = numba.get_num_threads()
+    numba.set_num_threads(race_threads(threads, os.getloadavg()[0]))
+    try:
+        return race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
+                           "games", zone(precision, indifference))
+    finally:
+        numba.set_num_threads(threads)
 
 
 def row(s) -> dict:

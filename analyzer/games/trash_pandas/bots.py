@@ -33,11 +33,15 @@ always draw); ``band-by`` (none, deck, behind), ``cut-1``, ``cut-2``, ``stop-at-
 until ``stop-at`` tokens while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
 ``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), in main and bonus turns alike
 (``bonus-stop-at`` is then unused), e.g. ``heuristic:band-by=deck,cut-1=10,stop-at=2,stop-at-2=4``
-rolls to 4 tokens while 10 or more cards are left and to 2 after.
+rolls to 4 tokens while 10 or more cards are left and to 2 after. ``rule:FILE.json`` (a rule of
+`trash-pandas game-advice`) is the heuristic bot with that stop rule: by the knobs above, or,
+for a decision list or bands of the cards in hand or of the saves in hand, by a stop rule table
+(:attr:`Bot.table`, rows of analyzer/advice/table.py, read by the kernel instead of the stop
+knobs: kernels/trash_pandas/whole_bots.py ``rolls_by_table``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -67,7 +71,9 @@ KNOBS = {
     "stop-at-2": (19, 3, "int", (1, 6)),
     "stop-at-3": (20, 3, "int", (1, 6)),
 }
-NK = 21
+TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (whole_bots.py)
+BAND_TABLE = 3
+NK = TABLE_INDEX + TROW * TMAXROWS
 POLICY_HELP = ("Bots: heuristic, solver, random, rollout:K (roll/stop by K determinized "
                "rollouts of the rest of the game); knobs as NAME:key=value,... e.g. "
                "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: "
@@ -81,9 +87,13 @@ class Bot:
     name: str
     knobs: tuple  # ((key, value), ...) in KNOBS order
     rollouts: int = 0  # K of a rollout bot (0 for the others)
+    table: tuple = ()  # a stop rule table (rows of six ints), read instead of the stop knobs
+    source: str = field(default="", compare=False)  # the label of a table bot (rule:FILE)
 
     @property
     def label(self) -> str:
+        if self.table:
+            return self.source or f"{self.name}:stop-table"
         knobs = dict(self.knobs)
         shown = {"stop-at-2", "cut-2", "stop-at-3"} if knobs["cut-2"] else {"stop-at-2"}
         changed = [f"{k}={_word(v)}" for k, v in self.knobs if v != KNOBS[k][1]
@@ -103,6 +113,10 @@ class Bot:
             else:
                 r[idx] = float(value)
         r[ROLLOUTS_INDEX] = self.rollouts
+        if self.table:
+            r[KNOBS["band-by"][0]] = BAND_TABLE
+            r[TROWS_INDEX] = len(self.table)
+            r[TABLE_INDEX:TABLE_INDEX + TROW * len(self.table)] = np.ravel(self.table)
         return r
 
 
@@ -135,13 +149,13 @@ def _parse_value(key: str, text: str):
 def parse_bot(text: str) -> Bot:
     """``heuristic:stop-at=4,block=no`` → Bot; unknown names, knobs and values are errors.
     ``rule:FILE.json`` (a stop rule written by `trash-pandas game-advice --out`) is the heuristic
-    bot that plays it."""
+    bot that plays it (by its stop knobs, or by a stop rule table for a decision list)."""
     from analyzer.advice.rulefile import is_rule
 
     if is_rule(text):
         from analyzer.games.trash_pandas.advice_game import bot_for_rule
 
-        return parse_bot(bot_for_rule(text))
+        return bot_for_rule(text)
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     if name not in KINDS:
@@ -202,7 +216,7 @@ def _split_seats(text: str) -> list[str]:
     parts: list[str] = []
     for piece in text.split(","):
         head = piece.strip().partition(":")[0].strip().lower()
-        if head in KINDS or not parts:
+        if head in KINDS or head == "rule" or not parts:
             parts.append(piece.strip())
         else:
             parts[-1] += "," + piece.strip()

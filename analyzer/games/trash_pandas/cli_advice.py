@@ -13,9 +13,11 @@ from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_indifference_o
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
-BandByOpt = band_by_option(("all", "none", "deck", "behind"),
-                           "bands of the cards left in the draw pile (deck) or of your stash's "
-                           "deficit to the biggest other stash (behind)")
+BandByOpt = band_by_option(("all", "none", "deck", "behind", "bands", "lists"),
+                           "bands (of deck: the cards left in the draw pile, or of behind: "
+                           "your stash's deficit to the biggest other stash; with bands, of "
+                           "those and of the cards in your hand and of your Blammo! and "
+                           "Nanners) or decision lists (lists)")
 
 
 def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
@@ -30,22 +32,34 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
                 set_: SetOpt = None, json: JsonOpt = False):
     """When to stop rolling in whole games: stop rules raced in chance of winning.
 
-    The rules are the heuristic bot's stop knobs in words: roll while you hold at most K − 1
-    tokens (complexity 2); with a different bound in the bonus turn (two bands of the bonus
-    flag, complexity 5); with bounds in two bands of the cards left in the draw pile or of how
-    far your stash trails the biggest other stash (complexity 5), or in three bands
-    (complexity 8): 402 rules with the default bonus cap. The studied player takes every seat
-    in turn against heuristic opponents, every rule on the same deals (common random numbers); its loss in win
+    The rules are stop rules in words over what you can count when deciding whether to roll
+    again: the tokens you hold, the bonus turn, the cards left in the draw pile (deck), how far
+    your stash trails the biggest other stash (behind), the cards in your hand (hand) and the
+    Blammo! and Nanners you can play (saves). Roll while you hold at most K − 1 tokens
+    (complexity 2); with a different bound in the bonus turn (complexity 5); with bounds in two
+    bands of deck, behind, hand or saves (complexity 5), or in three bands of deck or behind
+    (complexity 8); decision lists of one or two exceptions ("if the draw pile is at most 4
+    cards, stop") before "if you hold K tokens, stop; otherwise roll" (complexity 4 and 6).
+    Rules that decide alike in every state are raced once, in their simplest words: about 560
+    rules by default. The studied player takes every seat in turn against heuristic
+    opponents, every rule on the same deals (common random numbers); its loss in win
     probability (ties shared) against the best rule is raced: a rule is dropped once its loss
     interval lies wholly above a simpler rule's. Prints the games spent and what evaluating
     every rule to the same sample would have cost; each rule names the bot that plays it
-    (`trash-pandas game --seats BOT`).
+    (`trash-pandas game --seats BOT`); with --out DIR each front rule is written as a file
+    that `trash-pandas game --seats rule:FILE.json` plays back (decision lists too).
 
     Examples:
 
       pushluck trash-pandas game-advice --seed 2
 
       pushluck trash-pandas game-advice --players 2 --seed 2 --json
+
+      pushluck trash-pandas game-advice --band-by lists --seed 2
+
+      pushluck trash-pandas game-advice --out advice --seed 2
+
+      pushluck trash-pandas game --seats "rule:advice/rule_cx5.json;heuristic;heuristic" --seed 2
 
       pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """

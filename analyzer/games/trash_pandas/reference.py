@@ -38,11 +38,15 @@ class Seat:
 
 
 def bot_dict(row) -> dict:
-    """Kernel knob row (float64[21]) → named knobs."""
+    """Kernel knob row (float64[46], bots.py) → named knobs; ``table``: the stop rule table's
+    rows (six ints each) when the row has one."""
     names = ("kind", "stop", "bstop", "blammo", "nanners", "pie", "feesh", "shiny", "keep",
              "target", "react", "block", "kitteh", "yum", "tree", "rollouts", "band", "cut1",
              "cut2", "stop2", "stop3")
-    return {n: float(v) for n, v in zip(names, row)}
+    out = {n: float(v) for n, v in zip(names, row)}
+    rows = int(row[21]) if len(row) > 21 else 0
+    out["table"] = [[int(x) for x in row[22 + 6 * r:28 + 6 * r]] for r in range(rows)]
+    return out
 
 
 class Game:
@@ -151,6 +155,8 @@ class Game:
         bot = self.seats[p].bot
         if bot["band"] == 0:
             return nh < (bot["stop"] if mode == 0 else bot["bstop"])
+        if bot["band"] == 3:
+            return self.rolls_by_table(p, bot["table"], nh, mode)
         if bot["band"] == 1:  # cards left in the draw pile
             v = sum(self.pile)
         else:  # cards behind the biggest other stash
@@ -161,6 +167,26 @@ class Game:
         if bot["cut2"] > 0 and v >= bot["cut2"]:
             return nh < bot["stop3"]
         return nh < bot["stop2"]
+
+    def table_feature(self, p, f, nh, mode):
+        """Feature f of a stop rule table: 0 the constant 0, 1 tokens held, 2 the bonus flag,
+        3 cards left, 4 cards behind the biggest other stash, 5 cards in hand, 6 usable
+        Blammo! + Nanners."""
+        seat = self.seats[p]
+        sizes = [sum(s.stash) for s in self.seats]
+        return (0, nh, mode, sum(self.pile), max(sizes) - sizes[p], sum(seat.hand),
+                seat.usable(BLAMMO) + seat.usable(NANNERS))[f]
+
+    def rolls_by_table(self, p, table, nh, mode):
+        """The first row whose guard holds: roll iff its test holds; none holds: stop."""
+        def holds(f, op, v):
+            x = self.table_feature(p, f, nh, mode)
+            return x <= v if op == 0 else x >= v
+
+        for row in table:
+            if holds(*row[:3]):
+                return holds(*row[3:])
+        return False
 
     def block(self, v):
         seat = self.seats[v]
