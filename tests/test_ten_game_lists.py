@@ -74,7 +74,7 @@ def test_table_threshold_words_and_bot():
 
 def _raced(tmp_path):
     from analyzer.advice.race import candidate_row, race_family
-    from analyzer.games.ten.advice_game import DrawRule, TableRule, TenGameRacer
+    from analyzer.games.ten.advice_game import BLOCK, DrawRule, TableRule, TenGameRacer
     from analyzer.games.ten.rules import TenRules, load_deck
 
     lists = [Rule("list", clauses=(("tokens", ">=", 5, False), ("T", ">=", 7, False)),
@@ -84,7 +84,7 @@ def _raced(tmp_path):
     fam = [DrawRule("threshold", 7), TableRule(Rule("threshold", "C", "<=", (1,))),
            *map(TableRule, lists)]
     racer = TenGameRacer(TenRules(), load_deck(None), 2, 5)
-    res = race_family(fam, racer.values, 64, 2, 0.0, "games", 0.0)
+    res = race_family(fam, racer.values, BLOCK, 2, 0.0, "games", 0.0)
     return racer, [candidate_row(s) for s in res["all"]], res
 
 
@@ -109,7 +109,7 @@ def test_raced_rules_play_back_from_their_json_with_the_same_win_shares(tmp_path
         mine = np.concatenate([racer.bot_values(bot, r) for r in range(k)])
         theirs = np.concatenate([racer.bot_values(ref_bot, r) for r in range(k)])
         assert float((theirs - mine).mean()) == pytest.approx(s.loss, abs=1e-12)
-        assert s.n == len(mine) * 64
+        assert s.n == len(mine) * 16 and len(mine) == 32 * k
         played += s.loss > 0
     assert played >= 2  # the rules do differ: "draw while C ≤ 1" is far worse
 
@@ -119,9 +119,9 @@ def test_saving_is_the_ratio_of_the_two_costs(cli):
               "--seed", "4", "--band-by", "none", "--json", check_json=True)
     race = got["race"]
     assert race["saving"] == pytest.approx(race["blocks_flat"] / race["blocks_spent"])
-    assert race["trials_spent"] == 64 * race["blocks_spent"]
-    assert race["blocks_spent"] == 4 * sum(race["alive_per_round"])  # 2 blocks × 2 seats
-    assert race["blocks_flat"] == race["candidates"] * 4 * race["rounds"]
+    assert race["trials_spent"] == 16 * race["blocks_spent"]  # blocks of 16 games
+    assert race["blocks_spent"] == 32 * sum(race["alive_per_round"])  # 16 blocks × 2 seats
+    assert race["blocks_flat"] == race["candidates"] * 32 * race["rounds"]
 
 
 def test_list_rule_file_plays_in_ten_game_and_bad_files_exit_2(cli, tmp_path):

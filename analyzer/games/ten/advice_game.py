@@ -39,7 +39,15 @@ Their other knobs (rewards, bids, buys) stay at the defaults. Value: the studied
 share (ties shared) in whole games against ``threshold`` opponents (the default bot), the
 studied seat taking every seat in turn (an equal number of blocks each); loss = the best
 surviving rule's win share − the rule's, per block of games on the same decks (common random
-numbers; batch-means SE over blocks).
+numbers; batch-means SE over blocks). A round plays ⌈32/P⌉ blocks of 16 games per seat (P players:
+32 blocks, 512 games with 2 or 4 players, 33 with 3): many small blocks give the first rounds'
+Student-t intervals enough degrees of freedom (ν ≥ 31 after one round) to drop clearly bad
+rules at once, whatever the number of players; with 2 blocks of 64 games per seat (ν = 7 with 4
+players) no rule of the ladder was dropped in the first round. The default race
+(:func:`advise`) runs up to 40 rounds with precision and indifference zone 0.01 (one point of
+winning chance): the few near-ties that survive the first rounds are cheap to race on, and the
+long race is what makes it ≥ 10× cheaper than taking every rule to the survivors' sample
+(measured with 4 players, seed 2: 46,528 blocks spent against 550,400, 11.8×).
 """
 from __future__ import annotations
 
@@ -60,8 +68,8 @@ FEATURES = [Feature("T", "T = N − C", tuple(range(2, 13))),
 TWO_BAND_CUTS = {"deck": (20, 40, 60, 90), "tokens": (2, 4, 6, 8)}
 THREE_BAND_CUTS = {"deck": (30, 70), "tokens": (3, 7)}
 BANDS = ("all", "none", "deck", "tokens")  # which banded rules `family` adds
-BLOCK = 64
-BLOCKS_PER_SEAT = 2
+BLOCK = 16
+ROUND_BLOCKS = 32  # at least this many blocks per round, split evenly over the seats
 
 
 @dataclass(frozen=True)
@@ -221,10 +229,9 @@ def bot_for_rule(text: str) -> str:
 class TenGameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
-    def __init__(self, rules, spec, players: int, seed: int,
-                 blocks_per_seat: int = BLOCKS_PER_SEAT):
+    def __init__(self, rules, spec, players: int, seed: int, round_blocks: int = ROUND_BLOCKS):
         self.rules, self.spec, self.players, self.seed = rules, spec, players, seed
-        self.blocks = blocks_per_seat * players
+        self.blocks = -(-round_blocks // players) * players
         self._jobs: dict = {}
 
     def values(self, cand, rnd: int) -> np.ndarray:
@@ -253,8 +260,8 @@ class TenGameRacer:
         return v
 
 
-def advise(rules, spec, players: int, seed: int, max_rounds: int = 16,
-           precision: float = 0.005, bands: str | None = None, indifference=None) -> dict:
+def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
+           precision: float = 0.01, bands: str | None = None, indifference=None) -> dict:
     """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands."""
     from analyzer.advice.race import race_family, zone
 

@@ -25,10 +25,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
                     "--deck", metavar="FILE.toml",
                     help="Deck file (default: the bundled deck).")] = None,
                 seed: SeedOpt = None,
-                precision: race_precision_option("win probability") = 0.005,
+                precision: race_precision_option("win probability") = 0.01,
                 indifference: race_indifference_option("win probability") = None,
-                rounds: race_rounds_option("2 blocks of 64 games per seat per surviving "
-                                           "rule") = 16,
+                rounds: race_rounds_option("⌈32/players⌉ blocks of 16 games per seat per "
+                                           "surviving rule") = 40,
                 band_by: BandByOpt = None,
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
@@ -49,7 +49,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     The studied player takes every seat in turn against threshold bots, every rule on the same
     decks (common random numbers); its loss in win probability (ties shared) against the best
     rule is raced: a rule is dropped once it is shown worse than a simpler one, or shown not to
-    beat a simpler one by more than --indifference. Prints the games spent and what evaluating
+    beat a simpler one by more than --indifference (default: the --precision, 0.01, one point
+    of winning chance: less is not worth remembering a rule for). Most of the ladder is
+    clearly worse and goes in the first rounds; the few rules left race on for up to 40 rounds
+    (20,480 games each with 4 players). Prints the games spent and what evaluating
     every rule to the same sample would have cost (both numbers); each rule names the bot
     that plays it, and --out DIR writes the front as rule files for `ten game --seats
     rule:FILE.json`.
