@@ -32,9 +32,9 @@ Bots (seat rows of ``bots``, layout.py) see only public facts: their collection,
 the tokens, the tableau. Draw rules: stop once T ≥ t; once the tableau holds m cards; the exact
 one-turn table of a fresh deck (``dec[table, room, a, b]`` with ``a``/``b`` the number/currency
 multisets drawn this turn, walked along ``nchild``/``cchild``; room = cap − tokens held; no card
-counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn (``whole_rollout.py``); a rule
-table over T, C, the tableau's cards, the cards left, the tokens and bust tokens held
-(``whole_table.py``). Reward rule W_VALUE: numbers iff
+counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn
+(``whole_rollout.py``); a rule table over T, C, the tableau's cards, the cards left, the tokens
+and bust tokens held (``whole_table.py``). Reward rule W_VALUE: numbers iff
 ``gain + bonus·new − opp·(tokens the others gain) ≥ min(C, room)/tpp`` where gain is the
 collection's score increase and ``new`` the tableau's number types not owned yet. Bids
 (A_VALUE): limit = ⌊(score gain of the wild)·tpp⌋, capped by what the bot pays with (tokens, bust
