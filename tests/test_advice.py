@@ -519,7 +519,8 @@ def test_ten_game_rule_files_play_back_as_the_bot_they_name(tmp_path):
         assert parse_bot(f"rule:{f}") == parse_bot(cand.bot_text())
         assert parse_seats(f"threshold,rule:{f}", 2)[1] == parse_bot(cand.bot_text())
     for bad, message in [
-        ({"kind": "threshold", "feature": "deck", "op": "<=", "threshold": 2}, "threshold"),
+        ({"kind": "threshold", "feature": "score", "op": "<=", "threshold": 2},
+         "unknown feature"),
         ({"kind": "threshold", "feature": "T", "op": "<=", "threshold": 6.5}, "whole numbers"),
         ({"kind": "banded", "feature": "cards", "op": "<=", "thresholds": [2, 3],
           "band_feature": "deck", "cuts": [20]}, "banded by deck"),

@@ -18,6 +18,10 @@ class BotRule:
     def complexity(self) -> int:
         return self.rule().complexity
 
+    def acts(self, X: dict):
+        """What the rule decides on the feature arrays ``X`` (:meth:`Rule.acts`)."""
+        return self.rule().acts(X)
+
     def words(self) -> str:
         return self.rule().words({f.name: f for f in self.FEATURES}, self.DECISION)
 

@@ -1,4 +1,5 @@
-"""Rules of thumb as the kernels' rule tables (Go-Stop's go rule, Canasta's take and go-out rules).
+"""Rules of thumb as the kernels' rule tables (Go-Stop's go rule, Canasta's take and go-out rules,
+Ten's whole-game draw rule).
 
 What belongs here: compiling a :class:`~analyzer.advice.Rule` into rows a kernel reads, reading
 such rows back in NumPy (the tests' and ``rule:FILE.json``'s check), and dropping rules that

@@ -3,7 +3,8 @@ remaining pile (``exact.py``: the model, the state encoding and the recursion) a
 shuffled piles under threshold policies or the solver's optimal table (``turn.py``: common random
 numbers across policies); whole games with auctions, rewards, buys and bots (``whole_engine.py``, its decisions and
 payments in ``whole_decisions.py``,
-driven by ``whole_blocks.py``; exact end-of-game scoring in ``whole_score.py`` and the slot DP of
+driven by ``whole_blocks.py``; the table bot's draw rule table read in ``whole_table.py``;
+exact end-of-game scoring in ``whole_score.py`` and the slot DP of
 ``whole_slots.py``, kept prepared per seat between decisions in ``whole_seats.py``; index constants
 and the named sum columns in ``whole_layout.py``). Rules and value weights arrive as plain arrays
 and scalars; the Python wrappers are in ``analyzer/games/ten/exact.py``, ``play.py`` and

@@ -32,7 +32,9 @@ Bots (seat rows of ``bots``, layout.py) see only public facts: their collection,
 the tokens, the tableau. Draw rules: stop once T ≥ t; once the tableau holds m cards; the exact
 one-turn table of a fresh deck (``dec[table, room, a, b]`` with ``a``/``b`` the number/currency
 multisets drawn this turn, walked along ``nchild``/``cchild``; room = cap − tokens held; no card
-counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn (``whole_rollout.py``). Reward rule W_VALUE: numbers iff
+counting); a coin with chance B_PDRAW; K rollouts of the rest of the turn
+(``whole_rollout.py``); a rule table over T, C, the tableau's cards, the cards left, the tokens
+and bust tokens held (``whole_table.py``). Reward rule W_VALUE: numbers iff
 ``gain + bonus·new − opp·(tokens the others gain) ≥ min(C, room)/tpp`` where gain is the
 collection's score increase and ``new`` the tableau's number types not owned yet. Bids
 (A_VALUE): limit = ⌊(score gain of the wild)·tpp⌋, capped by what the bot pays with (tokens, bust
@@ -56,7 +58,7 @@ from numba import njit
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
     B_BAND, B_CUT1, B_CUT2, B_DRAW, B_DRAWP, B_DRAWP2, B_DRAWP3, B_PDRAW, B_REWARD, B_TABLE,
-    BAND_DECK, BAND_NONE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TOTAL,
+    BAND_DECK, BAND_NONE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TABLE, D_TOTAL,
     F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS,
     G_CBUSTS, G_FIRSTBUST, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
@@ -67,6 +69,7 @@ from kernels.ten.whole_rollout import rollout_draws
 from kernels.ten.whole_decisions import (auction, buy_phase, collection_size, forced_buy,
                                          gain_tokens, wants_numbers)
 from kernels.ten.whole_seats import cached_score, forget_all, grown, numbers_score
+from kernels.ten.whole_table import table_draws
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
 
@@ -194,6 +197,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     go = N - C < banded_bound(bot, R - pos, tk[a])
                 elif dkind == D_CARDS:
                     go = ntab < bot[B_DRAWP]
+                elif dkind == D_TABLE:
+                    go = table_draws(bot, N, C, ntab, R - pos, tk[a], tk[5 + a])
                 elif dkind == D_EXACT:
                     room = cap - tk[a]
                     go = na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW

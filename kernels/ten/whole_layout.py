@@ -16,14 +16,15 @@
   cards, D_EXACT the exact one-turn table B_TABLE, D_RANDOM draw with chance B_PDRAW,
   D_ROLLOUT B_ROLLOUTS rollouts of the rest of the turn under "stop once T ≥ B_DRAWP", valued by
   B_CARD per number card, B_TOKEN per token, B_BUSTV a bust token, B_OPPC per token an opponent
-  gains times the number of opponents) ·
+  gains times the number of opponents, D_TABLE the draw rule table B_ROWS) ·
   B_REWARD (W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM) · B_TPP tokens per point · B_BONUS points
   per new distinct number card · B_BID (A_VALUE, A_NEVER, A_RANDOM) · B_BUY (A_VALUE, A_NEVER,
   A_RANDOM) · B_MINGAIN least points per token for a buy · B_OPP points lost per token an
   opponent gains · B_CARDS 1 may pay with collection cards · B_BAND (D_TOTAL only: BAND_NONE,
   BAND_DECK cards left in the draw pile, BAND_TOKENS the currency tokens the seat holds): the
   stop bound is B_DRAWP while that feature is below B_CUT1, B_DRAWP2 from B_CUT1 on, B_DRAWP3
-  from B_CUT2 on (when B_CUT2 > 0).
+  from B_CUT2 on (when B_CUT2 > 0) · B_NROWS, B_ROWS (D_TABLE only): the draw rule table, B_NROWS ≤
+  TMAXROWS rows of TROW numbers from B_ROWS (``whole_table.py``).
 
 Card rows ``cards`` int64[9, 55]: rows 0..4 the players' collections, ROW_MARKET, ROW_OUT
 (discarded and spent cards), ROW_PILE (the draw pile's counts), ROW_TABLEAU.
@@ -41,10 +42,15 @@ NRULE = 15
 
 (B_DRAW, B_DRAWP, B_REWARD, B_TPP, B_BONUS, B_BID, B_BUY, B_MINGAIN, B_OPP, B_CARDS, B_PDRAW,
  B_TABLE, B_ROLLOUTS, B_CARD, B_TOKEN, B_BUSTV, B_OPPC, B_BAND, B_CUT1, B_CUT2, B_DRAWP2,
- B_DRAWP3) = range(22)
-NB = 22
+ B_DRAWP3, B_NROWS) = range(23)
+B_ROWS = 23
+TROW, TMAXROWS = 6, 4
+NB = B_ROWS + TROW * TMAXROWS
 BAND_NONE, BAND_DECK, BAND_TOKENS = 0, 1, 2
-D_TOTAL, D_CARDS, D_EXACT, D_RANDOM, D_ROLLOUT = 0, 1, 2, 3, 4
+D_TOTAL, D_CARDS, D_EXACT, D_RANDOM, D_ROLLOUT, D_TABLE = 0, 1, 2, 3, 4, 5
+# the draw rule table's comparisons and features (whole_table.py; analyzer/advice/table.py)
+OP_LE, OP_GE = 0, 1
+F_ZERO, F_T, F_C, F_CARDS, F_DECK, F_TOKENS, F_BUSTS = range(7)
 W_VALUE, W_NUMBERS, W_CURRENCY, W_RANDOM = 0, 1, 2, 3
 A_VALUE, A_NEVER, A_RANDOM = 0, 1, 2
 

@@ -3,25 +3,51 @@
 What belongs here: the stop rules the whole-game bots can play and their racing
 (:func:`analyzer.advice.race.race_family`). No pandas, no printing.
 
-The bots' draw rules (analyzer/games/ten/bots.py) are, in the words of :mod:`analyzer.advice`:
+Features a player sees at a draw-or-stop check (:data:`FEATURES`): T = N − C, C, the cards in the
+tableau (``cards``), the cards left in the draw pile (``deck``), the currency tokens held
+(``tokens``) and the bust tokens held (``busts``).
 
-* one threshold: ``threshold:t`` — draw while T = N − C is at most t − 1 (feature ``T``),
-  t = 2..12 — or ``cards:m`` — draw while the tableau holds at most m − 1 cards (feature
-  ``cards``), m = 1..8 (complexity 2, 19 rules);
-* the threshold on T in two bands of the cards left in the draw pile (``deck``, cuts 20, 40, 60,
-  90) or of the currency tokens you hold (``tokens``, cuts 2, 4, 6, 8): every pair of bounds
-  5..10 that differ (complexity 5, 240 rules);
-* three bands (``deck`` cuts 30 and 70, ``tokens`` 3 and 7), bounds 6..8, neighbouring bands
-  different (complexity 8, 24 rules).
+**The ladder** (:func:`ladder`, the default), in the issue's order of complexity (numbers and
+conditions to remember):
 
-Their other knobs (rewards, bids, buys) stay at the defaults: 283 candidates with every band
-(`ten game-advice --band-by all`; the default races the 19 single thresholds: the banded rules
-differ from each other by less than the racing resolves in a minute).
+* one threshold (complexity 2): ``threshold:t`` — draw while T ≤ t − 1, t = 2..12; ``cards:m`` —
+  draw while the tableau holds at most m − 1 cards, m = 1..8; and, played by the ``table`` bot
+  (analyzer/games/ten/draw_table.py), draw while C ≤ c (c = 0..4), while you hold at most k
+  tokens (k = 0, 2, 4, 6, 8) or bust tokens (0..2), or while the pile holds at least d cards
+  (d = 10, 30, 60);
+* the threshold on T in two bands of ``deck`` (cuts 30, 60) or ``tokens`` (cuts 3, 6), bounds
+  5..9 that differ (complexity 5), and in three bands (``deck`` cuts 30, 70, ``tokens`` 3, 7),
+  bounds 6..8, neighbouring bands different (complexity 8) — the threshold bot's bands;
+* decision lists (the ``table`` bot) that add one exception to "stop at T ≥ t" (t = 6..9):
+  "If g ⊙ v, draw (or stop). If T ≥ t, stop. Otherwise draw." for g each of C, cards, deck,
+  tokens, busts, both comparisons, three values each (complexity 4); and two exceptions, each
+  from :data:`EXCEPTIONS` (one per feature and direction a player would use: stop when rich in
+  tokens, in bust tokens, in C or in cards, draw on late in the game or while poor), on
+  different features, t = 7, 8 (complexity 6).
 
-Value: the studied seat's win share (ties shared) in whole games against ``threshold``
-opponents (the default bot), the studied seat taking every seat in turn (an equal number of
-blocks each); loss = the best surviving rule's win share − the rule's, per block of games on the
-same decks (common random numbers; batch-means SE over blocks).
+Rules that decide alike on every state of :func:`state_grid` are kept once, the simplest
+(:func:`analyzer.advice.table.distinct`): a list whose exception never changes a decision is
+its threshold. Most of the ladder is clearly worse than the best rule and is dropped in the
+first rounds of the race, which is what makes racing cheap.
+
+**The bots' family** (:func:`family`, ``--band-by``): the 19 single thresholds on T and cards,
+plus rules banded by ``deck`` (cuts 20, 40, 60, 90) or ``tokens`` (2, 4, 6, 8), every pair of
+bounds 5..10 that differ (complexity 5, 240 rules), and three bands (``deck`` cuts 30 and 70,
+``tokens`` 3 and 7), bounds 6..8, neighbouring bands different (complexity 8, 24 rules).
+
+Their other knobs (rewards, bids, buys) stay at the defaults. Value: the studied seat's win
+share (ties shared) in whole games against ``threshold`` opponents (the default bot), the
+studied seat taking every seat in turn (an equal number of blocks each); loss = the best
+surviving rule's win share − the rule's, per block of games on the same decks (common random
+numbers; batch-means SE over blocks). A round plays ⌈32/P⌉ blocks of 16 games per seat (P players:
+32 blocks, 512 games with 2 or 4 players, 33 with 3): many small blocks give the first rounds'
+Student-t intervals enough degrees of freedom (ν ≥ 31 after one round) to drop clearly bad
+rules at once, whatever the number of players; with 2 blocks of 64 games per seat (ν = 7 with 4
+players) no rule of the ladder was dropped in the first round. The default race
+(:func:`advise`) runs up to 40 rounds with precision and indifference zone 0.01 (one point of
+winning chance): the few near-ties that survive the first rounds are cheap to race on, and the
+long race is what makes it ≥ 10× cheaper than taking every rule to the survivors' sample
+(measured with 4 players, seed 2: 46,528 blocks spent against 550,400, 11.8×).
 """
 from __future__ import annotations
 
@@ -36,12 +62,14 @@ DECISION = Decision("draw", "stop")
 FEATURES = [Feature("T", "T = N − C", tuple(range(2, 13))),
             Feature("cards", "the number of cards in your tableau", tuple(range(1, 9))),
             Feature("deck", "the draw pile", (20, 40, 60, 90), unit="cards"),
-            Feature("tokens", "the number of currency tokens you hold", (2, 4, 6, 8))]
+            Feature("tokens", "the number of currency tokens you hold", (2, 4, 6, 8)),
+            Feature("C", "C (the currency in your tableau)", tuple(range(0, 5))),
+            Feature("busts", "the number of bust tokens you hold", (0, 1, 2))]
 TWO_BAND_CUTS = {"deck": (20, 40, 60, 90), "tokens": (2, 4, 6, 8)}
 THREE_BAND_CUTS = {"deck": (30, 70), "tokens": (3, 7)}
 BANDS = ("all", "none", "deck", "tokens")  # which banded rules `family` adds
-BLOCK = 64
-BLOCKS_PER_SEAT = 2
+BLOCK = 16
+ROUND_BLOCKS = 32  # at least this many blocks per round, split evenly over the seats
 
 
 @dataclass(frozen=True)
@@ -90,22 +118,107 @@ def family(bands: str = "all") -> list[DrawRule]:
     return cands
 
 
+@dataclass(frozen=True)
+class TableRule(BotRule):
+    """A threshold on any feature or a decision list, played by the ``table`` bot
+    (analyzer/games/ten/draw_table.py): "act while f ⊙ t" is the list "if f ⊙ t, draw;
+    otherwise stop"."""
+
+    FEATURES = FEATURES
+    DECISION = DECISION
+
+    of: Rule
+
+    def rule(self) -> Rule:
+        return self.of
+
+    def bot_text(self) -> str:
+        from analyzer.games.ten.draw_table import bot_text
+
+        r = self.of
+        if r.kind == "threshold":
+            r = Rule("list", clauses=((r.feature, r.op, r.thresholds[0], True),),
+                     default_act=False)
+        return bot_text(r)
+
+
+#: the ladder's one-threshold rules on the table bot's features: (feature, comparison, values)
+TABLE_THRESHOLDS = (("C", "<=", tuple(range(0, 5))), ("tokens", "<=", (0, 2, 4, 6, 8)),
+                    ("busts", "<=", (0, 1, 2)), ("deck", ">=", (10, 30, 60)))
+#: the ladder's two-band and three-band rules on T: cuts per band feature
+LADDER_TWO_CUTS = {"deck": (30, 60), "tokens": (3, 6)}
+#: the values of the one-exception lists' condition, per feature
+EXCEPTION_VALUES = {"C": (1, 2, 3), "cards": (2, 3, 5), "deck": (15, 30, 60),
+                    "tokens": (2, 5, 8), "busts": (0, 1, 2)}
+#: the exceptions of the two-exception lists: (feature, comparison, value, draw?)
+EXCEPTIONS = (("tokens", ">=", 6, False), ("tokens", "<=", 2, True), ("busts", ">=", 2, False),
+              ("C", ">=", 3, False), ("cards", ">=", 5, False), ("cards", "<=", 2, True),
+              ("deck", "<=", 20, True))
+
+
+def state_grid() -> dict:
+    """Feature states on which two ladder rules that decide alike decide alike wherever the
+    game goes: T from below every threshold to above, C 0..5, 1..9 cards, 0..9 tokens, 0..3 bust
+    tokens (one past every value the ladder compares with) and, for the cards left, each value
+    the ladder compares with and its neighbours (int16 arrays, 605,000 states)."""
+    from analyzer.advice.table import grid
+
+    used = {30, 60, 70, 20} | set(TABLE_THRESHOLDS[3][2]) | set(EXCEPTION_VALUES["deck"])
+    deck = sorted({0, 110} | {u + d for u in used for d in (-1, 0, 1)})
+    X = grid({"T": range(-1, 13), "C": range(0, 6), "cards": range(1, 10), "deck": deck,
+              "tokens": range(0, 10), "busts": range(0, 4)})
+    return {k: v.astype("int16") for k, v in X.items()}
+
+
+def ladder() -> list:
+    """The default candidates (module doc), simplest first, each behaviour once."""
+    from analyzer.advice.table import distinct
+
+    cands = family("none")
+    cands += [TableRule(Rule("threshold", f, op, (v,))) for f, op, vals in TABLE_THRESHOLDS
+              for v in vals]
+    for feature, cuts in LADDER_TWO_CUTS.items():
+        cands += [DrawRule("threshold", t, feature, (c,), (t2,)) for c in cuts
+                  for t in range(5, 10) for t2 in range(5, 10) if t2 != t]
+    for feature, pair in THREE_BAND_CUTS.items():
+        cands += [DrawRule("threshold", t, feature, pair, (t2, t3)) for t in range(6, 9)
+                  for t2 in range(6, 9) for t3 in range(6, 9) if t2 != t and t3 != t2]
+
+    def with_stop(t, *exceptions):
+        return TableRule(Rule("list", clauses=(*exceptions, ("T", ">=", t, False)),
+                              default_act=True))
+
+    cands += [with_stop(t, (g, op, v, act)) for t in range(6, 10)
+              for g, vals in EXCEPTION_VALUES.items() for op in ("<=", ">=") for v in vals
+              for act in (True, False)]
+    cands += [with_stop(t, a, b) for t in (7, 8) for a in EXCEPTIONS for b in EXCEPTIONS
+              if a[0] != b[0]]
+    return distinct(cands, state_grid())
+
+
 def bot_for_rule(text: str) -> str:
     """The bot that plays the draw rule of ``rule:FILE.json`` (as `ten game-advice` writes it, or
-    by hand in the same forms): a threshold on ``T`` or ``cards`` (``<=``), or the threshold on T
-    banded by ``deck`` or ``tokens``."""
+    by hand in the same forms): a threshold (<=) on ``T`` or ``cards`` or the threshold on T
+    banded by ``deck`` or ``tokens`` is the threshold or cards bot; any other threshold and
+    every decision list of at most 3 clauses is the ``table`` bot."""
     from analyzer.advice.rulefile import load_rule
     from analyzer.errors import UserError
 
     r = load_rule(text, [f.name for f in FEATURES], "ten")
     where = f"rule file '{text.strip()[5:]}'"
-    forms = ("whole-game draw rules are a threshold (<=) on T or cards, or on T banded by deck "
-             "or tokens (the rules of `ten game-advice`)")
-    if r.kind == "list" or r.op != "<=" or r.feature not in ("T", "cards") or \
-            r.kind == "banded" and (r.feature != "T" or r.band_feature not in TWO_BAND_CUTS):
-        raise UserError(f"{where}: {forms}")
-    if any(t != int(t) for t in (*r.thresholds, *r.cuts)):
-        raise UserError(f"{where}: thresholds and cuts must be whole numbers")
+    numbers = [v for _f, _o, v, _a in r.clauses] if r.kind == "list" else [*r.thresholds,
+                                                                          *r.cuts]
+    if any(t != int(t) or abs(t) > 9999 for t in numbers):
+        raise UserError(f"{where}: thresholds, cuts and values must be whole numbers "
+                        f"(at most 9999 in size)")
+    if r.kind == "list":
+        return TableRule(r).bot_text()
+    if r.kind == "threshold" and (r.op != "<=" or r.feature not in ("T", "cards")):
+        return TableRule(r).bot_text()
+    if r.op != "<=" or r.feature != "T" and r.kind == "banded" or \
+            r.kind == "banded" and r.band_feature not in TWO_BAND_CUTS:
+        raise UserError(f"{where}: a banded whole-game draw rule is a threshold (<=) on T "
+                        f"banded by deck or tokens (the rules of `ten game-advice`)")
     bounds = [int(t) + 1 for t in r.thresholds]
     if r.kind == "threshold":
         return DrawRule("threshold" if r.feature == "T" else "cards", bounds[0]).bot_text()
@@ -116,32 +229,43 @@ def bot_for_rule(text: str) -> str:
 class TenGameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
-    def __init__(self, rules, spec, players: int, seed: int,
-                 blocks_per_seat: int = BLOCKS_PER_SEAT):
+    def __init__(self, rules, spec, players: int, seed: int, round_blocks: int = ROUND_BLOCKS):
         self.rules, self.spec, self.players, self.seed = rules, spec, players, seed
-        self.blocks = blocks_per_seat * players
+        self.blocks = -(-round_blocks // players) * players
+        self._jobs: dict = {}
 
-    def values(self, cand: DrawRule, rnd: int) -> np.ndarray:
+    def values(self, cand, rnd: int) -> np.ndarray:
+        from analyzer.games.ten.bots import parse_bot
+
+        return self.bot_values(parse_bot(cand.bot_text()), rnd)
+
+    def bot_values(self, mine, rnd: int) -> np.ndarray:
+        """The per-block win shares of the bot ``mine`` in round ``rnd`` (every seat in turn)."""
         from analyzer.advice.race import two_seat_values
         from analyzer.games.ten.bots import parse_bot
         from analyzer.games.ten.whole import Setup
         from kernels.ten.whole_layout import column
 
-        other, mine = parse_bot("threshold"), parse_bot(cand.bot_text())
+        other = parse_bot("threshold")
 
         def job_for(seat):
-            lineup = [mine if i == seat else other for i in range(self.players)]
-            return Setup(self.rules, self.spec, self.players, [lineup]).job()
+            if (mine, seat) not in self._jobs:  # a job per rule and seat, built once
+                lineup = [mine if i == seat else other for i in range(self.players)]
+                self._jobs[mine, seat] = Setup(self.rules, self.spec, self.players,
+                                               [lineup]).job()
+            return self._jobs[mine, seat]
 
         v, _played = two_seat_values(job_for, lambda seat: column(f"win_{seat}"), self.seed,
                                      rnd, self.blocks, BLOCK, seats=self.players)
         return v
 
 
-def advise(rules, spec, players: int, seed: int, max_rounds: int = 16,
-           precision: float = 0.005, bands: str = "none", indifference=None) -> dict:
+def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
+           precision: float = 0.01, bands: str | None = None, indifference=None) -> dict:
+    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands."""
     from analyzer.advice.race import race_family, zone
 
     racer = TenGameRacer(rules, spec, players, seed)
-    return race_family(family(bands), racer.values, BLOCK, max_rounds, precision, "games",
+    cands = ladder() if bands is None else family(bands)
+    return race_family(cands, racer.values, BLOCK, max_rounds, precision, "games",
                        zone(precision, indifference))

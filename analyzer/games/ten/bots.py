@@ -25,6 +25,10 @@ T ≥ ``stop_at`` while the feature is below ``cut_1``, ``stop_at_2`` from ``cut
 ``stop_at_3`` from ``cut_2`` on (``cut_2`` 0: two bands), e.g.
 ``threshold:stop_at=6,band_by=deck,cut_1=20,stop_at_2=8`` draws to T ≥ 8 while 20 or more cards
 are left and to T ≥ 6 after.
+Decision lists (``table`` only; ``analyzer/games/ten/draw_table.py``): ``if_1``, ``if_2``,
+``if_3`` (conditions ``FEATURE<=V`` or ``FEATURE>=V`` on T, C, cards, deck, tokens, busts),
+``then_1``..``then_3`` (draw | stop) and ``otherwise`` (draw | stop): the first condition that
+holds decides, e.g. ``table:if_1=tokens>=8,then_1=stop,if_2=T>=7,then_2=stop,otherwise=draw``.
 """
 from __future__ import annotations
 
@@ -35,10 +39,12 @@ import numpy as np
 
 from analyzer.errors import UserError
 
-DRAW_NAMES = ("threshold", "cards", "exact", "random", "rollout")
+DRAW_NAMES = ("threshold", "cards", "exact", "random", "rollout", "table")
 RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
                 "bid": ("value", "never", "random"), "buy": ("value", "never", "random"),
-                "band_by": ("none", "deck", "tokens")}
+                "band_by": ("none", "deck", "tokens"), "otherwise": ("draw", "stop")}
+for _k in (1, 2, 3):
+    RULE_CHOICES[f"then_{_k}"] = ("draw", "stop")
 SHORTHAND = {"threshold": "stop_at", "cards": "after", "rollout": "rollouts"}
 
 
@@ -66,6 +72,13 @@ class Bot:
     cut_2: int = 0
     stop_at_2: int = 7
     stop_at_3: int = 7
+    if_1: str = ""
+    then_1: str = ""
+    if_2: str = ""
+    then_2: str = ""
+    if_3: str = ""
+    then_3: str = ""
+    otherwise: str = "stop"
 
     @property
     def label(self) -> str:
@@ -125,6 +138,11 @@ def _convert(t, k, typ, v):
             if not np.isfinite(x):
                 raise ValueError
             return x
+        if typ in ("str", str) and k.startswith("if_"):
+            from analyzer.games.ten.draw_table import parse_clause
+
+            parse_clause(v, f"bot '{t}'")
+            return v.replace(" ", "")
         if typ in ("bool", bool):
             if v.lower() in ("true", "yes", "1", "on"):
                 return True
@@ -153,9 +171,16 @@ def _validate(t, b: Bot) -> None:
               (b.tokens_per_point > 0, "tokens_per_point must be > 0"),
               (min(b.card, b.token, b.bust, b.opp, b.card_bonus, b.opp_weight, b.min_gain) >= 0,
                "card, token, bust, opp, card_bonus, opp_weight and min_gain must be ≥ 0")]
+    clauses = (b.if_1, b.then_1, b.if_2, b.then_2, b.if_3, b.then_3)
+    checks.append((b.name == "table" or not any(clauses) and b.otherwise == "stop",
+                   "if_k, then_k and otherwise apply to the table bot only"))
     for ok, msg in checks:
         if not ok:
             raise UserError(f"bot '{t}': {msg}")
+    if b.name == "table":
+        from analyzer.games.ten.draw_table import bot_rule
+
+        bot_rule(b, f"bot '{t}'")
 
 
 def parse_seats(text: str, players: int) -> list[Bot]:
@@ -197,7 +222,7 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
     for p, b in enumerate(bots):
         r = rows[p]
         r[L.B_DRAW] = {"threshold": L.D_TOTAL, "cards": L.D_CARDS, "exact": L.D_EXACT,
-                       "random": L.D_RANDOM, "rollout": L.D_ROLLOUT}[b.name]
+                       "random": L.D_RANDOM, "rollout": L.D_ROLLOUT, "table": L.D_TABLE}[b.name]
         r[L.B_DRAWP] = b.after if b.name == "cards" else b.stop_at
         r[L.B_REWARD] = wmap[b.reward]
         r[L.B_TPP] = b.tokens_per_point
@@ -218,4 +243,10 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
             b.band_by]
         r[L.B_CUT1], r[L.B_CUT2] = b.cut_1, b.cut_2
         r[L.B_DRAWP2], r[L.B_DRAWP3] = b.stop_at_2, b.stop_at_3
+        if b.name == "table":
+            from analyzer.games.ten.draw_table import table_rows
+
+            tab = table_rows(b)
+            r[L.B_NROWS] = len(tab)
+            r[L.B_ROWS:L.B_ROWS + L.TROW * len(tab)] = [x for row in tab for x in row]
     return rows

@@ -7,15 +7,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.advice.cli import (MaxLossOpt, band_by_option, race_indifference_option,
-                                 race_precision_option,
+from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
                                  race_rounds_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
-BandByOpt = band_by_option(("none", "deck", "tokens", "all"),
-                           "bands of the cards left in the draw pile (deck) or of the currency "
-                           "tokens you hold (tokens)")
+BandByOpt = Annotated[Optional[str], typer.Option(
+    "--band-by", metavar="none|deck|tokens|all",
+    help="Race the bots' family instead of the ladder: the 19 single thresholds and the "
+         "threshold on T banded by the cards left in the draw pile (deck), by the currency "
+         "tokens you hold (tokens), by both (all) or by neither (none). Default: the ladder.")]
 
 
 def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, metavar="N",
@@ -24,30 +25,47 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
                     "--deck", metavar="FILE.toml",
                     help="Deck file (default: the bundled deck).")] = None,
                 seed: SeedOpt = None,
-                precision: race_precision_option("win probability") = 0.005,
+                precision: race_precision_option("win probability") = 0.01,
                 indifference: race_indifference_option("win probability") = None,
-                rounds: race_rounds_option("2 blocks of 64 games per seat per surviving "
-                                           "rule") = 16,
-                band_by: BandByOpt = "none",
+                rounds: race_rounds_option("⌈32/players⌉ blocks of 16 games per seat per "
+                                           "surviving rule") = 40,
+                band_by: BandByOpt = None,
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
-    """When to stop drawing in whole games: the bots' stop rules raced in chance of winning.
+    """When to stop drawing in whole games: rules of thumb raced in chance of winning.
 
-    The rules are the whole-game bots' draw rules in words: draw while T = N − C is at most
-    t − 1 (threshold:t, t = 2..12) or while the tableau holds at most m − 1 cards (cards:m,
-    m = 1..8) (complexity 2), 19 rules; with --band-by also the bound on T in two bands of the
-    cards left in the draw pile or of the currency tokens you hold (complexity 5), or three
-    bands (complexity 8): 283 rules with --band-by all, which takes minutes (their differences
-    are small, so many survive every round). The studied player takes every seat in turn against threshold bots, every rule
-    on the same decks (common random numbers); its loss in win probability (ties shared)
-    against the best rule is raced. Prints the games spent and what evaluating every rule to
-    the same sample would have cost; each rule names the bot that plays it (`ten game --seats`).
+    The default family is the ladder, in order of complexity (numbers and conditions to
+    remember): one threshold (2) — draw while T = N − C is at most t − 1 (threshold:t), while
+    the tableau holds at most m − 1 cards (cards:m), while C is at most c, while you hold at
+    most k tokens or bust tokens, or while the draw pile holds at least d cards; the threshold
+    on T in two bands (5) or three bands (8) of the cards left in the draw pile or of the
+    tokens you hold; decision lists of 2 and 3 "if … then …" conditions (4, 6) that add one or
+    two exceptions (on C, the tableau's cards, the cards left, tokens or bust tokens) to "if
+    T ≥ t, stop; otherwise draw". Rules that decide alike in every state are raced once: 430
+    rules. Lists and thresholds beyond T and cards are played by the table bot
+    (table:if_1=…,then_1=…,otherwise=…). --band-by races the bots' older family instead (19
+    single thresholds, with bands 283 rules).
+
+    The studied player takes every seat in turn against threshold bots, every rule on the same
+    decks (common random numbers); its loss in win probability (ties shared) against the best
+    rule is raced: a rule is dropped once it is shown worse than a simpler one, or shown not to
+    beat a simpler one by more than --indifference (default: the --precision, 0.01, one point
+    of winning chance: less is not worth remembering a rule for). Most of the ladder is
+    clearly worse and goes in the first rounds; the few rules left race on for up to 40 rounds
+    (20,480 games each with 4 players). Prints the games spent and what evaluating
+    every rule to the same sample would have cost (both numbers); each rule names the bot
+    that plays it, and --out DIR writes the front as rule files for `ten game --seats
+    rule:FILE.json`.
 
     Examples:
 
       pushluck ten game-advice --seed 2
 
       pushluck ten game-advice --players 3 --seed 2 --json
+
+      pushluck ten game-advice --seed 2 --out advice/
+
+      pushluck ten game --seats rule:advice/rule_cx2.json,threshold,threshold,threshold
 
       pushluck ten game-advice --band-by tokens --max-loss 0.01 --seed 2
     """
@@ -58,7 +76,8 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
 
-    check_band_by(band_by, BANDS)
+    if band_by is not None:
+        check_band_by(band_by, BANDS)
     r, spec = build_rules(TenRules, rules_file, set_), load_deck(deck)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)

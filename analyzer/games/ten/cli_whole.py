@@ -13,7 +13,10 @@ BOTS = ("threshold[:stop_at=7], cards[:after=4], exact[:card=1,token=0.25,bust=3
         "random[:draw_chance=0.5], rollout[:rollouts=16] (before each optional draw, K rollouts "
         "of the rest of the current turn only, under 'stop once T ≥ stop_at' from the draw "
         "pile's counts, valued like exact's card/token/bust/opp; draws when their mean beats "
-        "stopping); knobs for all: reward=value|numbers|currency|random, "
+        "stopping), table:if_1=T>=7,then_1=stop,…,otherwise=draw (a decision list of up to 3 "
+        "conditions FEATURE<=V or >=V on T, C, cards, deck, tokens, busts; the first that holds "
+        "decides), rule:FILE.json (a rule from `ten game-advice --out`); knobs for all: "
+        "reward=value|numbers|currency|random, "
         "bid=value|never|random, buy=value|never|random, tokens_per_point=3, card_bonus=0.5, "
         "opp_weight=0, min_gain=0, pay_with_cards=false")
 SeatsOpt = Annotated[Optional[str], typer.Option(

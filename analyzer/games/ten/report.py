@@ -210,7 +210,8 @@ PARTS += (section_part("ten", _whole_games_section, "whole-games",
 
 def game_advice_part(params: dict, rules: dict, seed: int):
     """When to stop drawing in whole games: the raced draw rules (``ten game-advice``), with a
-    small default race (``rounds``, ``precision``) so that ``make run`` stays short."""
+    small default race (``rounds``, ``precision``) of the 19 single thresholds (the bots'
+    family without bands, not the 430-rule ladder) so that ``make run`` stays short."""
     from analyzer.advice.report import raced_part
     from analyzer.games.ten.advice_game import advise
     from analyzer.games.ten.rules import TenRules, load_deck
@@ -219,12 +220,13 @@ def game_advice_part(params: dict, rules: dict, seed: int):
     r = build_rules(TenRules, None, None, rules)
     players, rounds = int(params.get("players", 4)), int(params.get("rounds", 4))
     res = advise(r, load_deck(None), players, seed, rounds,
-                 float(params.get("precision", 0.01)))
+                 float(params.get("precision", 0.01)), bands="none")
     intro = (f"The threshold bots' draw rules in words, the studied player taking every seat "
              f"of {players}-player games in turn against threshold bots on the same deals "
              f"(seed {seed}); loss in win probability against the best rule, 95% Bonferroni "
              f"intervals, surviving rules only. A short race for the report (at most {rounds} "
-             f"rounds); `pushluck ten game-advice` runs the full one.")
+             f"rounds) of the single thresholds; `pushluck ten game-advice` races the full ladder "
+             f"with decision lists.")
     return raced_part(res, "win probability", f"Ten whole games, {players} players: when to "
                       f"stop drawing (Monte Carlo)", intro)
 

@@ -197,9 +197,26 @@ class RefGame:
             return len(tableau) < bot.after
         if bot.name == "exact":
             return exact(bot, self.players[a].tokens, tableau)
+        if bot.name == "table":
+            return self.list_draws(bot, N, C, len(tableau), self.players[a])
         if bot.name == "rollout":
             return self.rollout_draws(a, N, C, sum(1 for c in tableau if TYPE_OF[c] < 36))
         return self.rng.randint(65536) < int(bot.draw_chance * 65536.0)
+
+    def list_draws(self, bot, N: int, C: int, ncards: int, p: Player) -> bool:
+        """The table bot: its clauses in order, read from its knobs (not from the kernel's
+        compiled rows), the first that holds deciding; none: ``otherwise``."""
+        from analyzer.games.ten.draw_table import parse_clause
+
+        seen = {"T": N - C, "C": C, "cards": ncards, "deck": len(self.pile),
+                "tokens": p.tokens, "busts": p.busts}
+        for cond, then in ((bot.if_1, bot.then_1), (bot.if_2, bot.then_2),
+                           (bot.if_3, bot.then_3)):
+            if cond:
+                f, op, v = parse_clause(cond, "")
+                if (seen[f] <= v) if op == "<=" else (seen[f] >= v):
+                    return then == "draw"
+        return bot.otherwise == "draw"
 
     def rollout_draws(self, a: int, N: int, C: int, n: int) -> bool:
         """The rollout bot (kernels/ten/whole_rollout.py): K rollouts of the rest of the turn
