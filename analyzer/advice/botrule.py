@@ -7,6 +7,8 @@ it, and the knob text of a threshold in bands. A game's class says which :class:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class BotRule:
     """Mixin for a frozen dataclass with ``rule()``, ``bot_text()``, ``FEATURES``, ``DECISION``."""
@@ -27,6 +29,18 @@ class BotRule:
 
     def to_json(self) -> dict:
         return {**self.rule().to_json(), "bot": self.bot_text()}
+
+
+@dataclass(frozen=True)
+class GivenRule(BotRule):
+    """A :class:`BotRule` that is the :class:`~analyzer.advice.Rule` it was given (``of``): the
+    whole-game rule of a game whose bot plays any rule from a rule table (Trash Pandas' stop
+    table, Ten's ``table`` bot). The game's subclass adds ``bot_text()`` and its features."""
+
+    of: object  # analyzer.advice.Rule
+
+    def rule(self):
+        return self.of
 
 
 def band_knobs(cuts, limits, cut: str, limit: str) -> list[str]:

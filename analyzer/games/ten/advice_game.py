@@ -56,7 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
-from analyzer.advice.botrule import BotRule, band_knobs
+from analyzer.advice.botrule import BotRule, GivenRule, band_knobs
 
 DECISION = Decision("draw", "stop")
 FEATURES = [Feature("T", "T = N − C", tuple(range(2, 13))),
@@ -119,18 +119,13 @@ def family(bands: str = "all") -> list[DrawRule]:
 
 
 @dataclass(frozen=True)
-class TableRule(BotRule):
+class TableRule(GivenRule):
     """A threshold on any feature or a decision list, played by the ``table`` bot
     (analyzer/games/ten/draw_table.py): "act while f ⊙ t" is the list "if f ⊙ t, draw;
     otherwise stop"."""
 
     FEATURES = FEATURES
     DECISION = DECISION
-
-    of: Rule
-
-    def rule(self) -> Rule:
-        return self.of
 
     def bot_text(self) -> str:
         from analyzer.games.ten.draw_table import bot_text

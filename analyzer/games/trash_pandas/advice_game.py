@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
-from analyzer.advice.botrule import BotRule, band_knobs
+from analyzer.advice.botrule import BotRule, GivenRule, band_knobs
 
 DECISION = Decision("roll", "stop")
 FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
@@ -142,22 +142,17 @@ def family(rules, bands: str = "all") -> list[StopRule]:
 
 
 @dataclass(frozen=True)
-class TableRule(BotRule):
+class TableRule(GivenRule):
     """Any stop rule over :data:`FEATURES`, played by the heuristic bot from its stop rule table
     (:func:`analyzer.advice.table.table_of` with :data:`FEATURE_IDS`)."""
 
     FEATURES = FEATURES
     DECISION = DECISION
 
-    spec: Rule
-
-    def rule(self) -> Rule:
-        return self.spec
-
     def table(self) -> tuple:
         from analyzer.advice.table import table_of
 
-        return table_of(self.spec, FEATURE_IDS)
+        return table_of(self.of, FEATURE_IDS)
 
     def bot(self, source: str = ""):
         """The heuristic bot (default knobs) that stops as this rule says."""
