@@ -1,0 +1,100 @@
+"""Where a raced rule goes wrong (analyzer/advice/mistakes.py): counting, cells, intervals."""
+import numpy as np
+import pytest
+
+from analyzer.advice import Decision, Rule
+from analyzer.advice.mistakes import mistake_lines, poisson_interval, rule_cuts, where_wrong
+
+D = Decision("draw", "stop")
+WORDS = {"T": "T", "tokens": "tokens"}
+
+
+def test_cuts_of_every_rule_kind():
+    thr = Rule("threshold", "T", "<=", (6,))
+    band = Rule("banded", "T", ">=", (7, 9), "tokens", (3,))
+    lst = Rule("list", clauses=(("tokens", ">=", 5, False), ("T", "<=", 7, True)),
+               default_act=False)
+    assert rule_cuts(thr) == {"T": [6.5]}
+    assert rule_cuts(band) == {"T": [6.5, 8.5], "tokens": [2.5]}
+    assert rule_cuts(thr, lst) == {"T": [6.5, 7.5], "tokens": [4.5]}
+
+
+def test_counts_cells_and_directions_by_hand():
+    r = Rule("threshold", "T", "<=", (6,))          # draw while T <= 6
+    b = Rule("list", clauses=(("tokens", ">=", 5, False), ("T", "<=", 7, True)),
+             default_act=False)                     # stop at 5+ tokens; draw while T <= 7
+    X = {"T": np.array([3, 7, 7, 8, 7, 2]), "tokens": np.array([0, 0, 6, 0, 1, 6])}
+    game = np.array([0, 0, 0, 1, 1, 1])
+    # r: draw stop stop stop stop draw; b: draw draw stop stop draw stop
+    m = where_wrong(2, game, X, r.acts(X), b.acts(X), rule_cuts(r, b), WORDS, D, seed=7)
+    assert m["games"] == 2 and m["seed"] == 7
+    assert m["decisions_per_game"] == 3.0 and m["share_wrong"] == 0.5
+    w = m["wrong_per_game"]
+    assert w["estimate"] == 1.5 and w["se"] == pytest.approx(0.5)   # games: 1 and 2 wrong
+    assert w["ci_low"] <= 1.5 <= w["ci_high"]
+    first, second = m["cells"]
+    assert first["features"] == {"T": [7, 7], "tokens": [0, 1]}
+    assert first["wrong_per_game"] == 1.0 and (first["rule"], first["best"]) == ("stop", "draw")
+    assert second["features"] == {"T": [2, 2], "tokens": [6, 6]}
+    assert (second["rule"], second["best"]) == ("draw", "stop")
+    text = "\n".join(mistake_lines(m))
+    assert "T 7, tokens 0–1: stop where the best rule would draw (1.000 per game)" in text
+
+
+def test_a_cell_is_wrong_throughout_or_not_at_all():
+    rng = np.random.default_rng(3)
+    X = {"T": rng.integers(0, 15, 5000), "tokens": rng.integers(0, 11, 5000)}
+    r = Rule("banded", "T", "<=", (5, 8), "tokens", (4,))
+    b = Rule("list", clauses=(("tokens", ">=", 6, False), ("T", "<=", 7, True)),
+             default_act=False)
+    cuts = rule_cuts(r, b)
+    ra, ba = r.acts(X), b.acts(X)
+    key = np.stack([np.searchsorted(cuts[f], X[f]) for f in sorted(cuts)], axis=1)
+    for k in np.unique(key, axis=0):
+        inside = (key == k).all(axis=1)
+        assert len(set(ra[inside])) == 1 and len(set(ba[inside])) == 1
+    m = where_wrong(100, rng.integers(0, 100, 5000), X, ra, ba, cuts, WORDS, D, seed=0, top=50)
+    assert sum(c["wrong_per_game"] for c in m["cells"]) == pytest.approx(
+        m["wrong_per_game"]["estimate"])
+
+
+def test_the_best_rule_and_a_rule_never_wrong():
+    X = {"T": np.array([1, 2, 3])}
+    g = np.array([0, 1, 2])
+    acts = np.array([True, True, False])
+    same = where_wrong(3, g, X, acts, acts, {"T": [2.5]}, WORDS, D, seed=1, same=True)
+    assert same["wrong_per_game"]["ci_high"] == 0.0
+    assert same["wrong_per_game"]["exact_value"] == 0.0
+    assert "by definition" in mistake_lines(same)[0]
+    agree = where_wrong(3, g, X, acts, acts, {"T": [2.5]}, WORDS, D, seed=1)
+    assert agree["wrong_per_game"]["ci_low"] == 0.0
+    assert agree["wrong_per_game"]["ci_high"] == pytest.approx(3.688879 / 3, rel=1e-5)
+    assert agree["cells"] == [] and "none seen" in mistake_lines(agree)[0]
+
+
+def test_poisson_interval_matches_published_garwood_values():
+    # Garwood (1936) 95% limits, as tabulated (e.g. Ulm 1990): k: (lower, upper)
+    table = {0: (0.0, 3.689), 1: (0.0253, 5.572), 2: (0.2422, 7.225), 5: (1.6235, 11.668),
+             10: (4.7954, 18.390)}
+    for k, (lo, hi) in table.items():
+        got = poisson_interval(k)
+        assert got[0] == pytest.approx(lo, abs=6e-4) and got[1] == pytest.approx(hi, abs=6e-4)
+
+
+@pytest.mark.parametrize("mean", [0.0004, 0.01, 0.2, 2.5])
+def test_wrong_per_game_interval_covers_over_many_seeds(mean):
+    """Per-game counts Poisson(mean) (rare to common), 400 games, 600 seeds: the 95% interval
+    holds the true mean in at least 93% of samples (binomial SE of the rate about 0.9%)."""
+    n, seeds, hits = 400, 600, 0
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        per = rng.poisson(mean, n)
+        game = np.repeat(np.arange(n), per + 1)          # one right decision per game, too
+        starts = np.cumsum(per + 1) - (per + 1)
+        wrong = np.arange(len(game)) - starts[game] < per[game]
+        X = {"T": np.zeros(len(game), dtype=np.int64)}
+        m = where_wrong(n, game, X, wrong, np.zeros(len(game), bool), {"T": []}, WORDS, D,
+                        seed=seed)
+        w = m["wrong_per_game"]
+        hits += w["ci_low"] <= mean <= w["ci_high"]
+    assert hits / seeds >= 0.93
