@@ -63,8 +63,9 @@ def test_the_kernel_reads_each_feature_of_a_position():
 
 
 def _kernel_acts(bot_row, X):
-    """The kernel's roll/stop answer on each state of the feature arrays X (seat 0 of three)."""
-    from kernels.trash_pandas.whole_bots import keep_rolling
+    """The kernel's roll/stop answer on each state of the feature arrays X (seat 0 of three),
+    as the engine that plays table bots asks it."""
+    from kernels.trash_pandas.whole_bots import keep_rolling_tables as keep_rolling
     from kernels.trash_pandas.whole_state import BLAMMO, DOGGO, HAND, SC, STASH
 
     g = _state()
@@ -234,3 +235,52 @@ def test_the_race_runs_on_one_thread_only_on_a_busy_machine():
 
     assert [race_threads(2, load) for load in (0.0, 1.4, 1.5, 4.0)] == [2, 2, 1, 1]
     assert race_threads(1, 0.0) == 1 and race_threads(8, 7.0) == 8
+
+
+def test_each_line_up_runs_on_its_engine_and_the_engines_agree():
+    """The plain engine has no table code (kernels/trash_pandas/whole_tables.py): a line-up
+    with a table bot runs the rule-table twin, one with a rollout bot the rollout twin, any
+    other the plain engine; heuristic bots play the same games bit for bit on the plain engine
+    and on the rule-table twin."""
+    from kernels.trash_pandas import whole_games, whole_rollout, whole_tables
+
+    plain = _setup(3, "heuristic;random;heuristic", check=False)
+    assert plain.kernel("play_games") is whole_games.play_games
+    table = copy_with(plain, (TableRule(LIST3).bot(),) + plain.lineups[0][1:])
+    assert table.kernel("play_games") is whole_tables.play_games
+    assert table.kernel("decide_blocks") is whole_tables.decide_blocks
+    roll = _setup(3, "rollout:2;heuristic;heuristic", check=False)
+    assert roll.kernel("play_games") is whole_rollout.play_games
+    keys, counts = block_keys(11, 0, 3), np.full(3, 300, dtype=np.int64)
+    args = (3, plain.deck.copies, plain.deck.pts, plain.deck.per_card, plain.deal,
+            plain.rules_arr, plain.bots, plain.roll_tab, plain.after_tab)
+    a = np.asarray(whole_games.play_games(keys, counts, *args))
+    b = np.asarray(whole_tables.play_games(keys, counts, *args))
+    assert a.any() and np.array_equal(a, b)
+
+
+def copy_with(setup, lineup):
+    import copy
+
+    out = copy.copy(setup)
+    out.lineups = [tuple(lineup)]
+    out.bots = lineup_array(out.lineups)
+    return out
+
+
+def test_a_rollout_seat_sees_table_bots_play_by_their_tables():
+    """A rollout seat's worlds play the other seats' bots: a table opponent equal to a knob
+    opponent ("stop at 3") gives the same games bit for bit, one that differs does not."""
+    roll = _setup(3, "rollout:2;heuristic;heuristic", check=False)
+    seat0 = roll.lineups[0][0]
+    keys, counts = block_keys(3, 0, 2), np.full(2, 6, dtype=np.int64)
+
+    def games(opponent):
+        s = copy_with(roll, (seat0, opponent, opponent))
+        return np.asarray(s.run_blocks(keys, counts))
+
+    knob = games(StopRule(3, 3).bot())
+    assert np.array_equal(games(TableRule(Rule("list", clauses=(("tokens", ">=", 3, False),)))
+                                .bot()), knob)
+    assert not np.array_equal(games(TableRule(Rule("list", clauses=(("tokens", ">=", 2,
+                                                                      False),))).bot()), knob)

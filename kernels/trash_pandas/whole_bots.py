@@ -18,7 +18,9 @@ feature, comparison, value, test feature, comparison, value; the first row whose
 says "roll" iff its test holds, no row holding says "stop" (analyzer/advice/table.py). Features
 (``F_*``, :func:`table_feature`): tokens held, the bonus-turn flag, cards left in the draw pile,
 :func:`stash_behind`, cards in hand, and the saves in hand (usable Blammo! + usable Nanners).
-Only a table bot reads the table: the other stop rules are tested first.
+Only the engine that may play table bots reads tables (:func:`keep_rolling_tables`, compiled
+into the twin engine kernels/trash_pandas/whole_tables.py); the plain engine's
+:func:`keep_rolling` has no table branch, so the other bots pay nothing for it.
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
 
@@ -88,7 +90,8 @@ def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
 
 @njit(cache=True, _nrt=False)
 def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
-    """After taking a token below the cap: True to roll again."""
+    """After taking a token below the cap: True to roll again. Not for table bots: the engine
+    that plays them asks :func:`keep_rolling_tables` (kernels/trash_pandas/whole_tables.py)."""
     kind = int(bot[0])
     if kind == SOLVER:
         i = ((((mode * 64 + held) * 4 + _clip3(_usable(g, p, BLAMMO))) * 4
@@ -99,8 +102,6 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     band = int(bot[K_BAND])
     if band == BAND_NONE:
         limit = bot[K_STOP] if mode == 0 else bot[K_BSTOP]
-    elif band == BAND_TABLE:
-        return rolls_by_table(g, p, bot, nh, mode)
     else:  # the stop limit in bands of one more feature, in every turn (bonus-stop-at unused)
         v = g[SC, 0] if band == BAND_DECK else stash_behind(g, p)
         limit = bot[K_STOP]
@@ -109,6 +110,17 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
             if bot[K_CUT2] > 0 and v >= bot[K_CUT2]:
                 limit = bot[K_STOP3]
     return nh < limit
+
+
+@njit(cache=True, _nrt=False)
+def keep_rolling_tables(g, p, bot, held, nh, mode, roll_tab, s):
+    """:func:`keep_rolling` for an engine in which table bots may play: a heuristic (or a
+    rollout seat's base) bot whose ``K_BAND`` is ``BAND_TABLE`` stops by its rule table
+    (:func:`rolls_by_table`)."""
+    kind = int(bot[0])
+    if kind != SOLVER and kind != RANDOM and int(bot[K_BAND]) == BAND_TABLE:
+        return rolls_by_table(g, p, bot, nh, mode)
+    return keep_rolling(g, p, bot, held, nh, mode, roll_tab, s)
 
 
 @njit(cache=True, _nrt=False)

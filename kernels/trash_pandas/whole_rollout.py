@@ -35,18 +35,17 @@ not be that same compiled engine (Numba cannot type a function that calls itself
 chain of jitted callers; recursion across cached dispatchers also crashes on reload). The twin
 functions below are the *same Python code* as whole.py's ``roll_phase``/``play_turn``/
 ``continue_game``, whole_games.py's ``play_games`` and whole_decide.py's ``decide_blocks``,
-compiled a second time under a ``_rollout`` name with their decision hooks
+compiled a second time under a ``_rollout`` name (kernels/twin.py) with their decision hooks
 (``after_roll_choice``/``keep_rolling_choice``) and callees swapped for the rollout ones; the
-rollouts call the plain engine, which never calls back. The plain engine, its cache and its
-results are unchanged by this module. Cost: every decision plays up to 3·K games.
+rollouts call the rule-table engine (kernels/trash_pandas/whole_tables.py, the plain engine
+that also reads table bots' stop rules, so any bot of the line-up may sit in a rollout), which
+never calls back. The plain engine, its cache and its results are unchanged by this module. Cost: every decision plays up to 3·K games.
 Reference counting: the engine is compiled with ``_nrt=False`` (whole_state.py docstring) and so
 are its twins; the functions here allocate and say ``_nrt=True`` explicitly, since a callee
 without the option inherits it from the caller being compiled.
 Cache note: a twin is cached under whole.py's name; after editing this module delete
 ``kernels/**/__pycache__`` (as for any kernel module another one imports).
 """
-import types
-
 import numpy as np
 from numba import njit
 
@@ -55,8 +54,10 @@ from kernels.trash_pandas import whole as W
 from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas import whole_decide as D
 from kernels.trash_pandas import whole_games as G
+from kernels.trash_pandas import whole_tables as T
 from kernels.trash_pandas.whole_state import (BLAMMO, DECK, GAIN, HAND, MAXP, NANNERS, NROWS,
                                               NT, SC, STASH, UP, deal_unseen)
+from kernels.twin import twin
 
 
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
@@ -110,7 +111,7 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
         for c in range(nch):
             gc[:, :] = world
             sc[:] = sw
-            W.continue_game(gc, a, mode, held, choices[c, 0], choices[c, 1], choices[c, 2], base,
+            T.continue_game(gc, a, mode, held, choices[c, 0], choices[c, 1], choices[c, 2], base,
                             pts, per_card, copies, rules, roll_tab, after_tab, acc, sc, w)
             share = W.win_share(gc, a, players, pts, per_card, rules, w, scores)
             if c == 0:
@@ -175,8 +176,8 @@ def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
                          roll_tab, after_tab, s):
     """A rollout seat rolls again (True) or stops, by rollouts (ties: the heuristic's choice)."""
     if int(bot[B.K_KIND]) != B.ROLLOUT:
-        return B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)
-    h = B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)  # heuristic: no random draw
+        return B.keep_rolling_tables(g, a, bot, held, nh, mode, roll_tab, s)
+    h = B.keep_rolling_tables(g, a, bot, held, nh, mode, roll_tab, s)  # heuristic: no random draw
     choices = np.zeros((3, 3), dtype=np.int64)
     choices[0, 0] = W.ENTRY_ROLL if h else W.ENTRY_STOP
     choices[1, 0] = W.ENTRY_STOP if h else W.ENTRY_ROLL
@@ -185,26 +186,9 @@ def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
     return choices[_best(sums, 2, bot[B.K_ROLLOUTS]), 0] == W.ENTRY_ROLL
 
 
-def _twin(dispatcher, parallel=False, **swap):
-    """``dispatcher``'s Python function compiled again as ``<name>_rollout`` with the globals in
-    ``swap`` replaced (its own cache entry; the original is untouched)."""
-    fn = dispatcher.py_func
-    glb = dict(fn.__globals__)
-    glb.update(swap)
-    name = fn.__name__ + "_rollout"
-    copy = types.FunctionType(fn.__code__, glb, name, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = fn.__qualname__ + "_rollout"
-    copy.__module__ = fn.__module__
-    copy.__doc__ = fn.__doc__
-    options = dict(dispatcher.targetoptions)  # e.g. _nrt=False (whole_state.py docstring)
-    options.pop("nopython", None)  # implied by njit
-    options["parallel"] = parallel
-    return njit(cache=True, **options)(copy)
-
-
-roll_phase = _twin(W.roll_phase, after_roll_choice=after_roll_rollout,
-                   keep_rolling_choice=keep_rolling_rollout)
-play_turn = _twin(W.play_turn, roll_phase=roll_phase)
-continue_game = _twin(W.continue_game, play_turn=play_turn)
-play_games = _twin(G.play_games, parallel=True, continue_game=continue_game)
-decide_blocks = _twin(D.decide_blocks, parallel=True, continue_game=continue_game)
+roll_phase = twin(W.roll_phase, "_rollout", after_roll_choice=after_roll_rollout,
+                  keep_rolling_choice=keep_rolling_rollout)
+play_turn = twin(W.play_turn, "_rollout", roll_phase=roll_phase)
+continue_game = twin(W.continue_game, "_rollout", play_turn=play_turn)
+play_games = twin(G.play_games, "_rollout", parallel=True, continue_game=continue_game)
+decide_blocks = twin(D.decide_blocks, "_rollout", parallel=True, continue_game=continue_game)

@@ -53,13 +53,19 @@ def _reference(n: int, seed: int):
     return python_reference_turns(n, seed)
 
 
+def _games_setup(players: int, bot: str):
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.whole import GameSetup
+
+    return GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)])
+
+
 def _games_job(players: int, bot: str):
     def make():
-        from analyzer.games.trash_pandas.bots import parse_lineup
-        from analyzer.games.trash_pandas.rules import TrashPandasRules
-        from analyzer.games.trash_pandas.whole import GameSetup, game_job
+        from analyzer.games.trash_pandas.whole import game_job
 
-        return game_job(GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)]))
+        return game_job(_games_setup(players, bot))
 
     return make
 
@@ -76,6 +82,21 @@ def _compile_rollout() -> None:
     from analyzer.runner import warm_up
 
     warm_up(_games_job(3, "rollout:1;heuristic;heuristic")())
+
+
+def _compile_tables() -> None:
+    """The rule-table twin engine (kernels/trash_pandas/whole_tables.py: table bots, as in
+    ``game-advice`` and ``--seats rule:FILE.json``) is compiled apart from the plain engine."""
+    from analyzer.advice import Rule
+    from analyzer.games.trash_pandas.advice_game import TableRule
+    from analyzer.games.trash_pandas.bots import lineup_array
+    from analyzer.games.trash_pandas.whole import game_job
+    from analyzer.runner import warm_up
+
+    setup = _games_setup(3, "heuristic")
+    setup.lineups = [(TableRule(Rule("list", clauses=(("tokens", ">=", 3, False),))).bot(),) * 3]
+    setup.bots = lineup_array(setup.lineups)
+    warm_up(game_job(setup))
 
 
 CALIBRATION = "turns, minimal hand-written loop (calibration)"
@@ -106,6 +127,8 @@ CASES = [
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_impossible.toml"),
                exit_code=2),
     BenchWarm("trash-pandas", "the rollout:K bot's engine (compiled apart)", _compile_rollout,
+              compiles=True),
+    BenchWarm("trash-pandas", "the rule-table bots' engine (compiled apart)", _compile_tables,
               compiles=True),
     commands_warm("trash-pandas", "whole-game decide (compiled apart)",
                   ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",

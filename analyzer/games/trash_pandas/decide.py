@@ -66,11 +66,7 @@ def decide_job(pos: Position, setup, choices):
     mode = 1 if pos.bonus else 0
 
     def run_blocks(keys, counts):
-        if setup.has_rollout:
-            from kernels.trash_pandas.whole_rollout import decide_blocks
-        else:
-            from kernels.trash_pandas.whole_decide import decide_blocks
-
+        decide_blocks = setup.kernel("decide_blocks")
         return decide_blocks(keys, counts, pos.g0, pos.pool, pos.opp_hand, pos.opp_down, pos.me,
                              mode, pos.held, arr, bots, d.pts, d.per_card, d.copies, rules,
                              setup.roll_tab, setup.after_tab)

@@ -78,12 +78,29 @@ class GameSetup:
         k = max((b.rollouts for lineup in self.lineups for b in lineup), default=0)
         return max(1, ROLLOUT_BLOCK_WORK // k) if k else BLOCK_SIZE
 
-    def run_blocks(self, keys, counts):
-        if self.has_rollout:
-            from kernels.trash_pandas.whole_rollout import play_games
-        else:
-            from kernels.trash_pandas.whole_games import play_games
+    @property
+    def has_table(self) -> bool:
+        """A bot stops by a rule table (``BAND_TABLE``): only the rule-table engine reads it."""
+        from analyzer.games.trash_pandas.bots import BAND_TABLE, KNOBS
 
+        return bool((self.bots[:, :, KNOBS["band-by"][0]] == BAND_TABLE).any())
+
+    def kernel(self, name: str):
+        """The engine's ``play_games`` or ``decide_blocks`` for these line-ups: whole_rollout.py's
+        twin when a rollout bot plays, whole_tables.py's when a table bot does, else the plain
+        engine's (kernels/trash_pandas/whole_tables.py says why there are three)."""
+        import importlib
+
+        if self.has_rollout:
+            module = "whole_rollout"
+        elif self.has_table:
+            module = "whole_tables"
+        else:
+            module = {"play_games": "whole_games", "decide_blocks": "whole_decide"}[name]
+        return getattr(importlib.import_module(f"kernels.trash_pandas.{module}"), name)
+
+    def run_blocks(self, keys, counts):
+        play_games = self.kernel("play_games")
         d = self.deck
         return play_games(keys, counts, self.players, d.copies, d.pts, d.per_card, self.deal,
                           self.rules_arr, self.bots, self.roll_tab, self.after_tab)
