@@ -6,9 +6,11 @@ Python code as whole.py's ``roll_phase``/``play_turn``/``continue_game``, whole_
 ``play_games`` and whole_decide.py's ``decide_blocks``, compiled a second time under a
 ``_tables`` name (kernels/twin.py) with the roll-or-stop hook ``keep_rolling_choice`` asking
 whole_bots.py ``keep_rolling_tables``, which reads the table for table bots and is
-``keep_rolling`` for every other bot. The plain engine carries no table code: with it in, the
-heuristic bots' games ran about 27% slower (60–62k against 80–85k games/s, one thread, three
-players), though no table bot played.
+``keep_rolling`` for every other bot. The plain engine carries no table code, so what table
+bots need cannot cost the other bots anything. (With the table branch inside the plain engine,
+heuristic bots' games ran 60–62k against 80–85k games/s without it on one machine, one
+thread, three players; on another the two forms ran alike, 109–138k against 122–137k: the cost
+was the compiled code's layout, which the twin takes out of the question.)
 
 Which engine runs is decided per job in Python (analyzer/games/trash_pandas/whole.py
 ``GameSetup.kernels``): a line-up with a rollout bot runs whole_rollout.py's twins (whose
