@@ -18,7 +18,7 @@ from analyzer.advice import Rule
 from analyzer.advice.table import table_acts
 from analyzer.games.trash_pandas.advice_game import (FEATURE_IDS, StopRule, TableRule,
                                                      candidates, state_grid)
-from analyzer.games.trash_pandas.bots import lineup_array, parse_bot
+from analyzer.games.trash_pandas.bots import parse_bot
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.whole import GameSetup
 from analyzer.rng import block_keys
@@ -147,9 +147,8 @@ def test_kernel_and_reference_play_the_same_games_with_table_bots(players, seats
 
 
 def _games(bot, seed=7, blocks=4, n=200):
-    setup = _setup(3, "heuristic", check=False)
-    setup.lineups = [(bot, setup.lineups[0][1], setup.lineups[0][2])]
-    setup.bots = lineup_array(setup.lineups)
+    base = _setup(3, "heuristic", check=False)
+    setup = base.with_lineups([(bot,) + base.lineups[0][1:]])
     return np.asarray(setup.run_blocks(block_keys(seed, 0, blocks), np.full(blocks, n)))
 
 
@@ -246,7 +245,7 @@ def test_each_line_up_runs_on_its_engine_and_the_engines_agree():
 
     plain = _setup(3, "heuristic;random;heuristic", check=False)
     assert plain.kernel("play_games") is whole_games.play_games
-    table = copy_with(plain, (TableRule(LIST3).bot(),) + plain.lineups[0][1:])
+    table = plain.with_lineups([(TableRule(LIST3).bot(),) + plain.lineups[0][1:]])
     assert table.kernel("play_games") is whole_tables.play_games
     assert table.kernel("decide_blocks") is whole_tables.decide_blocks
     roll = _setup(3, "rollout:2;heuristic;heuristic", check=False)
@@ -259,15 +258,6 @@ def test_each_line_up_runs_on_its_engine_and_the_engines_agree():
     assert a.any() and np.array_equal(a, b)
 
 
-def copy_with(setup, lineup):
-    import copy
-
-    out = copy.copy(setup)
-    out.lineups = [tuple(lineup)]
-    out.bots = lineup_array(out.lineups)
-    return out
-
-
 def test_a_rollout_seat_sees_table_bots_play_by_their_tables():
     """A rollout seat's worlds play the other seats' bots: a table opponent equal to a knob
     opponent ("stop at 3") gives the same games bit for bit, one that differs does not."""
@@ -276,8 +266,8 @@ def test_a_rollout_seat_sees_table_bots_play_by_their_tables():
     keys, counts = block_keys(3, 0, 2), np.full(2, 6, dtype=np.int64)
 
     def games(opponent):
-        s = copy_with(roll, (seat0, opponent, opponent))
-        return np.asarray(s.run_blocks(keys, counts))
+        return np.asarray(roll.with_lineups([(seat0, opponent, opponent)]).run_blocks(keys,
+                                                                                      counts))
 
     knob = games(StopRule(3, 3).bot())
     assert np.array_equal(games(TableRule(Rule("list", clauses=(("tokens", ">=", 3, False),)))

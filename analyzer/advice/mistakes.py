@@ -125,8 +125,8 @@ def _cells(n_games, X, wrong, ra, cuts, words, decision, top) -> list[dict]:
     if not wrong.any():
         return []
     names = sorted(cuts)
-    bins = [np.searchsorted(np.asarray(cuts[f], dtype=float), np.asarray(X[f])[wrong])
-            for f in names]
+    seen = {f: np.asarray(X[f])[wrong] for f in names}  # the wrong decisions' features
+    bins = [np.searchsorted(np.asarray(cuts[f], dtype=float), seen[f]) for f in names]
     keys = np.stack(bins, axis=1) if names else np.zeros((int(wrong.sum()), 0), dtype=np.int64)
     uniq, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
@@ -134,8 +134,7 @@ def _cells(n_games, X, wrong, ra, cuts, words, decision, top) -> list[dict]:
     rows = []
     for c in np.argsort(-counts, kind="stable")[:top]:
         inside = inverse == c
-        span = {f: [_num(np.asarray(X[f])[wrong][inside].min()),
-                    _num(np.asarray(X[f])[wrong][inside].max())] for f in names}
+        span = {f: [_num(seen[f][inside].min()), _num(seen[f][inside].max())] for f in names}
         r_act = bool(acts[inside][0])
         rows.append({"features": span, "where": where_words(span, words),
                      "wrong_per_game": float(counts[c]) / n_games,

@@ -273,19 +273,13 @@ class GameRacer:
         self.columns = self.base.columns()
 
     def values(self, cand, rnd: int) -> np.ndarray:
-        import copy
-
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.trash_pandas.bots import lineup_array
 
         mine = cand.bot()
 
         def job_for(seat):
-            setup = copy.copy(self.base)
-            setup.lineups = [tuple(mine if i == seat else self.others
-                                   for i in range(self.players))]
-            setup.bots = lineup_array(setup.lineups)
-            return setup
+            return self.base.with_lineups([tuple(mine if i == seat else self.others
+                                                 for i in range(self.players))])
 
         def column_for(seat):
             return self.columns.index(f"L0:win{seat}")

@@ -89,14 +89,11 @@ def _compile_tables() -> None:
     ``game-advice`` and ``--seats rule:FILE.json``) is compiled apart from the plain engine."""
     from analyzer.advice import Rule
     from analyzer.games.trash_pandas.advice_game import TableRule
-    from analyzer.games.trash_pandas.bots import lineup_array
     from analyzer.games.trash_pandas.whole import game_job
     from analyzer.runner import warm_up
 
-    setup = _games_setup(3, "heuristic")
-    setup.lineups = [(TableRule(Rule("list", clauses=(("tokens", ">=", 3, False),))).bot(),) * 3]
-    setup.bots = lineup_array(setup.lineups)
-    warm_up(game_job(setup))
+    table = TableRule(Rule("list", clauses=(("tokens", ">=", 3, False),))).bot()
+    warm_up(game_job(_games_setup(3, "heuristic").with_lineups([(table,) * 3])))
 
 
 CALIBRATION = "turns, minimal hand-written loop (calibration)"

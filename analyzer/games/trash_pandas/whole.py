@@ -42,6 +42,10 @@ def deal_for(rules: TrashPandasRules, players: int):
     return d
 
 
+def _has_solver(lineups) -> bool:
+    return any(b.name == "solver" for lineup in lineups for b in lineup)
+
+
 class GameSetup:
     """Rules, deck, players and line-ups turned into the kernel's arrays (checked once)."""
 
@@ -56,10 +60,23 @@ class GameSetup:
         self.rules_arr = rules_array(rules, check)
         self.deal = deal_for(rules, players)
         self.bots = lineup_array(lineups)
-        if any(b.name == "solver" for lineup in lineups for b in lineup):
+        if _has_solver(lineups):
             self.roll_tab, self.after_tab = solver_tables(rules)
         else:  # read only by solver bots: zeros of the same shape, not a 0.6 s exact solve
             self.roll_tab, self.after_tab = empty_solver_tables()
+
+    def with_lineups(self, lineups: list) -> "GameSetup":
+        """A copy that plays ``lineups`` instead, sharing the rules, deck and checks (a race
+        swaps only the bot rows between jobs); the solver tables are solved here only if a
+        solver bot joins line-ups that had none."""
+        import copy
+
+        out = copy.copy(self)
+        out.lineups = list(lineups)
+        out.bots = lineup_array(out.lineups)
+        if _has_solver(out.lineups) and not _has_solver(self.lineups):
+            out.roll_tab, out.after_tab = solver_tables(self.rules)
+        return out
 
     def columns(self) -> tuple:
         from kernels.trash_pandas.whole_games import column_names
