@@ -28,13 +28,23 @@ def test_counts_cells_and_directions_by_hand():
     # r: draw stop stop stop stop draw; b: draw draw stop stop draw stop
     m = where_wrong(2, game, X, r.acts(X), b.acts(X), rule_cuts(r, b), WORDS, D, seed=7)
     assert m["games"] == 2 and m["seed"] == 7
-    assert m["decisions_per_game"] == 3.0 and m["share_wrong"] == 0.5
+    assert m["decisions_per_game"]["estimate"] == 3.0 and m["decisions_per_game"]["se"] == 0.0
+    share = m["share_wrong"]
+    assert share["estimate"] == 0.5 and share["n"] == 2
+    # delta method: residuals W_g − R·D_g = (1 − 1.5, 2 − 1.5), sd √0.5, mean D 3, √n = √2
+    assert share["se"] == pytest.approx(0.5 ** 0.5 / (3 * 2 ** 0.5))
+    # 3 wrong of 6 decisions: the Garwood interval of 3, [0.6187, 8.767], over 6, clipped at 1
+    assert share["ci_low"] == pytest.approx(0.6187 / 6, abs=1e-3) and share["ci_high"] == 1.0
     w = m["wrong_per_game"]
     assert w["estimate"] == 1.5 and w["se"] == pytest.approx(0.5)   # games: 1 and 2 wrong
     assert w["ci_low"] <= 1.5 <= w["ci_high"]
     first, second = m["cells"]
     assert first["features"] == {"T": [7, 7], "tokens": [0, 1]}
-    assert first["wrong_per_game"] == 1.0 and (first["rule"], first["best"]) == ("stop", "draw")
+    cell = first["wrong_per_game"]
+    assert cell["estimate"] == 1.0 and cell["se"] == 0.0 and cell["n"] == 2  # one in each game
+    assert cell["ci_low"] == pytest.approx(0.2422 / 2, abs=1e-3)  # Garwood of 2: [0.2422, 7.225]
+    assert cell["ci_high"] == pytest.approx(7.2247 / 2, abs=1e-3)
+    assert (first["rule"], first["best"]) == ("stop", "draw")
     assert second["features"] == {"T": [2, 2], "tokens": [6, 6]}
     assert (second["rule"], second["best"]) == ("draw", "stop")
     text = "\n".join(mistake_lines(m))
@@ -54,7 +64,7 @@ def test_a_cell_is_wrong_throughout_or_not_at_all():
         inside = (key == k).all(axis=1)
         assert len(set(ra[inside])) == 1 and len(set(ba[inside])) == 1
     m = where_wrong(100, rng.integers(0, 100, 5000), X, ra, ba, cuts, WORDS, D, seed=0, top=50)
-    assert sum(c["wrong_per_game"] for c in m["cells"]) == pytest.approx(
+    assert sum(c["wrong_per_game"]["estimate"] for c in m["cells"]) == pytest.approx(
         m["wrong_per_game"]["estimate"])
 
 
@@ -98,3 +108,35 @@ def test_wrong_per_game_interval_covers_over_many_seeds(mean):
         w = m["wrong_per_game"]
         hits += w["ci_low"] <= mean <= w["ci_high"]
     assert hits / seeds >= 0.93
+
+
+@pytest.mark.parametrize("q", [0.0005, 0.05, 0.6])
+def test_share_wrong_interval_covers_over_many_seeds(q):
+    """1 + Poisson(3) decisions per game, each wrong with probability q (rare to common), 400
+    games, 400 seeds: the share's interval holds q in at least 93% of samples."""
+    n, seeds, hits = 400, 400, 0
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        game = np.repeat(np.arange(n), 1 + rng.poisson(3, n))
+        wrong = rng.random(len(game)) < q
+        X = {"T": np.zeros(len(game), dtype=np.int64)}
+        m = where_wrong(n, game, X, wrong, np.zeros(len(game), bool), {"T": []}, WORDS, D,
+                        seed=seed)
+        s = m["share_wrong"]
+        hits += s["ci_low"] <= q <= s["ci_high"]
+    assert hits / seeds >= 0.93
+
+
+def test_cell_intervals_hold_their_counts():
+    """Each cell's wrong decisions per game is a statistic of its own per-game counts: with 40
+    wrong decisions in 400 games the Garwood widening applies (K < 100)."""
+    n = 400
+    game = np.arange(n)
+    X = {"T": np.where(game < 40, 9, 1)}
+    wrong = game < 40
+    m = where_wrong(n, game, X, wrong, np.zeros(n, bool), {"T": [5.5]}, WORDS, D, seed=0)
+    (cell,) = m["cells"]
+    w = cell["wrong_per_game"]
+    assert w["estimate"] == 0.1 and w["n"] == n
+    lo, hi = poisson_interval(40)
+    assert w["ci_low"] <= lo / n and w["ci_high"] >= hi / n

@@ -15,11 +15,18 @@ decisions and D_g all decisions. Reported:
   K = ΣW is below :data:`FEW` the interval is widened to hold the exact two-sided 95% Poisson
   (Garwood) interval of K, divided by n: [0, 3.689/n] when none is seen. When r and b are the
   same rule the count is 0 exactly (``exact_value`` 0, interval [0, 0]).
-* ``decisions_per_game`` (mean D) and ``share_wrong`` = ΣW / ΣD.
+* ``decisions_per_game``: the mean of D_g with its normal interval (lower end clipped at 0);
+  ``share_wrong`` = ΣW / ΣD, a ratio of means, with the delta-method SE
+  sd(W_g − R·D_g) / (mean(D)·√n) and its interval clipped to [0, 1] (widened like
+  ``wrong_per_game`` while ΣW is small).
 * ``cells``: the state space cut at every threshold of r and of b on the features they read
   (:func:`rule_cuts`), so that both rules are constant in each cell and a cell is wrong
   throughout or not at all; the wrong cells ranked by wrong decisions per game (ΣW in the cell
-  / n), each with the range of each cut feature seen there and what r and b do in it.
+  / n, a statistic like ``wrong_per_game``, from the per-game counts in the cell), each with the
+  range of each cut feature seen there and what r and b do in it.
+
+Every per-game figure is a statistic object (estimate, se, ci_low, ci_high, n): they are Monte
+Carlo figures of the sampled games.
 
 These are "where it loses decisions", not "where it loses the game": a rare wrong decision can
 cost more than a frequent one; the rule's loss with its interval is the race's.
@@ -92,7 +99,7 @@ def where_wrong(n_games: int, game, X: Mapping, rule_act, best_act, cuts: Mappin
     words; ``same`` says r is b. ``seed`` is recorded with the sample."""
     import numpy as np
 
-    from analyzer.stats import Z95, Statistic
+    from analyzer.stats import Statistic
 
     if n_games <= 0:
         raise ValueError("n_games must be positive")
@@ -101,25 +108,76 @@ def where_wrong(n_games: int, game, X: Mapping, rule_act, best_act, cuts: Mappin
     ba = np.asarray(best_act, dtype=bool)
     wrong = np.zeros(len(game), dtype=bool) if same else ra != ba
     per_game = np.bincount(game, weights=wrong, minlength=n_games).astype(float)
-    decisions = len(game)
-    total = float(per_game.sum())
-    mean = total / n_games
+    dec_per_game = np.bincount(game, minlength=n_games).astype(float)
     if same:
         stat = Statistic(0.0, 0.0, 0.0, 0.0, n_games, 0.0)
     else:
-        se = float(per_game.std(ddof=1)) / math.sqrt(n_games) if n_games > 1 else math.inf
-        lo, hi = max(0.0, mean - Z95 * se), mean + Z95 * se
-        if total < FEW:
-            plo, phi = poisson_interval(int(round(total)))
-            lo, hi = min(lo, plo / n_games), max(hi, phi / n_games)
-        stat = Statistic(mean, se, lo, hi, n_games)
+        stat = count_statistic(per_game)
     return {"games": n_games, "seed": seed, "wrong_per_game": stat.to_json(),
-            "decisions_per_game": decisions / n_games,
-            "share_wrong": total / decisions if decisions else 0.0,
-            "cells": _cells(n_games, X, wrong, ra, cuts, words, decision, top)}
+            "decisions_per_game": mean_statistic(dec_per_game).to_json(),
+            "share_wrong": ratio_statistic(per_game, dec_per_game).to_json(),
+            "cells": _cells(n_games, game, X, wrong, ra, cuts, words, decision, top)}
 
 
-def _cells(n_games, X, wrong, ra, cuts, words, decision, top) -> list[dict]:
+def mean_statistic(per_game) -> "Statistic":
+    """The mean of per-game values with SE sd/√n and the normal 95% interval, clipped at 0
+    (the values are counts); SE is infinite with one game."""
+    import numpy as np
+
+    from analyzer.stats import Z95, Statistic
+
+    x = np.asarray(per_game, dtype=float)
+    n = len(x)
+    mean = float(x.mean())
+    se = float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return Statistic(mean, se, max(0.0, mean - Z95 * se), mean + Z95 * se, n)
+
+
+def count_statistic(per_game) -> "Statistic":
+    """:func:`mean_statistic` of per-game counts of rare events: while their total K is below
+    :data:`FEW` the interval is widened to hold the Garwood interval of K divided by n
+    ([0, 3.689/n] when K = 0), since few events make the normal interval too short."""
+    import numpy as np
+
+    from analyzer.stats import Statistic
+
+    stat = mean_statistic(per_game)
+    total = float(np.sum(per_game))
+    if total >= FEW:
+        return stat
+    plo, phi = poisson_interval(int(round(total)))
+    n = stat.n
+    return Statistic(stat.estimate, stat.se, min(stat.ci_low, plo / n),
+                     max(stat.ci_high, phi / n), n)
+
+
+def ratio_statistic(num, den) -> "Statistic":
+    """R = Σnum / Σden over games with the delta-method SE sd(num − R·den) / (mean(den)·√n),
+    its normal interval clipped to [0, 1] (R is a share), widened like :func:`count_statistic`
+    while Σnum < :data:`FEW` (the Garwood interval of Σnum over Σden); 0 with SE 0 and
+    interval [0, 0] when no decision is seen."""
+    import numpy as np
+
+    from analyzer.stats import Z95, Statistic
+
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    n = len(num)
+    if den.sum() <= 0:
+        return Statistic(0.0, 0.0, 0.0, 0.0, n)
+    r = float(num.sum() / den.sum())
+    resid = num - r * den
+    se = (float(resid.std(ddof=1)) / (float(den.mean()) * math.sqrt(n)) if n > 1
+          else math.inf)
+    lo, hi = max(0.0, r - Z95 * se), min(1.0, r + Z95 * se)
+    k = float(num.sum())
+    if k < FEW:  # few events: also hold the Garwood interval of their count over Σden
+        plo, phi = poisson_interval(int(round(k)))
+        lo, hi = min(lo, plo / den.sum()), min(1.0, max(hi, phi / den.sum()))
+    return Statistic(r, se, lo, hi, n)
+
+
+def _cells(n_games, game, X, wrong, ra, cuts, words, decision, top) -> list[dict]:
     import numpy as np
 
     if not wrong.any():
@@ -131,13 +189,15 @@ def _cells(n_games, X, wrong, ra, cuts, words, decision, top) -> list[dict]:
     uniq, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
     acts = ra[wrong]
+    games = game[wrong]
     rows = []
     for c in np.argsort(-counts, kind="stable")[:top]:
         inside = inverse == c
         span = {f: [_num(seen[f][inside].min()), _num(seen[f][inside].max())] for f in names}
         r_act = bool(acts[inside][0])
+        per_game = np.bincount(games[inside], minlength=n_games).astype(float)
         rows.append({"features": span, "where": where_words(span, words),
-                     "wrong_per_game": float(counts[c]) / n_games,
+                     "wrong_per_game": count_statistic(per_game).to_json(),
                      "rule": decision.act if r_act else decision.rest,
                      "best": decision.rest if r_act else decision.act})
     return rows
@@ -165,7 +225,7 @@ def mistake_lines(m: Mapping, indent: str = "       ", top: int = 3) -> list[str
     if w.get("exact_value") == 0.0:
         return [f"{indent}the best known rule: no wrong decisions by definition"]
     head = (f"{indent}wrong decisions per game {w['estimate']:.3f} [{w['ci_low']:.3f}, "
-            f"{w['ci_high']:.3f}] of {m['decisions_per_game']:.2f} "
+            f"{w['ci_high']:.3f}] of {m['decisions_per_game']['estimate']:.2f} "
             f"({m['games']:,} games, seed {m['seed']})")
     cells: Sequence = m["cells"][:top]
     if not cells:
@@ -173,5 +233,5 @@ def mistake_lines(m: Mapping, indent: str = "       ", top: int = 3) -> list[str
     out = [head + "; most often:"]
     for c in cells:
         out.append(f"{indent}  {c['where']}: {c['rule']} where the best rule would "
-                   f"{c['best']} ({c['wrong_per_game']:.3f} per game)")
+                   f"{c['best']} ({c['wrong_per_game']['estimate']:.3f} per game)")
     return out
