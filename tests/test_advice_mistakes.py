@@ -140,3 +140,21 @@ def test_cell_intervals_hold_their_counts():
     assert w["estimate"] == 0.1 and w["n"] == n
     lo, hi = poisson_interval(40)
     assert w["ci_low"] <= lo / n and w["ci_high"] >= hi / n
+
+
+def test_raced_front_prints_where_each_rule_goes_wrong():
+    """A front row that carries ``mistakes`` prints its summary under the front; one without
+    prints nothing more (analyzer/advice/cli.py::raced_lines)."""
+    from analyzer.advice.cli import raced_lines
+
+    X = {"T": np.array([7, 7, 2])}
+    m = where_wrong(2, np.array([0, 1, 1]), X, np.array([False, False, True]),
+                    np.array([True, True, True]), {"T": [6.5]}, WORDS, D, seed=5)
+    loss = {"estimate": 0.01, "ci_low": 0.0, "ci_high": 0.02}
+    rows = [{"complexity": 0, "words": "Always draw.", "loss": loss},
+            {"complexity": 2, "words": "Draw while T is at most 6.", "loss": loss,
+             "mistakes": m}]
+    text = "\n".join(raced_lines(rows, 3))
+    assert "cx 2:" in text and "cx 0:" not in text
+    assert "T 7: stop where the best rule would draw (1.000 per game)" in text
+    assert "wrong decisions per game 1.000" in text and "(2 games, seed 5)" in text

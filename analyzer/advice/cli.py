@@ -151,7 +151,8 @@ def raced_payload(payload: dict, res: dict, max_loss, out) -> list[dict]:
 
 def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
     """The front of a race as lines: complexity, loss [interval] and the rule in words (then
-    ``extra(row)`` in brackets when given)."""
+    ``extra(row)`` in brackets when given); then, for each row that carries ``mistakes``, where
+    that rule goes wrong (:func:`analyzer.advice.mistakes.mistake_lines`)."""
     w = 2 * digits + 14
     lines = [f"  {'cx':>3}  {('loss ' + unit).strip():>{w}}  rule"]
     for x in rows:
@@ -159,6 +160,12 @@ def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
         txt = f"{L['estimate']:.{digits}f} [{L['ci_low']:.{digits}f}, {L['ci_high']:.{digits}f}]"
         lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
                      (f" ({extra(x)})" if extra else ""))
+    for x in rows:  # where each front rule goes wrong, when the game recorded it
+        if x.get("mistakes") is not None:
+            from analyzer.advice.mistakes import mistake_lines
+
+            lines.append(f"  cx {x['complexity']}:")
+            lines += mistake_lines(x["mistakes"], indent="    ")
     return lines
 
 

@@ -270,9 +270,14 @@ def race_family(family: Sequence, values: Callable, block: int, max_rounds: int,
 
 
 def candidate_row(s: Scored) -> dict:
-    """A raced candidate as JSON: words, data, complexity, loss statistic, survived."""
+    """A raced candidate as JSON: words, data, complexity, loss statistic, survived, and where
+    it goes wrong when a game recorded that (``extra["mistakes"]``, as made by
+    :func:`analyzer.advice.mistakes.where_wrong`)."""
     c = s.rule
-    return {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
-            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
-                     "ci_high": s.hi, "n": s.n},
-            "survived": s.extra.get("survived")}
+    row = {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
+           "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
+                    "ci_high": s.hi, "n": s.n},
+           "survived": s.extra.get("survived")}
+    if s.extra.get("mistakes") is not None:
+        row["mistakes"] = s.extra["mistakes"]
+    return row
