@@ -1,6 +1,7 @@
 """Numba kernels of Trash Pandas: Monte Carlo of one turn (and its bonus turn) under a policy
 given as flat decision tables (:func:`simulate_turns`), its specialisation with no cards in hand
-(:func:`simulate_turns_nocards`), and the bare stop-at-K loop (:func:`stop_at_plain`); the bench's
+(:func:`simulate_turns_nocards`, nocards.py: a vectorised pass of outcome codes, then their
+counts), and the bare stop-at-K loop (:func:`stop_at_plain`); the bench's
 calibration loop is in ``calibration.py`` (not re-exported). The exact solver is plain Python
 (analyzer/games/trash_pandas/exact.py). Whole games: :func:`play_games` (whole_games.py, over
 whole.py, whole_state.py and whole_bots.py; sum columns named by :func:`column_names`) and
@@ -15,7 +16,7 @@ from kernels.lazy import lazy_exports
 # layout.py alone, and a turn query does not load the whole-game kernels.
 _WHERE = {
     "simulate_turns": "kernels.trash_pandas.turn",
-    "simulate_turns_nocards": "kernels.trash_pandas.turn",
+    "simulate_turns_nocards": "kernels.trash_pandas.nocards",
     "stop_at_plain": "kernels.trash_pandas.turn",
     "COLUMNS": "kernels.trash_pandas.turn",
     "NSUMS": "kernels.trash_pandas.turn",
