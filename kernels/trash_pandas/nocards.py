@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import bounded_pair, face_flag, seed_words, xoshiro
-from kernels.trash_pandas.turn import NSUMS
+from kernels.trash_pandas.turn import NSUMS, _store
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
@@ -199,19 +199,8 @@ def _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val):
         x_tok2 = sixes * 36
         rolls += sixes * 6
         rolls2 += sixes * 36
-    out[blk, 0] = s_val + x_val
-    out[blk, 1] = s_val2 + x_val2
-    out[blk, 2] = busts
-    out[blk, 3] = s_tok + x_tok
-    out[blk, 4] = s_tok2 + x_tok2
-    out[blk, 5] = sixes
-    out[blk, 6] = rolls
-    out[blk, 7] = bonus_busts
-    out[blk, 8] = rolls2
-    out[blk, 9] = x_tok
-    out[blk, 10] = x_tok2
-    out[blk, 11] = x_val
-    out[blk, 12] = x_val2
+    _store(out, blk, s_val + x_val, s_val2 + x_val2, busts, s_tok + x_tok, s_tok2 + x_tok2, sixes,
+           rolls, bonus_busts, rolls2, x_tok, x_tok2, x_val, x_val2)
 
 
 @njit(cache=True, parallel=True)
