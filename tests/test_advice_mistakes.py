@@ -158,3 +158,23 @@ def test_raced_front_prints_where_each_rule_goes_wrong():
     assert "cx 2:" in text and "cx 0:" not in text
     assert "T 7: stop where the best rule would draw (1.000 per game)" in text
     assert "wrong decisions per game 1.000" in text and "(2 games, seed 5)" in text
+
+
+def test_a_candidate_of_several_decisions_prints_each_under_its_label():
+    """Canasta's candidates make two decisions: ``mistakes`` is then a list of summaries, each
+    printed under its ``decision`` label (analyzer/advice/cli.py::mistakes_block)."""
+    from analyzer.advice.cli import mistakes_block
+
+    X = {"T": np.array([7, 2])}
+    wrong = where_wrong(1, np.array([0, 0]), X, np.array([False, True]),
+                        np.array([True, True]), {"T": [6.5]}, WORDS, D, seed=3)
+    right = where_wrong(1, np.array([0]), {"T": np.array([1])}, np.array([True]),
+                        np.array([True]), {"T": [6.5]}, WORDS, D, seed=3)
+    rows = [{"complexity": 4, "mistakes": [dict(wrong, decision="take the pile"),
+                                           dict(right, decision="go out")]}]
+    lines = mistakes_block(rows)
+    assert lines[0] == "  cx 4:" and lines[1] == "    take the pile:"
+    assert lines[2].startswith("      wrong decisions per game 1.000")
+    at = lines.index("    go out:")
+    assert lines[at + 1].startswith("      wrong decisions per game 0.000") and \
+        lines[at + 1].endswith("none seen")

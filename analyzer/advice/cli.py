@@ -37,6 +37,16 @@ def race_rounds_option(per_round: str):
         "--rounds", min=1, max=200, help=f"Most racing rounds (each: {per_round}).")]
 
 
+def record_games_option(what: str = "games"):
+    """``--record-games`` of a raced advice command: fresh ``what`` each front rule plays to say
+    where it goes wrong (:mod:`analyzer.advice.record`); 0 skips it."""
+    return Annotated[int, typer.Option(
+        "--record-games", min=0, max=1_000_000,
+        help=f"Fresh {what} each rule on the front plays (a stream of the seed apart from the "
+             f"race's) to find the states where it decides otherwise than the best rule; "
+             f"0 skips it.")]
+
+
 def band_by_option(choices: Sequence[str], words: str):
     """``--band-by`` of the whole-game advice commands: which banded stop rules to race besides
     the single thresholds (``words`` says what each feature is)."""
@@ -152,7 +162,8 @@ def raced_payload(payload: dict, res: dict, max_loss, out) -> list[dict]:
 def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
     """The front of a race as lines: complexity, loss [interval] and the rule in words (then
     ``extra(row)`` in brackets when given); then, for each row that carries ``mistakes``, where
-    that rule goes wrong (:func:`analyzer.advice.mistakes.mistake_lines`)."""
+    that rule goes wrong (:func:`analyzer.advice.mistakes.mistake_lines`; a list of such
+    summaries, each labelled by its ``decision``, when a candidate makes several decisions)."""
     w = 2 * digits + 14
     lines = [f"  {'cx':>3}  {('loss ' + unit).strip():>{w}}  rule"]
     for x in rows:
@@ -160,12 +171,26 @@ def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
         txt = f"{L['estimate']:.{digits}f} [{L['ci_low']:.{digits}f}, {L['ci_high']:.{digits}f}]"
         lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
                      (f" ({extra(x)})" if extra else ""))
-    for x in rows:  # where each front rule goes wrong, when the game recorded it
-        if x.get("mistakes") is not None:
-            from analyzer.advice.mistakes import mistake_lines
+    return lines + mistakes_block(rows)
 
-            lines.append(f"  cx {x['complexity']}:")
-            lines += mistake_lines(x["mistakes"], indent="    ")
+
+def mistakes_block(rows) -> list[str]:
+    """For each front row that carries ``mistakes`` (a Monte Carlo game's record, as made by
+    :func:`analyzer.advice.mistakes.where_wrong`, or a list of them labelled by ``decision``
+    when a candidate makes several decisions), where that rule goes wrong
+    (:func:`analyzer.advice.mistakes.mistake_lines`)."""
+    from analyzer.advice.mistakes import mistake_lines
+
+    lines = []
+    for x in rows:
+        if x.get("mistakes") is None:
+            continue
+        lines.append(f"  cx {x['complexity']}:")
+        parts = x["mistakes"] if isinstance(x["mistakes"], list) else [x["mistakes"]]
+        for m in parts:
+            if m.get("decision"):
+                lines.append(f"    {m['decision']}:")
+            lines += mistake_lines(m, indent="      " if m.get("decision") else "    ")
     return lines
 
 

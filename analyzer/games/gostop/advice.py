@@ -38,6 +38,9 @@ DECISION = Decision("go", "stop")
 FEATURE_IDS = {"gos": 1, "turns": 2, "points": 3, "opp": 4, "opp_gos": 5}
 BLOCK = 64
 BLOCKS_PER_ROUND = 32
+#: fresh deals each front rule plays to record its go/stop checks (about 0.3 s each; a deal
+#: has about one check of the studied seat)
+RECORD_DEALS = 20_000
 
 
 def features(rules=None) -> list[Feature]:
@@ -173,10 +176,53 @@ class GoStopRacer:
         return v
 
 
+def record(rules, rule: Rule, n_games: int, seed: int):
+    """The studied seat's go/stop decisions when it plays ``rule`` against greedy opponents in
+    ``n_games`` fresh deals (the recording stream of :mod:`analyzer.advice.record`; the first
+    half with the studied seat dealing, the rest in the other seat, as in the race). Returns
+    (deal index per decision, feature arrays by advice name, True where the rule said go) and
+    the studied seat's net payment per deal, from the recording twin kernels/gostop/record.py."""
+    from analyzer.advice.record import STREAM
+    from analyzer.games.gostop.play import Policy, policy_array, rules_vector
+    from analyzer.rng import block_keys
+    from kernels.gostop import record as KR
+    from kernels.gostop import state as K
+
+    names = sorted(FEATURE_IDS, key=FEATURE_IDS.get)   # record columns: F_GOS … F_OPPGOS
+    games, X, acts, nets = [], {f: [] for f in names}, [], []
+    halves = (n_games - n_games // 2, n_games // 2)
+    first = 0
+    for seat, n in enumerate(halves):
+        if n == 0:
+            continue
+        pols = [Policy("greedy")] * rules.players
+        pols[seat] = policy_of(rule)
+        S0 = K.new_state(rules_vector(rules), policy_array(pols))
+        nb = -(-n // BLOCK)
+        counts = np.full(nb, BLOCK, dtype=np.int64)
+        counts[-1] = n - BLOCK * (nb - 1)
+        keys = block_keys(seed, seat * (1 << 20), nb, stream=STREAM)
+        cap = 16 * n + 64
+        recs, met, net = KR.record_deals(S0, keys, counts, 0, seat, cap)
+        if met > cap:  # pragma: no cover - a deal has at most a dozen go/stop checks
+            raise RuntimeError("go/stop record overflow")
+        games.append(recs[:, 0] + first)
+        for i, f in enumerate(names):
+            X[f].append(recs[:, 1 + i])
+        acts.append(recs[:, -1] == 1)
+        nets.append(net)
+        first += n
+    return (np.concatenate(games), {f: np.concatenate(v) for f, v in X.items()},
+            np.concatenate(acts)), np.concatenate(nets)
+
+
 def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
-           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None) -> dict:
+           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None,
+           record_games: int | None = None) -> dict:
     """Race :func:`family` (module doc); returns the front, every scored rule, the reference
-    rule in words, the race's costs and the seconds taken."""
+    rule in words, the race's costs and the seconds taken. Each front rule then plays
+    ``record_games`` fresh deals (default :data:`RECORD_DEALS`; 0: none) to
+    say where it decides otherwise than the reference (``extra["mistakes"]``)."""
     import time
 
     from analyzer.advice import pareto
@@ -194,6 +240,12 @@ def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
         s.extra.pop("policy", None)
     cost["unit"] = "deals"
     ref_rule = fam[cost["reference_index"]]
+    from analyzer.advice.record import front_mistakes
+
+    n_rec = RECORD_DEALS if record_games is None else record_games
+    if n_rec > 0:
+        front_mistakes(front, lambda r, n, sd: record(rules, r, n, sd)[0], ref_rule,
+                       {f.name: f.words for f in feats}, DECISION, seed, n_rec)
     return {"features": feats, "front": front, "all": scored,
             "reference": ref_rule.words(fd, DECISION), "reference_rule": ref_rule.to_json(),
             "race": cost, "seconds": time.perf_counter() - t0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
+from analyzer.benchkit import BenchCase, BenchQuery, BenchWarm, commands_warm
 from analyzer.games.gostop.play import python_reference_deals
 
 EXAMPLE_POSITION = Path(__file__).resolve().parents[2] / "data" / "gostop_position_example.toml"
@@ -18,7 +18,18 @@ def _job(players: int, seats: str):
     return make_sim_job(GoStopRules(players=players), parse_seats(seats, players))
 
 
+def _warm_record():
+    """Compile advice's recording twin (kernels/gostop/record.py) with a few deals."""
+    from analyzer.advice import Rule
+    from analyzer.games.gostop.advice import record
+    from analyzer.games.gostop.rules import GoStopRules
+
+    record(GoStopRules(), Rule("threshold", "gos", "<=", (1,)), 4, 1)
+
+
 CASES = [
+    BenchWarm("gostop", "advice's recording twin (where a front rule goes wrong)", _warm_record,
+              compiles=True),
     commands_warm("gostop", "decide and the rule-table engine of advice (compiled apart)",
                   ("gostop", "decide", "--position", "analyzer/data/gostop_position_example.toml",
                    "-n", "100", "--seed", "1", "--json"),
