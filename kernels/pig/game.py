@@ -18,7 +18,8 @@ Per-block sums of :func:`simulate_blocks`: :data:`GAME_COLUMNS`; of :func:`paire
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_pair, seed_words
+from kernels.pig.lanes import threshold_games
+from kernels.rng import bounded_pair, lemire_threshold, seed_words
 
 KIND_THRESHOLD = 0
 KIND_TABLE = 1
@@ -85,40 +86,22 @@ def play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
         player = 1 - player
 
 
-@njit(cache=True, inline="always")
-def play_game_thresholds(k0, k1, k2, k3, t, goal, faces, bust_faces, first, hold0, hold1):
-    """:func:`play_game` specialised to two "hold at H" policies (same draws, same results)."""
-    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
-    player = first
-    score0 = 0
-    score1 = 0
-    turns = 0
-    rolls = 0
-    buf = np.uint64(0)
-    have = 0
-    while True:
-        turns += 1
-        i = score0 if player == 0 else score1
-        limit = min(hold0 if player == 0 else hold1, goal - i)
-        k = 0
-        while True:
-            face, buf, have, s0, s1, s2, s3 = bounded_pair(faces, buf, have, s0, s1, s2, s3)
-            rolls += 1
-            if face < bust_faces:
-                k = 0
-                break
-            k += face + 1
-            if k >= limit:
-                break
-        if player == 0:
-            score0 += k
-            if score0 >= goal:
-                return 0, turns, rolls
-        else:
-            score1 += k
-            if score1 >= goal:
-                return 1, turns, rolls
-        player ^= 1
+@njit(cache=True)
+def _games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate,
+           kind0, hold0, table0, kind1, hold1, table1):
+    """Games 0 … count − 1 of a block one at a time; the sums of :data:`GAME_COLUMNS`."""
+    first_wins = seat0_wins = turns = rolls = turns2 = rolls2 = 0
+    for t in range(count):
+        first = (t & 1) if alternate else 0
+        w, tu, ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
+                              kind0, hold0, table0, kind1, hold1, table1)
+        turns += tu
+        rolls += ro
+        turns2 += tu * tu
+        rolls2 += ro * ro
+        first_wins += 1 if w == first else 0
+        seat0_wins += 1 if w == 0 else 0
+    return first_wins, turns, rolls, seat0_wins, turns2, rolls2
 
 
 @njit(cache=True, parallel=True)
@@ -129,41 +112,23 @@ def simulate_blocks(keys, counts, goal, faces, bust_faces, alternate,
     Columns: 0 games won by the player who moved first, 1 turns, 2 rolls, 3 games won by seat 0,
     4 Σturns², 5 Σrolls² (per game, for the standard errors of the means).
     Seat 0 plays policy 0 and moves first unless ``alternate`` (then seat ``t mod 2`` starts).
-    Two threshold policies take a specialised loop (``force_general`` disables it, for tests).
+    Two threshold policies take the lock-step loop of kernels/pig/lanes.py, which gives the same
+    sums (``force_general`` disables it, for tests).
     """
     m = keys.shape[0]
     out = np.zeros((m, NSUMS), dtype=np.float64)
     both_thresholds = kind0 == KIND_THRESHOLD and kind1 == KIND_THRESHOLD and not force_general
+    thr = lemire_threshold(faces)
     for b in prange(m):
-        first_wins = 0
-        seat0_wins = 0
-        turns = 0
-        rolls = 0
-        turns2 = 0
-        rolls2 = 0
         k0, k1, k2, k3 = keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3]
-        for t in range(counts[b]):
-            first = (t & 1) if alternate else 0
-            if both_thresholds:
-                w, tu, ro = play_game_thresholds(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
-                                                 hold0, hold1)
-            else:
-                w, tu, ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
-                                      kind0, hold0, table0, kind1, hold1, table1)
-            turns += tu
-            rolls += ro
-            turns2 += tu * tu
-            rolls2 += ro * ro
-            if w == first:
-                first_wins += 1
-            if w == 0:
-                seat0_wins += 1
-        out[b, 0] = first_wins
-        out[b, 1] = turns
-        out[b, 2] = rolls
-        out[b, 3] = seat0_wins
-        out[b, 4] = turns2
-        out[b, 5] = rolls2
+        if both_thresholds:  # many games in lock-step (kernels/pig/lanes.py), same sums
+            sums = threshold_games(k0, k1, k2, k3, counts[b], goal, faces, bust_faces,
+                                   alternate, hold0, hold1, thr)
+        else:
+            sums = _games(k0, k1, k2, k3, counts[b], goal, faces, bust_faces, alternate,
+                          kind0, hold0, table0, kind1, hold1, table1)
+        for j in range(NSUMS):
+            out[b, j] = sums[j]
     return out
 
 
