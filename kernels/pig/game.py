@@ -18,7 +18,7 @@ Per-block sums of :func:`simulate_blocks`: :data:`GAME_COLUMNS`; of :func:`paire
 import numpy as np
 from numba import njit, prange
 
-from kernels.pig.lanes import threshold_games
+from kernels.pig.lanes import tally, threshold_games
 from kernels.rng import bounded_pair, lemire_threshold, seed_words
 
 KIND_THRESHOLD = 0
@@ -90,18 +90,13 @@ def play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
 def _games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate,
            kind0, hold0, table0, kind1, hold1, table1):
     """Games 0 … count − 1 of a block one at a time; the sums of :data:`GAME_COLUMNS`."""
-    first_wins = seat0_wins = turns = rolls = turns2 = rolls2 = 0
+    acc = np.zeros(NSUMS, dtype=np.int64)
     for t in range(count):
         first = (t & 1) if alternate else 0
         w, tu, ro = play_game(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
                               kind0, hold0, table0, kind1, hold1, table1)
-        turns += tu
-        rolls += ro
-        turns2 += tu * tu
-        rolls2 += ro * ro
-        first_wins += 1 if w == first else 0
-        seat0_wins += 1 if w == 0 else 0
-    return first_wins, turns, rolls, seat0_wins, turns2, rolls2
+        tally(acc, w, first, tu, ro)
+    return acc
 
 
 @njit(cache=True, parallel=True)

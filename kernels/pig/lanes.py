@@ -24,7 +24,7 @@ and whether the lane is active / has just finished.
 import numpy as np
 from numba import njit
 
-from kernels.rng import _rotl, bounded_pair, seed_words
+from kernels.rng import bounded_pair, seed_words, xoshiro
 
 LANES = 16
 _U0 = np.uint64(0)
@@ -40,6 +40,18 @@ def _pick(c, a, b):
     """``a`` if the 0/1 word ``c`` is 1 else ``b``, without a branch."""
     m = _U0 - c
     return (a & m) | (b & ~m)
+
+
+@njit(cache=True, inline="always")
+def tally(acc, w, first, turns, rolls):
+    """Add one game (winner ``w``, first mover ``first``) to the sums ``acc`` of
+    :data:`kernels.pig.game.GAME_COLUMNS`."""
+    acc[0] += 1 if w == first else 0
+    acc[1] += turns
+    acc[2] += rolls
+    acc[3] += 1 if w == 0 else 0
+    acc[4] += turns * turns
+    acc[5] += rolls * rolls
 
 
 @njit(cache=True, inline="always")
@@ -67,14 +79,7 @@ def _step(Z, lane, faces, bust_faces, goal, hold0, hold1, thr):
     s1 = Z[Z_S1, lane]
     s2 = Z[Z_S2, lane]
     s3 = Z[Z_S3, lane]
-    x = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     Z[Z_S0, lane] = s0
     Z[Z_S1, lane] = s1
     Z[Z_S2, lane] = s2
@@ -169,7 +174,8 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
     "hold at hold1"; seat ``t mod 2`` starts game t when ``alternate``, else seat 0. ``thr`` is
     ``kernels.rng.lemire_threshold(faces)`` (2**32 flags every face, so every game is replayed
     by :func:`play_game_thresholds`: a test of the replay).
-    Returns the sums (first mover wins, turns, rolls, seat 0 wins, Σturns², Σrolls²)."""
+    Returns the sums (first mover wins, turns, rolls, seat 0 wins, Σturns², Σrolls²) as an
+    int64 array."""
     Z = np.zeros((NZ, LANES), dtype=np.uint64)
     trial = np.full(LANES, -1, dtype=np.int64)
     redo = np.zeros(count, dtype=np.int64)
@@ -180,7 +186,7 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
     h0 = np.uint64(hold0)
     h1 = np.uint64(hold1)
     nxt = 0
-    first_wins = seat0_wins = turns = rolls = turns2 = rolls2 = 0
+    acc = np.zeros(6, dtype=np.int64)
     for lane in range(LANES):
         Z[Z_DONE, lane] = _U1
     finished = LANES
@@ -194,16 +200,8 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
                         redo[nredo] = t
                         nredo += 1
                     elif t >= 0:
-                        first = (t & 1) if alternate else 0
-                        w = np.int64(Z[Z_SEAT, lane])
-                        tu = np.int64(Z[Z_TURNS, lane])
-                        ro = np.int64(Z[Z_ROLLS, lane])
-                        turns += tu
-                        rolls += ro
-                        turns2 += tu * tu
-                        rolls2 += ro * ro
-                        first_wins += 1 if w == first else 0
-                        seat0_wins += 1 if w == 0 else 0
+                        tally(acc, np.int64(Z[Z_SEAT, lane]), (t & 1) if alternate else 0,
+                              np.int64(Z[Z_TURNS, lane]), np.int64(Z[Z_ROLLS, lane]))
                     if nxt < count:
                         first = (nxt & 1) if alternate else 0
                         _start(Z, lane, k0, k1, k2, k3, nxt, first,
@@ -225,10 +223,5 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
         first = (t & 1) if alternate else 0
         w, tu, ro = play_game_thresholds(k0, k1, k2, k3, t, goal, faces, bust_faces, first,
                                          hold0, hold1)
-        turns += tu
-        rolls += ro
-        turns2 += tu * tu
-        rolls2 += ro * ro
-        first_wins += 1 if w == first else 0
-        seat0_wins += 1 if w == 0 else 0
-    return first_wins, turns, rolls, seat0_wins, turns2, rolls2
+        tally(acc, w, first, tu, ro)
+    return acc
