@@ -8,7 +8,9 @@ rebuilt with a copy of its globals in which the names given are bound to other j
 functions, and compiled under ``<name><suffix>`` (its own cache entry, stored beside the
 original's source); the original dispatcher, its cache and its results are untouched.
 """
+import hashlib
 import types
+from pathlib import Path
 
 from numba import njit
 
@@ -29,3 +31,11 @@ def twin(dispatcher, suffix: str, parallel: bool = False, **swap):
     options.pop("nopython", None)  # implied by njit
     options["parallel"] = parallel
     return njit(cache=True, **options)(copy)
+
+
+def digest_suffix(tag: str, path: str) -> str:
+    """``tag`` plus a digest of the file at ``path``: the suffix for twins whose swapped-in
+    functions live in that file. Numba caches a twin beside the *original's* source and checks
+    only that file's time stamp, so an edit of the swapped-in functions would leave the old code
+    in the cached twin; with the digest in the name an edited file compiles new twins."""
+    return tag + hashlib.sha1(Path(path).read_bytes()).hexdigest()[:10]

@@ -75,6 +75,7 @@ def test_the_best_rule_and_a_rule_never_wrong():
     same = where_wrong(3, g, X, acts, acts, {"T": [2.5]}, WORDS, D, seed=1, same=True)
     assert same["wrong_per_game"]["ci_high"] == 0.0
     assert same["wrong_per_game"]["exact_value"] == 0.0
+    assert same["share_wrong"]["exact_value"] == 0.0 and same["share_wrong"]["ci_high"] == 0.0
     assert "by definition" in mistake_lines(same)[0]
     agree = where_wrong(3, g, X, acts, acts, {"T": [2.5]}, WORDS, D, seed=1)
     assert agree["wrong_per_game"]["ci_low"] == 0.0

@@ -14,7 +14,7 @@ decisions and D_g all decisions. Reported:
   end clipped at 0. Few wrong decisions make the normal interval too short, so while the total
   K = ΣW is below :data:`FEW` the interval is widened to hold the exact two-sided 95% Poisson
   (Garwood) interval of K, divided by n: [0, 3.689/n] when none is seen. When r and b are the
-  same rule the count is 0 exactly (``exact_value`` 0, interval [0, 0]).
+  same rule the count and the share are 0 exactly (``exact_value`` 0, interval [0, 0]).
 * ``decisions_per_game``: the mean of D_g with its normal interval (lower end clipped at 0);
   ``share_wrong`` = ΣW / ΣD, a ratio of means, with the delta-method SE
   sd(W_g − R·D_g) / (mean(D)·√n) and its interval clipped to [0, 1] (widened like
@@ -109,13 +109,14 @@ def where_wrong(n_games: int, game, X: Mapping, rule_act, best_act, cuts: Mappin
     wrong = np.zeros(len(game), dtype=bool) if same else ra != ba
     per_game = np.bincount(game, weights=wrong, minlength=n_games).astype(float)
     dec_per_game = np.bincount(game, minlength=n_games).astype(float)
-    if same:
-        stat = Statistic(0.0, 0.0, 0.0, 0.0, n_games, 0.0)
+    if same:  # r is b: no decision is wrong, exactly
+        stat = share = Statistic(0.0, 0.0, 0.0, 0.0, n_games, 0.0)
     else:
         stat = count_statistic(per_game)
+        share = ratio_statistic(per_game, dec_per_game)
     return {"games": n_games, "seed": seed, "wrong_per_game": stat.to_json(),
             "decisions_per_game": mean_statistic(dec_per_game).to_json(),
-            "share_wrong": ratio_statistic(per_game, dec_per_game).to_json(),
+            "share_wrong": share.to_json(),
             "cells": _cells(n_games, game, X, wrong, ra, cuts, words, decision, top)}
 
 

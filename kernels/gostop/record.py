@@ -14,9 +14,6 @@ records written, then records of ``RW`` words: deal index, the five features ``F
 stop. Checks with no choice (the seat's last turn) are not decisions and are not recorded;
 records past the capacity are counted but dropped.
 """
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
@@ -25,7 +22,7 @@ from kernels.gostop.score import MAXP
 from kernels.gostop.state import F_GOS, F_OPPGOS, SSIZE
 from kernels.gostop.turn import go_by_table, play_turn, table_feature
 from kernels.rng import seed_trial
-from kernels.twin import twin
+from kernels.twin import digest_suffix, twin
 
 R_SEAT, R_CAP, R_GAME, R_N = 0, 1, 2, 3
 RHEAD = 4
@@ -49,9 +46,7 @@ def go_by_table_rec(S, p, sc, gos, rem):
     return go
 
 
-# Numba caches each twin beside the plain engine's source and would not notice an edit of this
-# file, so the twins' names carry a digest of it: an edited recorder compiles fresh twins.
-_SUFFIX = "_rec" + hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:10]
+_SUFFIX = digest_suffix("_rec", __file__)   # an edit of this file compiles new twins
 play_turn_rec = twin(play_turn, _SUFFIX, go_by_table=go_by_table_rec)
 run_from_rec = twin(run_from, _SUFFIX, play_turn=play_turn_rec)
 play_deal_rec = twin(play_deal, _SUFFIX, run_from=run_from_rec)

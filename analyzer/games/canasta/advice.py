@@ -1,7 +1,8 @@
 """Railroad Canasta: when to take the pile and when to go out, raced by Monte Carlo.
 
 What belongs here: the take-the-pile / go-out rules of thumb, their compilation into the engine's
-rule tables and their racing (:func:`analyzer.advice.race.race_family`). No pandas, no printing.
+rule tables, their racing (:func:`analyzer.advice.race.race_family`) and the record of where
+the front's pairs go wrong. No pandas, no printing.
 
 The engine plays each decision from a rule given as data (kernels/canasta/layout.py: rows of
 guard and test conditions, :mod:`analyzer.advice.table`) over seven counts the seat sees
@@ -33,6 +34,15 @@ games than taking all 120 pairs to the survivors' sample). The indifference zone
 cannot be shown to gain more than ``indifference``, by default the precision, over a simpler
 or equally simple better pair goes) leaves 3 after 20 rounds (5.5×, seed 1); the default of 60
 rounds then costs little more and takes the survivors to three times the sample.
+
+Where a front pair goes wrong (:func:`pair_mistakes`): after the race each front pair plays
+fresh games on the recording stream (:mod:`analyzer.advice.record`) in the recording twin of the
+engine (kernels/canasta/record.py), which writes the seven counts and the choice at every
+take-the-pile and go-out decision of the studied seat. Each of the pair's two rules is then
+compared, decision by decision, with the same rule of the race's best pair on those counts
+(:func:`analyzer.advice.mistakes.where_wrong`), so a front row's ``mistakes`` is a list of two
+summaries labelled "take the pile" and "go out". A game holds 30 to 40 such decisions, so
+the default 2,000 games cost about a second per pair.
 """
 from __future__ import annotations
 
@@ -205,13 +215,103 @@ class CanastaRacer:
         return v
 
 
+#: short names of the features in the "where it goes wrong" lines
+WORDS = {"pile": "pile", "stock": "stock", "canastas": "your canastas",
+         "opp_canastas": "their canastas", "hand": "your hand", "opp_hand": "their fewest cards",
+         "lead": "your lead"}
+#: records room per game before a block is replayed with more (a game meets about 40 on average)
+ROOM_PER_GAME = 96
+#: blocks per call of the recording kernel (its record buffer is this × room × 10 words)
+CHUNK = 256
+
+
+def record(rules, pair: RulePair, n_games: int, seed: int) -> dict:
+    """The studied seat's decisions when it plays ``pair`` against greedy opponents in
+    ``n_games`` fresh whole games (blocks of :data:`BLOCK` games on the recording stream of
+    :mod:`analyzer.advice.record`, the studied seat in seat 0 in even blocks and seat 1 in odd
+    ones, as the race splits its blocks over both seats), from the recording twin
+    kernels/canasta/record.py. Returns ``game`` (index per decision), ``decision`` (0 take the
+    pile, 1 go out), ``X`` (feature arrays by advice name), ``act`` (True where the rule took
+    the pile / went out) and ``sums`` (the blocks' game sums, as the plain engine's)."""
+    from analyzer.advice.record import record_keys
+    from analyzer.games.canasta.play import CanastaPolicy, policy_array, rules_arrays
+    from kernels.canasta import record as KR
+
+    keys, counts = record_keys(seed, n_games, BLOCK)
+    seats = np.arange(len(counts), dtype=np.int64) % 2
+    lineups = []
+    for seat in range(2):
+        line = [CanastaPolicy("greedy")] * rules.players
+        line[seat] = pair.policy()
+        lineups.append(policy_array(line))
+    pols = np.stack(lineups)
+    rp, thr, reqv = rules_arrays(rules)
+    sums, rows = [], []
+    for a in range(0, len(counts), CHUNK):
+        part = slice(a, a + CHUNK)
+        cap = ROOM_PER_GAME * BLOCK
+        while True:
+            res, recs, met = KR.record_blocks(keys[part], counts[part], seats[part], pols, rp,
+                                              thr, reqv, cap)
+            if met.max() <= cap:
+                break
+            cap = 2 * int(met.max())  # rare: replay the same games with room for every record
+        got = np.concatenate([recs[b, :met[b]] for b in range(len(met))]).astype(np.int32)
+        got[:, 0] += BLOCK * a  # game numbers of the whole run
+        sums.append(res)
+        rows.append(got)
+    flat = np.concatenate(rows)
+    names = sorted(FEATURE_IDS, key=FEATURE_IDS.get)  # record columns F_PILE … F_LEAD
+    return {"game": flat[:, 0], "decision": flat[:, 1],
+            "X": {f: flat[:, 2 + i] for i, f in enumerate(names)},
+            "act": flat[:, 2 + KR.NREC] == 1, "sums": np.concatenate(sums)}
+
+
+def pair_mistakes(front, reference: RulePair, rules, seed: int, n_games: int) -> None:
+    """Set ``extra["mistakes"]`` on each scored pair of ``front``: two summaries of
+    :func:`analyzer.advice.mistakes.where_wrong` (with ``decision`` "take the pile" and "go
+    out"), each comparing what the pair's rule chose at the studied seat's decisions of that
+    kind (:func:`record`, ``n_games`` games) with what ``reference``'s rule would choose on
+    the same feature values."""
+    from analyzer.advice.mistakes import rule_cuts, where_wrong
+    from kernels.canasta.record import D_GO, D_TAKE
+
+    for s in front:
+        rec = record(rules, s.rule, n_games, seed)
+        parts = []
+        for kind, decision, mine, best in ((D_TAKE, TAKE, s.rule.take, reference.take),
+                                           (D_GO, GO, s.rule.go, reference.go)):
+            at = rec["decision"] == kind
+            X = {f: v[at] for f, v in rec["X"].items()}
+            best_act = best.acts(X) if at.any() else np.zeros(0, dtype=bool)
+            m = where_wrong(n_games, rec["game"][at], X, rec["act"][at], best_act,
+                            rule_cuts(mine, best), WORDS, decision, seed=seed,
+                            same=mine == best)
+            parts.append({"decision": decision.act, **m})
+        s.extra["mistakes"] = parts
+
+
 def advise(rules, seed: int, max_rounds: int = 60, precision: float = 0.02,
-           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None) -> dict:
+           blocks_per_round: int = BLOCKS_PER_ROUND, indifference=None,
+           record_games: int | None = None) -> dict:
+    """Race :func:`family` (module doc); then each pair on the front plays ``record_games``
+    fresh games (default :data:`analyzer.advice.record.GAMES`; 0: none) to say where each of
+    its two rules decides otherwise than the race's best pair (:func:`pair_mistakes`)."""
+    import time
+
     from analyzer.advice.race import race_family, zone
+    from analyzer.advice.record import GAMES
 
     racer = CanastaRacer(rules, seed, blocks_per_round)
-    return race_family(family(), racer.values, BLOCK, max_rounds, precision, "games",
-                       zone(precision, indifference))
+    res = race_family(family(), racer.values, BLOCK, max_rounds, precision, "games",
+                      zone(precision, indifference))
+    n_rec = GAMES if record_games is None else record_games
+    if n_rec > 0:
+        t0 = time.perf_counter()
+        pair_mistakes(res["front"], res["reference"], rules, seed, n_rec)
+        res["record_seconds"] = time.perf_counter() - t0
+        res["seconds"] += res["record_seconds"]
+    return res
 
 
 def row(s) -> dict:

@@ -10,7 +10,8 @@ from typing import Annotated, List, Optional
 import typer
 
 from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
-                                 race_rounds_option)
+                                 race_rounds_option, record_games_option)
+from analyzer.advice.record import GAMES
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
 
@@ -337,6 +338,7 @@ def advice(seed: SeedOpt = None,
            precision: race_precision_option("win probability") = 0.02,
            indifference: race_indifference_option("win probability") = None,
            rounds: race_rounds_option("32 blocks of 4 games per surviving rule") = 60,
+           record_games: record_games_option("games") = GAMES,
            max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
            set_: SetOpt = None, json: JsonOpt = False):
     """When to take the pile and when to go out: rules of thumb raced by Monte Carlo.
@@ -347,7 +349,10 @@ def advice(seed: SeedOpt = None,
     game; two-condition lists such as "go out with K canastas or when the stock is down to F");
     the engine plays each as rule tables and the rest of play is the greedy bot's. Each is played
     in whole games against greedy opponents, in both seats, on the same deals (common random
-    numbers); its loss in win probability against the best candidate is raced.
+    numbers); its loss in win probability against the best candidate is raced. Then each pair
+    on the front plays --record-games fresh games, and at every take-the-pile and go-out
+    decision of the studied seat its choice is compared with the best pair's on the same
+    counts: the wrong decisions per game and where they happen most often.
 
     Examples:
 
@@ -368,9 +373,11 @@ def advice(seed: SeedOpt = None,
     r = _rules(rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = search(r, s, rounds, precision, indifference=indifference)
+    res = search(r, s, rounds, precision, indifference=indifference, record_games=record_games)
     payload = {"game": "canasta", "rules": rules_to_dict(r), "exact": False, "seed": s,
                "unit": "win probability (studied seat, both seats, greedy opponents)"}
+    if "record_seconds" in res:
+        payload["record_seconds"] = res["record_seconds"]
     emit_raced(payload, res, f"Railroad Canasta ({r.players} players): take the pile / go out "
                f"(Monte Carlo, seed {s}); loss in win probability against the best candidate, "
                f"95% Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,

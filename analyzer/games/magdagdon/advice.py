@@ -20,6 +20,15 @@ Value: the mean final score of whole games under the base placement policy (gree
 per block of games on the same trial streams for every candidate (common random numbers, so two
 rules see the same dice until their choices differ); loss = best surviving candidate − rule, in
 points, batch-means SE over blocks.
+
+Where a front rule goes wrong (:func:`front_mistakes`): it plays ``record_games`` fresh games
+(the recording stream of :mod:`analyzer.advice.record`) in the recording twin engine
+(kernels/magdagdon/record.py), which notes at every MAGDAGDON with a power left the cost, the
+empty cells and ``fix`` (how many ±1 changes of one die would rescue the roll: "±1 only" reads
+it) and whether the rule spent; and, at each spend where a ±1 rescued, which power it used.
+Both are compared with the race's reference rule on the same values (:func:`spends`,
+:func:`uses_fix`; the "which" choice counts as wrong only where the reference would spend
+too), cut at the two rules' bounds (:func:`record_cuts`).
 """
 from __future__ import annotations
 
@@ -142,16 +151,138 @@ class MagdagdonRacer:
 
 
 def advise(rules, diff, policy, seed: int, max_rounds: int = 24,
-           precision: float = 0.5, indifference=None) -> dict:
+           precision: float = 0.5, indifference=None, record_games: int = 0) -> dict:
+    """Race :func:`family` (module doc); then each front rule plays ``record_games`` fresh
+    games (the CLI's default is :data:`analyzer.advice.record.GAMES`; 0, the default here so
+    that the report part stays as it was: none) to say where it decides otherwise than the
+    reference (``extra["mistakes"]``)."""
     from analyzer.advice.race import race_family, zone
     from analyzer.errors import UserError
 
     if diff.powers <= 0:
         raise UserError(f"{diff.name} has no Majda Powers: there is nothing to advise")
     racer = MagdagdonRacer(rules, diff, policy, seed)
-    return {**race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games",
-                          zone(precision, indifference)),
-            "default": default_rule(rules, diff)}
+    res = race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games",
+                      zone(precision, indifference))
+    if record_games > 0:
+        front_mistakes(res["front"], res["reference"], rules, diff, policy, seed, record_games)
+    return {**res, "default": default_rule(rules, diff)}
+
+
+SPEND_LABEL = "spend a power or accept the ruin"
+WHICH_LABEL = "which power, when a ±1 rescues the roll"
+WHICH_DECISION = Decision("use the ±1", "reroll")
+RECORD_WORDS = {**{f.name: f.words for f in FEATURES}, "fix": "rescuing ±1 changes"}
+
+
+def spends(rule: PowerRule, X) -> np.ndarray:
+    """True where ``rule`` spends a power on a MAGDAGDON with features ``X`` (cost, empty, fix):
+    within its bounds, and for "±1 only" where some ±1 rescues the roll."""
+    cost = np.asarray(X["cost"])
+    if rule.max_cost == NEVER:
+        return np.zeros(len(cost), dtype=bool)
+    out = np.ones(len(cost), dtype=bool)
+    if rule.max_cost is not None:
+        out &= cost <= rule.max_cost
+    if rule.min_empty:
+        out &= np.asarray(X["empty"]) >= rule.min_empty
+    if rule.max_empty:
+        out &= np.asarray(X["empty"]) <= rule.max_empty
+    if rule.which == 1:
+        out &= np.asarray(X["fix"]) >= 1
+    return out
+
+
+def uses_fix(rule: PowerRule) -> bool:
+    """Whether ``rule`` spends the ±1 (rather than a reroll) when a ±1 rescues the roll."""
+    return rule.which in (0, 1)
+
+
+def record_cuts(*rules: PowerRule) -> dict[str, list[float]]:
+    """Where the rules' spend decisions change, per feature, as boundaries between integer
+    values (as :func:`analyzer.advice.mistakes.rule_cuts`): c + ½ for "cost ≤ c", e − ½ and
+    e + ½ for the empty-cell bounds, ½ on ``fix`` for "±1 only"; "never" reads nothing."""
+    cuts: dict[str, set] = {}
+    for r in rules:
+        if r.max_cost == NEVER:
+            continue
+        if r.max_cost is not None:
+            cuts.setdefault("cost", set()).add(r.max_cost + 0.5)
+        if r.min_empty:
+            cuts.setdefault("empty", set()).add(r.min_empty - 0.5)
+        if r.max_empty:
+            cuts.setdefault("empty", set()).add(r.max_empty + 0.5)
+        if r.which == 1:
+            cuts.setdefault("fix", set()).add(0.5)
+    return {f: sorted(b) for f, b in cuts.items()}
+
+
+RECORD_CHUNK = 512   # blocks of games recorded per kernel call (bounds the record's memory)
+
+
+def record(rules, diff, policy, rule: PowerRule, n_games: int, seed: int) -> dict:
+    """Play ``n_games`` fresh games (:func:`analyzer.advice.record.record_keys`) with ``rule``
+    and base placement ``policy`` in the recording twin (kernels/magdagdon/record.py), a chunk
+    of :data:`RECORD_CHUNK` blocks at a time. Returns the records as arrays ``game``, ``kind``,
+    ``cost``, ``empty``, ``fix``, ``choice`` and ``games``, the per-game (score, turns,
+    MAGDAGDON rolls, ruins, powers used)."""
+    from analyzer.advice.record import record_keys
+    import kernels.magdagdon.record as KR
+
+    G = kernel_inputs_for(rules, diff, rule)
+    N = rules.board_size ** 2
+    base = len(G[0])
+    keys, counts = record_keys(seed, n_games, BLOCK)
+    recs, games, first = [], [], 0
+    for c in range(0, len(keys), RECORD_CHUNK):
+        kc, nc = keys[c:c + RECORD_CHUNK], counts[c:c + RECORD_CHUNK]
+        cap = int(nc.sum()) * (N + 2 * diff.powers)   # a turn fills a cell; a power adds two
+        ri = np.zeros(base + cap * KR.RW + KR.HEAD, dtype=np.int64)
+        ri[:base] = G[0]
+        h = len(ri) - KR.HEAD
+        ri[h + KR.H_BASE], ri[h + KR.H_CAP] = base, cap
+        games.append(KR.record_games(kc, nc, policy.mode, np.zeros(N, dtype=np.int8),
+                                     (ri,) + tuple(G[1:])))
+        k = int(ri[h + KR.H_N])
+        if k > cap:  # pragma: no cover - the capacity bounds the decisions of a game
+            raise RuntimeError("MAGDAGDON decision record overflow")
+        r = ri[base:base + k * KR.RW].reshape(k, KR.RW).copy()
+        r[:, 0] += first
+        recs.append(r)
+        first += int(nc.sum())
+    recs = np.concatenate(recs)
+    names = ("game", "kind", "cost", "empty", "fix", "choice")
+    return {**{f: recs[:, i] for i, f in enumerate(names)}, "games": np.concatenate(games)}
+
+
+def front_mistakes(front, reference: PowerRule, rules, diff, policy, seed: int,
+                   n_games: int, top: int = 5) -> None:
+    """Set ``extra["mistakes"]`` on each front rule: two summaries labelled by their decision
+    (:func:`analyzer.advice.mistakes.where_wrong`), spend-or-accept and which power (module
+    doc). Each rule's games are played once."""
+    from analyzer.advice.mistakes import where_wrong
+    from analyzer.advice.record import front_mistakes as spend_mistakes
+    from kernels.magdagdon.record import K_SPEND, K_WHICH
+
+    recs = {}
+
+    def of_kind(rule, kind):
+        if rule not in recs:
+            recs[rule] = record(rules, diff, policy, rule, n_games, seed)
+        r = recs[rule]
+        m = r["kind"] == kind
+        return r["game"][m], {f: r[f][m] for f in ("cost", "empty", "fix")}, r["choice"][m] == 1
+
+    spend_mistakes(front, lambda rule, n, sd: of_kind(rule, K_SPEND), reference, RECORD_WORDS,
+                   DECISION, seed, n_games, acts=lambda r, X: spends(r, X), cuts=record_cuts,
+                   top=top)
+    for s in front:
+        game, X, used_fix = of_kind(s.rule, K_WHICH)
+        best = np.where(spends(reference, X), uses_fix(reference), used_fix)
+        which = where_wrong(n_games, game, X, used_fix, best, {}, RECORD_WORDS, WHICH_DECISION,
+                            seed=seed, same=s.rule == reference, top=top)
+        s.extra["mistakes"] = [{"decision": SPEND_LABEL, **s.extra["mistakes"]},
+                               {"decision": WHICH_LABEL, **which}]
 
 
 def row(s) -> dict:

@@ -56,6 +56,9 @@ def greedy_job():
 
 
 CASES = [
+    commands_warm("magdagdon", "advice's recording twin (where a front rule goes wrong)",
+                  ("magdagdon", "advice", "--rounds", "1", "--record-games", "8", "--seed", "1",
+                   "--json")),
     commands_warm("magdagdon", "best (compiled apart)",
                   ("magdagdon", "best", "--board", "33../34../45../....", "--roll", "1256",
                    "--difficulty", "peaceful", "-n", "10", "--seed", "1", "--json")),

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
-                                 race_rounds_option)
+                                 race_rounds_option, record_games_option)
+from analyzer.advice.record import GAMES
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
                               RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt,
                               policy as policy_option, run_spec, trials)
@@ -354,8 +355,9 @@ def advice(difficulty: DiffOpt = "peaceful",
            precision: race_precision_option("points") = 0.5,
            indifference: race_indifference_option("points") = None,
            rounds: race_rounds_option("16 blocks of 32 games per surviving rule") = 24,
-           max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
-           set_: SetOpt = None, json: JsonOpt = False):
+           max_loss: MaxLossOpt = None, record_games: record_games_option("games") = GAMES,
+           out: OutOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+           json: JsonOpt = False):
     """Which Majda Power to use on a MAGDAGDON, and when: rules of thumb raced by Monte Carlo.
 
     Each rule says when to spend a power rather than accept the ruin (while the next penalty is
@@ -365,7 +367,11 @@ def advice(difficulty: DiffOpt = "peaceful",
     against the best rule is raced: a rule is dropped once its loss interval lies wholly above
     a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
     would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
-    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll.
+    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll. Each rule on the
+    front then plays fresh games (--record-games) that record its MAGDAGDONs with a power left:
+    where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
+    the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions
+    per game with 95% intervals.
 
     Examples:
 
@@ -391,7 +397,7 @@ def advice(difficulty: DiffOpt = "peaceful",
                         "or min-dice, without power knobs")
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = search(r, diff, pol, s, rounds, precision, indifference)
+    res = search(r, diff, pol, s, rounds, precision, indifference, record_games=record_games)
     payload = {"game": "magdagdon", "difficulty": diff.name, "policy": pol.label,
                "rules": rules_dict(r), "exact": False, "seed": s,
                "unit": "points of final score (whole games)",
