@@ -48,6 +48,14 @@ players) no rule of the ladder was dropped in the first round. The default race
 winning chance): the few near-ties that survive the first rounds are cheap to race on, and the
 long race is what makes it ≥ 10× cheaper than taking every rule to the survivors' sample
 (measured with 4 players, seed 2: 46,528 blocks spent against 550,400, 11.8×).
+
+Where each front rule goes wrong (:func:`front_mistakes`): after the race, each rule on the front
+plays fresh games (a stream of the seed apart from the race's) in the plain-Python reference
+engine, which records every draw-or-stop decision of the studied seat with the features above
+(analyzer/games/ten/advice_record.py); the decisions where it chose otherwise than the race's
+best rule on the same features are counted per game and by cell of the states
+(:mod:`analyzer.advice.mistakes`). 400 games per rule by default (the reference is slow), 2 to
+4 s each.
 """
 from __future__ import annotations
 
@@ -256,11 +264,44 @@ class TenGameRacer:
 
 
 def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
-           precision: float = 0.01, bands: str | None = None, indifference=None) -> dict:
-    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands."""
+           precision: float = 0.01, bands: str | None = None, indifference=None,
+           record_games: int = 0) -> dict:
+    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands. Each
+    front rule then plays ``record_games`` fresh games (0, the default: none, as the report
+    parts race; the CLI passes ``--record-games``) that say where it decides otherwise than
+    the best rule (:func:`front_mistakes`); ``seconds`` counts both."""
+    import time
+
     from analyzer.advice.race import race_family, zone
 
     racer = TenGameRacer(rules, spec, players, seed)
     cands = ladder() if bands is None else family(bands)
-    return race_family(cands, racer.values, BLOCK, max_rounds, precision, "games",
-                       zone(precision, indifference))
+    res = race_family(cands, racer.values, BLOCK, max_rounds, precision, "games",
+                      zone(precision, indifference))
+    t0 = time.perf_counter()
+    front_mistakes(res, rules, spec, players, seed, record_games)
+    res["seconds"] += time.perf_counter() - t0
+    return res
+
+
+#: the features as the "where it goes wrong" lines name them ("T 8, cards in the tableau 3–4")
+WHERE_WORDS = {"T": "T", "C": "C", "cards": "cards in the tableau",
+               "deck": "cards left in the draw pile", "tokens": "currency tokens held",
+               "busts": "bust tokens held"}
+
+
+def front_mistakes(res: dict, rules, spec, players: int, seed: int,
+                   record_games: int | None = None) -> None:
+    """Set ``extra["mistakes"]`` on each rule of a race's front (``res``, :func:`advise`):
+    ``record_games`` recording games each (analyzer/games/ten/advice_record.py, default its
+    GAMES; 0 or fewer: none), compared with the race's best rule on the features the player
+    saw (:func:`analyzer.advice.record.front_mistakes`)."""
+    from analyzer.advice.mistakes import rule_cuts
+    from analyzer.advice.record import front_mistakes as mistakes
+    from analyzer.games.ten.advice_record import GAMES, record
+
+    n = GAMES if record_games is None else record_games
+    if n > 0:
+        mistakes(res["front"], lambda c, k, sd: record(rules, spec, players, c, k, sd)[0],
+                 res["reference"], WHERE_WORDS, DECISION, seed, n,
+                 cuts=lambda a, b: rule_cuts(a.rule(), b.rule()))

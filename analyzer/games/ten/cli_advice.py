@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
-                                 race_rounds_option)
+                                 race_rounds_option, record_games_option)
 from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt
 
 
@@ -30,6 +30,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
                 rounds: race_rounds_option("⌈32/players⌉ blocks of 16 games per seat per "
                                            "surviving rule") = 40,
                 band_by: BandByOpt = None,
+                record_games: record_games_option("games") = 400,  # advice_record.GAMES
                 max_loss: MaxLossOpt = None, out: OutOpt = None, rules_file: RulesOpt = None,
                 set_: SetOpt = None, json: JsonOpt = False):
     """When to stop drawing in whole games: rules of thumb raced in chance of winning.
@@ -55,7 +56,9 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     (20,480 games each with 4 players). Prints the games spent and what evaluating
     every rule to the same sample would have cost (both numbers); each rule names the bot
     that plays it, and --out DIR writes the front as rule files for `ten game --seats
-    rule:FILE.json`.
+    rule:FILE.json`. Each rule on the front then plays fresh games (--record-games, in every
+    seat in turn) that record its draw-or-stop decisions: where it decides otherwise than the
+    best rule, most often first, in wrong decisions per game with 95% intervals.
 
     Examples:
 
@@ -81,7 +84,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     r, spec = build_rules(TenRules, rules_file, set_), load_deck(deck)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
-    res = advise(r, spec, players, s, rounds, precision, band_by, indifference)
+    res = advise(r, spec, players, s, rounds, precision, band_by, indifference, record_games)
     payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
                "seed": s, "unit": "win probability (studied seat, every seat, threshold bots)"}
     emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing (Monte "

@@ -62,6 +62,11 @@ class RefGame:
         self.check = check
         self.rec = Counter()
 
+    def score(self, coll: Counter) -> int:
+        """`ten score` of a collection (the module's :func:`score`; a subclass may score
+        faster by other means, with the same numbers)."""
+        return score(coll)
+
     # -- payments and gains ------------------------------------------------------------------
     def means(self, p: Player, with_cards=True):
         return p.tokens + self.r.bust_token_value * p.busts + (p.ncards() if with_cards else 0)
@@ -85,12 +90,12 @@ class RefGame:
         p.busts -= nb
         self.bust_supply += nb
         while rest > 0 and p.ncards() > 0:
-            base = score(p.coll)
+            base = self.score(p.coll)
             best = None
             for code in sorted(p.coll, key=TYPE_OF.get):
                 trial = p.coll.copy()
                 trial[code] -= 1
-                loss = base - score(+trial)
+                loss = base - self.score(+trial)
                 if best is None or loss < best[0]:
                     best = (loss, code)
             code = best[1]
@@ -112,11 +117,11 @@ class RefGame:
                     if self.market[c] > 0 and p.coll[c] == 0 and value_of(TYPE_OF[c]) <= afford]
         pick = None
         if kind == "value":
-            base = score(p.coll)
+            base = self.score(p.coll)
             best_v, best_p = 0.0, 1
             for c in eligible:
                 price = value_of(TYPE_OF[c])
-                v = score(p.coll + Counter({c: 1})) - base + p.bot.card_bonus
+                v = self.score(p.coll + Counter({c: 1})) - base + p.bot.card_bonus
                 if v <= 0.0 or v < p.bot.min_gain * price:
                     continue
                 if pick is None or v * best_p > best_v * price:
@@ -141,7 +146,7 @@ class RefGame:
             p = self.players[q]
             means = self.means(p)
             if p.bot.bid == "value":
-                g = score(p.coll + Counter({wild: 1})) - score(p.coll)
+                g = self.score(p.coll + Counter({wild: 1})) - self.score(p.coll)
                 lim = math.floor(g * p.bot.tokens_per_point)
                 lim = min(lim, self.means(p, p.bot.pay_with_cards))
                 if self.r.bid_within_means:
@@ -171,7 +176,7 @@ class RefGame:
         p = self.players[a]
         nums = Counter(c for c in tableau if TYPE_OF[c] < 36)
         new = sum(1 for c in nums if p.coll[c] == 0)
-        g = score(p.coll + nums) - score(p.coll)
+        g = self.score(p.coll + nums) - self.score(p.coll)
         others = mine = 0
         if self.r.token_gains:
             for i in range(1, self.P):
@@ -373,7 +378,7 @@ class RefGame:
         rec["market_end"] = sum(self.market.values())
         keys = []
         for q, p in enumerate(self.players):
-            rec[f"score_{q}"] = score(p.coll)
+            rec[f"score_{q}"] = self.score(p.coll)
             rec[f"tokens_{q}"] = p.tokens
             rec[f"cards_{q}"] = p.ncards()
             keys.append((rec[f"score_{q}"], p.tokens, -p.ncards()))

@@ -47,6 +47,13 @@ Value: the studied seat's win share (ties shared) in whole games against ``heuri
 opponents, the studied seat taking every seat in turn (an equal number of blocks each); loss =
 the best surviving candidate's win share − the rule's, per block of games on the same keys
 (common random numbers; batch-means SE over blocks).
+
+Where each front rule goes wrong (:func:`front_mistakes`): after the race, each rule on the front
+plays fresh games (a stream of the seed apart from the race's) in the plain-Python reference
+engine, which records every roll-or-stop decision of the studied seat with the features above
+(analyzer/games/trash_pandas/advice_record.py); the decisions where it chose otherwise than the
+race's best rule on the same features are counted per game and by cell of the states
+(:mod:`analyzer.advice.mistakes`). 1,000 games per rule by default, 1.3 to 2.5 s each.
 """
 from __future__ import annotations
 
@@ -302,9 +309,14 @@ def race_threads(default: int, load: float) -> int:
 
 
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
-           precision: float = 0.002, bands: str = "all", indifference=None) -> dict:
-    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads."""
+           precision: float = 0.002, bands: str = "all", indifference=None,
+           record_games: int = 0) -> dict:
+    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads. Each front
+    rule then plays ``record_games`` fresh games (0, the default: none, as the report parts
+    race; the CLI passes ``--record-games``) that say where it decides otherwise than the best
+    rule (:func:`front_mistakes`); ``seconds`` counts both."""
     import os
+    import time
 
     import numba
 
@@ -314,10 +326,37 @@ def advise(rules, players: int, seed: int, max_rounds: int = 24,
     threads = numba.get_num_threads()
     numba.set_num_threads(race_threads(threads, os.getloadavg()[0]))
     try:
-        return race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
-                           "games", zone(precision, indifference))
+        res = race_family(candidates(rules, bands), racer.values, BLOCK, max_rounds, precision,
+                          "games", zone(precision, indifference))
     finally:
         numba.set_num_threads(threads)
+    t0 = time.perf_counter()
+    front_mistakes(res, rules, players, seed, record_games)
+    res["seconds"] += time.perf_counter() - t0
+    return res
+
+
+#: the features as the "where it goes wrong" lines name them ("tokens held 3, cards in hand 2–4")
+WHERE_WORDS = {"tokens": "tokens held", "bonus": "bonus-turn flag",
+               "deck": "cards left in the draw pile", "behind": "cards behind the biggest stash",
+               "hand": "cards in hand", "saves": "Blammo! + Nanners you can play"}
+
+
+def front_mistakes(res: dict, rules, players: int, seed: int,
+                   record_games: int | None = None) -> None:
+    """Set ``extra["mistakes"]`` on each rule of a race's front (``res``, :func:`advise`):
+    ``record_games`` recording games each (analyzer/games/trash_pandas/advice_record.py,
+    default its GAMES; 0 or fewer: none), compared with the race's best rule on the features
+    the player saw (:func:`analyzer.advice.record.front_mistakes`)."""
+    from analyzer.advice.mistakes import rule_cuts
+    from analyzer.advice.record import front_mistakes as mistakes
+    from analyzer.games.trash_pandas.advice_record import GAMES, record
+
+    n = GAMES if record_games is None else record_games
+    if n > 0:
+        mistakes(res["front"], lambda c, k, sd: record(rules, players, c, k, sd)[0],
+                 res["reference"], WHERE_WORDS, DECISION, seed, n,
+                 cuts=lambda a, b: rule_cuts(a.rule(), b.rule()))
 
 
 def row(s) -> dict:
