@@ -6,8 +6,6 @@ currency ``36 + value − 1`` (36..40), colour wilds ``41 + colour`` (41..44), n
 """
 from __future__ import annotations
 
-import numpy as np
-
 from analyzer.games.ten.rules import COLOURS
 
 NTYPES = 55
@@ -33,6 +31,8 @@ TYPE_OF = {c: t for t, c in enumerate(CODES)}
 
 def counts_of(codes) -> np.ndarray:
     """int64[55] counts of a list of card codes (already parsed and lower-case)."""
+    import numpy as np  # here: parsing and checking cards needs no numpy
+
     out = np.zeros(NTYPES, dtype=np.int64)
     for c in codes:
         out[TYPE_OF[c]] += 1

@@ -142,13 +142,14 @@ def decide(position: Annotated[str, typer.Argument(
 
       pushluck ten decide analyzer/data/ten_position_auction_example.toml -n 2000 --seed 1
     """
-    from analyzer.games.ten.bots import parse_seats
-    from analyzer.games.ten.decide import decide as run_decide
     from analyzer.games.ten.position import load_position
     from analyzer.output import emit
 
     r, spec = _rules(rules_file, set_, deck)
-    pos = load_position(position, r, spec)
+    pos = load_position(position, r, spec)  # first: a bad position fails before numpy loads
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.decide import decide as run_decide
+
     bots = parse_seats(seats or pos.seats or "threshold", pos.players)
     if n is None and precision is None:
         n = 4_000

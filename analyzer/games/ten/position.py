@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.games.ten.rules import parse_cards
@@ -60,6 +59,8 @@ def build_state(rules, players: int, pile: list[str], collections=None, tokens=N
                 deck: np.ndarray | None = None) -> State:
     """Kernel arrays for a given situation (codes already valid). The whole game's deck is
     ``deck`` or, for scripted games, exactly the cards listed."""
+    import numpy as np  # here, not at import: a bad position file fails before numpy loads
+
     from kernels.ten import whole_layout as L
 
     cards = np.zeros((9, NTYPES), dtype=np.int64)
@@ -92,6 +93,8 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
     the given bots (one per seat): a step function for rule tests. ``forced``: the active
     player's first choice ("draw", "numbers", "currency" or a kernel code such as
     ``whole_layout.bid_code(...)``, with the auctioned ``wild``). Returns the final state."""
+    import numpy as np
+
     from analyzer.games.ten.bots import bot_rows
     from analyzer.games.ten.whole import score_tables
     from kernels.ten import whole_layout as L

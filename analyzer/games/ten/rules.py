@@ -14,12 +14,11 @@ wild), ``*5`` (number wild of value 5), ``**`` (full wild); comma-separated list
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.rules import rule
@@ -78,6 +77,8 @@ class TenRules:
 
     def kernel_array(self, players: int, check: bool = False) -> np.ndarray:
         """The rules as the whole-game kernel reads them (``kernels/ten/whole_layout.py``)."""
+        import numpy as np
+
         from kernels.ten import whole_layout as L
 
         if players * self.start_tokens > self.currency_tokens:
@@ -272,7 +273,19 @@ class TurnState:
         return sum(self.avail) + self.wilds
 
 
-TYPE_VALUES = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5], dtype=np.int64)
+#: face value of each card type (number cards 1-9, then currency cards 1-5), as int64 numpy
+#: array ``TYPE_VALUES``, built on first use (:func:`__getattr__`) so that parsing and
+#: validating rules and positions does not load numpy
+_TYPE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5)
+
+
+def __getattr__(name: str):
+    if name == "TYPE_VALUES":
+        import numpy as np
+
+        globals()["TYPE_VALUES"] = np.array(_TYPE_VALUES, dtype=np.int64)
+        return globals()["TYPE_VALUES"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def turn_state(rules: TenRules, spec: DeckSpec, tableau_text: str | None = None,
@@ -341,7 +354,7 @@ def parse_value_model(text: str | None) -> ValueModel:
             f = float(v)
         except ValueError:
             raise UserError(f"--value {k} must be a number, got '{v}'") from None
-        if not np.isfinite(f) or f < 0:
+        if not math.isfinite(f) or f < 0:
             raise UserError(f"--value {k} must be a finite number ≥ 0, got '{v}'")
         vals[k] = f
     return ValueModel(**vals)
