@@ -15,15 +15,15 @@ from numba import njit
 from kernels.gostop.score import (ENG, MAXC, MAXP, NCARD, NO_GO, NSTAT, NVAR, POLB, PSB, PVB, RB,
                                   R_CHONG, R_HAND, R_LAYOUT, R_NJ, R_NP, V_FIRSTGO, V_TURNS,
                                   settle, stats_add)
-from kernels.gostop.state import (CNT, DECK, HAND, HN, LASTTURN, LAY, LN, MAXH, MCNT, NPL,
+from kernels.gostop.state import (CNT, DECK, HAND, HN, LASTTURN, LAY, LN, MAXH, NPL,
                                   OUT_CHONG, OUT_NAGARI, OUT_WIN, PILE, PN, SCR, SLEN, SOWN, SPOS,
-                                  SSIZE, STOCK, WB, draw, lay_add, month_counts, remaining,
-                                  to_pile)
+                                  SSIZE, STOCK, WB, draw, hand_months, lay_add, months_holding,
+                                  remaining, to_pile)
 from kernels.gostop.turn import play_turn
 from kernels.rng import randint, seed_trial
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_state(S, full=True):
     """Invariant checks: every card exactly once across hands, layout, stock and piles (at most
     once when ``full`` is False, for partial scripted positions); layout months hold only their own
@@ -60,7 +60,7 @@ def check_state(S, full=True):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear(S, nplayers):
     for i in range(PSB, POLB):
         S[i] = 0
@@ -73,7 +73,7 @@ def clear(S, nplayers):
     S[NPL] = nplayers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(S, s):
     """Shuffle and deal (rules section 3) and run the pre-play checks.
 
@@ -127,12 +127,9 @@ def deal(S, s):
     holders = 0
     holder = -1
     for p in range(nplayers):
-        month_counts(S, p)
-        for m in range(12):
-            if S[WB + MCNT + m] == 4:
-                holders += 1
-                holder = p
-                break
+        if months_holding(hand_months(S, p), 4) != 0:
+            holders += 1
+            holder = p
     if holders >= 2:
         return 1
     if holders == 1:
@@ -140,7 +137,7 @@ def deal(S, s):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_from(S, s, start, check):
     """Play turns from seat ``start`` to the end of the deal. Returns the stopping seat, -1 for
     nagari, or -100 - code on an invariant violation / engine error (only with check)."""
@@ -179,7 +176,7 @@ def run_from(S, s, start, check):
         p = (p + 1) % nplayers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_deal(S, s, net, nagari_prev, check):
     """A whole deal (redealing void deals). Returns (outcome, winner, voids, error)."""
     nplayers = S[RB + R_NP]
@@ -213,7 +210,7 @@ def play_deal(S, s, net, nagari_prev, check):
     return OUT_WIN, w, voids, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def debug_deal(key, t, nagari_prev, S, s, net):
     """One deal with invariant checks after every turn, leaving the final state in S.
     Returns (outcome, winner, voids, error code)."""

@@ -141,45 +141,58 @@ def card_tables(joker_values):
     return kind, junk, value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_kind(c, S):
     return S[RB + R_KTAB + c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_junk(c, S):
     """Junk value of a card: 1 single, 2 double, the joker's value, 0 otherwise."""
     return S[RB + R_JTAB + c]
 
 
-@njit(cache=True)
+def _stat_tables():
+    """``stats_add``'s tables: the first counter of a card kind, and per (kind, card) the second
+    counter it moves (rain bright, godori bird, sake cup, ribbon set) with a 0/1 amount."""
+    first = np.array([T_B, T_A, T_R, T_JUNK, T_JUNK], dtype=np.int64)
+    second = np.zeros(5 * MAXC, dtype=np.int64)
+    amount = np.zeros(5 * MAXC, dtype=np.int64)
+    sets = {G_HONG: T_HONG, G_CHEONG: T_CHEONG, G_CHO: T_CHO}
+    for k in range(5):
+        for c in range(NCARD):
+            t = -1
+            if k == KB and c == RAIN:
+                t = T_RAIN
+            elif k == KA and CGRP[c] == G_GODORI:
+                t = T_GOD
+            elif k == KA and c == SAKE:
+                t = T_SAKE
+            elif k == KR and CGRP[c] in sets:
+                t = sets[CGRP[c]]
+            if t >= 0:
+                second[k * MAXC + c] = t
+                amount[k * MAXC + c] = 1
+    return first, second, amount
+
+
+STAT_FIRST, STAT_SECOND, STAT_SECOND_ON = _stat_tables()
+
+
+@njit(cache=True, _nrt=False)
 def stats_add(S, p, c, sign):
-    """Add (sign=1) or remove (sign=-1) card c to/from row p of the pile counters PS."""
+    """Add (sign=1) or remove (sign=-1) card c to/from row p of the pile counters PS.
+
+    A bright, animal or ribbon moves its kind's counter by one, junk (jokers included) moves the
+    junk value by the card's; a second counter (rain bright, godori, sake cup, ribbon set) comes
+    from a table (branch-free: the kinds and sets are the deck's)."""
     k = S[RB + R_KTAB + c]
-    if k == KB:
-        S[PSB + p * NSTAT + T_B] += sign
-        if c == RAIN:
-            S[PSB + p * NSTAT + T_RAIN] += sign
-    elif k == KA:
-        S[PSB + p * NSTAT + T_A] += sign
-        if CGRP[c] == G_GODORI:
-            S[PSB + p * NSTAT + T_GOD] += sign
-        if c == SAKE:
-            S[PSB + p * NSTAT + T_SAKE] += sign
-    elif k == KR:
-        S[PSB + p * NSTAT + T_R] += sign
-        g = CGRP[c]
-        if g == G_HONG:
-            S[PSB + p * NSTAT + T_HONG] += sign
-        elif g == G_CHEONG:
-            S[PSB + p * NSTAT + T_CHEONG] += sign
-        elif g == G_CHO:
-            S[PSB + p * NSTAT + T_CHO] += sign
-    else:
-        S[PSB + p * NSTAT + T_JUNK] += sign * S[RB + R_JTAB + c]
+    row = PSB + p * NSTAT
+    S[row + STAT_FIRST[k]] += sign * (1 if k <= KR else S[RB + R_JTAB + c])
+    S[row + STAT_SECOND[k * MAXC + c]] += sign * STAT_SECOND_ON[k * MAXC + c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bright_points(nb, rain, fourb5):
     if nb >= 5:
         return 15
@@ -192,7 +205,7 @@ def bright_points(nb, rain, fourb5):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def base_score(nb, rain, na, ngod, nr, nh, nc, nch, junk, fourb5):
     """Base score S of rules section 7 from the pile counters (one reading of the sake cup)."""
     s = bright_points(nb, rain, fourb5)
@@ -213,7 +226,7 @@ def base_score(nb, rain, na, ngod, nr, nh, nc, nch, junk, fourb5):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_reading(S, p, as_junk):
     """S with the sake cup read as an animal (as_junk=0) or as a double junk (as_junk=1)."""
     na = S[PSB + p * NSTAT + T_A]
@@ -226,7 +239,7 @@ def score_reading(S, p, as_junk):
                       S[r + T_CHEONG], S[r + T_CHO], junk, S[RB + R_FOURB5])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_score(S, p):
     """S for the go/stop check: the owner's best reading of the sake cup under flex."""
     a = score_reading(S, p, 0)
@@ -237,7 +250,7 @@ def best_score(S, p):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def go_factor(g, mode):
     """GO(g) of rules section 9."""
     if mode == GO_SOURCE:
@@ -249,7 +262,7 @@ def go_factor(g, mode):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_one(S, w, as_junk, g, doublings, nagari_mult, o):
     """What opponent o (row o) pays winner W (row w of PS, sake reading as_junk).
 
@@ -280,7 +293,7 @@ def pay_one(S, w, as_junk, g, doublings, nagari_mult, o):
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nagari_factor(nagari_prev, S):
     """x2 after a nagari (once), or x2 per consecutive nagari under nagari_multiplier=stack."""
     if nagari_prev <= 0:
@@ -321,7 +334,7 @@ POLB = EVB + MAXP * NEV                  # policy rows, MAXP rows of NPOL
 ENG = POLB + MAXP * NPOL                 # start of the engine block (kernels.gostop.state)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(S, w, nplayers, nagari_prev, out):
     """Net payment of every seat when seat ``w`` stops (rules section 9); fills ``out``.
 

@@ -16,6 +16,12 @@ moves a turn is made of (to a pile, to/from the layout, from a hand, draws from 
 steals) and ``new_state``/``views``. The turn is in ``kernels.gostop.turn``, the deal (shuffle,
 dealing, pre-play checks, the turn loop, invariant checks) in ``kernels.gostop.deal``.
 
+No reference counting: the engine's functions (this module, ``score``, ``turn``, ``deal``) are
+compiled with ``_nrt=False``. They never allocate; every array they touch is owned by a caller
+(``kernels.gostop.batch``, ``kernels.gostop.record``, tests). With reference counting on, each
+call passing ``S`` or the random state cost an increment and a decrement (external calls, atomic
+for owned arrays): a third of a deal's time (issue 16).
+
 Policies are rows of an int64 array: kind (0 greedy, 1 go:k, 2 random, 3 table), k, the minimum
 number of own turns left to say go, shake flag (columns ``P_*``, kinds ``PK_*``);
 ``kernels.gostop.turn`` reads them. A ``table`` policy plays the hand like greedy and decides go or stop by its **go rule
@@ -60,7 +66,7 @@ WB = LASTTURN + 1              # scratch block
 # scratch layout (offsets from WB)
 PEND = 0
 PENDN = 20
-MCNT = 24
+MCNT = 24                      # greedy_card's four candidate keys (16 words kept)
 SCR = 40
 CNT = 48
 DECK = CNT + MAXC + 2
@@ -87,7 +93,7 @@ HR_NONE, HR_LAID, HR_PAIR, HR_PAIR2, HR_STACK, HR_JAPPUK, HR_BOMB = 0, 1, 2, 3, 
 OUT_WIN, OUT_NAGARI, OUT_CHONG = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def to_pile(S, p, c):
     n = S[PN + p]
     S[PILE + p * MAXC + n] = c
@@ -95,7 +101,7 @@ def to_pile(S, p, c):
     stats_add(S, p, c, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_add(S, c):
     m = c >> 2
     n = S[LN + m]
@@ -103,7 +109,7 @@ def lay_add(S, c):
     S[LN + m] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_take(S, m, i):
     n = S[LN + m]
     c = S[LAY + 4 * m + i]
@@ -112,7 +118,7 @@ def lay_take(S, m, i):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_take(S, p, i):
     base = HAND + p * MAXH
     n = S[HN + p]
@@ -122,13 +128,13 @@ def hand_take(S, p, i):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pend_add(S, c):
     S[WB + PEND + S[WB + PENDN]] = c
     S[WB + PENDN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(S):
     pos = S[SPOS]
     if pos >= S[SLEN]:
@@ -137,7 +143,7 @@ def draw(S):
     return S[STOCK + pos]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_real(S, p):
     """Flip until a non-joker appears; jokers go to p's pile. -1 if the stock runs out."""
     f = draw(S)
@@ -147,12 +153,12 @@ def draw_real(S, p):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remaining(S, p):
     return S[HN + p] + S[PVB + p * NVAR + V_SKIP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_single(S, m, kind, s):
     """Which of two layout singles of month m to take (index 0 or 1)."""
     if kind == PK_RANDOM:
@@ -162,7 +168,7 @@ def pick_single(S, m, kind, s):
     return 1 if b > a else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_card(S, p, c, kind, s, choice):
     """Resolve a hand card or a flip c against the layout; captures go to pending.
 
@@ -199,27 +205,39 @@ def resolve_card(S, p, c, kind, s, choice):
     return HR_JAPPUK if ja else HR_STACK
 
 
-@njit(cache=True)
-def month_counts(S, p):
-    for m in range(12):
-        S[WB + MCNT + m] = 0
+@njit(cache=True, _nrt=False)
+def hand_months(S, p):
+    """Cards of each month in p's hand, packed 4 bits a month (month m in bits 4m..4m+3).
+
+    Branch-free: a joker (48 + j) lands in nibble 12 or 13, which no caller reads."""
+    w = 0
     base = HAND + p * MAXH
     for i in range(S[HN + p]):
-        c = S[base + i]
-        if c < NCARD:
-            S[WB + MCNT + (c >> 2)] += 1
+        w += 1 << (4 * (S[base + i] >> 2))
+    return w
 
 
-@njit(cache=True)
-def can_bomb(S, p, m):
-    if S[WB + MCNT + m] != 3 or S[LN + m] != 1:
+@njit(cache=True, _nrt=False)
+def months_holding(counts, k):
+    """Bit m set for each month m < 12 whose packed count (``hand_months``) is k."""
+    mask = 0
+    for m in range(12):
+        mask |= (1 if ((counts >> (4 * m)) & 15) == k else 0) << m
+    return mask
+
+
+@njit(cache=True, _nrt=False)
+def can_bomb(S, p, m, triples):
+    """Whether p may bomb month m: p holds 3 of it (bit m of ``triples``, from
+    ``months_holding``), one lies on the layout, and no shake of m forbids it."""
+    if m < 0 or m >= 12 or not ((triples >> m) & 1) or S[LN + m] != 1:
         return False
     if (S[PVB + p * NVAR + V_SHAKEMASK] >> m) & 1 and S[RB + R_BAS] == 0:
         return False
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_junk(S, o, p):
     """Opponent o hands one junk card to p: a single junk if any, else the lowest-valued."""
     base = PILE + o * MAXC

@@ -29,13 +29,46 @@ from kernels.gostop.state import (E_BOMB, E_GO, E_JAPPUK, E_JJOK, E_PPUK, E_SHAK
                                   MAXH, MCNT, NPL, OP_LE, PEND, PENDN, PK_GO, PK_RANDOM, PK_TABLE,
                                   P_GOK, P_GOTURNS, P_KIND, P_NROWS, P_ROWS, P_SHAKE, SCR, SOWN,
                                   STRN, F_GOS, F_OPP, F_OPPGOS, F_POINTS, F_TURNS, WB, can_bomb,
-                                  draw_real,
-                                  give_junk, hand_take, lay_add, lay_take, month_counts, pend_add,
-                                  remaining, resolve_card, to_pile)
+                                  draw_real, give_junk, hand_months, hand_take, lay_add, lay_take,
+                                  months_holding, pend_add, remaining, resolve_card, to_pile)
 from kernels.rng import randint
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def greedy_card(S, p, hn):
+    """Greedy's hand card: (index, key) of the first card with the highest key.
+
+    Key: a joker its value + 5; a card of an empty layout month minus its value (laying the least
+    valuable); else its value plus what it takes: the single, the better of two singles, or the
+    stack's three cards + 20. Which case a card falls in is unpredictable, so the loop does not
+    branch on it: the four keys are written to scratch (``WB + MCNT``) and the one of the month's
+    layout count read back (LLVM turns selects on the count into branches). The month's first
+    three layout slots always hold valid card numbers (stale ones past the count); a joker's
+    month 12-13 reads the words past the layout, whose key the joker's select discards."""
+    vt = RB + R_VTAB
+    keys = WB + MCNT
+    best_key = -(1 << 30)
+    arg = -1
+    for i in range(hn):
+        c = S[HAND + p * MAXH + i]
+        m = c >> 2
+        v = S[vt + c]
+        a = S[vt + S[LAY + 4 * m]]
+        b = S[vt + S[LAY + 4 * m + 1]]
+        d = S[vt + S[LAY + 4 * m + 2]]
+        S[keys] = -v
+        S[keys + 1] = v + a
+        S[keys + 2] = v + (a if a > b else b)
+        S[keys + 3] = v + a + b + d + 20
+        key = S[keys + (S[LN + m] & 3)]
+        key = v + 5 if c >= NCARD else key
+        better = key > best_key
+        arg = i if better else arg
+        best_key = key if better else best_key
+    return arg, best_key
+
+
+@njit(cache=True, _nrt=False)
 def play_turn(S, s, p):
     """One turn of seat p (rules section 4). Returns 1 if p stops, 0 to continue, < 0 on error.
 
@@ -50,21 +83,22 @@ def play_turn(S, s, p):
     S[WB + PENDN] = 0
     steals = 0
     last_k = S[RB + R_LASTK] != 0 and S[LASTTURN] != 0
-    # step 0: shake
-    month_counts(S, p)
-    for m in range(12):
-        if S[WB + MCNT + m] == 3 and not ((S[PVB + p * NVAR + V_SHAKEMASK] >> m) & 1):
-            do = False
-            if scripted:
-                do = S[WB + SCR + 4] == m
-            elif kind == PK_RANDOM:
-                do = randint(s, 2) == 1
-            elif S[POLB + p * NPOL + P_SHAKE] != 0:
-                do = not can_bomb(S, p, m)
-            if do:
-                S[PVB + p * NVAR + V_SHAKEMASK] |= 1 << m
-                S[PVB + p * NVAR + V_SHAKES] += 1
-                S[EVB + p * NEV + E_SHAKE] += 1
+    # step 0: shake (months of which p holds 3 cards, not shaken yet, in month order)
+    triples = months_holding(hand_months(S, p), 3)
+    if triples & ~S[PVB + p * NVAR + V_SHAKEMASK] != 0:
+        for m in range(12):
+            if (triples >> m) & 1 and not ((S[PVB + p * NVAR + V_SHAKEMASK] >> m) & 1):
+                do = False
+                if scripted:
+                    do = S[WB + SCR + 4] == m
+                elif kind == PK_RANDOM:
+                    do = randint(s, 2) == 1
+                elif S[POLB + p * NPOL + P_SHAKE] != 0:
+                    do = not can_bomb(S, p, m, triples)
+                if do:
+                    S[PVB + p * NVAR + V_SHAKEMASK] |= 1 << m
+                    S[PVB + p * NVAR + V_SHAKES] += 1
+                    S[EVB + p * NEV + E_SHAKE] += 1
     # step 1: hand phase
     hn = S[HN + p]
     skip = S[PVB + p * NVAR + V_SKIP]
@@ -82,7 +116,7 @@ def play_turn(S, s, p):
                 return -3
         elif action == 2:
             arg = S[WB + SCR + 1]
-            if not can_bomb(S, p, arg):
+            if not can_bomb(S, p, arg, triples):
                 return -3
         elif skip <= 0:
             return -3
@@ -93,7 +127,7 @@ def play_turn(S, s, p):
     elif kind == PK_RANDOM:
         nb = 0
         for m in range(12):
-            if can_bomb(S, p, m):
+            if can_bomb(S, p, m, triples):
                 nb += 1
         nopt = hn + nb + (1 if skip > 0 else 0)
         r = randint(s, nopt)
@@ -104,7 +138,7 @@ def play_turn(S, s, p):
             action = 2
             k = r - hn
             for m in range(12):
-                if can_bomb(S, p, m):
+                if can_bomb(S, p, m, triples):
                     if k == 0:
                         arg = m
                     k -= 1
@@ -112,36 +146,15 @@ def play_turn(S, s, p):
             action = 1
     else:
         bomb_m = -1
-        for m in range(12):
-            if bomb_m < 0 and can_bomb(S, p, m):
-                bomb_m = m
+        if triples != 0:
+            for m in range(12):
+                if bomb_m < 0 and can_bomb(S, p, m, triples):
+                    bomb_m = m
         if bomb_m >= 0:
             action = 2
             arg = bomb_m
         else:
-            best_key = -(1 << 30)
-            for i in range(hn):
-                c = S[HAND + p * MAXH + i]
-                if c >= NCARD:
-                    key = S[RB + R_VTAB + c] + 5
-                else:
-                    m = c >> 2
-                    n = S[LN + m]
-                    if n == 0:
-                        key = -S[RB + R_VTAB + c]
-                    elif n == 1:
-                        key = S[RB + R_VTAB + c] + S[RB + R_VTAB + S[LAY + 4 * m]]
-                    elif n == 2:
-                        a = S[RB + R_VTAB + S[LAY + 4 * m]]
-                        b = S[RB + R_VTAB + S[LAY + 4 * m + 1]]
-                        key = S[RB + R_VTAB + c] + (a if a > b else b)
-                    else:
-                        key = S[RB + R_VTAB + c] + S[RB + R_VTAB + S[LAY + 4 * m]] + \
-                            S[RB + R_VTAB + S[LAY + 4 * m + 1]] + \
-                            S[RB + R_VTAB + S[LAY + 4 * m + 2]] + 20
-                if key > best_key:
-                    best_key = key
-                    arg = i
+            arg, best_key = greedy_card(S, p, hn)
             action = 0
             if skip > 0 and best_key <= 0:
                 action = 1
@@ -259,7 +272,7 @@ def play_turn(S, s, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_feature(S, p, f, sc, gos, rem):
     """Feature ``f`` (``F_*`` of ``kernels.gostop.state``) of seat p at its go/stop check."""
     if f == F_GOS:
@@ -279,14 +292,14 @@ def table_feature(S, p, f, sc, gos, rem):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_holds(S, at, p, sc, gos, rem):
     """Whether the condition (feature, comparison, value) at ``S[at:at + 3]`` holds."""
     x = table_feature(S, p, S[at], sc, gos, rem)
     return x <= S[at + 2] if S[at + 1] == OP_LE else x >= S[at + 2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def go_by_table(S, p, sc, gos, rem):
     """Seat p's go rule table: the first row whose guard holds says go iff its test holds;
     stop when no guard holds."""
@@ -298,7 +311,7 @@ def go_by_table(S, p, sc, gos, rem):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_go(S, p, sc):
     if S[PVB + p * NVAR + V_GO] == 0:
         S[PVB + p * NVAR + V_FIRSTGO] = S[GOSEQ]
@@ -308,7 +321,7 @@ def apply_go(S, p, sc):
     S[EVB + p * NEV + E_GO] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scripted_turn(S, s, p, scr, last_turn):
     """One scripted turn on a prepared state (tests and examples); scr = the five script words."""
     S[LASTTURN] = last_turn
