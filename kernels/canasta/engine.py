@@ -33,6 +33,16 @@ out as soon as it can; ``builder`` waits for a number of canastas (or a low stoc
 instead decide taking the pile and going out by rule tables (``by_table``; rows of guard and
 test conditions over the features ``F_*`` of layout.py), which is how ``canasta advice`` plays
 its rules of thumb.
+
+Speed (issue 16): the turn loop and every function it calls are compiled with ``_nrt=False``,
+without Numba's reference counting. With it, each call incremented and decremented the count of
+every array argument (calls into the runtime, several per call and a few dozen calls a
+turn), which was over half of a round's time; nothing in a round allocates, so nothing needs
+counting. Only the functions that allocate keep it (``new_state``, ``debug_round``, meld.py's
+``completes_four_types`` and the block drivers of trials.py). A function compiled without it
+may not allocate or return a new array, and passes the flag on to the functions it calls that
+do not set their own. The games, the random numbers and the sums are unchanged (tested in
+tests/test_canasta_fast.py against the engine before the change).
 """
 import numpy as np
 from numba import njit
@@ -52,7 +62,7 @@ from kernels.canasta.meld import (  # noqa: F401  (re-exported for callers)
 from kernels.rng import randint, seed_trial
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_discard(p, hand, un, pile_frozen, nplayers, free7):
     """Least useful legal discard: black threes, then unsafe-last naturals by (safety, copies
     held, own meld, higher value first), wilds last. Returns -1 if no legal discard exists."""
@@ -83,7 +93,7 @@ def choose_discard(p, hand, un, pile_frozen, nplayers, free7):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_red3(p, hand, pl):
     k = hand[p, RED3]
     if k > 0:
@@ -92,7 +102,7 @@ def place_red3(p, hand, pl):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_cards(p, k, hand, pl, stock, g, rp):
     """Draw ``k`` stock cards (fewer if the stock runs short); red threes are placed at once,
     and replaced from the stock when the ``red3_replace`` option is on."""
@@ -108,7 +118,7 @@ def draw_cards(p, k, hand, pl, stock, g, rp):
         k -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out):
     """How player ``p`` may take the pile: 0 no, 1 add the top card to an unfinished meld
     (unfrozen pile), 2 natural pair + top (on a new meld or joining the unfinished one, which
@@ -148,7 +158,7 @@ def take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol):
     t = g[G_TOP]
     for c in range(NT):
@@ -166,7 +176,7 @@ def take_pile(p, how, hand, un, can, pl, mcnt, rp, pile, g, out, viol):
         apply_plan(p, out, hand, un, can, pl, mcnt, rp, viol)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lock_melds(p, hand, un, can, pl, mcnt, rp, viol):
     """Sevens lock: meld as many sevens as the normal rules allow, even emptying the hand.
 
@@ -189,7 +199,7 @@ def lock_melds(p, hand, un, can, pl, mcnt, rp, viol):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def requirement(score, thr, reqv):
     """Initial-meld minimum for a cumulative score: bands split at the thresholds."""
     k = 0
@@ -199,7 +209,7 @@ def requirement(score, thr, reqv):
     return reqv[k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv):
     """Shuffle 106·P cards and deal 13 + 11 each; place dealt red threes; turn the up-card."""
     P = rp[R_NP]
@@ -262,7 +272,7 @@ def deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv)
     g[G_CUR] = (dealer + 1) % P
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rule_feature(f, p, hand, can, pl, g, P):
     """Feature ``f`` (``F_*`` of layout.py) as seat p sees it."""
     if f == F_PILE:
@@ -292,7 +302,7 @@ def rule_feature(f, p, hand, can, pl, g, P):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def by_table(pol, p, col, hand, can, pl, g, P):
     """The rule table of ``pol[p, col]`` rows from ``col + 1`` (layout.py): the first row whose
     guard holds answers whether its test holds; no row holding answers no."""
@@ -305,13 +315,13 @@ def by_table(pol, p, col, hand, can, pl, g, P):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_out(p, pol, can, g):
     tot = can[p, 0] + can[p, 1] + can[p, 2] + can[p, 3]
     return tot >= pol[p, P_GOMIN] or g[G_SEND] - g[G_SP] <= pol[p, P_FLOOR]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
                skip_draw, force_take, force_go, stop_p, stop_turns):
     """Play from the current state until the round ends (or player ``stop_p`` has had
@@ -419,7 +429,7 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
         g[G_CUR] = (p + 1) % P
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_round(hand, kit, can, pl, rp):
     """Section 7: bonus for going out + melded cards + canasta bonuses + red threes − hand −
     unpicked kitty. Writes C_SCORE for every player."""

@@ -16,7 +16,8 @@ policies (``meld_phase``, which always keeps a legal discard in hand) and the go
 (``meld_all`` / ``go_out_card``: can every card but one be melded legally this turn?). ``put``
 moves cards into a meld and counts any broken meld rule as a violation (property tests).
 The card types and the state layout are in ``kernels/canasta/layout.py``; the turn flow
-is in ``kernels/canasta/engine.py``.
+is in ``kernels/canasta/engine.py``. Like the turn flow, these run without reference counting
+(``_nrt=False``, see engine.py), except ``completes_four_types``, which copies the state.
 """
 import numpy as np
 from numba import njit
@@ -32,7 +33,7 @@ def wild_ok(r, rp):
     return r != SEVEN or rp[R_W7] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size(hand, p):
     n = 0
     for c in range(NT):
@@ -40,7 +41,7 @@ def hand_size(hand, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sevens_free(can, nplayers):
     """True once every player owns a sevens canasta (sevens may then be discarded)."""
     for q in range(nplayers):
@@ -49,7 +50,7 @@ def sevens_free(can, nplayers):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discardable(hand, p, free7):
     n = hand_size(hand, p)
     if not free7:
@@ -57,7 +58,7 @@ def discardable(hand, p, free7):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def put(p, r, nat, jk, two, hand, un, can, pl, mcnt, rp, viol):
     """Move cards from hand into meld slot ``r``; close and classify at 7. Returns 1 if closed.
 
@@ -106,7 +107,7 @@ def put(p, r, nat, jk, two, hand, un, can, pl, mcnt, rp, viol):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_initial(h, req, rp, out):
     """Best first melding action from the counts ``h``: fills ``out[slot] = (nat, jk, two)``.
 
@@ -188,7 +189,7 @@ def plan_initial(h, req, rp, out):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_cards(out):
     n = 0
     for i in range(NT):
@@ -196,19 +197,19 @@ def plan_cards(out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_sevens(out):
     return out[SEVEN, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_plan(p, out, hand, un, can, pl, mcnt, rp, viol):
     for r in range(NT):
         if out[r, 0] + out[r, 1] + out[r, 2] > 0:
             put(p, r, out[r, 0], out[r, 1], out[r, 2], hand, un, can, pl, mcnt, rp, viol)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7):
     """Normal melding after the initial meld: naturals, wild meld, black completions.
 
@@ -260,7 +261,7 @@ def meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7):
             put(p, r, 0, need - tw, tw, hand, un, can, pl, mcnt, rp, viol)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_all(p, h, hand, un, can, pl, mcnt, rp, viol, apply):
     """Can every card of ``h`` be melded onto player ``p``'s melds (legally, in one turn)?
 
@@ -365,12 +366,12 @@ def meld_all(p, h, hand, un, can, pl, mcnt, rp, viol, apply):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_four_types(can, p):
     return can[p, 0] > 0 and can[p, 1] > 0 and can[p, 2] > 0 and can[p, 3] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_complete_types(p, hand, un, can, rp):
     """A quick necessary condition for going out this turn: every missing canasta type could
     be closed from an unfinished meld plus the hand (red or sevens: 7 naturals of one rank and
@@ -393,10 +394,12 @@ def may_complete_types(p, hand, un, can, rp):
     return red and black
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def completes_four_types(p, d, hand, un, can, pl, mcnt, rp):
     """Would melding every card but ``d`` (the ``meld_all`` arrangement) leave player ``p``
-    with a canasta of each of the four types? Plays the melds on copies of the state."""
+    with a canasta of each of the four types? Plays the melds on copies of the state, so it
+    keeps reference counting (``_nrt=True``: its callers run without and would pass that on);
+    it is asked only when a type is missing and the go-out melds may complete it (rare)."""
     h2 = hand.copy()
     un2 = un.copy()
     can2 = can.copy()
@@ -409,7 +412,7 @@ def completes_four_types(p, d, hand, un, can, pl, mcnt, rp):
     return has_four_types(can2, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp):
     """The card to discard when going out (cheapest that works), or -1 if going out is
     impossible this turn. ``tmp`` is a scratch vector of 15.

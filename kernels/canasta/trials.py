@@ -7,6 +7,8 @@ runs on its own xoshiro256** stream derived from its block key and index, so res
 depend on the thread count and paired options share common random numbers. Blocks run in
 parallel with ``prange``; scratch state is allocated once per block. Every driver returns
 per-block sums (columns documented per kernel) that the runner reduces in block order.
+The trial functions run without reference counting like the engine (``_nrt=False``, see
+engine.py); ``run_block``, which allocates the scratch state, and ``mc_blocks`` keep it.
 """
 import numpy as np
 from numba import njit, prange
@@ -24,7 +26,7 @@ MODE_MELD = 2
 MODE_DECIDE = 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
     """A game to ``target``: random first dealer, dealer rotates left; continues while the
     leader at or above the target is tied. Fills ``rs`` with per-game sums of the round
@@ -63,7 +65,7 @@ def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
         dealer = (dealer + 1) % P
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_stats(pl, can, g, rp, rs):
     """Add one round to ``rs``: 0 turns, 1 went out, 2 sevens lock, 3 stock exhausted,
     4..7 red/black/wild/sevens canastas (all players), 8 kitty pick-ups, 9 their turn numbers,
@@ -85,7 +87,7 @@ def round_stats(pl, can, g, rp, rs):
     rs[10] += pts / P
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
     """Columns: 0 games, 1 Σrounds, 2 Σrounds², 3 games stopped by the round cap, 4..4+P-1
     wins per seat, then for each round quantity X (summed over the game's rounds) ΣX, ΣX²,
@@ -111,7 +113,7 @@ def game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
         row[base + 3 * NROUNDSTAT + 1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
     """An independent round from cumulative 0 with seat 0 moving first. Columns: 0 rounds,
     then ΣX, ΣX² for each round quantity X, then seat 0's score Σ, Σ²."""
@@ -135,7 +137,7 @@ def round_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
     row[2 + 2 * NROUNDSTAT] += x * x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, score, turns, row):
     """Seat 0 (first to move, cumulative ``score``; the others at 0) plays at most ``turns``
     own turns. Columns: 0 trials, 1 requirement met by the dealt hand, 1+k (k = 1..turns)
@@ -160,7 +162,7 @@ def meld_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, score, turns, row):
                 row[1 + k] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_position(s, pos_hand, pos_kit_on, pos_un, pos_can, pos_pl, pile0, g0, unseen,
                    opp_sizes, stock_n, rp, state, buf):
     """Copy a stated position into ``state`` and deal the unseen cards at random: each
@@ -212,7 +214,7 @@ def setup_position(s, pos_hand, pos_kit_on, pos_un, pos_can, pos_pl, pile0, g0, 
     g[G_SEND] = stock_n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_trial(key, t, s, rp, pol, pos_hand, pos_kit_on, pos_un, pos_can, pos_pl, pile0,
                  g0, unseen, opp_sizes, stock_n, skip_draw, kind, state, viol, tmp, out, buf,
                  row):
