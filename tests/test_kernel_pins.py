@@ -76,6 +76,9 @@ EXPECTED: dict[str, tuple[list[float], str]] = {
     'magdagdon: feasibility check (mid-game boards)': ([5367.0], '7029bf8f5bfde0d5'),
     'magdagdon: greedy whole games (SURVIVAL)':
         ([769265.0, 218398751.0, 22986.0, 175272.0, 5723.0, 15803.0], 'f468035dd0ea906b'),
+    # PEACEFUL greedy games (issue 16), pinned from the code before its speed work
+    'magdagdon: greedy whole games (PEACEFUL)':
+        ([855687.0, 268725677.0, 21294.0, 149838.0, 5444.0, 13758.0], 'd593f7217e238fc9'),
     'gostop: 2 players, greedy, whole deals':
         ([0.0, 106.0, 21.0, 3336.0, 2664.0, 0.0], '080f67fb84dacafd'),
     'gostop: 3 players, greedy/go:2/random, whole deals':

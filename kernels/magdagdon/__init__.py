@@ -3,7 +3,8 @@
 ``board`` holds the board representation (cells and per-value bitboards), the exact depth-first
 placement search and the heuristic board value H; ``exact`` the feasibility of every roll
 multiset and the dynamic programme over powers (exact MAGDAGDON odds); ``policy`` the base
-policies' choices (placement, power use, ruin cell) and the empty-board opening book; ``game``
+policies' choices (placement, power use, ruin cell) and the empty-board opening book; ``best``
+the base policies' placement found without a transposition table (what games use); ``game``
 whole games under a base policy or rollout:K; ``blocks`` the Monte Carlo block kernels the
 runner calls. Rules reach every kernel as the plain-array tuple ``G`` built by
 ``analyzer.games.magdagdon.arrays.kernel_inputs``. Only the entry points are re-exported here,
@@ -16,6 +17,7 @@ from kernels.lazy import lazy_exports
 # kernel module does not load (and type-check the caches of) all the others.
 _WHERE = {
     "best_blocks": "kernels.magdagdon.blocks",
+    "choose_best": "kernels.magdagdon.best",
     "feasibility_blocks": "kernels.magdagdon.blocks",
     "games_blocks": "kernels.magdagdon.blocks",
     "MAXD": "kernels.magdagdon.board",

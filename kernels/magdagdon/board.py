@@ -17,6 +17,10 @@ Each level enumerates (distinct die value, valid cell) pairs from the bitboards,
 as soon as ``target`` dice are placed (MAGDAGDON check: target = the turn's minimum; most dice
 placeable: target = min(dice, empty cells)). Equal dice are one branch (multiset).
 
+The placement rule as cell sets (``root_sets``/``grow_sets``): A (cells next to a number) and
+F_u (cells next to a number u does not fit); a placed die ORs its neighbours into A and into the
+F_u of the values it does not fit, so a search updates them per die (kernels/magdagdon/best.py).
+
 The heuristic board value ``heur`` (used by every policy, see kernels/magdagdon/policy.py) and the
 exact line scores ``line_value``/``line_table`` live here too, with the small helpers that
 place and take back a die on both representations.
@@ -47,6 +51,7 @@ P_GREEDY, P_MAX, P_MIN, P_STORE, P_ROLLOUT = 0, 1, 2, 3, 4
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # de Bruijn table for the index of a single set bit
 _DB = np.uint64(0x03F79D71B4CB0A89)
@@ -173,6 +178,36 @@ def _masks_dead_s(vm, cnt, un, full, nf, nl, tol, out, o):
         out[o + v] = x
         tot |= x
     return tot, dead
+
+
+@njit(cache=True, inline="always")
+def root_sets(vm, un, full, nf, nl, tol, fs, o):
+    """The placement rule's cell sets of board ``vm`` into fs[o..o+6]: fs[o] the cells next to
+    some number (A), fs[o+u] those next to a number that u does not fit (F_u, by the
+    tolerance). Returns whether the board holds a number (without one, any empty cell is
+    valid). Then u may go on ``vm[0] & A & ~F_u`` and the dead cells are
+    ``vm[0] & A & F_1 & … & F_6`` — the sets of ``_masks_dead_s``, kept so that a placed die
+    updates them (``grow_sets``) instead of recomputing six neighbour sets."""
+    if (vm[1] | vm[2] | vm[3] | vm[4] | vm[5] | vm[6]) == U0:
+        for u in range(7):
+            fs[o + u] = U0
+        return False
+    p1, p2, p3, p4, p5, p6, s2, s3, s4, s5, s6 = _unions_s(vm, un, full, nf, nl)
+    fs[o] = p6
+    for u in range(1, 7):
+        fs[o + u] = _bad(u, tol, p1, p2, p3, p4, p5, p6, s2, s3, s4, s5, s6)
+    return True
+
+
+@njit(cache=True, inline="always")
+def grow_sets(fs, o, o1, b, v, badv, un, full, nf, nl):
+    """fs[o1..o1+6]: the sets of fs[o..o+6] (``root_sets``) after a die v on cell bit ``b``:
+    its neighbours join A and F_u for each u that v does not fit (|u − v| > tolerance)."""
+    m = _nb(b, un, full, nf, nl)
+    fs[o1] = fs[o] | m
+    bv = badv[v]
+    for u in range(1, 7):
+        fs[o1 + u] = fs[o + u] | (m & (U0 - ((np.uint64(bv) >> np.uint64(u)) & U1)))
 
 
 @njit(cache=True, inline="always")
@@ -391,7 +426,7 @@ def unplace(cells, vm, i, v):
     vm[0] |= b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dead_lines(dead, n, rcode, ccode, tr, tc, LT):
     """Σ L over lines with the dead cells marked blocked (rare path)."""
     for k in range(n):
@@ -412,7 +447,22 @@ def _dead_lines(dead, n, rcode, ccode, tr, tc, LT):
     return lines
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def placed_value(emp, ruins, dead, n, rcode, ccode, tr, tc, LT, ssum, cellv, ruinp):
+    """H of a board given by its empty cells ``emp``, ruin count, dead cells, row and column
+    codes (Σ digit·8^i, dead cells not marked) and number sum ``ssum`` (line table LT; the same
+    value as ``heur``)."""
+    lines = 0.0
+    if dead == U0:
+        for k in range(n):
+            lines += LT[rcode[k]] + LT[ccode[k]]
+    else:
+        lines = _dead_lines(dead, n, rcode, ccode, tr, tc, LT)
+    return (2.0 * ssum + cellv * popcount(emp & ~dead)
+            - ruinp * (ruins + popcount(dead)) + lines)
+
+
+@njit(cache=True, _nrt=False)
 def feasible_fast(vm, cnt, need, G, W):
     """True when ``need`` dice of roll ``cnt`` can be placed (uses W's scratch)."""
     ri = G[0]
@@ -426,7 +476,9 @@ def feasible_fast(vm, cnt, need, G, W):
 
 @njit(cache=True)
 def make_work(d, cap):
-    """Scratch for one block: the W tuple (search/choice work arrays) and the S store buffer."""
+    """Scratch for one block: the W tuple (search/choice work arrays; W[25] per-depth excluded
+    cells, W[26] per-depth cell sets and W[27] per-cell row/column tables of ``choose_best``)
+    and the S store buffer."""
     D1 = MAXD + 1
     base = d + 1
     W = (np.zeros(7, dtype=np.int64), np.zeros(24, dtype=np.uint64),
@@ -440,7 +492,9 @@ def make_work(d, cap):
          np.zeros(base ** 6, dtype=np.int8), np.zeros(32, dtype=np.int64),
          np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64),
          np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64),
-         np.zeros(8, dtype=np.int64), np.zeros(1, dtype=np.uint64))
+         np.zeros(8, dtype=np.int64), np.zeros(1, dtype=np.uint64),
+         np.zeros(D1 * 7, dtype=np.uint64), np.zeros(D1 * 7, dtype=np.uint64),
+         np.zeros(256, dtype=np.int64))
     S = (np.zeros((max(cap, 1), MAXD), dtype=np.int64), np.zeros((max(cap, 1), MAXD), dtype=np.int64),
          np.zeros(max(cap, 1), dtype=np.int64), np.zeros(max(cap, 1), dtype=np.float64))
     return W, S

@@ -7,6 +7,10 @@ random numbers drawn from the trial's stream. ``play_game`` starts a game on tri
 random stream (``kernels.rng.trial_state``), so two policies or two actions played on the same
 trial see the same dice as far as their choices let the games run alike. A finished game is
 scored by H − power penalties, which on a full board is exactly the final score.
+
+``play_base`` places by ``choose_best`` (kernels/magdagdon/best.py, equal to ``choose``) and
+runs without reference counting (``_nrt=False``): it allocates nothing, and every array it
+passes on would otherwise cost atomic count updates per call.
 """
 import numpy as np
 from numba import njit
@@ -16,6 +20,7 @@ from kernels.magdagdon.board import (P_GREEDY, P_ROLLOUT, P_STORE, RF_POWTHR, RI
                                      RI_PMAXE, RI_PMINE, RI_POW, TOP_M, U0, board_from_cells,
                                      feasible_fast, heur, make_work, place, popcount, unplace)
 from kernels.magdagdon.exact import code_of
+from kernels.magdagdon.best import choose_best
 from kernels.magdagdon.policy import best_ruin, choose, roll_into, use_power
 
 
@@ -26,7 +31,7 @@ def may_spend(ri, empties):
         (ri[RI_PMAXE] == 0 or empties <= ri[RI_PMAXE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0, s1, s2, s3):
     """Play to the end of the game with a base policy (greedy / max-dice / min-dice).
 
@@ -71,7 +76,7 @@ def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0
             for j in range(G[13][mode, mi]):
                 place(cells, vm, G[14][mode, mi, j], G[15][mode, mi, j])
         elif ok:
-            k, _h = choose(cells, vm, rc, need, mode, G, W, S, mode * 0)
+            k, _h = choose_best(cells, vm, rc, need, mode, G, W)
             for j in range(k):
                 place(cells, vm, wcell[j], wval[j])
         else:

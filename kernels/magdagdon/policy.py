@@ -24,6 +24,11 @@ default (``ri[RI_PMODE]`` = 0, ``use_power``) first a ±1 change that makes the 
 (if any), else the reroll of the sub-multiset that maximises the chance that the rerolled roll
 is placeable (exact over the outcomes, one step); the knob can restrict it to either power.
 
+Whole games take the base policies' placement from ``choose_best`` (kernels/magdagdon/best.py),
+which equals ``choose`` in those modes without the table; ``choose`` stays for P_STORE (rollouts,
+``best``) and as the reference. The engine's hot functions run without reference counting
+(``_nrt=False``: they allocate nothing; each array passed on would cost atomic count updates).
+
 Performance notes: the hot helpers take scalars and few arrays and are inlined (every array
 argument of a non-inlined call costs reference-count updates); the valid-cell sets are formed
 from register-held prefix/suffix unions; the empty board's choice per roll multiset is tabulated
@@ -37,8 +42,8 @@ from numba import njit
 from kernels.rng import bounded_local, xoshiro
 from kernels.magdagdon.board import (P_MAX, P_MIN, P_STORE, PM_FIX_ONLY, PM_REROLL_ONLY,
                                      RF_CELL, RF_RUIN, RI_D, RI_MIN, RI_N, RI_PMODE, TT_LIMIT,
-                                     TT_MASK, U0, U1, _dead_lines, _masks_dead_s, bit_index,
-                                     board_from_cells, feasible_fast, heur, make_work, place,
+                                     TT_MASK, U0, U1, _masks_dead_s, bit_index, board_from_cells,
+                                     feasible_fast, heur, make_work, place, placed_value,
                                      popcount, unplace)
 from kernels.magdagdon.exact import fill_feasible, reroll_value
 
@@ -154,14 +159,8 @@ def choose(cells, vm, cnt0, need, mode, G, W, S, cap):
         tot, dead = _masks_dead_s(vm, cnt, un, full, nf, nl, tol, valid, d1 * 7)
         if d1 >= need:
             if coded:
-                lines = 0.0
-                if dead == U0:
-                    for k in range(n):
-                        lines += LT[rcode[k]] + LT[ccode[k]]
-                else:
-                    lines = _dead_lines(dead, n, rcode, ccode, tr, tc, LT)
-                hv = (2.0 * ssum + cellv * popcount(vm[0] & ~dead)
-                      - ruinp * (popcount(vm[7]) + popcount(dead)) + lines)
+                hv = placed_value(vm[0], popcount(vm[7]), dead, n, rcode, ccode, tr, tc, LT, ssum,
+                                  cellv, ruinp)
             else:
                 hv = heur(cells, vm, n, masks, badv, LT, bon, rf, nbs, dig)
             if mode == P_STORE:
@@ -214,7 +213,7 @@ def roll_into(cnt, j, s0, s1, s2, s3):
     return s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def use_power(vm, cnt, need, G, W, s0, s1, s2, s3):
     """The policies' power on a MAGDAGDON roll, by the knob ``G[0][RI_PMODE]``: a fixing ±1 if
     any, else the best reroll (PM_FIX_OR_REROLL, the default); a fixing ±1 only (PM_FIX_ONLY:
@@ -236,7 +235,7 @@ def use_power(vm, cnt, need, G, W, s0, s1, s2, s3):
     return True, s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fix_one(vm, cnt, need, G, W):
     """Apply to ``cnt`` the first ±1 change of one die (in value order, −1 before +1) that makes
     the roll placeable; returns whether there was one."""
@@ -256,7 +255,7 @@ def _fix_one(vm, cnt, need, G, W):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_ruin(cells, vm, G, W):
     """Empty cell whose ruin gives the highest H."""
     ri, rf, masks, badv, LT, bon = G[0], G[1], G[2], G[3], G[4], G[5]

@@ -5,6 +5,8 @@ references (reference.py), and the warm latency of the exact query commands.
   placed on mid-game board t mod 8 (the boards below) — the exact depth-first search over
   placement orders on bitboards.
 * ``greedy games``: whole SURVIVAL games under the greedy policy from the empty board.
+* ``greedy games (PEACEFUL)``: the same on PEACEFUL, where the policy spends powers (its first
+  two, ±1 changes and exact best rerolls), so the power search is timed too.
 * queries: ``feasible``, ``odds`` and ``score`` on mid-game boards, each a whole process.
 """
 from __future__ import annotations
@@ -48,10 +50,10 @@ def feasibility_job():
     return KernelJob("magdagdon feasibility", 1 << 16, run_blocks, None, unit="checks")
 
 
-def greedy_job():
+def greedy_job(difficulty: str = "survival"):
     from analyzer.games.magdagdon.play import make_job, parse_policy
 
-    rules, diff = _inputs("survival")
+    rules, diff = _inputs(difficulty)
     return make_job(rules, diff, parse_policy("greedy"))
 
 
@@ -66,6 +68,8 @@ CASES = [
               4_000_000, functools.partial(reference_feasibility, MID_GAME_BOARDS), 20_000),
     BenchCase("magdagdon", "greedy whole games (SURVIVAL)", "games", greedy_job, 40_000,
               reference_greedy_games, 20),
+    BenchCase("magdagdon", "greedy whole games (PEACEFUL)", "games",
+              functools.partial(greedy_job, "peaceful"), 20_000),
     BenchQuery("magdagdon", "feasible (mid-game board)",
                ("magdagdon", "feasible", "--board", "..../.3../..../....", "--roll", "1,2,5,6",
                 "--json")),
