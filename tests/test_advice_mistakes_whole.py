@@ -217,3 +217,35 @@ def test_cli_defaults_are_the_record_modules_games():
 
     assert inspect.signature(tp_cli).parameters["record_games"].default == PR.GAMES
     assert inspect.signature(ten_cli).parameters["record_games"].default == TR.GAMES
+
+
+def test_ctrl_c_while_recording_prints_the_race_and_exits_130():
+    """SIGINT during the recording phase (a real child process, killed): the race's front is
+    still printed, the JSON says interrupted, exit code 130; no rule recorded mid-way carries
+    a summary."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "analyzer", "ten", "game-advice", "--seed", "1",
+                          "--rounds", "1", "--band-by", "none", "--players", "2",
+                          "--record-games", "200000", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 240
+        while time.time() < deadline and p.poll() is None:
+            time.sleep(1)
+            if time.time() > deadline - 225:   # the race (one round) is done well before this
+                break
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["front"]
+    assert all("mistakes" not in row for row in data["front"])
+    assert "interrupted" in err

@@ -14,6 +14,7 @@ the race's, and the same seed gives the same record.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Callable, Mapping, Sequence
 
 #: block-key stream of the recording games (0 is the race, 1 the tuner's re-runs)
@@ -59,3 +60,19 @@ def front_mistakes(front: Sequence, record: Callable, reference, words: Mapping,
         ba = np.asarray(acts(reference, X), dtype=bool) if len(game) else np.zeros(0, bool)
         s.extra["mistakes"] = where_wrong(n_games, game, X, ra, ba, cuts(s.rule, reference),
                                           words, decision, seed=seed, same=same, top=top)
+
+
+@contextmanager
+def interruptible():
+    """Around a front's recording: Ctrl-C stops it, the race's front is still printed (rules
+    whose record finished keep their summary, the one in progress has none) and the command
+    exits 130 (``analyzer.errors.mark_interrupted``)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from analyzer.errors import mark_interrupted
+        from analyzer.output import note
+
+        mark_interrupted()
+        note("interrupted: the race finished; where its rules go wrong is shown only for the "
+             "rules whose recording finished")

@@ -308,7 +308,10 @@ def advise(rules, seed: int, max_rounds: int = 60, precision: float = 0.02,
     n_rec = GAMES if record_games is None else record_games
     if n_rec > 0:
         t0 = time.perf_counter()
-        pair_mistakes(res["front"], res["reference"], rules, seed, n_rec)
+        from analyzer.advice.record import interruptible
+
+        with interruptible():
+            pair_mistakes(res["front"], res["reference"], rules, seed, n_rec)
         res["record_seconds"] = time.perf_counter() - t0
         res["seconds"] += res["record_seconds"]
     return res

@@ -240,12 +240,13 @@ def advise(rules, seed: int, max_rounds: int = 48, precision: float = 0.02,
         s.extra.pop("policy", None)
     cost["unit"] = "deals"
     ref_rule = fam[cost["reference_index"]]
-    from analyzer.advice.record import front_mistakes
+    from analyzer.advice.record import front_mistakes, interruptible
 
     n_rec = RECORD_DEALS if record_games is None else record_games
     if n_rec > 0:
-        front_mistakes(front, lambda r, n, sd: record(rules, r, n, sd)[0], ref_rule,
-                       {f.name: f.words for f in feats}, DECISION, seed, n_rec)
+        with interruptible():
+            front_mistakes(front, lambda r, n, sd: record(rules, r, n, sd)[0], ref_rule,
+                           {f.name: f.words for f in feats}, DECISION, seed, n_rec)
     return {"features": feats, "front": front, "all": scored,
             "reference": ref_rule.words(fd, DECISION), "reference_rule": ref_rule.to_json(),
             "race": cost, "seconds": time.perf_counter() - t0}

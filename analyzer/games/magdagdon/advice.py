@@ -165,7 +165,10 @@ def advise(rules, diff, policy, seed: int, max_rounds: int = 24,
     res = race_family(family(diff), racer.values, BLOCK, max_rounds, precision, "games",
                       zone(precision, indifference))
     if record_games > 0:
-        front_mistakes(res["front"], res["reference"], rules, diff, policy, seed, record_games)
+        from analyzer.advice.record import interruptible
+
+        with interruptible():
+            front_mistakes(res["front"], res["reference"], rules, diff, policy, seed, record_games)
     return {**res, "default": default_rule(rules, diff)}
 
 

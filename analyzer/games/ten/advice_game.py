@@ -279,7 +279,10 @@ def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
     res = race_family(cands, racer.values, BLOCK, max_rounds, precision, "games",
                       zone(precision, indifference))
     t0 = time.perf_counter()
-    front_mistakes(res, rules, spec, players, seed, record_games)
+    from analyzer.advice.record import interruptible
+
+    with interruptible():
+        front_mistakes(res, rules, spec, players, seed, record_games)
     res["seconds"] += time.perf_counter() - t0
     return res
 

@@ -331,7 +331,10 @@ def advise(rules, players: int, seed: int, max_rounds: int = 24,
     finally:
         numba.set_num_threads(threads)
     t0 = time.perf_counter()
-    front_mistakes(res, rules, players, seed, record_games)
+    from analyzer.advice.record import interruptible
+
+    with interruptible():
+        front_mistakes(res, rules, players, seed, record_games)
     res["seconds"] += time.perf_counter() - t0
     return res
 
