@@ -43,3 +43,58 @@ def test_warm_commands_insist_on_their_exit_code_from_any_folder(tmp_path, monke
     assert list(tmp_path.iterdir()) == []  # nothing written where the user stands
     warms = [c for g in all_games() for c in g.load("bench") if isinstance(c, BenchWarm)]
     assert {c.game for c in warms if c.compiles} == {g.key for g in all_games()}
+
+
+def _row(game, case, rate, target=None):
+    return {"game": game, "case": case, "unit": "x", "per_second_1_core": rate, "target": target}
+
+
+def test_targets_are_rescaled_by_the_calibration_rate_of_the_same_run():
+    """Targets were set where the calibration loop ran 490M/s: on a machine where it runs 245M
+    (half), a 500k target becomes 250k; 300k meets it (1.2x), 200k does not (0.8x)."""
+    from analyzer.benchkit import CALIBRATION_CASE
+    from analyzer.cli.bench import _target_rows
+
+    cal = _row(*CALIBRATION_CASE, 245e6)
+    rows = [cal, _row("gostop", "a", 300e3, 500e3), _row("gostop", "b", 200e3, 500e3),
+            _row("pig", "no target", 1.0)]
+    got = {t["case"]: t for t in _target_rows(rows)}
+    assert set(got) == {"a", "b"}
+    assert got["a"]["target_here"] == 250e3 and got["b"]["target_here"] == 250e3
+    assert got["a"]["of_target"] == 1.2 and got["a"]["met"] is True
+    assert got["b"]["of_target"] == 0.8 and got["b"]["met"] is False
+    assert _target_rows(rows[1:]) == []  # no calibration in the run: nothing to judge by
+
+
+def test_a_targeted_case_brings_the_calibration_loop_along():
+    """`bench --game gostop` still runs the calibration loop (first), since its targets are
+    judged by it; a selection without targets, or with the calibration already, is unchanged."""
+    from analyzer.benchkit import CALIBRATION_CASE, BenchCase
+    from analyzer.cli.bench import _cases, _with_calibration
+
+    gostop = _cases(["gostop"])
+    with_cal = _with_calibration(gostop)
+    assert (with_cal[0].game, with_cal[0].name) == CALIBRATION_CASE
+    assert with_cal[1:] == gostop
+    untargeted = [c for c in gostop if not (isinstance(c, BenchCase) and c.target)]
+    assert _with_calibration(untargeted) == untargeted
+    tp = _cases(["trash-pandas"])
+    assert _with_calibration(tp) == tp
+
+
+def test_issue_16_targets_are_on_their_rows():
+    """The one-core throughput targets issue 16 states, per second, each on the row it names."""
+    from analyzer.benchkit import BenchCase
+    from analyzer.cli.bench import _cases
+
+    targets = {(c.game, c.name): c.target for c in _cases(None)
+               if isinstance(c, BenchCase) and c.target}
+    assert targets == {
+        ("trash-pandas", "turns, stop-at:6, no cards"): 0.8 * 490e6,
+        ("gostop", "2 players, greedy, whole deals"): 500e3,
+        ("canasta", "round engine, 2 players, greedy"): 60e3,
+        ("magdagdon", "greedy whole games (SURVIVAL)"): 100e3,
+        ("magdagdon", "greedy whole games (PEACEFUL)"): 40e3,
+        ("pig", "games, hold:20 vs hold:20"): 10e6,
+        ("ten", "one turn, total:7, fresh deck"): 60e6,
+    }

@@ -85,6 +85,61 @@ def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: flo
     return "below target, reason not known: profile it"
 
 
+def _with_calibration(cases: list) -> list:
+    """``cases``, with the calibration loop's case first when a case with a throughput target is
+    among them and the calibration is not (its rate in the same run rescales the targets)."""
+    from analyzer.benchkit import CALIBRATION_CASE, BenchCase
+    from analyzer.games import get_game
+
+    kernel_cases = [c for c in cases if isinstance(c, BenchCase)]
+    if (not any(c.target for c in kernel_cases)
+            or any((c.game, c.name) == CALIBRATION_CASE for c in kernel_cases)):
+        return cases
+    game, name = CALIBRATION_CASE
+    return [c for c in get_game(game).load("bench")
+            if isinstance(c, BenchCase) and c.name == name] + cases
+
+
+def _target_rows(rows: list[dict]) -> list[dict]:
+    """Issue 16's throughput targets judged on this machine: each target rescaled by the
+    calibration loop's one-core rate in this run (``analyzer.benchkit.target_here``), and the
+    row's one-core rate against it. Empty without a calibration row."""
+    from analyzer.benchkit import CALIBRATION_AT_TARGETS, CALIBRATION_CASE, target_here
+
+    cal = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
+    if cal is None:
+        return []
+    out = []
+    for r in rows:
+        if r.get("target") is None:
+            continue
+        here = target_here(r["target"], cal["per_second_1_core"])
+        out.append({"game": r["game"], "case": r["case"], "unit": r["unit"],
+                    "per_second_1_core": r["per_second_1_core"], "target": r["target"],
+                    "calibration_at_target": CALIBRATION_AT_TARGETS,
+                    "calibration_here": cal["per_second_1_core"], "target_here": here,
+                    "of_target": r["per_second_1_core"] / here,
+                    "met": r["per_second_1_core"] >= here})
+    return out
+
+
+def _targets_table(targets: list[dict]) -> str:
+    from analyzer.benchkit import CALIBRATION_AT_TARGETS
+    from analyzer.output import table
+
+    cal = targets[0]["calibration_here"]
+    head = (f"Throughput targets (issue 16), set where the calibration loop ran "
+            f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core; here it ran "
+            f"{cal / 1e6:.0f}M, so each target is scaled by {cal / CALIBRATION_AT_TARGETS:.2f}:")
+    body = table([(t["game"], t["case"], f"{t['per_second_1_core']:,.0f}",
+                   f"{t['target']:,.0f}", f"{t['target_here']:,.0f}",
+                   f"{t['of_target']:.2f}×", "met" if t["met"] else "NOT met")
+                  for t in targets],
+                 ["game", "case (per second, 1 core)", "rate", "target", "target here",
+                  "rate/target", ""], "llrrrrl")
+    return head + "\n" + body
+
+
 def _time_reference(case, scale: float) -> float | None:
     import time
 
@@ -185,6 +240,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     cases = _cases(game)
     if queries_only:
         cases = [c for c in cases if isinstance(c, BenchQuery)]
+    cases = _with_calibration(cases)
     rows = []
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
@@ -201,11 +257,12 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "cpus_in_all_core_run": how["cpus"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
-                     "relative_to": case.relative_to})
+                     "relative_to": case.relative_to, "target": case.target})
     by_name = {(r["game"], r["case"]): r for r in rows}
     for r in rows:
         cal = by_name.get((r["game"], r.pop("relative_to")))
         r["of_calibration"] = (r["per_second_1_core"] / cal["per_second_1_core"]) if cal else None
+    targets = _target_rows(rows)
     numba.set_num_threads(cores)
     timings = []
     for t in [c for c in cases if isinstance(c, BenchTiming)]:
@@ -215,8 +272,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     if queries:
         note("bench: query latency …")
     latency = _query_latency(queries)
-    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, "timings": timings,
-               "query_latency": latency}
+    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, "targets": targets,
+               "timings": timings, "query_latency": latency}
 
     def render():
         body = table([(r["game"], r["case"], f"{r['per_second_1_core']:,.0f}",
@@ -236,6 +293,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
             if r["of_calibration"] is not None:
                 lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
                              "calibration loop's rate on 1 core")
+        if targets:
+            lines.append(_targets_table(targets))
         for t in timings:
             lines.append(f"{t['game']} {t['name']} (warm): {t['seconds']:.3f} s")
         if latency:

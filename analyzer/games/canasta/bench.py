@@ -100,7 +100,7 @@ CASES = [
                   ("canasta", "decide", "analyzer/data/canasta_position_example.toml", "-n", "50",
                    "--seed", "1", "--json")),
     BenchCase("canasta", "round engine, 2 players, greedy", "rounds", make_rounds_job,
-              40_000, python_reference_rounds, 30),
+              40_000, python_reference_rounds, 30, target=60_000),
     BenchCase("canasta", "whole games to 20,000, 2 players, greedy", "games",
               make_games_job, 10_000, None, 0),
     BenchQuery("canasta", "score (example round)", ("canasta", "score", SCORE_EXAMPLE, "--json")),

@@ -37,7 +37,7 @@ CASES = [
                    "--json")),
     BenchCase("gostop", "2 players, greedy, whole deals", "deals",
               lambda: _job(2, "greedy"), 1_000_000,
-              lambda n, seed: python_reference_deals(n, seed, 2), 300),
+              lambda n, seed: python_reference_deals(n, seed, 2), 300, target=500_000),
     BenchCase("gostop", "3 players, greedy/go:2/random, whole deals", "deals",
               lambda: _job(3, "greedy,go:2,random"), 500_000, None, 0),
     BenchQuery("gostop", "score a capture pile", (

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from analyzer.errors import UserError
 from analyzer.rules import rule
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MONTH_CARDS = [
     ("01B", "01R", "01J1", "01J2"), ("02A", "02R", "02J1", "02J2"),
@@ -91,6 +93,8 @@ class GoStopRules:
 
 def rules_vector(r: GoStopRules) -> np.ndarray:
     """The rules as the int64 vector the kernels read (indices R_* in kernels.gostop.score)."""
+    import numpy as np  # here, not at the top: `gostop score` never needs numpy
+
     from kernels.gostop import score as K
 
     v = np.zeros(K.NRULE, dtype=np.int64)
