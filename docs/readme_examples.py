@@ -189,15 +189,33 @@ def mask(text: str) -> str:
     return text
 
 
+def parse_args(argv: list[str]):
+    """The options (module doc); ``--help`` or an unknown option exits before anything runs, so
+    a mistyped flag never rewrites README.md."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python docs/readme_examples.py",
+        description="Fill README.md's examples from real runs (the default), or check that they "
+                    "have not drifted.")
+    parser.add_argument("--check", action="store_true",
+                        help="rerun every non-volatile example and exit 1 with a diff if README.md "
+                             "differs (timings masked); writes nothing")
+    parser.add_argument("--times", action="store_true",
+                        help="also print each example's wall seconds on stderr, slowest first")
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> int:
+    args = parse_args(argv)
     started = time.perf_counter()
     current = README.read_text(encoding="utf-8")
-    fresh, checked = render(current, check="--check" in argv)
+    fresh, checked = render(current, check=args.check)
     took = time.perf_counter() - started
-    if "--times" in argv:
+    if args.times:
         for command, sec in sorted(SECONDS.items(), key=lambda kv: -kv[1]):
             print(f"{sec:7.1f} s  {command[:110]}", file=sys.stderr)
-    if "--check" in argv:
+    if args.check:
         if mask(checked) == mask(current):
             print(f"README examples match real runs ({took:.0f} s)")
             return 0

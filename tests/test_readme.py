@@ -36,6 +36,22 @@ def test_readme_examples_match_real_runs():
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
+def test_help_or_an_unknown_option_runs_nothing_and_writes_nothing(monkeypatch, tmp_path):
+    """`--help` and a mistyped option stop in the parser (exit 0 and 2), before any example
+    runs or README.md is written (a run once took `--help` for a rewrite)."""
+    gen = _generator()
+    readme = tmp_path / "README.md"
+    readme.write_text("untouched\n")
+    monkeypatch.setattr(gen, "README", readme)
+    monkeypatch.setattr(gen, "render", lambda *a, **k: pytest.fail("an example ran"))
+    for argv, code in ((["--help"], 0), (["--chek"], 2)):
+        with pytest.raises(SystemExit) as exc:
+            gen.main(argv)
+        assert exc.value.code == code
+    assert readme.read_text() == "untouched\n"
+    assert gen.parse_args(["--check", "--times"]).check is True
+
+
 def test_marker_options_are_parsed_and_unknown_ones_refused():
     gen = _generator()
     src = ["<!-- example lines=3 exit=2 volatile: pushluck pig rules -->", "```console", "```",
