@@ -20,14 +20,16 @@ of the bonus turn's code, so a block is played in two passes:
 1. **Codes, branch-free** (:func:`_fast_code`): three draws give six multiply-shift faces, which
    always suffice (a seventh face of a main turn must repeat; a bonus turn stops by its cap ≤ 5
    or at six); the six steps of the turn are played with masks (``alive``), so the trial loop has
-   no branch and LLVM vectorises it over trials. Bit 7 marks a *rare* trial: one whose turn
-   collected all six (its bonus turn still has to be played) or one in which a face word would
-   have been rejected by Lemire's step (probability ``6 · 4 / 2**32`` per trial; the
-   multiply-shift face may then differ from the exact one).
-2. **Counts**: a histogram of the main codes; each rare trial is replayed exactly and in full
+   no branch and LLVM vectorises it over trials. Bit 7 marks a *rare* trial: one in which a
+   face word would have been rejected by Lemire's step (probability ``6 · 4 / 2**32`` per trial;
+   the multiply-shift face may then differ from the exact one).
+2. **Counts**: a histogram of the main codes. A rare trial is replayed exactly and in full
    (:func:`_exact_turn`: the same stream, :func:`~kernels.rng.bounded_pair` faces, the bonus turn
-   continuing the stream after the main turn's six faces), adding its bonus code to a second
-   histogram.
+   continuing the stream after the main turn's six faces). A turn that collected all six
+   without a rare word (code 63, about 1.5% of stop-at:6 turns) plays its bonus turn from the
+   stream after the three draws pass 1 used (:func:`_bonus_after_six`: six exact faces are
+   exactly three draws, both halves used, so the exact main leg would end at the same state);
+   its bonus code goes to a second histogram.
 
 A trial's faces and codes are therefore exactly those of the one-pass kernel; only the order of
 the floating-point additions differs: Σvalue = Σ_c count_c · value_c over the at most 128 + 128
@@ -35,8 +37,9 @@ codes, which equals the trial-by-trial sum exactly whenever the values are integ
 default value model: sums stay below 2**53) and up to rounding in the last bits otherwise.
 
 Cost: about 3 xoshiro256** steps, 4 SplitMix64 finalisers and 6 multiply-shifts per trial in
-vector lanes, one histogram increment, and an exact scalar replay for about 1.5% of trials
-(stop-at:6); measured against the bench's calibration loop in ``pushluck bench``.
+vector lanes, one histogram increment, and a scalar bonus turn for about 1.5% of trials
+(stop-at:6; skipping the replay of their main turn bought about 1.1x); measured against the
+bench's calibration loop in ``pushluck bench``.
 Output: the per-block sums of turn.py's ``COLUMNS``, float64, shape (blocks, 13).
 """
 import numpy as np
@@ -68,7 +71,7 @@ def _masked_step(h, alive, bust, face, roll_bits):
 @njit(cache=True, inline="always")
 def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
     """Pass 1 for trial ``t``: the main turn's code from six multiply-shift faces, with bit 7 set
-    when the turn collected all six or a face word falls below Lemire's threshold ``thr``."""
+    when a face word falls below Lemire's threshold ``thr``."""
     s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     f0, r0 = face_flag(x >> np.uint64(32), 6, thr)
@@ -88,7 +91,7 @@ def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
     h, alive, bust = _masked_step(h, alive, bust, f3, roll_bits)
     h, alive, bust = _masked_step(h, alive, bust, f4, roll_bits)
     h, alive, bust = _masked_step(h, alive, bust, f5, roll_bits)
-    rare = (r0 | r1 | r2 | r3 | r4 | r5) | np.int64(h == _SIX)
+    rare = r0 | r1 | r2 | r3 | r4 | r5
     return h | (bust << 6) | (rare << 7)
 
 
@@ -120,6 +123,18 @@ def _exact_turn(k0, k1, k2, k3, t, roll_main, roll_bonus, bonus_turn):
         return main, -1
     bonus, buf, have, s0, s1, s2, s3 = _exact_leg(roll_bonus, buf, have, s0, s1, s2, s3)
     return main, bonus
+
+
+@njit(cache=True)
+def _bonus_after_six(k0, k1, k2, k3, t, roll_bonus):
+    """The bonus turn's code of trial ``t``, whose main turn collected all six with six exact
+    faces (no rare word): its stream after three draws, with no half-word left over."""
+    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    bonus, buf, have, s0, s1, s2, s3 = _exact_leg(roll_bonus, np.uint64(0), 0, s0, s1, s2, s3)
+    return bonus
 
 
 @njit(cache=True, inline="always")
@@ -226,12 +241,14 @@ def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr)
             codes[t] = _fast_code(k0, k1, k2, k3, t, roll_main, thr)
         main = np.zeros(128, dtype=np.int64)
         bonus = np.zeros(128, dtype=np.int64)
-        for t in range(n):  # pass 2: counts, rare trials replayed exactly
+        for t in range(n):  # pass 2: counts, rare trials replayed, bonus turns played exactly
             c = np.int64(codes[t])
             if c >= _RARE:
                 c, b = _exact_turn(k0, k1, k2, k3, t, roll_main, roll_bonus, bonus_turn)
                 if b >= 0:
                     bonus[b] += 1
+            elif c == _SIX and bonus_turn:
+                bonus[_bonus_after_six(k0, k1, k2, k3, t, roll_bonus)] += 1
             main[c] += 1
         _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val)
     return out
