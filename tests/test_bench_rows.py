@@ -27,6 +27,37 @@ def test_cores_taken_during_the_run_itself():
     assert "not known" in scaling_note(_case(), 1.0, 2, 100, 2.1, 2, 1.95)
 
 
+def test_time_stolen_by_the_hypervisor():
+    """Below the target with the CPUs asked for, but 12% of the CPU time went to other virtual
+    machines: the note names the steal; 2% is not enough to blame it."""
+    assert "12% of the CPU time" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.12)
+    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.02)
+
+
+def test_a_machine_whose_cpus_did_not_scale():
+    """The calibration loop (nothing shared between threads) scaled 1.6x beside the row and the
+    row 1.5x (0.94 of it): the machine is named. A row at 1.3x (0.81 of it) beside the same
+    calibration, or beside a calibration that scaled 1.95x, stays unexplained."""
+    assert "scaled only 1.60×" in scaling_note(_case(), 1.5, 2, 100, 1.0, 2, 1.95, 0.0, 1.6)
+    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.6)
+    assert "not known" in scaling_note(_case(), 1.5, 2, 100, 1.0, 2, 1.95, 0.0, 1.95)
+
+
+def test_cpu_steal_reads_proc_stat():
+    """Where /proc/stat exists (Linux), steal and total clock ticks since boot, steal <= total,
+    neither going down between two readings."""
+    import os
+
+    import pytest
+
+    from analyzer.cli.bench import cpu_steal
+
+    if not os.path.exists("/proc/stat"):
+        pytest.skip("no /proc/stat here")
+    (s0, t0), (s1, t1) = cpu_steal(), cpu_steal()
+    assert 0 <= s0 <= t0 and t0 > 0 and s1 >= s0 and t1 >= t0
+
+
 def test_warm_commands_insist_on_their_exit_code_from_any_folder(tmp_path, monkeypatch):
     """`bench --warm` runs each query (and each game's extra warm commands) in a fresh process
     from the package's folder, so "analyzer/data/…" resolves wherever the user stands; a
@@ -64,6 +95,35 @@ def test_targets_are_rescaled_by_the_calibration_rate_of_the_same_run():
     assert got["a"]["of_target"] == 1.2 and got["a"]["met"] is True
     assert got["b"]["of_target"] == 0.8 and got["b"]["met"] is False
     assert _target_rows(rows[1:]) == []  # no calibration in the run: nothing to judge by
+
+
+def test_a_target_is_judged_by_the_calibration_measured_beside_its_row():
+    """The machine slowed down between the calibration row (245M) and this row, whose own
+    calibration runs gave 196M: the 500k target becomes 200k here, so 220k meets it (1.1x)
+    although it would fail against the start-of-run calibration (250k)."""
+    from analyzer.benchkit import CALIBRATION_CASE
+    from analyzer.cli.bench import _target_rows
+
+    row = dict(_row("gostop", "a", 220e3, 500e3), calibration_beside=196e6)
+    [got] = _target_rows([_row(*CALIBRATION_CASE, 245e6), row])
+    assert got["calibration_here"] == 196e6 and got["target_here"] == 200e3
+    assert abs(got["of_target"] - 1.1) < 1e-12 and got["met"] is True
+
+
+def test_time_kernel_runs_the_calibration_beside_the_case():
+    """_time_kernel with ``beside`` returns the beside case's best 1-thread rate (a real run of a
+    small Pig job); without it, none."""
+    import dataclasses
+
+    from analyzer.benchkit import BenchCase
+    from analyzer.cli.bench import _cases, _time_kernel
+
+    pig = next(c for c in _cases(["pig"]) if isinstance(c, BenchCase))
+    small = dataclasses.replace(pig, n=1)
+    _, _, how = _time_kernel(small, 1, 1.0, beside=small)
+    assert how["beside"] > 0 and how["beside_scaling"] > 0
+    alone = _time_kernel(small, 1, 1.0)[2]
+    assert alone["beside"] is None and alone["beside_scaling"] is None
 
 
 def test_a_targeted_case_brings_the_calibration_loop_along():

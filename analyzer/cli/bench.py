@@ -27,13 +27,35 @@ def _cases(games: list[str] | None):
     return [case for key in keys for case in get_game(key).load("bench")]
 
 
-def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
+def cpu_steal() -> tuple[int, int] | None:
+    """(steal, total) CPU time in clock ticks since boot, all CPUs, from /proc/stat; None where
+    there is no such file. Steal is the time a virtual machine's CPUs were ready to run but the
+    hypervisor ran other machines: a drop in speed that no process on this machine explains."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, float, dict]:
     """Best rate on 1 thread and on ``cores`` threads, the two interleaved over three rounds so
-    that a machine whose speed drifts affects both alike. A run has at least 4 blocks per thread
-    (so ``--quick`` can still split). Also returns what the scaling note needs: blocks per run,
-    the highest 1-minute load average seen during the case and the CPUs the all-core run with the
-    best rate actually got (process CPU time / wall time: below ``cores`` when other processes
-    held the cores during that very run, which a lagging load average can miss)."""
+    that a machine whose speed drifts affects both alike; the scaling is the median over the
+    rounds of each round's all-core rate / 1-core rate (paired, so a drift between rounds
+    cancels). A run has at least 4 blocks per thread (so ``--quick`` can still split). Also
+    returns what the scaling note needs: blocks per run, the highest 1-minute load average seen
+    during the case, the CPUs the all-core run with the best rate actually got (process CPU time /
+    wall time: below ``cores`` when other processes held the cores during that very run, which a
+    lagging load average can miss) and the share of CPU time stolen by the hypervisor during the
+    all-core runs (``cpu_steal``).
+
+    ``beside``, a case (the calibration loop), is also run on 1 thread and on ``cores`` threads
+    just before each round of this case; its best 1-thread rate comes back as ``how["beside"]``
+    and its paired scaling as ``how["beside_scaling"]``. A shared machine's speed drifts by more
+    than a factor 1.5 over the minutes a whole bench takes, and so does how well its virtual CPUs
+    scale, so a target is judged against the calibration measured beside its own row, not once
+    at the start, and a row that scales badly is compared with a loop that shares nothing."""
     import os
     import time
 
@@ -46,28 +68,58 @@ def _time_kernel(case, cores: int, scale: float) -> tuple[float, float, dict]:
     best = {1: 0.0, cores: 0.0}
     load = os.getloadavg()[0]
     share = None
+    beside_best = None
+    if beside is not None:
+        beside_job = beside.make_job()
+        # a quarter of its own row's size: 3 rounds of it beside every row cost seconds, not
+        # a minute, over a whole bench
+        beside_n = max(int(beside.n * scale / 4), beside_job.block_size * 4)
+        beside_best = 0.0
+    ratios, steal, ticks, beside_ratios = [], 0, 0, []
     for rep in range(3):
+        if beside is not None:
+            numba.set_num_threads(1)
+            b1 = run(beside_job, beside_n, 12345 + rep, progress=False).per_second
+            numba.set_num_threads(cores)
+            b2 = run(beside_job, beside_n * cores, 12345 + rep, progress=False).per_second
+            beside_best = max(beside_best, b1)
+            beside_ratios.append(b2 / b1 if b1 else 0.0)
+        rates = {}
         for threads in (1, cores):
             numba.set_num_threads(threads)
+            s0 = cpu_steal()
             c0, w0 = time.process_time(), time.perf_counter()
             res = run(job, n, 12345 + rep, progress=False)
             cpus = (time.process_time() - c0) / max(time.perf_counter() - w0, 1e-9)
+            s1 = cpu_steal()
+            if threads == cores and s0 and s1:
+                steal, ticks = steal + s1[0] - s0[0], ticks + s1[1] - s0[1]
+            rates[threads] = res.per_second
             if res.per_second > best[threads]:
                 best[threads] = res.per_second
                 if threads == cores:
                     share = cpus
             load = max(load, os.getloadavg()[0])
+        ratios.append(rates[cores] / rates[1] if rates[1] else 0.0)
     numba.set_num_threads(cores)
     return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load,
-                                  "cpus": share}
+                                  "cpus": share, "beside": beside_best,
+                                  "scaling": sorted(ratios)[1],
+                                  "beside_scaling": (sorted(beside_ratios)[1] if beside_ratios
+                                                     else None),
+                                  "steal": steal / ticks if ticks else None}
 
 
 def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
-                 cpus: int, got: float | None = None) -> str | None:
+                 cpus: int, got: float | None = None, steal: float | None = None,
+                 machine: float | None = None) -> str | None:
     """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
     own reason, too few blocks to split, or other processes on the cores during the run (the
     bench itself keeps up to ``cores`` threads busy, so a load above that is someone else; or
-    ``got``, the CPUs its all-core run received, fell below 0.8 · ``cores``)."""
+    ``got``, the CPUs its all-core run received, fell below 0.8 · ``cores``; or the hypervisor
+    stole at least 5% of the CPU time during the all-core runs), or the machine itself: the
+    calibration loop, which shares nothing between threads, run beside the row, scaled
+    ``machine``, itself below the target, and the row got at least 0.9 of that."""
     from analyzer.benchkit import SCALING_TARGET
 
     if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
@@ -82,6 +134,14 @@ def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: flo
     if got is not None and got < 0.8 * cores:
         return (f"the {cores} threads got {got:.1f} CPUs on average during the run: other "
                 "processes took the cores; repeat on a quiet machine")
+    if steal is not None and steal >= 0.05:
+        return (f"the hypervisor ran other machines for {steal:.0%} of the CPU time during the "
+                "all-core runs (steal time): repeat on a quiet host")
+    if (machine is not None and machine < SCALING_TARGET * cores / 2
+            and scaling >= 0.9 * machine):
+        return (f"the calibration loop, which shares nothing between threads, scaled only "
+                f"{machine:.2f}× beside this row: the machine's {cores} CPUs did not scale then "
+                "(virtual CPUs that share a physical core do this); repeat on a quiet host")
     return "below target, reason not known: profile it"
 
 
@@ -102,8 +162,9 @@ def _with_calibration(cases: list) -> list:
 
 def _target_rows(rows: list[dict]) -> list[dict]:
     """Issue 16's throughput targets judged on this machine: each target rescaled by the
-    calibration loop's one-core rate in this run (``analyzer.benchkit.target_here``), and the
-    row's one-core rate against it. Empty without a calibration row."""
+    calibration loop's one-core rate (``analyzer.benchkit.target_here``), as measured beside the
+    row (``calibration_beside``) or else on its own row of this run, and the row's one-core rate
+    against it. Empty without a calibration row."""
     from analyzer.benchkit import CALIBRATION_AT_TARGETS, CALIBRATION_CASE, target_here
 
     cal = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
@@ -113,11 +174,12 @@ def _target_rows(rows: list[dict]) -> list[dict]:
     for r in rows:
         if r.get("target") is None:
             continue
-        here = target_here(r["target"], cal["per_second_1_core"])
+        cal_rate = r.get("calibration_beside") or cal["per_second_1_core"]
+        here = target_here(r["target"], cal_rate)
         out.append({"game": r["game"], "case": r["case"], "unit": r["unit"],
                     "per_second_1_core": r["per_second_1_core"], "target": r["target"],
                     "calibration_at_target": CALIBRATION_AT_TARGETS,
-                    "calibration_here": cal["per_second_1_core"], "target_here": here,
+                    "calibration_here": cal_rate, "target_here": here,
                     "of_target": r["per_second_1_core"] / here,
                     "met": r["per_second_1_core"] >= here})
     return out
@@ -127,16 +189,16 @@ def _targets_table(targets: list[dict]) -> str:
     from analyzer.benchkit import CALIBRATION_AT_TARGETS
     from analyzer.output import table
 
-    cal = targets[0]["calibration_here"]
     head = (f"Throughput targets (issue 16), set where the calibration loop ran "
-            f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core; here it ran "
-            f"{cal / 1e6:.0f}M, so each target is scaled by {cal / CALIBRATION_AT_TARGETS:.2f}:")
+            f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core; each is scaled by the "
+            "calibration rate measured beside its row (column \"calibration\"):")
     body = table([(t["game"], t["case"], f"{t['per_second_1_core']:,.0f}",
-                   f"{t['target']:,.0f}", f"{t['target_here']:,.0f}",
-                   f"{t['of_target']:.2f}×", "met" if t["met"] else "NOT met")
+                   f"{t['calibration_here'] / 1e6:,.0f}M", f"{t['target']:,.0f}",
+                   f"{t['target_here']:,.0f}", f"{t['of_target']:.2f}×",
+                   "met" if t["met"] else "NOT met")
                   for t in targets],
-                 ["game", "case (per second, 1 core)", "rate", "target", "target here",
-                  "rate/target", ""], "llrrrrl")
+                 ["game", "case (per second, 1 core)", "rate", "calibration", "target",
+                  "target here", "rate/target", ""], "llrrrrrl")
     return head + "\n" + body
 
 
@@ -217,7 +279,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
       pushluck bench --queries --game gostop
 
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
-    their ratio (parallel scaling), the pure-Python reference rate of the same algorithm and the
+    the parallel scaling (the median of three rounds' paired all-core/1-core ratios, so it can
+    differ a little from the ratio of the two best rates), the pure-Python reference rate of the same algorithm and the
     kernel/reference speed-up. Then warm timings (exact solves) and the warm whole-process latency
     of each game's query commands relative to `python -c "import numba"` in the same run.
     """
@@ -227,7 +290,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.output import emit, note, table
 
-    from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming
+    from analyzer.benchkit import CALIBRATION_CASE, BenchCase, BenchQuery, BenchTiming
 
     if warm and jobs > 1:
         return _warm_in_processes(game, jobs, json, not kernels_only)
@@ -241,23 +304,29 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     if queries_only:
         cases = [c for c in cases if isinstance(c, BenchQuery)]
     cases = _with_calibration(cases)
+    calibration = next((c for c in cases if isinstance(c, BenchCase)
+                        and (c.game, c.name) == CALIBRATION_CASE), None)
     rows = []
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
-        one, allc, how = _time_kernel(case, cores, scale)
+        one, allc, how = _time_kernel(case, cores, scale,
+                                      beside=None if case is calibration else calibration)
         ref = _time_reference(case, scale)
-        scaling = allc / one if one else None
+        scaling = how["scaling"] if one else None
         rows.append({"game": case.game, "case": case.name, "unit": case.unit,
                      "per_second_1_core": one, "per_second_all_cores": allc,
                      "cores": cores, "scaling": scaling,
                      "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
                                                   how["load"], os.cpu_count() or cores,
-                                                  how["cpus"]),
+                                                  how["cpus"], how["steal"],
+                                                  how["beside_scaling"]),
                      "blocks_per_run": how["blocks"], "load_average": how["load"],
-                     "cpus_in_all_core_run": how["cpus"],
+                     "cpus_in_all_core_run": how["cpus"], "steal_in_all_core_runs": how["steal"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
-                     "relative_to": case.relative_to, "target": case.target})
+                     "relative_to": case.relative_to, "target": case.target,
+                     "calibration_beside": how["beside"],
+                     "calibration_scaling_beside": how["beside_scaling"]})
     by_name = {(r["game"], r["case"]): r for r in rows}
     for r in rows:
         cal = by_name.get((r["game"], r.pop("relative_to")))
