@@ -15,7 +15,9 @@ Options go between ``example`` and the colon, separated by spaces:
 - ``exit=N`` expects exit code N instead of 0; a failing command shows its stderr (the one-line
   error), a succeeding one its stdout;
 - ``volatile`` refreshes the block but leaves it out of ``--check`` (machine-dependent figures such
-  as ``pushluck bench``): a rewrite runs it (and it must succeed), ``--check`` does not run it.
+  as ``pushluck bench``): a rewrite runs it (and it must succeed) alone, after every other
+  example has finished, so its timings are not taken beside this script's own runs; ``--check``
+  does not run it.
 
 The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
 example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
@@ -149,7 +151,7 @@ def run_all(examples: list[Example], check: bool = False) -> list[str]:
     SCRATCH.mkdir(parents=True)
     groups: dict[object, list[int]] = {}
     for k, ex in enumerate(examples):
-        if not (check and ex.volatile):
+        if not ex.volatile:
             groups.setdefault(ex.out_dir or k, []).append(k)
     outputs: list[str] = [""] * len(examples)
 
@@ -160,7 +162,23 @@ def run_all(examples: list[Example], check: bool = False) -> list[str]:
     # longest groups first, so two workers finish together
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(run_group, sorted(groups.values(), key=len, reverse=True)))
+    volatile = [k for k, ex in enumerate(examples) if ex.volatile]
+    if volatile and not check:  # timings, on a machine this script no longer loads
+        settle()
+        run_group(volatile)
     return outputs
+
+
+def settle(most: float = 90.0) -> None:
+    """Wait (at most ``most`` seconds) for the 1-minute load average to fall below 1, so the
+    timing examples do not open with the load this script's own runs left behind (`bench`
+    reads the load average to explain a row that scaled badly)."""
+    import os
+    import time
+
+    end = time.monotonic() + most
+    while hasattr(os, "getloadavg") and os.getloadavg()[0] >= 1 and time.monotonic() < end:
+        time.sleep(2)
 
 
 def render(text: str, check: bool = False) -> tuple[str, str]:
