@@ -51,11 +51,14 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     all-core runs (``cpu_steal``).
 
     ``beside``, a case (the calibration loop), is also run on 1 thread and on ``cores`` threads
-    just before each round of this case; its best 1-thread rate comes back as ``how["beside"]``
-    and its paired scaling as ``how["beside_scaling"]``. A shared machine's speed drifts by more
-    than a factor 1.5 over the minutes a whole bench takes, and so does how well its virtual CPUs
-    scale, so a target is judged against the calibration measured beside its own row, not once
-    at the start, and a row that scales badly is compared with a loop that shares nothing."""
+    just before and just after each round of this case. Per round: its 1-thread rate (the mean
+    of the two), this case's 1-thread rate over it, and its scaling (the lower of the two); the
+    medians over the rounds come back as ``how["beside"]``, ``how["of_beside"]`` and
+    ``how["beside_scaling"]``. Paired within a round and with medians on both sides, neither the
+    case nor the calibration gains from being sampled more often. A shared machine's speed
+    drifts by more than a factor 1.5 over the minutes a whole bench takes, and so does how well its
+    virtual CPUs scale, so a target is judged against the calibration measured beside its own row,
+    not once at the start, and a row that scales badly is compared with a loop that shares nothing."""
     import os
     import time
 
@@ -68,22 +71,24 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     best = {1: 0.0, cores: 0.0}
     load = os.getloadavg()[0]
     share = None
-    beside_best = None
     if beside is not None:
         beside_job = beside.make_job()
-        # a quarter of its own row's size: 3 rounds of it beside every row cost seconds, not
-        # a minute, over a whole bench
+        # a quarter of its own row's size: 6 runs of it beside every row cost seconds, not
+        # minutes, over a whole bench
         beside_n = max(int(beside.n * scale / 4), beside_job.block_size * 4)
-        beside_best = 0.0
-    ratios, steal, ticks, beside_ratios = [], 0, 0, []
+
+    def calibrate(rep: int) -> tuple[float, float]:
+        """One 1-thread and one all-thread run of ``beside``: its 1-thread rate and scaling."""
+        numba.set_num_threads(1)
+        b1 = run(beside_job, beside_n, 12345 + rep, progress=False).per_second
+        numba.set_num_threads(cores)
+        b2 = run(beside_job, beside_n * cores, 12345 + rep, progress=False).per_second
+        return b1, (b2 / b1 if b1 else 0.0)
+
+    ratios, steal, ticks = [], 0, 0
+    cal_rates, of_cal, cal_ratios = [], [], []  # per round, with ``beside``
     for rep in range(3):
-        if beside is not None:
-            numba.set_num_threads(1)
-            b1 = run(beside_job, beside_n, 12345 + rep, progress=False).per_second
-            numba.set_num_threads(cores)
-            b2 = run(beside_job, beside_n * cores, 12345 + rep, progress=False).per_second
-            beside_best = max(beside_best, b1)
-            beside_ratios.append(b2 / b1 if b1 else 0.0)
+        before = calibrate(rep) if beside is not None else None
         rates = {}
         for threads in (1, cores):
             numba.set_num_threads(threads)
@@ -101,12 +106,21 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
                     share = cpus
             load = max(load, os.getloadavg()[0])
         ratios.append(rates[cores] / rates[1] if rates[1] else 0.0)
+        if beside is not None:
+            after = calibrate(rep)
+            cal = (before[0] + after[0]) / 2  # a drift during the round cancels to first order
+            cal_rates.append(cal)
+            of_cal.append(rates[1] / cal if cal else 0.0)
+            cal_ratios.append(min(before[1], after[1]))  # the machine's worse side
+
+    def median3(xs):
+        return sorted(xs)[1] if xs else None
+
     numba.set_num_threads(cores)
     return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load,
-                                  "cpus": share, "beside": beside_best,
-                                  "scaling": sorted(ratios)[1],
-                                  "beside_scaling": (sorted(beside_ratios)[1] if beside_ratios
-                                                     else None),
+                                  "cpus": share, "scaling": median3(ratios),
+                                  "beside": median3(cal_rates), "of_beside": median3(of_cal),
+                                  "beside_scaling": median3(cal_ratios),
                                   "steal": steal / ticks if ticks else None}
 
 
@@ -140,8 +154,9 @@ def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: flo
     if (machine is not None and machine < SCALING_TARGET * cores / 2
             and scaling >= 0.9 * machine):
         return (f"the calibration loop, which shares nothing between threads, scaled only "
-                f"{machine:.2f}× beside this row: the machine's {cores} CPUs did not scale then "
-                "(virtual CPUs that share a physical core do this); repeat on a quiet host")
+                f"{machine:.2f}× around this row's runs: the machine's {cores} CPUs did not "
+                "scale then (virtual CPUs that share a physical core do this); repeat on a quiet "
+                "host")
     return "below target, reason not known: profile it"
 
 
@@ -162,9 +177,10 @@ def _with_calibration(cases: list) -> list:
 
 def _target_rows(rows: list[dict]) -> list[dict]:
     """Issue 16's throughput targets judged on this machine: each target rescaled by the
-    calibration loop's one-core rate (``analyzer.benchkit.target_here``), as measured beside the
-    row (``calibration_beside``) or else on its own row of this run, and the row's one-core rate
-    against it. Empty without a calibration row."""
+    calibration loop's one-core rate (``analyzer.benchkit.target_here``). With the calibration
+    run beside the row, ``of_target`` is the row's median per-round rate over the calibration
+    (``of_calibration_beside``) against target / 490M; without, the row's best rate against
+    the target rescaled by the calibration row of this run. Empty without a calibration row."""
     from analyzer.benchkit import CALIBRATION_AT_TARGETS, CALIBRATION_CASE, target_here
 
     cal = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
@@ -174,14 +190,18 @@ def _target_rows(rows: list[dict]) -> list[dict]:
     for r in rows:
         if r.get("target") is None:
             continue
-        cal_rate = r.get("calibration_beside") or cal["per_second_1_core"]
-        here = target_here(r["target"], cal_rate)
+        if r.get("of_calibration_beside"):  # paired per round with the calibration beside it
+            cal_rate = r["calibration_beside"]
+            of_target = r["of_calibration_beside"] * CALIBRATION_AT_TARGETS / r["target"]
+        else:
+            cal_rate = cal["per_second_1_core"]
+            of_target = r["per_second_1_core"] / target_here(r["target"], cal_rate)
         out.append({"game": r["game"], "case": r["case"], "unit": r["unit"],
                     "per_second_1_core": r["per_second_1_core"], "target": r["target"],
                     "calibration_at_target": CALIBRATION_AT_TARGETS,
-                    "calibration_here": cal_rate, "target_here": here,
-                    "of_target": r["per_second_1_core"] / here,
-                    "met": r["per_second_1_core"] >= here})
+                    "calibration_here": cal_rate,
+                    "target_here": target_here(r["target"], cal_rate),
+                    "of_target": of_target, "met": of_target >= 1})
     return out
 
 
@@ -190,8 +210,9 @@ def _targets_table(targets: list[dict]) -> str:
     from analyzer.output import table
 
     head = (f"Throughput targets (issue 16), set where the calibration loop ran "
-            f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core; each is scaled by the "
-            "calibration rate measured beside its row (column \"calibration\"):")
+            f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core, judged by the calibration "
+            "loop run before and after each round of the row (rate/target: the median over "
+            "rounds of the row's rate over the calibration's, against the target's):")
     body = table([(t["game"], t["case"], f"{t['per_second_1_core']:,.0f}",
                    f"{t['calibration_here'] / 1e6:,.0f}M", f"{t['target']:,.0f}",
                    f"{t['target_here']:,.0f}", f"{t['of_target']:.2f}×",
@@ -326,6 +347,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "speedup_vs_python": (one / ref) if ref else None,
                      "relative_to": case.relative_to, "target": case.target,
                      "calibration_beside": how["beside"],
+                     "of_calibration_beside": how["of_beside"],
                      "calibration_scaling_beside": how["beside_scaling"]})
     by_name = {(r["game"], r["case"]): r for r in rows}
     for r in rows:
