@@ -31,11 +31,13 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from analyzer.errors import UserError
-from analyzer.games.ten.rules import TYPE_VALUES, TenRules, TurnState, ValueModel
+from analyzer.games.ten.rules import _TYPE_VALUES, TenRules, TurnState, ValueModel
+
+if TYPE_CHECKING:  # numpy is imported where a solve needs it: `ten odds` answers without it
+    import numpy as np
 
 KIND_TOTAL, KIND_CARDS, KIND_OPTIMAL = 0, 1, 2
 KIND_RULE = -1   # a rule of thumb: played by the kernels as a decision table (analyzer side only)
@@ -50,7 +52,7 @@ def odds(state: TurnState, rules: TenRules) -> dict:
     nb = cb = safe = 0
     for i in range(14):
         k = state.avail[i]
-        v = int(TYPE_VALUES[i])
+        v = _TYPE_VALUES[i]
         if i < 9:
             if state.N + v - state.C >= rules.bust_at:
                 nb += k
@@ -179,6 +181,9 @@ def multisets_up_to(avail, values, limit: int) -> int:
 
 def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
     """Enumerate the reachable states and evaluate each policy exactly (optimal by default)."""
+    import numpy as np
+
+    from analyzer.games.ten.rules import TYPE_VALUES
     from kernels.ten.exact import solve_turn
 
     policies = policies or [TenPolicy(KIND_OPTIMAL)]

@@ -1,0 +1,50 @@
+"""The query commands that answer without NumPy keep doing so (issue 16: a query answers faster
+than `import numba`, and NumPy is most of what that import costs). Each is one of the commands
+`pushluck bench` times, run in a fresh interpreter: its exit code, and neither numpy nor numba
+imported."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.benchkit import BenchQuery
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (game, bench query name) of every query that loads neither; the others read NumPy solution
+# caches or build NumPy tables (see the issue 16 note)
+WITHOUT_NUMPY = [
+    ("trash-pandas", "odds --held trash,paw --blammo 1"),
+    ("trash-pandas", "score (three players)"),
+    ("ten", "odds --tableau r9,$5,$5 --seen b7,b#"),
+    ("ten", "score (12-card collection with 4 wilds)"),
+    ("ten", "decide (impossible position: one line, exit 2)"),
+    ("gostop", "score a capture pile"),
+    ("gostop", "score with payments of two opponents"),
+    ("canasta", "score (example round)"),
+    ("canasta", "check (initial meld at 5000)"),
+    ("canasta", "check (add to an existing meld)"),
+]
+
+
+def _query(game: str, name: str) -> BenchQuery:
+    from analyzer.games import get_game
+
+    return next(q for q in get_game(game).load("bench")
+                if isinstance(q, BenchQuery) and q.name == name)
+
+
+@pytest.mark.parametrize("game,name", WITHOUT_NUMPY)
+def test_the_query_loads_neither_numpy_nor_numba(game, name):
+    query = _query(game, name)
+    code = ("import sys\nfrom analyzer.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n"
+            "    print(e.code or 0, 'numpy' in sys.modules, 'numba' in sys.modules, "
+            "file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code, *query.argv], capture_output=True,
+                         text=True, cwd=str(ROOT), timeout=120)
+    assert res.stderr.strip().splitlines()[-1] == f"{query.exit_code} False False", res.stderr
