@@ -4,11 +4,11 @@ with one mistake, run in a fresh interpreter: one line on stderr, exit 2, and Nu
 imported."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.module_probe import run_reporting_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "analyzer" / "data"
@@ -33,12 +33,7 @@ def _prepend(text: str, line: str) -> str:
 def _exit_code_and_numba(argv: list[str], path: Path) -> tuple[list[str], str]:
     """Run ``pushluck ARGV PATH`` in a fresh interpreter: its stderr lines, the last one being
     "<exit code> <whether numba was imported>"."""
-    code = ("import sys\nfrom analyzer.cli.main import main\n"
-            "try:\n    main(sys.argv[1:])\n"
-            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code, *argv, str(path)], capture_output=True,
-                         text=True, cwd=str(ROOT), timeout=120)
-    return res.stderr.strip().splitlines(), res.stderr
+    return run_reporting_modules([*argv, str(path)], ("numba",))
 
 
 @pytest.mark.parametrize("game", sorted(CASES))

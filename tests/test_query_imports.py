@@ -4,15 +4,10 @@ than `import numba`, and NumPy is most of what that import costs). Each is one o
 imported."""
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from analyzer.benchkit import BenchQuery
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.module_probe import run_reporting_modules
 
 # (game, bench query name) of every query that loads neither; the others read NumPy solution
 # caches or build NumPy tables (see the issue 16 note)
@@ -40,11 +35,5 @@ def _query(game: str, name: str) -> BenchQuery:
 @pytest.mark.parametrize("game,name", WITHOUT_NUMPY)
 def test_the_query_loads_neither_numpy_nor_numba(game, name):
     query = _query(game, name)
-    code = ("import sys\nfrom analyzer.cli.main import main\n"
-            "try:\n    main(sys.argv[1:])\n"
-            "except SystemExit as e:\n"
-            "    print(e.code or 0, 'numpy' in sys.modules, 'numba' in sys.modules, "
-            "file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code, *query.argv], capture_output=True,
-                         text=True, cwd=str(ROOT), timeout=120)
-    assert res.stderr.strip().splitlines()[-1] == f"{query.exit_code} False False", res.stderr
+    lines, err = run_reporting_modules(list(query.argv), ("numpy", "numba"))
+    assert lines[-1] == f"{query.exit_code} False False", err

@@ -1,8 +1,6 @@
 """`trash-pandas game --out DIR --chart` writes its tables and charts under --out only (and the
 same files again for the same seed); reading a bad `decide` position loads no Numba kernel."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -75,12 +73,8 @@ held = ["trees", "trees"]
 def test_a_bad_position_is_refused_without_loading_numba(tmp_path):
     pos = tmp_path / "bad.toml"
     pos.write_text(BAD)
-    code = ("import sys\nfrom analyzer.cli.main import main\n"
-            "try:\n    main(['trash-pandas', 'decide', sys.argv[1]])\n"
-            "except SystemExit as e:\n    print(e.code, 'numba' in sys.modules, "
-            "'pandas' in sys.modules, file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code, str(pos)], capture_output=True, text=True,
-                         cwd=str(Path(__file__).resolve().parents[1]), timeout=120)
-    lines = res.stderr.strip().splitlines()
+    from tests.module_probe import run_reporting_modules
+
+    lines, _ = run_reporting_modules(["trash-pandas", "decide", str(pos)], ("numba", "pandas"))
     assert lines[-1] == "2 False False"
     assert "twice" in lines[0] and len(lines) == 2

@@ -56,9 +56,10 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     medians over the rounds come back as ``how["beside"]``, ``how["of_beside"]`` and
     ``how["beside_scaling"]``. Paired within a round and with medians on both sides, neither the
     case nor the calibration gains from being sampled more often. A shared machine's speed
-    drifts by more than a factor 1.5 over the minutes a whole bench takes, and so does how well its
-    virtual CPUs scale, so a target is judged against the calibration measured beside its own row,
-    not once at the start, and a row that scales badly is compared with a loop that shares nothing."""
+    drifts by more than a factor 1.5 over the minutes a whole bench takes, and so does how well
+    its virtual CPUs scale, so a target is judged against the calibration measured beside its
+    own row, not once at the start, and a row that scales badly is compared with a loop that
+    shares nothing."""
     import os
     import time
 
@@ -301,9 +302,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
     the parallel scaling (the median of three rounds' paired all-core/1-core ratios, so it can
-    differ a little from the ratio of the two best rates), the pure-Python reference rate of the same algorithm and the
-    kernel/reference speed-up. Then warm timings (exact solves) and the warm whole-process latency
-    of each game's query commands relative to `python -c "import numba"` in the same run.
+    differ a little from the ratio of the two best rates), the pure-Python reference rate of the
+    same algorithm and the kernel/reference speed-up. Then warm timings (exact solves) and the
+    warm whole-process latency of each game's query commands relative to `python -c "import
+    numba"` in the same run.
     """
     import os
 
