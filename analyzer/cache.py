@@ -9,18 +9,32 @@ atomically (a temporary name, then a rename); an unreadable entry is recomputed 
 Where: ``$PUSHLUCK_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/pushluck``, else
 ``~/.cache/pushluck``. ``PUSHLUCK_NO_CACHE=1`` turns the cache off (compute every time). A cache
 folder that cannot be written is not an error: the answer is computed and not kept.
+
+A query that only looks up a few cells reads an entry with :func:`cached_views`, without NumPy
+(whose import costs most of a query's budget, issue 16): ``np.savez`` stores each array
+uncompressed as a ``.npy`` member (a magic string, a header that is a Python dict literal giving
+``descr``, ``fortran_order`` and ``shape``, then the raw C-order bytes), so each member becomes a
+read-only ``memoryview`` cast to the array's item format and shape (``view[i, j, k]`` reads a
+cell, ``view.tolist()`` the whole array).
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
 import os
+import sys
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+# .npy item types a memoryview can show, by NumPy's descr (little-endian: checked at read time)
+_NPY_FORMATS = {"<f8": "d", "<i8": "q", "<u8": "Q", "<i4": "i", "<u4": "I", "|b1": "?",
+                "|i1": "b", "|u1": "B"}
 
 
 def cache_dir() -> Path:
@@ -55,9 +69,11 @@ def cached_arrays(name: str, params: dict, sources: list[Path],
 
     ``keep``: at most this many entries of ``name`` stay on disk; writing a new one removes the
     least recently used (a read marks an entry used)."""
+    import numpy as np
+
     if os.environ.get("PUSHLUCK_NO_CACHE") == "1":
         return compute()
-    path = cache_dir() / f"{name}-{entry_key(name, params, sources)}.npz"
+    path = _entry_path(name, params, sources)
     try:
         with np.load(path, allow_pickle=False) as data:
             got = {k: data[k] for k in data.files}
@@ -79,6 +95,50 @@ def cached_arrays(name: str, params: dict, sources: list[Path],
     except OSError:
         pass  # a read-only cache folder only costs speed
     return arrays
+
+
+def _entry_path(name: str, params: dict, sources: list[Path]) -> Path:
+    return cache_dir() / f"{name}-{entry_key(name, params, sources)}.npz"
+
+
+def cached_views(name: str, params: dict, sources: list[Path]) -> dict[str, memoryview] | None:
+    """The arrays of the valid entry for ``params`` as memoryviews (module doc), without NumPy;
+    None when there is no readable entry (or the cache is off, or an array has a type or layout
+    a memoryview cannot show): the caller then computes through :func:`cached_arrays`."""
+    if os.environ.get("PUSHLUCK_NO_CACHE") == "1" or sys.byteorder != "little":
+        return None
+    path = _entry_path(name, params, sources)
+    try:
+        with zipfile.ZipFile(path) as z:
+            views = {}
+            for info in z.infolist():
+                if not info.filename.endswith(".npy"):
+                    return None
+                view = _npy_view(z.read(info))
+                if view is None:
+                    return None
+                views[info.filename[:-4]] = view
+    except (OSError, ValueError, TypeError, KeyError, EOFError, SyntaxError,
+            zipfile.BadZipFile):
+        return None
+    _touch(path)
+    return views
+
+
+def _npy_view(raw: bytes) -> memoryview | None:
+    """One ``.npy`` member as a memoryview of its item format and shape (None if unsupported)."""
+    if raw[:6] != b"\x93NUMPY":
+        raise ValueError("not an .npy member")
+    major = raw[6]
+    width = 2 if major == 1 else 4
+    size = int.from_bytes(raw[8:8 + width], "little")
+    start = 8 + width
+    header = ast.literal_eval(raw[start:start + size].decode("latin1"))
+    fmt = _NPY_FORMATS.get(header["descr"])
+    shape = list(header["shape"])
+    if fmt is None or (header["fortran_order"] and len(shape) > 1) or 0 in shape:
+        return None  # (a memoryview cannot be cast to a shape with a zero in it)
+    return memoryview(raw[start + size:]).cast("B").cast(fmt, shape=shape)
 
 
 def _touch(path: Path) -> None:

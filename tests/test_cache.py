@@ -70,3 +70,74 @@ def test_keep_removes_the_least_recently_used_entries(tmp_path, monkeypatch):
     cached_arrays("k", {"goal": 2}, [src], lambda: calls.append(1) or {"x": np.ones(2)}, keep=2)
     assert not calls and len(list(tmp_path.glob("k-*.npz"))) == 2  # 3 went, not 2
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def _views_of(tmp_path, monkeypatch, arrays: dict):
+    from analyzer.cache import cached_views
+
+    monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))
+    tmp_path.mkdir(exist_ok=True)
+    src = tmp_path / "s.py"
+    src.write_text("v")
+    cached_arrays("v", {"n": 1}, [src], lambda: arrays)
+    return cached_views("v", {"n": 1}, [src])
+
+
+def test_views_read_back_every_array_without_numpy(tmp_path, monkeypatch):
+    rng = np.random.default_rng(5)
+    arrays = {"P": rng.random((4, 5, 6)), "roll": rng.random((3, 4, 2)) < 0.5,
+              "idx": rng.integers(-9, 9, size=(7, 3)), "small": np.arange(4, dtype=np.int32),
+              "iterations": np.int64(417), "change": np.float64(3.5e-13)}
+    views = _views_of(tmp_path, monkeypatch, arrays)
+    assert set(views) == set(arrays)
+    for name, a in arrays.items():
+        v = views[name]
+        assert v.shape == np.shape(a) and v.tolist() == np.asarray(a).tolist(), name
+    assert views["P"][3, 1, 5] == arrays["P"][3, 1, 5]
+    assert views["roll"][2, 3, 1] == bool(arrays["roll"][2, 3, 1])
+    assert views["idx"][6, 0] == int(arrays["idx"][6, 0]) and views["iterations"][()] == 417
+
+
+def test_views_are_none_when_missing_corrupt_off_or_of_an_unsupported_type(tmp_path,
+                                                                           monkeypatch):
+    from analyzer.cache import cached_views
+
+    assert _views_of(tmp_path / "a", monkeypatch, {"z": np.ones(2, dtype=np.complex128)}) is None
+    assert _views_of(tmp_path / "b", monkeypatch, {"s": np.array(["ab", "c"])}) is None
+    assert _views_of(tmp_path / "e", monkeypatch, {"e": np.zeros((0, 5), dtype=np.int64)}) \
+        is None
+    assert _views_of(tmp_path / "c", monkeypatch, {"f": np.asfortranarray(np.ones((2, 3)))}) \
+        is None
+    src = tmp_path / "c" / "s.py"
+    assert cached_views("v", {"n": 2}, [src]) is None  # no such entry
+    assert _views_of(tmp_path / "d", monkeypatch, {"x": np.ones(3)}) is not None
+    monkeypatch.setenv("PUSHLUCK_NO_CACHE", "1")
+    assert cached_views("v", {"n": 1}, [tmp_path / "d" / "s.py"]) is None
+    monkeypatch.delenv("PUSHLUCK_NO_CACHE")
+    (entry,) = (tmp_path / "d").glob("v-*.npz")
+    raw = entry.read_bytes()
+    entry.write_bytes(raw[:len(raw) // 2])  # truncated
+    assert cached_views("v", {"n": 1}, [tmp_path / "d" / "s.py"]) is None
+    entry.write_bytes(raw.replace(b"\x93NUMPY", b"\x93NUMPX"))  # not an .npy member (CRC too)
+    assert cached_views("v", {"n": 1}, [tmp_path / "d" / "s.py"]) is None
+
+
+def test_pig_decide_from_the_cached_views_equals_decide_from_a_solve(tmp_path, monkeypatch):
+    """Every state of Pig to 40: the decision read from the cache without NumPy (memoryview
+    cells) is the same dict, to the last bit, as the one from the solved arrays."""
+    from analyzer.games.pig import exact
+    from analyzer.games.pig.rules import PigRules
+
+    monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))
+    rules = PigRules(goal=40)
+    exact.solve.cache_clear()
+    exact.solve(rules)  # fills the cache
+    assert isinstance(exact.win_probabilities(rules), memoryview)
+    cached = [exact.decide(i, j, k, rules) for i in range(40) for j in range(40)
+              for k in range(40 - i)]
+    monkeypatch.setenv("PUSHLUCK_NO_CACHE", "1")
+    assert not isinstance(exact.win_probabilities(rules), memoryview)
+    solved = [exact.decide(i, j, k, rules) for i in range(40) for j in range(40)
+              for k in range(40 - i)]
+    exact.solve.cache_clear()
+    assert cached == solved and {d["recommendation"] for d in cached} >= {"roll", "hold"}

@@ -9,8 +9,7 @@ import pytest
 from analyzer.benchkit import BenchQuery
 from tests.module_probe import run_reporting_modules
 
-# (game, bench query name) of every query that loads neither; the others read NumPy solution
-# caches or build NumPy tables (see the issue 16 note)
+# (game, bench query name) of every query that loads neither
 WITHOUT_NUMPY = [
     ("trash-pandas", "odds --held trash,paw --blammo 1"),
     ("trash-pandas", "score (three players)"),
@@ -24,6 +23,13 @@ WITHOUT_NUMPY = [
     ("canasta", "check (add to an existing meld)"),
 ]
 
+# queries answered from an exact solution cached on disk: once it is there, they read it without
+# NumPy (analyzer/cache.py ``cached_views``); the first run solves it (NumPy and Numba)
+FROM_THE_CACHE = [
+    ("pig", "decide --me 50 --opp 60 --turn 12"),
+    ("ten", "best --tableau r5,r3"),
+]
+
 
 def _query(game: str, name: str) -> BenchQuery:
     from analyzer.games import get_game
@@ -35,5 +41,15 @@ def _query(game: str, name: str) -> BenchQuery:
 @pytest.mark.parametrize("game,name", WITHOUT_NUMPY)
 def test_the_query_loads_neither_numpy_nor_numba(game, name):
     query = _query(game, name)
+    lines, err = run_reporting_modules(list(query.argv), ("numpy", "numba"))
+    assert lines[-1] == f"{query.exit_code} False False", err
+
+
+@pytest.mark.parametrize("game,name", FROM_THE_CACHE)
+def test_the_query_reads_its_cached_solution_without_numpy(game, name, tmp_path, monkeypatch):
+    monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))  # the fresh interpreters' cache
+    query = _query(game, name)
+    first, _err = run_reporting_modules(list(query.argv), ("numpy",))
+    assert first[-1] == f"{query.exit_code} True"  # an empty cache: solved
     lines, err = run_reporting_modules(list(query.argv), ("numpy", "numba"))
     assert lines[-1] == f"{query.exit_code} False False", err

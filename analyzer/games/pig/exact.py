@@ -13,15 +13,21 @@ The turn ends holding ``t ≥ H`` with probability ``q[t]`` for ``H ≤ t < H + 
 the turn did not stop earlier); p_bust = 1 − Σ_{t≥H} q[t]; mean points = Σ_{t≥H} t·q[t].
 
 Cost: the solve has goal³ states (10⁶ at goal 100) and takes a few hundred sweeps (about a
-second, cached per rule set); a decision then costs O(F); one-turn statistics O(H·F).
+second, cached per rule set); a decision then costs O(F), reading F + 2 cells of the cached
+solution without NumPy (:func:`analyzer.cache.cached_views`); one-turn statistics O(H·F).
 """
 from __future__ import annotations
 
 import functools
-
-import numpy as np
+from pathlib import Path
 
 from analyzer.games.pig.rules import PigRules, check_scores
+
+_KERNEL = Path(__file__).resolve().parents[3] / "kernels" / "pig" / "exact.py"
+
+
+def _cache_params(rules: PigRules, tol: float) -> dict:
+    return {"goal": rules.goal, "faces": rules.faces, "bust_faces": rules.bust_faces, "tol": tol}
 
 
 @functools.lru_cache(maxsize=4)
@@ -30,11 +36,11 @@ def solve(rules: PigRules, tol: float = 1e-12):
 
     The solution is kept on disk per rule set and solver code (:mod:`analyzer.cache`), so a
     query after the first loads it instead of solving (and never imports Numba)."""
-    from pathlib import Path
-
     from analyzer.cache import cached_arrays
 
     def compute():
+        import numpy as np
+
         from kernels.pig import solve_pig
 
         P, roll, iterations, change = solve_pig(rules.goal, rules.faces, rules.bust_faces, tol,
@@ -42,11 +48,19 @@ def solve(rules: PigRules, tol: float = 1e-12):
         return {"P": P, "roll": roll, "iterations": np.int64(iterations),
                 "change": np.float64(change)}
 
-    kernel = Path(__file__).resolve().parents[3] / "kernels" / "pig" / "exact.py"
-    params = {"goal": rules.goal, "faces": rules.faces, "bust_faces": rules.bust_faces,
-              "tol": tol}
-    got = cached_arrays("pig-solution", params, [kernel], compute)
+    got = cached_arrays("pig-solution", _cache_params(rules, tol), [_KERNEL], compute)
     return got["P"], got["roll"], int(got["iterations"]), float(got["change"])
+
+
+def win_probabilities(rules: PigRules, tol: float = 1e-12):
+    """``P`` of :func:`solve`, indexable as ``P[i, j, k]``: read from the cache without NumPy when
+    the solution is there (a decision reads a handful of cells), else solved."""
+    from analyzer.cache import cached_views
+
+    views = cached_views("pig-solution", _cache_params(rules, tol), [_KERNEL])
+    if views is not None and "P" in views:
+        return views["P"]
+    return solve(rules, tol)[0]
 
 
 def turn_stats(hold_at: int, rules: PigRules) -> dict:
@@ -71,7 +85,7 @@ def turn_stats(hold_at: int, rules: PigRules) -> dict:
 def decide(me: int, opp: int, turn: int, rules: PigRules) -> dict:
     """Exact roll/hold decision with the win probability of each choice."""
     check_scores(me, opp, turn, rules)
-    P, _roll, _it, _ch = solve(rules)
+    P = win_probabilities(rules)
     F, b, goal = rules.faces, rules.bust_faces, rules.goal
     p_roll = b / F * (1.0 - P[opp, me, 0])
     for f in range(b + 1, F + 1):

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.errors import UserError
-from analyzer.games.ten.rules import _TYPE_VALUES, TenRules, TurnState, ValueModel
+from analyzer.games.ten.rules import FACE_VALUES, TenRules, TurnState, ValueModel
 
 if TYPE_CHECKING:  # numpy is imported where a solve needs it: `ten odds` answers without it
     import numpy as np
@@ -52,7 +52,7 @@ def odds(state: TurnState, rules: TenRules) -> dict:
     nb = cb = safe = 0
     for i in range(14):
         k = state.avail[i]
-        v = _TYPE_VALUES[i]
+        v = FACE_VALUES[i]
         if i < 9:
             if state.N + v - state.C >= rules.bust_at:
                 nb += k

@@ -7,7 +7,8 @@ recursion at a state reads only its children), so the solution from P's fresh ro
 every number multiset a and currency multiset b drawn from P — holds every tableau's answer.
 This module solves P's root once (``kernels.ten.exact.solve_turn``, optimal policy), keeps V and
 the multiset tables in the on-disk cache (``analyzer.cache``, keyed by P, the bust limits, the
-value scalars and the solver's code), and answers a tableau (a, b) without Numba:
+value scalars and the solver's code), and answers a tableau (a, b) without Numba or NumPy
+(the cached arrays are read as memoryviews, ``analyzer.cache.cached_views``):
 
     D(a, b) = Σ_i (r_i / R)·(bust value if type i busts, else V(child_i(a, b)))
 
@@ -17,34 +18,38 @@ states a solve rooted at the tableau visits. tests/test_ten_pile.py checks both 
 ``solve`` on random tableaux, seen cards, rules and value models.
 
 Cost: one solve of P (151,591 states for a fresh 4-player deck, 2,246 × 106 value cells, about
-2 MB on disk; the ``KEEP`` most recently used piles are kept), then a few milliseconds per query. When P's solve would pass ``MAX_CELLS`` (large house
-rules) the caller solves from the tableau instead.
+2 MB on disk; the ``KEEP`` most recently used piles are kept), then a few milliseconds per
+query. When P's solve would pass ``MAX_CELLS`` (large house rules) the caller solves from the
+tableau instead.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from pathlib import Path
 
-import numpy as np
-
-from analyzer.games.ten.rules import TYPE_VALUES
+from analyzer.games.ten.rules import FACE_VALUES
 
 KEEP = 32  # piles kept on disk (about 2 MB each), the least recently used removed first
 
 
-def _pile_solution(model, pile: list[int]) -> dict | None:
-    """V and the multiset tables of pile ``pile``'s root (from the cache, else solved)."""
-    from analyzer.cache import cached_arrays
+def _pile_solution(model, pile: list[int]) -> dict[str, memoryview] | None:
+    """V and the multiset tables of pile ``pile``'s root as memoryviews: read from the cache
+    without NumPy (``analyzer.cache.cached_views``), else solved and cached."""
+    from analyzer.cache import cached_arrays, cached_views
     from analyzer.games.ten.exact import KIND_OPTIMAL, MAX_CELLS, multisets_up_to
 
     r = model.rules
     dc = r.currency_bust_at - 1
     dn = r.bust_at - 1 + dc
-    if multisets_up_to(pile[:9], TYPE_VALUES[:9], dn) * multisets_up_to(
-            pile[9:], TYPE_VALUES[9:], dc) > MAX_CELLS:
+    if multisets_up_to(pile[:9], FACE_VALUES[:9], dn) * multisets_up_to(
+            pile[9:], FACE_VALUES[9:], dc) > MAX_CELLS:
         return None
     card, token, bustv, oppc, cap, room = model.scalars
 
     def compute():
+        import numpy as np
+
+        from analyzer.games.ten.rules import TYPE_VALUES
         from kernels.ten.exact import part_multisets, solve_turn
 
         avail = np.array(pile, dtype=np.int64)
@@ -62,7 +67,17 @@ def _pile_solution(model, pile: list[int]) -> dict | None:
                           int(room)]}
     here = Path(__file__).resolve()
     sources = [here, here.parents[3] / "kernels" / "ten" / "exact.py"]
-    return cached_arrays("ten-pile", params, sources, compute, keep=KEEP)
+    views = cached_views("ten-pile", params, sources)
+    if views is None:
+        arrays = cached_arrays("ten-pile", params, sources, compute, keep=KEEP)
+        views = {k: memoryview(a) for k, a in arrays.items()}
+    return views
+
+
+def _above(rows: list[list[int]], i: int) -> list[int]:
+    """Indices of the rows that are ≥ row ``i`` in every column (the multisets containing it)."""
+    low = rows[i]
+    return [j for j, row in enumerate(rows) if all(x >= y for x, y in zip(row, low))]
 
 
 def pile_answer(model) -> tuple[float, int] | None:
@@ -75,17 +90,17 @@ def pile_answer(model) -> tuple[float, int] | None:
     sol = _pile_solution(model, pile)
     if sol is None:
         return None
-    V, nchild, cchild = sol["V"], sol["nchild"], sol["cchild"]
+    V, nchild, cchild, Nsum, Csum = (sol[k] for k in ("V", "nchild", "cchild", "Nsum", "Csum"))
     a = b = 0
     for i in range(9):
         for _ in range(s.drawn[i]):
-            a = int(nchild[a, i])
+            a = nchild[a, i]
     for u in range(5):
         for _ in range(s.drawn[9 + u]):
-            b = int(cchild[b, u])
+            b = cchild[b, u]
     bust_at = model.rules.bust_at
     _card, _token, bustv, oppc, cap, _room = model.scalars
-    C = int(sol["Csum"][b])
+    C = Csum[b]
     nbust = bustv - oppc * (C if C < cap else cap)
     R = sum(int(x) for x in s.avail)
     D = 0.0
@@ -94,19 +109,19 @@ def pile_answer(model) -> tuple[float, int] | None:
             r = int(s.avail[i])
             if r <= 0:
                 continue
-            a2 = int(nchild[a, i])
-            if a2 < 0 or int(sol["Nsum"][a2]) - C >= bust_at:
+            a2 = nchild[a, i]
+            if a2 < 0 or Nsum[a2] - C >= bust_at:
                 D += (r / R) * nbust
             else:
-                D += (r / R) * float(V[a2, b])
+                D += (r / R) * V[a2, b]
         for u in range(5):
             r = int(s.avail[9 + u])
             if r <= 0:
                 continue
-            b2 = int(cchild[b, u])
-            D += (r / R) * (bustv if b2 < 0 else float(V[a, b2]))
-    above_a = (sol["ND"] >= sol["ND"][a]).all(axis=1)
-    above_b = np.sort(sol["Csum"][(sol["CD"] >= sol["CD"][b]).all(axis=1)])
-    lows = sol["Nsum"][above_a] - bust_at  # a pair is a state when Csum > Nsum − bust_at
-    states = int((len(above_b) - np.searchsorted(above_b, lows, side="right")).sum())
+            b2 = cchild[b, u]
+            D += (r / R) * (bustv if b2 < 0 else V[a, b2])
+    # a pair (a' ⊇ a, b' ⊇ b) is a state when Csum[b'] > Nsum[a'] − bust_at
+    above_b = sorted(Csum[j] for j in _above(sol["CD"].tolist(), b))
+    states = sum(len(above_b) - bisect_right(above_b, Nsum[j] - bust_at)
+                 for j in _above(sol["ND"].tolist(), a))
     return D, states

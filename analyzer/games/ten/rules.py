@@ -273,17 +273,17 @@ class TurnState:
         return sum(self.avail) + self.wilds
 
 
-#: face value of each card type (number cards 1-9, then currency cards 1-5), as int64 numpy
-#: array ``TYPE_VALUES``, built on first use (:func:`__getattr__`) so that parsing and
-#: validating rules and positions does not load numpy
-_TYPE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5)
+#: face value of each card type (number cards 1-9, then currency cards 1-5); the same as an
+#: int64 numpy array, ``TYPE_VALUES``, is built on first use (:func:`__getattr__`) so that
+#: parsing and validating rules and positions does not load numpy
+FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5)
 
 
 def __getattr__(name: str):
     if name == "TYPE_VALUES":
         import numpy as np
 
-        globals()["TYPE_VALUES"] = np.array(_TYPE_VALUES, dtype=np.int64)
+        globals()["TYPE_VALUES"] = np.array(FACE_VALUES, dtype=np.int64)
         return globals()["TYPE_VALUES"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
