@@ -80,21 +80,43 @@ def _row(game, case, rate, target=None):
     return {"game": game, "case": case, "unit": "x", "per_second_1_core": rate, "target": target}
 
 
-def test_targets_are_rescaled_by_the_calibration_rate_of_the_same_run():
-    """Targets were set where the calibration loop ran 490M/s: on a machine where it runs 245M
-    (half), a 500k target becomes 250k; 300k meets it (1.2x), 200k does not (0.8x)."""
+def test_targets_are_rescaled_by_the_calibration_rate_beside_the_row():
+    """Targets were set where the calibration loop ran 490M/s: beside a row where it ran 245M
+    (half), a 500k target becomes 250k; a row at 1.2 of the needed share of the calibration
+    meets it, one at 0.8 does not. Rows without a target, and rows that did not run beside the
+    calibration (the calibration's own), are not judged."""
     from analyzer.benchkit import CALIBRATION_CASE
     from analyzer.cli.bench import _target_rows
 
+    need = 500e3 / 490e6
     cal = _row(*CALIBRATION_CASE, 245e6)
-    rows = [cal, _row("gostop", "a", 300e3, 500e3), _row("gostop", "b", 200e3, 500e3),
-            _row("pig", "no target", 1.0)]
+    rows = [cal, dict(_row("gostop", "a", 300e3, 500e3), calibration_beside=245e6,
+                      of_calibration_beside=1.2 * need),
+            dict(_row("gostop", "b", 200e3, 500e3), calibration_beside=245e6,
+                 of_calibration_beside=0.8 * need),
+            dict(_row("pig", "no target", 1.0), calibration_beside=245e6,
+                 of_calibration_beside=0.5),
+            _row("ten", "not beside", 1.0, 500e3)]
     got = {t["case"]: t for t in _target_rows(rows)}
     assert set(got) == {"a", "b"}
     assert got["a"]["target_here"] == 250e3 and got["b"]["target_here"] == 250e3
-    assert got["a"]["of_target"] == 1.2 and got["a"]["met"] is True
-    assert got["b"]["of_target"] == 0.8 and got["b"]["met"] is False
-    assert _target_rows(rows[1:]) == []  # no calibration in the run: nothing to judge by
+    assert abs(got["a"]["of_target"] - 1.2) < 1e-12 and got["a"]["met"] is True
+    assert abs(got["b"]["of_target"] - 0.8) < 1e-12 and got["b"]["met"] is False
+
+
+def test_the_share_of_the_calibration_is_the_paired_figure():
+    """A row's printed share of the calibration loop is the paired per-round median (the figure
+    the target is judged by), not its best rate over the calibration row's best rate."""
+    from analyzer.benchkit import CALIBRATION_CASE
+    from analyzer.cli.bench import _relative_rates
+
+    cal = dict(_row(*CALIBRATION_CASE, 245e6), relative_to=None)
+    row = dict(_row(CALIBRATION_CASE[0], "kernel", 230e6), relative_to=CALIBRATION_CASE[1],
+               calibration_beside=250e6, of_calibration_beside=0.785)
+    other = dict(_row("pig", "games", 1.0), relative_to=None, of_calibration_beside=0.3)
+    _relative_rates([cal, row, other])
+    assert row["of_calibration"] == 0.785 and cal["of_calibration"] is None
+    assert other["of_calibration"] is None and "relative_to" not in row
 
 
 def test_a_target_is_judged_by_the_calibration_measured_beside_its_row():

@@ -61,11 +61,8 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     own row, not once at the start, and a row that scales badly is compared with a loop that
     shares nothing."""
     import os
-    import time
 
     import numba
-
-    from analyzer.runner import run
 
     job = case.make_job()
     n = max(int(case.n * scale), job.block_size * 4 * cores)
@@ -80,10 +77,8 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
 
     def calibrate(rep: int) -> tuple[float, float]:
         """One 1-thread and one all-thread run of ``beside``: its 1-thread rate and scaling."""
-        numba.set_num_threads(1)
-        b1 = run(beside_job, beside_n, 12345 + rep, progress=False).per_second
-        numba.set_num_threads(cores)
-        b2 = run(beside_job, beside_n * cores, 12345 + rep, progress=False).per_second
+        b1 = _timed_run(beside_job, beside_n, 12345 + rep, 1)[0]
+        b2 = _timed_run(beside_job, beside_n * cores, 12345 + rep, cores)[0]
         return b1, (b2 / b1 if b1 else 0.0)
 
     ratios, steal, ticks = [], 0, 0
@@ -92,17 +87,11 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
         before = calibrate(rep) if beside is not None else None
         rates = {}
         for threads in (1, cores):
-            numba.set_num_threads(threads)
-            s0 = cpu_steal()
-            c0, w0 = time.process_time(), time.perf_counter()
-            res = run(job, n, 12345 + rep, progress=False)
-            cpus = (time.process_time() - c0) / max(time.perf_counter() - w0, 1e-9)
-            s1 = cpu_steal()
-            if threads == cores and s0 and s1:
-                steal, ticks = steal + s1[0] - s0[0], ticks + s1[1] - s0[1]
-            rates[threads] = res.per_second
-            if res.per_second > best[threads]:
-                best[threads] = res.per_second
+            rates[threads], cpus, stolen = _timed_run(job, n, 12345 + rep, threads)
+            if threads == cores and stolen:
+                steal, ticks = steal + stolen[0], ticks + stolen[1]
+            if rates[threads] > best[threads]:
+                best[threads] = rates[threads]
                 if threads == cores:
                     share = cpus
             load = max(load, os.getloadavg()[0])
@@ -123,6 +112,25 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
                                   "beside": median3(cal_rates), "of_beside": median3(of_cal),
                                   "beside_scaling": median3(cal_ratios),
                                   "steal": steal / ticks if ticks else None}
+
+
+def _timed_run(job, n: int, seed: int, threads: int) -> tuple[float, float, tuple | None]:
+    """One run of ``job`` on ``threads`` Numba threads: its rate, the CPUs it got (process CPU
+    time / wall time) and the (steal, total) CPU ticks that passed during it (None where
+    /proc/stat cannot be read)."""
+    import time
+
+    import numba
+
+    from analyzer.runner import run
+
+    numba.set_num_threads(threads)
+    s0 = cpu_steal()
+    c0, w0 = time.process_time(), time.perf_counter()
+    res = run(job, n, seed, progress=False)
+    cpus = (time.process_time() - c0) / max(time.perf_counter() - w0, 1e-9)
+    s1 = cpu_steal()
+    return res.per_second, cpus, ((s1[0] - s0[0], s1[1] - s0[1]) if s0 and s1 else None)
 
 
 def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
@@ -177,26 +185,20 @@ def _with_calibration(cases: list) -> list:
 
 
 def _target_rows(rows: list[dict]) -> list[dict]:
-    """Issue 16's throughput targets judged on this machine: each target rescaled by the
-    calibration loop's one-core rate (``analyzer.benchkit.target_here``). With the calibration
-    run beside the row, ``of_target`` is the row's median per-round rate over the calibration
-    (``of_calibration_beside``) against target / 490M; without, the row's best rate against
-    the target rescaled by the calibration row of this run. Empty without a calibration row."""
-    from analyzer.benchkit import CALIBRATION_AT_TARGETS, CALIBRATION_CASE, target_here
+    """Issue 16's throughput targets judged on this machine: ``of_target`` is the row's median
+    per-round 1-core rate over the calibration loop run beside it (``of_calibration_beside``,
+    see ``_time_kernel``) against target / 490M, the same ratio on the machine the targets were
+    set on; ``target_here`` rescales the target by the calibration's rate beside the row
+    (``analyzer.benchkit.target_here``). Only rows that ran with the calibration beside them
+    (every row but the calibration's own, when the calibration is in the run)."""
+    from analyzer.benchkit import CALIBRATION_AT_TARGETS, target_here
 
-    cal = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
-    if cal is None:
-        return []
     out = []
     for r in rows:
-        if r.get("target") is None:
+        if r.get("target") is None or not r.get("of_calibration_beside"):
             continue
-        if r.get("of_calibration_beside"):  # paired per round with the calibration beside it
-            cal_rate = r["calibration_beside"]
-            of_target = r["of_calibration_beside"] * CALIBRATION_AT_TARGETS / r["target"]
-        else:
-            cal_rate = cal["per_second_1_core"]
-            of_target = r["per_second_1_core"] / target_here(r["target"], cal_rate)
+        cal_rate = r["calibration_beside"]
+        of_target = r["of_calibration_beside"] * CALIBRATION_AT_TARGETS / r["target"]
         out.append({"game": r["game"], "case": r["case"], "unit": r["unit"],
                     "per_second_1_core": r["per_second_1_core"], "target": r["target"],
                     "calibration_at_target": CALIBRATION_AT_TARGETS,
@@ -204,6 +206,14 @@ def _target_rows(rows: list[dict]) -> list[dict]:
                     "target_here": target_here(r["target"], cal_rate),
                     "of_target": of_target, "met": of_target >= 1})
     return out
+
+
+def _relative_rates(rows: list[dict]) -> None:
+    """Give each row its ``of_calibration``: for a case with ``relative_to`` (which is removed
+    here; it names the calibration loop), its 1-core rate as a share of the calibration's, the
+    paired per-round median ``of_calibration_beside`` that the targets are judged by; else None."""
+    for r in rows:
+        r["of_calibration"] = r["of_calibration_beside"] if r.pop("relative_to") else None
 
 
 def _targets_table(targets: list[dict]) -> str:
@@ -351,10 +361,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "calibration_beside": how["beside"],
                      "of_calibration_beside": how["of_beside"],
                      "calibration_scaling_beside": how["beside_scaling"]})
-    by_name = {(r["game"], r["case"]): r for r in rows}
-    for r in rows:
-        cal = by_name.get((r["game"], r.pop("relative_to")))
-        r["of_calibration"] = (r["per_second_1_core"] / cal["per_second_1_core"]) if cal else None
+    _relative_rates(rows)
     targets = _target_rows(rows)
     numba.set_num_threads(cores)
     timings = []
@@ -385,7 +392,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
         for r in rows:
             if r["of_calibration"] is not None:
                 lines.append(f"{r['game']} {r['case']}: {r['of_calibration']:.2f} of the "
-                             "calibration loop's rate on 1 core")
+                             "calibration loop's rate on 1 core (median over rounds of the "
+                             "rate over the calibration run beside it)")
         if targets:
             lines.append(_targets_table(targets))
         for t in timings:
