@@ -43,6 +43,16 @@ def test_a_machine_whose_cpus_did_not_scale():
     assert "not known" in scaling_note(_case(), 1.5, 2, 100, 1.0, 2, 1.95, 0.0, 1.95)
 
 
+def test_a_row_that_scaled_like_the_machine_round_by_round():
+    """Medians can pair a good round of the row with a bad round of the calibration: the row's
+    median 1.30x is below 0.9 of the calibration's median 1.60x, but round by round the row got
+    0.95 of the calibration's scaling beside it: the machine is named. At 0.85 it is not."""
+    assert "scaled only 1.60× around" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0,
+                                                      1.6, 0.95)
+    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.6, 0.85)
+    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.9, 0.95)
+
+
 def test_cpu_steal_reads_proc_stat():
     """Where /proc/stat exists (Linux), steal and total clock ticks since boot, steal <= total,
     neither going down between two readings."""
@@ -152,9 +162,10 @@ def test_time_kernel_runs_the_calibration_beside_the_case():
     small = dataclasses.replace(pig, n=1)
     _, _, how = _time_kernel(small, 1, 1.0, beside=small)
     assert how["beside"] > 0 and how["beside_scaling"] > 0 and how["of_beside"] > 0
+    assert len(how["rounds"]) == len(how["beside_rounds"]) == 3 and how["of_beside_scaling"] > 0
     alone = _time_kernel(small, 1, 1.0)[2]
     assert alone["beside"] is None and alone["beside_scaling"] is None
-    assert alone["of_beside"] is None
+    assert alone["of_beside"] is None and alone["of_beside_scaling"] is None
 
 
 def test_a_targeted_case_brings_the_calibration_loop_along():

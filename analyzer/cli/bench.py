@@ -54,7 +54,9 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     just before and just after each round of this case. Per round: its 1-thread rate (the mean
     of the two), this case's 1-thread rate over it, and its scaling (the lower of the two); the
     medians over the rounds come back as ``how["beside"]``, ``how["of_beside"]`` and
-    ``how["beside_scaling"]``. Paired within a round and with medians on both sides, neither the
+    ``how["beside_scaling"]``, with ``how["of_beside_scaling"]``, the median over rounds of this
+    case's scaling over the calibration's in the same round (and both per round, for a look at
+    a row that scaled badly). Paired within a round and with medians on both sides, neither the
     case nor the calibration gains from being sampled more often. A shared machine's speed
     drifts by more than a factor 1.5 over the minutes a whole bench takes, and so does how well
     its virtual CPUs scale, so a target is judged against the calibration measured beside its
@@ -111,6 +113,9 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
                                   "cpus": share, "scaling": median3(ratios),
                                   "beside": median3(cal_rates), "of_beside": median3(of_cal),
                                   "beside_scaling": median3(cal_ratios),
+                                  "of_beside_scaling": median3(
+                                      [r / c for r, c in zip(ratios, cal_ratios) if c]),
+                                  "rounds": ratios, "beside_rounds": cal_ratios,
                                   "steal": steal / ticks if ticks else None}
 
 
@@ -135,14 +140,16 @@ def _timed_run(job, n: int, seed: int, threads: int) -> tuple[float, float, tupl
 
 def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
                  cpus: int, got: float | None = None, steal: float | None = None,
-                 machine: float | None = None) -> str | None:
+                 machine: float | None = None, of_machine: float | None = None) -> str | None:
     """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
     own reason, too few blocks to split, or other processes on the cores during the run (the
     bench itself keeps up to ``cores`` threads busy, so a load above that is someone else; or
     ``got``, the CPUs its all-core run received, fell below 0.8 · ``cores``; or the hypervisor
     stole at least 5% of the CPU time during the all-core runs), or the machine itself: the
     calibration loop, which shares nothing between threads, run beside the row, scaled
-    ``machine``, itself below the target, and the row got at least 0.9 of that."""
+    ``machine``, itself below the target, and the row got at least 0.9 of that, either as
+    medians or paired round by round (``of_machine``: the median over rounds of the row's
+    scaling over the calibration's in the same round)."""
     from analyzer.benchkit import SCALING_TARGET
 
     if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
@@ -161,7 +168,7 @@ def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: flo
         return (f"the hypervisor ran other machines for {steal:.0%} of the CPU time during the "
                 "all-core runs (steal time): repeat on a quiet host")
     if (machine is not None and machine < SCALING_TARGET * cores / 2
-            and scaling >= 0.9 * machine):
+            and (scaling >= 0.9 * machine or (of_machine or 0) >= 0.9)):
         return (f"the calibration loop, which shares nothing between threads, scaled only "
                 f"{machine:.2f}× around this row's runs: the machine's {cores} CPUs did not "
                 "scale then (virtual CPUs that share a physical core do this); repeat on a quiet "
@@ -352,7 +359,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
                                                   how["load"], os.cpu_count() or cores,
                                                   how["cpus"], how["steal"],
-                                                  how["beside_scaling"]),
+                                                  how["beside_scaling"],
+                                                  how["of_beside_scaling"]),
                      "blocks_per_run": how["blocks"], "load_average": how["load"],
                      "cpus_in_all_core_run": how["cpus"], "steal_in_all_core_runs": how["steal"],
                      "reference_per_second": ref,
@@ -360,7 +368,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "relative_to": case.relative_to, "target": case.target,
                      "calibration_beside": how["beside"],
                      "of_calibration_beside": how["of_beside"],
-                     "calibration_scaling_beside": how["beside_scaling"]})
+                     "calibration_scaling_beside": how["beside_scaling"],
+                     "scaling_of_calibration_beside": how["of_beside_scaling"],
+                     "scaling_per_round": how["rounds"],
+                     "calibration_scaling_per_round": how["beside_rounds"]})
     _relative_rates(rows)
     targets = _target_rows(rows)
     numba.set_num_threads(cores)
