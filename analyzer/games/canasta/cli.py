@@ -291,8 +291,8 @@ def decide(position: Annotated[str, typer.Argument(
       pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
       pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
     """
-    from analyzer.games.canasta.decide import decide as run_decide
     from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.position import check_objective, check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
@@ -304,8 +304,13 @@ def decide(position: Annotated[str, typer.Argument(
     if n is None and precision is None:
         n = 4000
     pols = parse_policies(seats, r.players)
+    check_objective(objective)  # the objective, then the position: run_decide's order
+    pos = check_position(data, r)
+    # the position is good: only now the playouts' modules (NumPy, the kernels)
+    from analyzer.games.canasta.decide import decide as run_decide
+
     spec = run_spec(n, seed, precision, time_limit, progress, json)
-    out = run_decide(data, r, pols, spec, objective)
+    out = run_decide(pos, r, pols, spec, objective)
     # the margin as a statistic object (the difference behind the recommendation), not a number
     out["margin"] = (out["difference_a_minus_b"] if objective == "own"
                      else out["lead_over_best_opponent_difference"])

@@ -19,14 +19,14 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from analyzer.errors import UserError
 from analyzer.games.canasta.exact import exact_on_deal
 from analyzer.games.canasta.rules import CanastaRules, requirement
 from analyzer.stats import Statistic, Z95, mean_from_sums, wilson
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # NumPy only where arrays are built: parsing a policy never loads it
+    import numpy as np
+
     from analyzer.runner import RunSpec
 
 BLOCK = 64  # trials per block (games or rounds are long: small blocks keep batches balanced)
@@ -135,6 +135,8 @@ def parse_policies(text: str, players: int) -> list[CanastaPolicy]:
 
 # --------------------------------------------------------------------------- kernel jobs
 def rules_arrays(rules: CanastaRules):
+    import numpy as np
+
     from kernels.canasta import layout as K
 
     rp = np.zeros(K.NRULES, dtype=np.int64)
@@ -160,10 +162,14 @@ def rules_arrays(rules: CanastaRules):
 
 
 def policy_array(policies: list[CanastaPolicy]) -> np.ndarray:
+    import numpy as np
+
     return np.array([p.row() for p in policies], dtype=np.int64)
 
 
 def _dummy_position(P: int):
+    import numpy as np
+
     from kernels.canasta import layout as K
 
     return (np.zeros((P, K.NT), np.int64), np.zeros(P, np.int64),

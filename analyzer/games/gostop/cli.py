@@ -329,8 +329,8 @@ def decide(position: Annotated[Optional[str], typer.Option(
         pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
     """
     from analyzer.errors import UserError
-    from analyzer.games.gostop.decide import decide as run_playouts
     from analyzer.games.gostop.play import parse_policy
+    from analyzer.games.gostop.position import check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
@@ -357,8 +357,12 @@ def decide(position: Annotated[Optional[str], typer.Option(
     r = _rules(rules_file, set_, int(np_) if np_ is not None else None)
     mp = parse_policy(policy)
     op = parse_policy(opponents_policy)
+    checked = check_position(pos, r)
+    # the position is good: only now the playouts' modules (NumPy, the kernels)
+    from analyzer.games.gostop.decide import decide as run_playouts
+
     spec = run_spec(trials, seed, precision, time_limit, progress, json)
-    out = run_playouts(pos, r, mp, op, spec)
+    out = run_playouts(checked, r, mp, op, spec)
     if "difference_go_minus_stop" in out:  # the margin as a statistic object, not a bare number
         from analyzer.stats import magnitude
 

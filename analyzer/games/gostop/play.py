@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from analyzer.errors import UserError
 from analyzer.games.gostop.rules import GoStopRules, rules_vector
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # NumPy only where arrays are built: parsing a policy never loads it
+    import numpy as np
+
     from analyzer.runner import RunSpec
 
 
@@ -81,6 +81,8 @@ def parse_seats(text: str, players: int, flag: str = "--seats") -> list[Policy]:
 
 
 def policy_array(pols: list[Policy]) -> np.ndarray:
+    import numpy as np
+
     from kernels.gostop import state as K
 
     a = np.zeros((K.MAXP, K.NPOL), dtype=np.int64)
@@ -233,6 +235,8 @@ def pure_python_engine():
 
 def python_reference_deals(n: int, seed: int, players: int = 2) -> float:
     """n deals (greedy everywhere, default rules) in plain Python; returns seat 0's mean net."""
+    import numpy as np
+
     from analyzer.rng import block_keys
 
     K = pure_python_engine()

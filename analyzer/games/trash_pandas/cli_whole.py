@@ -104,17 +104,22 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
 
       pushluck trash-pandas decide my_position.toml --precision 0.01 --json
     """
-    from analyzer.games.trash_pandas.bots import parse_lineup
-    from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
-    from analyzer.games.trash_pandas.whole import GameSetup
-    from analyzer.games.trash_pandas.position import parse_position
-    from analyzer.games.trash_pandas.score import deck_arrays
+    from analyzer.games.trash_pandas.position import build_position, check_position
+    from analyzer.games.trash_pandas.score import WHOLE_CARDS, deck_arrays, whole_deck
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
     r = _whole_rules(rules_file, set_)
-    deck = deck_arrays(r.deck)
-    pos = parse_position(load_toml(position), deck, r.bonus_cap)
+    cards = whole_deck(r.deck)
+    checked = check_position(load_toml(position), [cards[k].copies for k in WHOLE_CARDS],
+                             r.bonus_cap)
+    # the position is good: only now the simulation's modules (NumPy, the kernels)
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
+    from analyzer.games.trash_pandas.whole import GameSetup
+
+    deck = deck_arrays(deck=cards)
+    pos = build_position(checked)
     if n is None and precision is None:
         n = 20_000
     setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,

@@ -25,15 +25,21 @@ kitteh, pie, nanners, shiny, yumyum; seats numbered from 1, seat 1 starts)::
 
 A position that cannot happen (more copies than the deck holds, a face-up card not in the stash,
 a repeated held token, cards that do not add up) raises a one-line UserError naming the part.
+Every check is plain Python (:func:`check_position`), so a bad position is refused before NumPy
+is loaded; :func:`build_position` then turns a checked position into the kernel's arrays.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from analyzer.errors import UserError
-from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS, DeckArrays
+from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from analyzer.games.trash_pandas.score import DeckArrays
 
 TOP_KEYS = {"players", "me", "cards_left", "held", "bonus", "rolled", "hand", "gained",
             "discard", "seat"}
@@ -57,8 +63,30 @@ class Position:
         return int(self.g0[HAND + self.me, t] - self.g0[GAIN + self.me, t])
 
 
-def _counts(table, part: str) -> np.ndarray:
-    out = np.zeros(8, dtype=np.int64)
+@dataclass
+class CheckedPosition:
+    """A position that passed every check, in plain Python: card counts are lists of 8 in the
+    deck's card order, seats 0-based, ``stash[q]`` what seat q's stash row holds (my whole
+    stash; an opponent's face-up cards)."""
+
+    players: int
+    me: int
+    cards_left: int
+    held: int
+    bonus: bool
+    rolled: int  # -1 none
+    hand: list[int]
+    gained: list[int]
+    discard: list[int]
+    stash: list[list[int]]
+    up: list[list[int]]
+    opp_hand: list[int]  # per seat (4), 0 for me
+    opp_down: list[int]
+    pool: list[int]  # unseen cards by type
+
+
+def _counts(table, part: str) -> list[int]:
+    out = [0] * 8
     if table is None:
         return out
     if not isinstance(table, dict):
@@ -74,6 +102,10 @@ def _counts(table, part: str) -> np.ndarray:
     return out
 
 
+def _plus(a: list[int], b: list[int]) -> list[int]:
+    return [x + y for x, y in zip(a, b)]
+
+
 def _int(data, key, part, lo, hi=None) -> int:
     v = data.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -83,10 +115,9 @@ def _int(data, key, part, lo, hi=None) -> int:
     return v
 
 
-def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
-    """Check a position (module doc) against the deck and build its kernel form."""
+def check_position(data: dict, copies: Sequence[int], bonus_cap: int) -> CheckedPosition:
+    """Check a position (module doc) against the deck's ``copies`` of each card type."""
     from analyzer.games.trash_pandas.rules import TOKEN_INDEX, parse_held, popcount
-    from kernels.trash_pandas.layout import DECK, DISC, GAIN, HAND, SC, STASH, UP, new_state
 
     unknown = set(data) - TOP_KEYS
     if unknown:
@@ -116,18 +147,18 @@ def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
         if name not in TOKEN_INDEX:
             raise UserError(f"rolled: unknown token '{data['rolled']}'")
         rolled = TOKEN_INDEX[name]
-    g = new_state()
     hand = _counts(data.get("hand"), "hand")
     gained = _counts(data.get("gained"), "gained")
-    if (gained > hand).any():
+    if any(g > h for g, h in zip(gained, hand)):
         raise UserError("gained: more cards of a type than my hand holds")
     discard = _counts(data.get("discard"), "discard")
     seats = data.get("seat", {}) or {}
     if not isinstance(seats, dict):
         raise UserError("seat must be tables [seat.1], [seat.2], ...")
-    opp_hand = np.zeros(4, dtype=np.int64)
-    opp_down = np.zeros(4, dtype=np.int64)
-    known = hand + discard
+    stash_rows, up_rows = [], []
+    opp_hand = [0] * 4
+    opp_down = [0] * 4
+    known = _plus(hand, discard)
     for key in seats:
         if not str(key).isdigit() or not 1 <= int(key) <= players:
             raise UserError(f"seat.{key}: seats are numbered 1..{players}")
@@ -138,36 +169,55 @@ def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
         if q == me:
             extra = set(s) - {"stash", "face_up"}
             stash = _counts(s.get("stash"), part + ".stash")
-            if (up > stash).any():
+            if any(u > c for u, c in zip(up, stash)):
                 raise UserError(f"{part}: a face-up card that is not in my stash")
-            g[STASH + q] = stash
-            known = known + stash
         else:
             extra = set(s) - {"hand", "face_up", "face_down"}
             opp_hand[q] = _int(s, "hand", part, 0) if "hand" in s else 0
             opp_down[q] = _int(s, "face_down", part, 0) if "face_down" in s else 0
-            g[STASH + q] = up
-            known = known + up
+            stash = up
         if extra:
             raise UserError(f"{part}: unknown key(s) {', '.join(sorted(extra))}")
-        g[UP + q] = up
-    over = [CARDS[t] for t in range(8) if known[t] > deck.copies[t]]
+        known = _plus(known, stash)
+        stash_rows.append(stash)
+        up_rows.append(up)
+    over = [t for t in range(8) if known[t] > copies[t]]
     if over:
-        t = CARDS.index(over[0])
-        raise UserError(f"{CARD_NAMES[over[0]]}: {int(known[t])} seen in the position but the deck "
-                        f"holds {int(deck.copies[t])}")
-    pool = deck.copies - known
-    unseen = int(pool.sum())
-    needed = left + int(opp_hand.sum() + opp_down.sum())
+        t = over[0]
+        raise UserError(f"{CARD_NAMES[CARDS[t]]}: {known[t]} seen in the position but the deck "
+                        f"holds {copies[t]}")
+    pool = [int(c) - n for c, n in zip(copies, known)]
+    unseen = sum(pool)
+    needed = left + sum(opp_hand) + sum(opp_down)
     if unseen != needed:
         raise UserError(f"cards do not add up: {unseen} unseen cards, but cards_left {left} + "
                         f"opponents' hands and face-down stashes {needed - left} = {needed}")
-    g[HAND + me] = hand
-    g[GAIN + me] = gained
-    g[DISC] = discard
-    g[SC, 0] = left
-    g[SC, 1] = 1 if left == 0 else 0
-    g[SC, 2] = players
+    return CheckedPosition(players, me, left, held, bonus, rolled, hand, gained, discard,
+                           stash_rows, up_rows, opp_hand, opp_down, pool)
+
+
+def build_position(c: CheckedPosition) -> Position:
+    """A checked position in kernel form (the whole-game state array and the unseen pool)."""
+    import numpy as np
+
+    from kernels.trash_pandas.layout import DECK, DISC, GAIN, HAND, SC, STASH, UP, new_state
+
+    g = new_state()
+    for q in range(c.players):
+        g[STASH + q] = c.stash[q]
+        g[UP + q] = c.up[q]
+    g[HAND + c.me] = c.hand
+    g[GAIN + c.me] = c.gained
+    g[DISC] = c.discard
+    g[SC, 0] = c.cards_left
+    g[SC, 1] = 1 if c.cards_left == 0 else 0
+    g[SC, 2] = c.players
     g[DECK] = 0
-    return Position(players, me, held, bonus, rolled, g, pool.astype(np.int64), opp_hand,
-                    opp_down)
+    return Position(c.players, c.me, c.held, c.bonus, c.rolled, g,
+                    np.array(c.pool, dtype=np.int64), np.array(c.opp_hand, dtype=np.int64),
+                    np.array(c.opp_down, dtype=np.int64))
+
+
+def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
+    """Check a position (module doc) against the deck and build its kernel form."""
+    return build_position(check_position(data, deck.copies.tolist(), bonus_cap))

@@ -192,11 +192,9 @@ class DeckArrays:
         return int(self.copies.sum())
 
 
-def deck_arrays(path: str = "", copies: dict | None = None) -> DeckArrays:
-    """Load a deck file (every one of the eight types must be there); ``copies`` overrides
-    copy counts by card key (tests use it to take cards out of play)."""
-    import numpy as np
-
+def whole_deck(path: str = "") -> dict[str, CardType]:
+    """Load a deck file for the whole game: every one of the eight types must be there (plain
+    Python, so a position can be checked against it before NumPy is loaded)."""
     deck = load_deck(path or None)
     missing = [c for c in WHOLE_CARDS if c not in deck]
     extra = [c for c in deck if c not in WHOLE_CARDS]
@@ -204,6 +202,16 @@ def deck_arrays(path: str = "", copies: dict | None = None) -> DeckArrays:
         raise UserError(f"deck file: the whole game needs exactly the card types "
                         f"{', '.join(WHOLE_CARDS)} (missing: {', '.join(missing) or 'none'}; "
                         f"unknown: {', '.join(extra) or 'none'})")
+    return deck
+
+
+def deck_arrays(path: str = "", copies: dict | None = None,
+                deck: dict[str, CardType] | None = None) -> DeckArrays:
+    """Load a deck file (:func:`whole_deck`; ``deck``: one already loaded) as arrays; ``copies``
+    overrides copy counts by card key (tests use it to take cards out of play)."""
+    import numpy as np
+
+    deck = deck if deck is not None else whole_deck(path)
     c = np.zeros(8, dtype=np.int64)
     pts = np.zeros((8, 3), dtype=np.int64)
     per = np.zeros(8, dtype=np.int64)

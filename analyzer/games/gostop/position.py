@@ -1,0 +1,196 @@
+"""Go-Stop decide positions read and checked in plain Python (no NumPy, no kernel).
+
+A position (a TOML ``[position]`` table or the `gostop decide` flags; the model is in the
+:mod:`analyzer.games.gostop.decide` docstring) is checked here in full but for the stop minimum,
+which needs the kernel's scoring: a position that cannot happen is refused in one line before
+NumPy is loaded. :func:`analyzer.games.gostop.decide.build_position` builds the kernel arrays of
+a :class:`Position` and checks the score.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.errors import UserError
+from analyzer.games.gostop.rules import CardPool, GoStopRules, month_of
+
+KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts", "last_go",
+              "shaken", "bombs", "skip_tokens", "stock", "nagari"}
+
+#: Upper bounds of a position's counters: at most 10 turns per seat in a deal (so 10 gos, 10
+#: skip tokens), at most 4 bombs, points at a go far below 1000, 20 nagari deals in a row.
+LIMITS = {"me": 2, "go_counts": 10, "last_go": 1000, "bombs": 4, "skip_tokens": 10,
+          "nagari": 20, "stock": 48, "players": 3}
+
+
+@dataclass
+class Position:
+    """A checked position: cards as integers, one entry per seat in the per-seat lists."""
+
+    me: int
+    hand: list[int]
+    layout: list[int]
+    stacks: list[tuple[list[int], int, int]]  # three cards, creator (-1 none), creator's turn
+    piles: list[list[int]]
+    go_counts: list[int]
+    last_go: list[int]
+    shaken: list[list[int]]  # 1-based months
+    bombs: list[int]
+    skip: list[int]
+    turns: list[int]  # turns played
+    remaining: list[int]  # turns left
+    opp_sizes: list[int]  # hand sizes (0 for me)
+    unseen: list[int]  # the cards in the opponents' hands and the stock
+    stock: int
+    nagari: int
+
+
+def _list(pos: dict, key: str, n: int, default, conv=int) -> list:
+    v = pos.get(key)
+    if v is None:
+        return [default] * n
+    if isinstance(v, str):
+        v = [x for x in re.split(r"[;,]", v) if x.strip() != ""] if conv is int else v.split(";")
+    if not isinstance(v, list) or len(v) != n:
+        raise UserError(f"position '{key}' must list one value per seat ({n} seats)")
+    if conv is int:
+        return [_int(x, key) for x in v]
+    try:
+        return [conv(x) for x in v]
+    except (TypeError, ValueError):
+        raise UserError(f"position '{key}' has a bad value: {v!r}") from None
+
+
+def _int(x, key: str) -> int:
+    """A position counter: an integer (a digit string from a flag is fine) in 0..LIMITS[key]."""
+    if isinstance(x, str) and x.strip().lstrip("-").isdigit() and len(x.strip()) <= 12:
+        x = int(x.strip())
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise UserError(f"position '{key}' must be an integer, got {x!r}")
+    top = LIMITS.get(key, 10**6)
+    if not 0 <= x <= top:
+        raise UserError(f"position '{key}' = {x} is outside 0..{top}")
+    return x
+
+
+def _months(text) -> list[int]:
+    if isinstance(text, list):
+        items = text
+    else:
+        items = [x for x in re.split(r"[,\s]+", str(text).strip()) if x]
+    out = []
+    for x in items:
+        try:
+            m = int(x)
+        except ValueError:
+            raise UserError(f"shaken month '{x}' is not a number 1-12") from None
+        if not 1 <= m <= 12:
+            raise UserError(f"shaken month {m} is not in 1-12")
+        out.append(m)
+    return out
+
+
+def _as_list(v, n: int | None = None) -> list[str]:
+    if v is None:
+        return [""] * n if n else []
+    if isinstance(v, str):
+        return v.split(";") if (n or ";" in v) else [v]
+    return [str(x) for x in v]
+
+
+def check_position(pos: dict, rules: GoStopRules) -> Position:
+    """Validate a decide position (TOML table or flags): every check but the stop minimum."""
+    unknown = set(pos) - KNOWN_KEYS
+    if unknown:
+        raise UserError(f"unknown position key(s): {', '.join(sorted(unknown))} "
+                        f"(known: {', '.join(sorted(KNOWN_KEYS))})")
+    n = rules.players
+    me = _int(pos.get("me", 0), "me")
+    if not 0 <= me < n:
+        raise UserError(f"me = {me}: seats are 0..{n - 1}")
+    pool = CardPool(rules)
+    hand = pool.parse(pos.get("hand", ""), "hand")
+    layout = pool.parse(pos.get("layout", ""), "layout")
+    stacks = []
+    for text in _as_list(pos.get("stacks")):
+        if not text.strip():
+            continue
+        creator = -1
+        if "@" in text:
+            text, who = text.rsplit("@", 1)
+            try:
+                creator = int(who)
+            except ValueError:
+                raise UserError(f"stack creator '@{who}' must be a seat number") from None
+            if not 0 <= creator < n:
+                raise UserError(f"stack creator @{creator}: seats are 0..{n - 1}")
+        cards = pool.parse(text, "stacks")
+        if len(cards) != 3 or len({month_of(c) for c in cards}) != 1 or month_of(cards[0]) == 0:
+            raise UserError(f"stack '{text}' must be exactly three cards of one month")
+        stacks.append((cards, creator))
+    piles_text = _as_list(pos.get("piles"), n)
+    if len(piles_text) != n:
+        raise UserError(f"'piles' must give one capture pile per seat ({n}), separated by ';'")
+    piles = [pool.parse(t, f"pile of seat {p}") for p, t in enumerate(piles_text)]
+    per_month = {}
+    for c in layout:
+        if c >= 48:
+            raise UserError("a joker cannot lie in the layout (it goes to the dealer's pile)")
+        per_month[month_of(c)] = per_month.get(month_of(c), 0) + 1
+    for m, k in per_month.items():
+        if k > 2:
+            raise UserError(f"layout holds {k} single cards of month {m}: three cards of a month "
+                            f"form a stack (list them under stacks)")
+    for cards, _ in stacks:
+        if month_of(cards[0]) in per_month:
+            raise UserError(f"month {month_of(cards[0])} has both a stack and singles in the "
+                            f"layout")
+    go_counts = _list(pos, "go_counts", n, 0)
+    last_go = _list(pos, "last_go", n, 0)
+    bombs = _list(pos, "bombs", n, 0)
+    skip = _list(pos, "skip_tokens", n, 0)
+    shaken_raw = pos.get("shaken")
+    if shaken_raw is None:
+        shaken = [[] for _ in range(n)]
+    else:
+        items = shaken_raw.split(";") if isinstance(shaken_raw, str) else list(shaken_raw)
+        if len(items) != n:
+            raise UserError(f"'shaken' must give the shaken months of each seat ({n}), "
+                            f"';'-separated")
+        shaken = [_months(x) for x in items]
+    for name, vals in (("go_counts", go_counts), ("last_go", last_go), ("bombs", bombs),
+                       ("skip_tokens", skip)):
+        if any(v < 0 for v in vals):
+            raise UserError(f"'{name}' values must be non-negative")
+    nagari = _int(pos.get("nagari", 0), "nagari")
+    if nagari < 0:
+        raise UserError("'nagari' must be non-negative")
+    H = rules.hand_size
+    t_me = len(hand) + skip[me]
+    remaining = [t_me + 1 if q > me else t_me for q in range(n)]
+    if t_me + 1 > H and n > 1 and me < n - 1:
+        raise UserError(f"seat {me} holds {len(hand)} cards (+{skip[me]} skips) after its turn: "
+                        f"more than a {H}-card hand allows")
+    if t_me >= H:
+        raise UserError(f"seat {me} holds {len(hand)} cards (+{skip[me]} skips) after its turn: a "
+                        f"{H}-card hand has at most {H - 1} turns left")
+    opp_sizes = [0 if q == me else remaining[q] - skip[q] for q in range(n)]
+    if any(s < 0 for s in opp_sizes):
+        raise UserError("an opponent has more skip tokens than turns left")
+    turns = [H - remaining[q] for q in range(n)]
+    seen = set(pool.where)
+    unseen = [c for c in range(rules.deck_size) if c not in seen]
+    nj_unseen = sum(1 for c in unseen if c >= 48)
+    stock_size = len(unseen) - sum(opp_sizes)
+    need = sum(remaining) + sum(1 for c in hand if c >= 48)
+    if len(unseen) - nj_unseen - sum(opp_sizes) != need or stock_size < 0:
+        raise UserError(
+            f"the cards do not add up: {len(unseen)} unseen cards, opponents' hands "
+            f"{sum(opp_sizes)}, so a stock of {stock_size}, but {sum(remaining)} turns are left "
+            f"(check the hand, the piles and the layout)")
+    if pos.get("stock") is not None and _int(pos["stock"], "stock") != stock_size:
+        raise UserError(f"stock = {pos['stock']} does not match the position (it must be "
+                        f"{stock_size})")
+    stacks_k = [(cards, cr, turns[cr] - 1 if cr >= 0 else -1) for cards, cr in stacks]
+    return Position(me, hand, layout, stacks_k, piles, go_counts, last_go, shaken, bombs, skip,
+                    turns, remaining, opp_sizes, unseen, stock_size, nagari)
