@@ -21,6 +21,12 @@ WITHOUT_NUMPY = [
     ("canasta", "score (example round)"),
     ("canasta", "check (initial meld at 5000)"),
     ("canasta", "check (add to an existing meld)"),
+    ("magdagdon", "feasible (mid-game board)"),
+    ("magdagdon", "odds (PEACEFUL, 3 powers left)"),
+    ("magdagdon", "score (finished board)"),
+    ("trash-pandas", "decide (impossible position: one line, exit 2)"),
+    ("gostop", "decide (impossible position: one line, exit 2)"),
+    ("canasta", "decide (impossible position: one line, exit 2)"),
 ]
 
 # queries answered from an exact solution cached on disk: once it is there, they read it without

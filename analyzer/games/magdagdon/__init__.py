@@ -1,10 +1,11 @@
 """MAGDAGDON: the solo dice-placement game (four d6 a turn onto a 4×4 board).
 
-Modules: ``rules`` (house rules, difficulties, board and roll notation), ``arrays`` (the rules as
-the kernels' input arrays), ``exact`` (scoring, feasibility of a roll, exact MAGDAGDON odds),
-``play`` (policies and whole-game Monte Carlo), ``decide`` (the best action for a board and roll),
-``reference`` (pure-Python references of the kernels, for bench), ``cli``, ``report``, ``tune``,
-``bench``. Kernels: ``kernels/magdagdon/``.
+Modules: ``rules`` (house rules, difficulties, board and roll notation), ``rolls`` (the roll
+multisets, in plain Python), ``arrays`` (the rules as the kernels' input arrays), ``exact``
+(scoring, feasibility of a roll, exact MAGDAGDON odds), ``feasible`` and ``odds`` (their
+pure-Python searches), ``play`` (policies and whole-game Monte Carlo), ``decide`` (the best action
+for a board and roll), ``reference`` (pure-Python references of the kernels, for bench), ``cli``,
+``report``, ``tune``, ``bench``. Kernels: ``kernels/magdagdon/``.
 """
 from analyzer.games import Game
 

@@ -4,15 +4,17 @@
 takes (rule integers and floats, bitboard masks, the tolerance table, the line-bonus table, the
 power penalties, Zobrist keys, the roll multisets and their outcome probabilities, and the
 opening book that whole-game jobs fill once); ``vm_of`` turns a board into its bitboards. The
-heuristic board value's two weights are set here (see kernels/magdagdon/policy.py).
+heuristic board value's two weights are set here (see kernels/magdagdon/policy.py). Only the
+kernel paths import this module (it loads NumPy); the exact queries' pure-Python paths take the
+roll multisets from ``rolls.py``.
 """
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 
+from analyzer.games.magdagdon.rolls import roll_multisets
 from analyzer.games.magdagdon.rules import Difficulty, MagdagdonRules
 
 CELL_VALUE = 7.0  # expected final worth of a cell that will get a number: 2 lines × 3.5
@@ -21,41 +23,12 @@ POTENTIAL = 0.5   # weight of a still-attainable line bonus in the heuristic boa
 
 @functools.lru_cache(maxsize=8)
 def multisets(d: int):
-    """All multisets of d dice (counts over 1..6), their codes Σ c_v (d+1)^(v-1), and for each
-    j = 0..d the multisets of j dice with their probabilities (flattened with start offsets)."""
-    base = d + 1
-
-    def ms(j):
-        out = []
-
-        def rec(v, left, cur):
-            if v == 6:
-                out.append(cur + [left])
-                return
-            for c in range(left, -1, -1):
-                rec(v + 1, left - c, cur + [c])
-        rec(1, j, [])
-        return out
-
-    def code(c):
-        return sum(c[v] * base ** v for v in range(6))
-
-    full = ms(d)
-    ms_cnt = np.zeros((len(full), 7), dtype=np.int64)
-    ms_code = np.zeros(len(full), dtype=np.int64)
-    weights = np.zeros(len(full), dtype=np.int64)
-    for k, c in enumerate(full):
-        ms_cnt[k, 1:] = c
-        ms_code[k] = code(c)
-        weights[k] = math.factorial(d) // math.prod(math.factorial(x) for x in c)
-    oc_code, oc_prob, oc_start = [], [], [0]
-    for j in range(d + 1):
-        for c in ms(j):
-            oc_code.append(code(c))
-            oc_prob.append(math.factorial(j) / math.prod(math.factorial(x) for x in c) / 6 ** j)
-        oc_start.append(len(oc_code))
-    return (ms_cnt, ms_code, weights, np.array(oc_code, dtype=np.int64),
-            np.array(oc_prob, dtype=np.float64), np.array(oc_start, dtype=np.int64))
+    """``rolls.roll_multisets(d)`` as the kernels' arrays: ms_cnt (one row (0, c_1, …, c_6) per
+    multiset of d dice), ms_code, weights, and the reroll outcomes oc_code, oc_prob, oc_start."""
+    ms = roll_multisets(d)
+    return (np.array(ms.counts, dtype=np.int64), np.array(ms.codes, dtype=np.int64),
+            np.array(ms.weights, dtype=np.int64), np.array(ms.oc_code, dtype=np.int64),
+            np.array(ms.oc_prob, dtype=np.float64), np.array(ms.oc_start, dtype=np.int64))
 
 
 def kernel_inputs(rules: MagdagdonRules, diff: Difficulty, book: bool = False):

@@ -1,7 +1,8 @@
 """`pushluck magdagdon …`: the solo 4×4 dice-placement game (rules: docs/rules/magdagdon.md).
 
 Only parses options, calls rules/exact/play/decide and prints; charts and tables come from
-report.py. Queries (score, feasible, odds) import neither pandas nor matplotlib.
+report.py. Queries (score, feasible, odds) import neither pandas nor matplotlib, nor NumPy
+or Numba unless a placement search is too large for the pure-Python path (issue 16).
 """
 from __future__ import annotations
 
@@ -49,10 +50,12 @@ def _rules(rules_file, sets):
     return build_rules(MagdagdonRules, rules_file, sets)
 
 
-def _play_board(text, r):
-    from analyzer.games.magdagdon.rules import check_tolerance, parse_board
+def _play_board(text, r, array: bool = False):
+    """The board of a play command, tolerance checked: a list of ints (the exact queries load no
+    NumPy), or with ``array`` the int8 array the kernels take."""
+    from analyzer.games.magdagdon.rules import check_tolerance, parse_board, read_board
 
-    cells = parse_board(text, r)
+    cells = (parse_board if array else read_board)(text, r)
     check_tolerance(cells, r)
     return cells
 
@@ -92,12 +95,12 @@ def score(board: BoardOpt, difficulty: DiffOpt = "peaceful",
       pushluck magdagdon score --board 2345/2345/2345/2345 --json
     """
     from analyzer.games.magdagdon.exact import score as score_board
-    from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_board
+    from analyzer.games.magdagdon.rules import difficulty as get_diff, read_board
     from analyzer.output import emit, table
 
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
-    out = score_board(parse_board(board, r), r, diff, powers_used)
+    out = score_board(read_board(board, r), r, diff, powers_used)
 
     def render():
         rows = [(x["line"], x["sum"], x["bonus"] or "", x["bonus_points"]) for x in out["lines"]]
@@ -221,7 +224,7 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
-    cells = _play_board(board, r)
+    cells = _play_board(board, r, array=True)
     dice = parse_roll(roll, r)
     pol = parse_policy(policy or "greedy")
     spec = run_spec(n, seed, time_limit=time_limit, as_json=json)

@@ -22,13 +22,13 @@ reroll's outcomes), or no power (0); p_magdagdon_after_powers = Σ_m w_m (1 − 
 point costs are ignored here: the question is only whether the roll can be saved. Cost: 126
 searches plus K · 126 · (sub-multisets × outcomes) steps for d = 4: tens of milliseconds in
 Python on a typical board.
+
+NumPy and Numba are loaded only when a search falls back to the kernels: boards may be lists of
+ints (``rules.read_board``) or the kernels' int8 arrays.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from analyzer.errors import UserError
-from analyzer.games.magdagdon.arrays import kernel_inputs, multisets, vm_of
 from analyzer.games.magdagdon.rules import (RUIN, Difficulty, MagdagdonRules, counts_of, empties,
                                             format_board, min_dice)
 
@@ -113,6 +113,7 @@ def feasible(cells, roll, rules: MagdagdonRules, diff: Difficulty) -> dict:
 
 def _kernel_searches(cells, roll, rules: MagdagdonRules, diff: Difficulty, targets):
     """The kernel's search (kernels/magdagdon/board.py) for each target: (dice, [(cell, v)])."""
+    from analyzer.games.magdagdon.arrays import kernel_inputs, vm_of
     from kernels.magdagdon.board import make_work, search
 
     G = kernel_inputs(rules, diff)
@@ -133,7 +134,8 @@ def _bit(b) -> int:
 
 def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None = None) -> dict:
     """Exact MAGDAGDON probability of the next roll, before and after the best use of powers."""
-    from analyzer.games.magdagdon.odds import odds_tables
+    from analyzer.games.magdagdon.odds import tables, weighted_sum
+    from analyzer.games.magdagdon.rolls import roll_multisets
     from analyzer.stats import clamp_probability
 
     if powers_left is None:
@@ -144,16 +146,17 @@ def odds(cells, rules: MagdagdonRules, diff: Difficulty, powers_left: int | None
     if need == 0:
         raise UserError("the board has no empty cell: the game is over")
     d = rules.dice_per_roll
-    ms_cnt, _code, weights, *_ = multisets(d)
-    feas, V = odds_tables(cells, need, rules, diff, powers_left)  # pure Python (odds.py)
+    ms = roll_multisets(d)
+    weights = ms.weights
+    feas, V = tables(cells, need, rules, diff, powers_left)  # pure Python (odds.py)
     total = 6 ** d
-    bad = int(sum(int(w) for w, f in zip(weights, feas) if not f))
+    bad = sum(w for w, f in zip(weights, feas) if not f)
     # Sums of floating-point escape probabilities can land an ulp outside [0, 1] (-0.000000,
     # 1.0000000000000002): every probability printed is clamped.
-    p_after = clamp_probability(float(np.dot(weights, 1.0 - V[powers_left])) / total)
-    worst = [{"roll": "".join(str(v) for v in range(1, 7) for _ in range(int(ms_cnt[m, v]))),
-              "orderings": int(weights[m]),
-              "p_escape_with_powers": clamp_probability(V[powers_left, m])}
+    p_after = clamp_probability(weighted_sum(weights, [1.0 - v for v in V[powers_left]]) / total)
+    worst = [{"roll": "".join(str(v) for v in range(1, 7) for _ in range(ms.counts[m][v])),
+              "orderings": weights[m],
+              "p_escape_with_powers": clamp_probability(V[powers_left][m])}
              for m in range(len(weights)) if not feas[m]]
     return {"game": "magdagdon", "board": format_board(cells, rules.board_size),
             "difficulty": diff.name, "min_dice": need, "powers_left": powers_left,

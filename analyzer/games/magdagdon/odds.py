@@ -13,31 +13,31 @@ Feasibility: multiset m (counts c_1..c_6 of d dice) is placeable when the placem
     V[k, m] = 1 if feasible(m), else the largest of 0, V[k−1, m ± one die], and for every
               non-empty sub-multiset r of m rerolled: Σ_o P(o)·V[k−1, (m − r) + o]
 
-over the outcomes o of rerolling |r| dice (multinomial probabilities; ``arrays.multisets``).
+over the outcomes o of rerolling |r| dice (multinomial probabilities; ``rolls.py``).
 Cost: 126 searches for 4 dice, then K · (infeasible multisets) · (sub-multisets × outcomes)
-multiply-adds, a few tens of thousands on a typical board.
+multiply-adds, a few tens of thousands on a typical board. No NumPy here (`magdagdon odds` loads
+none): the tables are lists, ``odds_tables`` gives them as the kernels' arrays.
 """
 from __future__ import annotations
 
-import numpy as np
+from fractions import Fraction
 
-from analyzer.games.magdagdon.arrays import multisets
 from analyzer.games.magdagdon.feasible import NODE_BUDGET, BudgetExceeded, search_counted
+from analyzer.games.magdagdon.rolls import roll_multisets
 
 TABLE_BUDGET = 5 * NODE_BUDGET
 
 
-def feasible_table(cells, need: int, n: int, tolerance: int, d: int) -> np.ndarray:
-    """feas[m] (int8 0/1) for every multiset m of ``multisets(d)``; raises ``BudgetExceeded``
+def feasible_table(cells, need: int, n: int, tolerance: int, d: int) -> list[int]:
+    """feas[m] (0/1) for every multiset m of ``roll_multisets(d)``; raises ``BudgetExceeded``
     when the searches together pass ``TABLE_BUDGET`` placements."""
-    ms_cnt = multisets(d)[0]
-    out = np.zeros(ms_cnt.shape[0], dtype=np.int8)
+    out = []
     left = TABLE_BUDGET
-    for m, row in enumerate(ms_cnt.tolist()):
+    for row in roll_multisets(d).counts:
         roll = [v for v in range(1, 7) for _ in range(row[v])]
         got, _order, nodes = search_counted(cells, roll, need, n, tolerance, left)
         left -= nodes
-        out[m] = 1 if got >= need else 0
+        out.append(1 if got >= need else 0)
     return out
 
 
@@ -51,12 +51,12 @@ def _next_subset(r: list[int], cnt: list[int]) -> bool:
     return False
 
 
-def escape_dp(feas, K: int, d: int) -> np.ndarray:
-    """V[k, m] of the module doc for k = 0..K (float64, shape (K + 1, multisets))."""
-    ms_cnt, ms_code, _w, oc_code, oc_prob, oc_start = multisets(d)
+def escape_dp(feas, K: int, d: int) -> list[list[float]]:
+    """V[k][m] of the module doc for k = 0..K (K + 1 rows of one float per multiset)."""
+    ms = roll_multisets(d)
     base = d + 1
-    cnts, codes = ms_cnt.tolist(), ms_code.tolist()
-    occ, ocp, ocs = oc_code.tolist(), oc_prob.tolist(), oc_start.tolist()
+    cnts, codes = ms.counts, ms.codes
+    occ, ocp, ocs = ms.oc_code, ms.oc_prob, ms.oc_start
     V = [[float(f) for f in feas]]
     for _k in range(K):
         prev = [0.0] * base ** 6
@@ -92,25 +92,44 @@ def escape_dp(feas, K: int, d: int) -> np.ndarray:
                     best = p
             row.append(best)
         V.append(row)
-    return np.array(V, dtype=np.float64)
+    return V
 
 
-def odds_tables(cells, need: int, rules, diff, powers_left: int) -> tuple[np.ndarray, np.ndarray]:
-    """(feas, V) in pure Python, or by the kernels when the searches are too large."""
+def tables(cells, need: int, rules, diff, powers_left: int) -> tuple[list, list]:
+    """(feas, V) as lists: in pure Python, or by the kernels when the searches are too large."""
     try:
         feas = feasible_table(cells, need, rules.board_size, rules.tolerance,
                               rules.dice_per_roll)
     except BudgetExceeded:
-        return kernel_tables(cells, need, rules, diff, powers_left)
+        feas, V = kernel_tables(cells, need, rules, diff, powers_left)
+        return feas.tolist(), V.tolist()
     return feas, escape_dp(feas, powers_left, rules.dice_per_roll)
 
 
+def odds_tables(cells, need: int, rules, diff, powers_left: int):
+    """:func:`tables` as arrays, as the kernels give them: feas (int8, one per multiset) and V
+    (float64, shape (K + 1, multisets))."""
+    import numpy as np
+
+    feas, V = tables(cells, need, rules, diff, powers_left)
+    return np.array(feas, dtype=np.int8), np.array(V, dtype=np.float64)
+
+
 def kernel_tables(cells, need: int, rules, diff, powers_left: int):
-    """(feas, V) from ``kernels.magdagdon.exact``."""
+    """(feas, V) arrays from ``kernels.magdagdon.exact``."""
+    import numpy as np
+
     from analyzer.games.magdagdon.arrays import kernel_inputs
     from kernels.magdagdon.exact import escape_dp as kernel_dp
     from kernels.magdagdon.exact import feasible_table as kernel_feas
 
     G = kernel_inputs(rules, diff)
-    feas = kernel_feas(cells, need, G)
+    feas = kernel_feas(np.asarray(cells, dtype=np.int8), need, G)
     return feas, kernel_dp(feas, powers_left, G)
+
+
+def weighted_sum(weights, xs) -> float:
+    """Σ_i w_i·x_i (the odds' Σ_m w_m (1 − V_K(m))) computed exactly in rationals and rounded
+    once, so the same float on every machine (``numpy.dot``, used before, added in the order of
+    the CPU's BLAS kernel: the last digit could differ between machines)."""
+    return float(sum((Fraction(w) * Fraction(x) for w, x in zip(weights, xs)), Fraction(0)))

@@ -3,7 +3,10 @@
 Rules reference: ``docs/rules/magdagdon.md``. A board is written as its rows top to bottom separated
 by ``/``, one character per cell: ``1``–``6`` a number, ``.`` empty, ``x`` a ruin; a roll is its
 dice values (``3446``; ``-``/``,``/spaces are ignored). Cells are named ``rRcC`` (1-based). In
-Python a board is an int8 array, row-major: 0 empty, 1–6 a number, 7 (``RUIN``) a ruin.
+Python a board is a sequence of cells, row-major: 0 empty, 1–6 a number, 7 (``RUIN``) a ruin —
+a list of ints from ``read_board`` (the exact queries: no NumPy), or the int8 array
+``parse_board`` gives the kernels. This module imports NumPy only inside ``parse_board`` and
+``counts_of``.
 
 What belongs here: the rules (one ``rule(...)`` per house-rule key, checked on load), the
 difficulties built from them, parsing and printing of boards and rolls, and the small facts of a
@@ -12,11 +15,13 @@ position every other module needs (empty cells, the turn's minimum number of dic
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from analyzer.errors import UserError
 from analyzer.rules import rule
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DIFFICULTIES = ("peaceful", "survival", "nightmare")
 RUIN = 7
@@ -85,14 +90,14 @@ def cell_name(i: int, n: int) -> str:
     return f"r{i // n + 1}c{i % n + 1}"
 
 
-def parse_board(text: str, rules: MagdagdonRules) -> np.ndarray:
-    """Board notation → int8 cells (row-major; 0 empty, 1–6, 7 ruin)."""
+def read_board(text: str, rules: MagdagdonRules) -> list[int]:
+    """Board notation → cells as a list of ints (row-major; 0 empty, 1–6, 7 ruin)."""
     n = rules.board_size
     rows = text.strip().split("/")
     if len(rows) != n:
         raise UserError(f"board '{text}' has {len(rows)} rows; expected {n} (board_size {n}; "
                         f"rows are separated by '/')")
-    cells = np.zeros(n * n, dtype=np.int8)
+    cells = [0] * (n * n)
     for r, row in enumerate(rows):
         if len(row) != n:
             raise UserError(f"board row {r + 1} '{row}' has {len(row)} cells; expected {n}")
@@ -108,6 +113,13 @@ def parse_board(text: str, rules: MagdagdonRules) -> np.ndarray:
                                 f"or 'x' (ruin)")
             cells[r * n + c] = v
     return cells
+
+
+def parse_board(text: str, rules: MagdagdonRules) -> np.ndarray:
+    """Board notation → int8 cells (row-major; 0 empty, 1–6, 7 ruin), as the kernels take them."""
+    import numpy as np
+
+    return np.array(read_board(text, rules), dtype=np.int8)
 
 
 def format_board(cells, n: int) -> str:
@@ -147,6 +159,9 @@ def parse_roll(text: str, rules: MagdagdonRules) -> list[int]:
 
 
 def counts_of(roll) -> np.ndarray:
+    """A roll as the kernels' int64 counts (index v = dice showing v; index 0 unused)."""
+    import numpy as np
+
     c = np.zeros(7, dtype=np.int64)
     for v in roll:
         c[v] += 1
@@ -154,7 +169,8 @@ def counts_of(roll) -> np.ndarray:
 
 
 def empties(cells) -> int:
-    return int(np.count_nonzero(np.asarray(cells) == 0))
+    """Empty cells of a board (a list or an array of cells)."""
+    return sum(1 for v in cells if v == 0)
 
 
 def min_dice(cells, rules: MagdagdonRules, diff: Difficulty) -> int:
