@@ -8,49 +8,67 @@ def _case(note=None):
     return BenchCase("pig", "games", "games", lambda: None, 1000, scaling_note=note)
 
 
+def _note(scaling, cores=2, blocks=100, load=1.0, got=None, steal=None, machine=None,
+          of_machine=None, rounds=None, note=None):
+    how = {"scaling": scaling, "blocks": blocks, "load": load, "cpus": got, "steal": steal,
+           "beside_scaling": machine, "of_beside_scaling": of_machine,
+           "rounds": rounds if rounds is not None else [scaling] * 3}
+    return scaling_note(_case(note), cores, 2, how)
+
+
 def test_no_note_at_or_above_the_target():
-    assert scaling_note(_case(), 1.8, 2, 100, 9.0, 2) is None
-    assert scaling_note(_case(), 1.0, 1, 100, 0.0, 1) is None  # one core: nothing to scale
+    assert _note(1.8, load=9.0) is None
+    assert _note(1.0, cores=1, load=0.0) is None  # one core: nothing to scale
 
 
 def test_the_reason_below_the_target():
-    assert scaling_note(_case("one long block"), 1.2, 2, 100, 0.1, 2) == "one long block"
-    assert "3 blocks per run" in scaling_note(_case(), 1.2, 2, 3, 0.1, 2)
-    assert "load average 4.0 on 2 CPUs" in scaling_note(_case(), 1.2, 2, 100, 4.0, 2)
-    assert "not known" in scaling_note(_case(), 1.2, 2, 100, 1.0, 2)
+    assert _note(1.2, load=0.1, note="one long block") == "one long block"
+    assert "3 blocks per run" in _note(1.2, blocks=3, load=0.1)
+    assert "load average 4.0 on 2 CPUs" in _note(1.2, load=4.0)
+    assert "not known" in _note(1.2)
 
 
 def test_cores_taken_during_the_run_itself():
     """A lagging load average below the threshold, but the all-core run got 1.1 of 2 CPUs: the
     note names that; with the CPUs it asked for, the reason stays unknown."""
-    assert "got 1.1 CPUs" in scaling_note(_case(), 1.0, 2, 100, 2.1, 2, 1.1)
-    assert "not known" in scaling_note(_case(), 1.0, 2, 100, 2.1, 2, 1.95)
+    assert "got 1.1 CPUs" in _note(1.0, load=2.1, got=1.1)
+    assert "not known" in _note(1.0, load=2.1, got=1.95)
 
 
 def test_time_stolen_by_the_hypervisor():
     """Below the target with the CPUs asked for, but 12% of the CPU time went to other virtual
     machines: the note names the steal; 2% is not enough to blame it."""
-    assert "12% of the CPU time" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.12)
-    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.02)
+    assert "12% of the CPU time" in _note(1.3, got=1.95, steal=0.12)
+    assert "not known" in _note(1.3, got=1.95, steal=0.02)
 
 
 def test_a_machine_whose_cpus_did_not_scale():
     """The calibration loop (nothing shared between threads) scaled 1.6x beside the row and the
     row 1.5x (0.94 of it): the machine is named. A row at 1.3x (0.81 of it) beside the same
     calibration, or beside a calibration that scaled 1.95x, stays unexplained."""
-    assert "scaled only 1.60× around" in scaling_note(_case(), 1.5, 2, 100, 1.0, 2, 1.95, 0.0, 1.6)
-    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.6)
-    assert "not known" in scaling_note(_case(), 1.5, 2, 100, 1.0, 2, 1.95, 0.0, 1.95)
+    assert "scaled only 1.60× around" in _note(1.5, got=1.95, steal=0.0, machine=1.6)
+    assert "not known" in _note(1.3, got=1.95, steal=0.0, machine=1.6)
+    assert "not known" in _note(1.5, got=1.95, steal=0.0, machine=1.95)
 
 
 def test_a_row_that_scaled_like_the_machine_round_by_round():
     """Medians can pair a good round of the row with a bad round of the calibration: the row's
     median 1.30x is below 0.9 of the calibration's median 1.60x, but round by round the row got
     0.95 of the calibration's scaling beside it: the machine is named. At 0.85 it is not."""
-    assert "scaled only 1.60× around" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0,
-                                                      1.6, 0.95)
-    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.6, 0.85)
-    assert "not known" in scaling_note(_case(), 1.3, 2, 100, 1.0, 2, 1.95, 0.0, 1.9, 0.95)
+    assert "scaled only 1.60× around" in _note(1.3, machine=1.6, of_machine=0.95)
+    assert "not known" in _note(1.3, machine=1.6, of_machine=0.85)
+    assert "not known" in _note(1.3, machine=1.9, of_machine=0.95)
+
+
+def test_rounds_that_disagree_by_more_than_the_shortfall():
+    """Rounds of 1.40x, 1.77x and 1.38x (median 1.40x, 0.40x short of 1.8x) spread by 0.39x:
+    within 0.01 of the shortfall, so still unexplained; rounds of 1.56x, 1.46x and 1.89x (0.24x
+    short, spread 0.43x) cannot tell a shortfall from the machine's changes of speed, and the
+    note says so with the rounds. Rounds that agree (1.49x, 1.55x, 1.44x) leave it unknown."""
+    assert "not known" in _note(1.40, rounds=[1.40, 1.77, 1.38])
+    got = _note(1.56, rounds=[1.56, 1.46, 1.89])
+    assert "1.56×, 1.46×, 1.89×" in got and "shortfall (0.24×)" in got
+    assert "not known" in _note(1.49, rounds=[1.49, 1.55, 1.44])
 
 
 def test_cpu_steal_reads_proc_stat():

@@ -138,41 +138,55 @@ def _timed_run(job, n: int, seed: int, threads: int) -> tuple[float, float, tupl
     return res.per_second, cpus, ((s1[0] - s0[0], s1[1] - s0[1]) if s0 and s1 else None)
 
 
-def scaling_note(case, scaling: float | None, cores: int, blocks: int, load: float,
-                 cpus: int, got: float | None = None, steal: float | None = None,
-                 machine: float | None = None, of_machine: float | None = None) -> str | None:
-    """Why a row's 1→``cores`` scaling is below the target, or None when it is not: the case's
-    own reason, too few blocks to split, or other processes on the cores during the run (the
-    bench itself keeps up to ``cores`` threads busy, so a load above that is someone else; or
-    ``got``, the CPUs its all-core run received, fell below 0.8 · ``cores``; or the hypervisor
-    stole at least 5% of the CPU time during the all-core runs), or the machine itself: the
-    calibration loop, which shares nothing between threads, run beside the row, scaled
-    ``machine``, itself below the target, and the row got at least 0.9 of that, either as
-    medians or paired round by round (``of_machine``: the median over rounds of the row's
-    scaling over the calibration's in the same round)."""
+def scaling_note(case, cores: int, cpu_count: int, how: dict) -> str | None:
+    """Why a row's 1→``cores`` scaling (``how["scaling"]``, from :func:`_time_kernel`) is below
+    the target, or None when it is not. In order:
+
+    - the case's own reason, or too few blocks to split (``how["blocks"]``);
+    - other processes on the cores during the run: a load average above ``cores`` + 0.5 (the
+      bench keeps up to ``cores`` threads busy itself), or the all-core run got fewer than
+      0.8 · ``cores`` CPUs (``how["cpus"]``), or the hypervisor stole 5% or more of the CPU
+      time during the all-core runs (``how["steal"]``);
+    - the machine: the calibration loop, which shares nothing between threads, run beside the
+      row, scaled ``how["beside_scaling"]``, itself below the target, and the row got at least
+      0.9 of that, as medians or paired round by round (``how["of_beside_scaling"]``);
+    - the measurement: the rounds' scalings (``how["rounds"]``), each a 1-core and an all-core
+      run seconds apart, spread by more than the row's shortfall from the target, so the
+      machine's speed changed within rounds by more than what is to be explained.
+
+    Else "reason not known"."""
     from analyzer.benchkit import SCALING_TARGET
 
-    if cores < 2 or scaling is None or scaling >= SCALING_TARGET * cores / 2:
+    scaling = how.get("scaling")
+    target = SCALING_TARGET * cores / 2
+    if cores < 2 or scaling is None or scaling >= target:
         return None
     if case.scaling_note:
         return case.scaling_note
+    blocks, load, got, steal = how["blocks"], how["load"], how.get("cpus"), how.get("steal")
+    machine, of_machine = how.get("beside_scaling"), how.get("of_beside_scaling")
+    rounds = how.get("rounds") or []
     if blocks < 2 * cores:
         return f"{blocks} blocks per run: too few to keep {cores} threads busy"
     if load > cores + 0.5:
-        return (f"load average {load:.1f} on {cpus} CPUs during the run: other processes took "
-                "the cores; repeat on a quiet machine")
+        return (f"load average {load:.1f} on {cpu_count} CPUs during the run: other processes "
+                "took the cores; repeat on a quiet machine")
     if got is not None and got < 0.8 * cores:
         return (f"the {cores} threads got {got:.1f} CPUs on average during the run: other "
                 "processes took the cores; repeat on a quiet machine")
     if steal is not None and steal >= 0.05:
         return (f"the hypervisor ran other machines for {steal:.0%} of the CPU time during the "
                 "all-core runs (steal time): repeat on a quiet host")
-    if (machine is not None and machine < SCALING_TARGET * cores / 2
+    if (machine is not None and machine < target
             and (scaling >= 0.9 * machine or (of_machine or 0) >= 0.9)):
         return (f"the calibration loop, which shares nothing between threads, scaled only "
                 f"{machine:.2f}× around this row's runs: the machine's {cores} CPUs did not "
                 "scale then (virtual CPUs that share a physical core do this); repeat on a quiet "
                 "host")
+    if len(rounds) >= 2 and max(rounds) - min(rounds) > target - scaling:
+        return (f"the rounds scaled {', '.join(f'{x:.2f}×' for x in rounds)}: paired runs "
+                f"seconds apart disagree by more than the shortfall ({target - scaling:.2f}×), "
+                "so the machine's speed changed within rounds; repeat on a quiet host")
     return "below target, reason not known: profile it"
 
 
@@ -356,11 +370,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
         rows.append({"game": case.game, "case": case.name, "unit": case.unit,
                      "per_second_1_core": one, "per_second_all_cores": allc,
                      "cores": cores, "scaling": scaling,
-                     "scaling_note": scaling_note(case, scaling, cores, how["blocks"],
-                                                  how["load"], os.cpu_count() or cores,
-                                                  how["cpus"], how["steal"],
-                                                  how["beside_scaling"],
-                                                  how["of_beside_scaling"]),
+                     "scaling_note": scaling_note(case, cores, os.cpu_count() or cores,
+                                                  dict(how, scaling=scaling)),
                      "blocks_per_run": how["blocks"], "load_average": how["load"],
                      "cpus_in_all_core_run": how["cpus"], "steal_in_all_core_runs": how["steal"],
                      "reference_per_second": ref,
