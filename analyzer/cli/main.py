@@ -32,22 +32,6 @@ Examples:
   pushluck report pig --out reports/out"""
 
 
-def _metavar_without_type() -> None:
-    """Typer prints an argument's Python type beside its metavar (``POSITION.toml <str>``); where
-    a command names the metavar in words, the type is noise, so show the metavar alone."""
-    from typer.core import TyperArgument
-
-    shown = TyperArgument.display_type_rich
-
-    def display(self, ctx):
-        return "" if self.metavar else shown(self, ctx)
-
-    TyperArgument.display_type_rich = display
-
-
-_metavar_without_type()
-
-
 #: Every integer option has a range: a value beyond these bounds is refused by the option parser
 #: before any work starts (a game narrows the range further where its rules say so). Seeds may
 #: be any integer in [0, 2**64), trial counts up to 10**12 (the runner's own limit); every other
@@ -89,13 +73,19 @@ def _finite(callback, name: str, low: float | None, strict: bool):
     return check
 
 
+def _bare_type(param):
+    """int or float for a parameter whose values are integers or floats (Click's ``IntParamType``
+    or ``FloatParamType``, ranges included), else None."""
+    kinds = {c.__name__ for c in type(getattr(param, "type", None)).__mro__}
+    return int if "IntParamType" in kinds else float if "FloatParamType" in kinds else None
+
+
 def bound_integers(command) -> None:
     """Give every integer option of ``command`` (and its sub-commands) the global range, and
     every float option a finite value (positive for sizes, limits and losses)."""
     for param in getattr(command, "params", []):
-        try:
-            bare = param.bare_type()
-        except Exception:  # noqa: BLE001 - not a typed Typer parameter
+        bare = _bare_type(param)
+        if bare is None:
             continue
         if bare in (int, "int") and not getattr(param, "_pushluck_bounded", False):
             opts = getattr(param, "opts", [])
