@@ -16,7 +16,7 @@ Feasibility: multiset m (counts c_1..c_6 of d dice) is placeable when the placem
 over the outcomes o of rerolling |r| dice (multinomial probabilities; ``rolls.py``).
 Cost: 126 searches for 4 dice, then K · (infeasible multisets) · (sub-multisets × outcomes)
 multiply-adds, a few tens of thousands on a typical board. No NumPy here (`magdagdon odds` loads
-none): the tables are lists, ``odds_tables`` gives them as the kernels' arrays.
+none): the tables are lists (the kernels' fallback gives arrays, turned into lists).
 """
 from __future__ import annotations
 
@@ -104,15 +104,6 @@ def tables(cells, need: int, rules, diff, powers_left: int) -> tuple[list, list]
         feas, V = kernel_tables(cells, need, rules, diff, powers_left)
         return feas.tolist(), V.tolist()
     return feas, escape_dp(feas, powers_left, rules.dice_per_roll)
-
-
-def odds_tables(cells, need: int, rules, diff, powers_left: int):
-    """:func:`tables` as arrays, as the kernels give them: feas (int8, one per multiset) and V
-    (float64, shape (K + 1, multisets))."""
-    import numpy as np
-
-    feas, V = tables(cells, need, rules, diff, powers_left)
-    return np.array(feas, dtype=np.int8), np.array(V, dtype=np.float64)
 
 
 def kernel_tables(cells, need: int, rules, diff, powers_left: int):

@@ -54,10 +54,10 @@ def _most(cells, dice, target):
 def reference_feasibility(boards, n: int, seed: int) -> float:
     """Share of ``n`` random rolls whose PEACEFUL minimum (2) fits on board t mod B of ``boards``
     (board notation, default rules), by the same search as the kernel."""
-    from analyzer.games.magdagdon.rules import MagdagdonRules, parse_board
+    from analyzer.games.magdagdon.rules import MagdagdonRules, read_board
 
     rules = MagdagdonRules()
-    boards = [[int(x) for x in parse_board(b, rules)] for b in boards]
+    boards = [read_board(b, rules) for b in boards]
     rnd = random.Random(seed)
     ok = 0
     for t in range(n):
