@@ -1,4 +1,4 @@
-"""Trash Pandas' two-pass no-cards kernel (kernels/trash_pandas/nocards.py) against the one-pass
+"""Trash Pandas' three-pass no-cards kernel (kernels/trash_pandas/nocards.py) against the one-pass
 card kernel (``simulate_turns`` with no cards in hand), an independent implementation of the same
 turns on the same streams: equal sums for every policy and bonus rule, bit for bit with integer
 values and to rounding with fractional ones; and the exact replay of rare trials, forced onto
@@ -53,8 +53,10 @@ def test_fractional_values_agree_to_rounding():
 
 
 def test_forcing_every_trial_through_the_exact_replay_changes_nothing():
-    """``thr = 2**32`` flags every face word in pass 1, so every trial is replayed exactly
-    (pass 2); ``2**31`` flags about half. Both give the sums of the normal threshold."""
+    """``thr = 2**32`` flags every face word, so every trial is replayed exactly (pass 2);
+    ``2**31`` flags about half; ``2**29`` one in eight, so that about half of the bonus turns
+    played in pass 3 are flagged and replayed there. All give the sums of the normal
+    threshold."""
     from kernels.trash_pandas.nocards import nocards_blocks
 
     for rules in RULES:
@@ -62,7 +64,7 @@ def test_forcing_every_trial_through_the_exact_replay_changes_nothing():
         t = build_tables(parse_policy("stop-at:6"), solver, 0, 0, 0)
         args = (KEYS, COUNTS, rules.bonus_turn, float(solver.bust_value), t.roll, t.resolve_val)
         normal = nocards_blocks(*args, np.uint64(2**32 % 6))
-        for thr in (np.uint64(1 << 32), np.uint64(1 << 31)):
+        for thr in (np.uint64(1 << 32), np.uint64(1 << 31), np.uint64(1 << 29)):
             assert np.array_equal(nocards_blocks(*args, thr), normal)
 
 

@@ -1,4 +1,4 @@
-"""Trash Pandas: Monte Carlo of turns with no cards in hand, in two passes (the fast path of
+"""Trash Pandas: Monte Carlo of turns with no cards in hand, in three passes (the fast path of
 :func:`kernels.trash_pandas.turn.simulate_turns`).
 
 Model
@@ -15,7 +15,7 @@ Algorithm
 ---------
 A turn's outcome is a *code*: the held set ``H`` (bits 0–5) and the bust flag (bit 6). Every sum
 the kernel reports is a function of the main turn's code and, for a turn that collected all six,
-of the bonus turn's code, so a block is played in two passes:
+of the bonus turn's code, so a block is played in three passes:
 
 1. **Codes, branch-free** (:func:`_fast_code`): three draws give six multiply-shift faces, which
    always suffice (a seventh face of a main turn must repeat; a bonus turn stops by its cap ≤ 5
@@ -23,13 +23,16 @@ of the bonus turn's code, so a block is played in two passes:
    no branch and LLVM vectorises it over trials. Bit 7 marks a *rare* trial: one in which a
    face word would have been rejected by Lemire's step (probability ``6 · 4 / 2**32`` per trial;
    the multiply-shift face may then differ from the exact one).
-2. **Counts**: a histogram of the main codes. A rare trial is replayed exactly and in full
-   (:func:`_exact_turn`: the same stream, :func:`~kernels.rng.bounded_pair` faces, the bonus turn
-   continuing the stream after the main turn's six faces). A turn that collected all six
-   without a rare word (code 63, about 1.5% of stop-at:6 turns) plays its bonus turn from the
-   stream after the three draws pass 1 used (:func:`_bonus_after_six`: six exact faces are
-   exactly three draws, both halves used, so the exact main leg would end at the same state);
-   its bonus code goes to a second histogram.
+2. **Counts**: a histogram of the main codes, and the list of the trials whose code is 63
+   (collected all six without a rare word; about 1.5% of stop-at:6 turns), appended without a
+   branch. A rare trial is replayed exactly and in full (:func:`_exact_turn`: the same stream,
+   :func:`~kernels.rng.bounded_pair` faces, the bonus turn continuing the stream after the main
+   turn's faces).
+3. **Bonus turns, branch-free** (:func:`_fast_bonus_code`, with ``bonus_turn``): each listed
+   trial's bonus turn is pass 1 again on the stream after the three draws pass 1 used (six exact
+   faces are exactly three draws, both halves used, so the exact main leg ends at the same
+   state), vectorised over the listed trials; a bonus turn with a rare word is replayed exactly
+   (:func:`_bonus_after_six`). Its code goes to a second histogram.
 
 A trial's faces and codes are therefore exactly those of the one-pass kernel; only the order of
 the floating-point additions differs: Σvalue = Σ_c count_c · value_c over the at most 128 + 128
@@ -37,9 +40,10 @@ codes, which equals the trial-by-trial sum exactly whenever the values are integ
 default value model: sums stay below 2**53) and up to rounding in the last bits otherwise.
 
 Cost: about 3 xoshiro256** steps, 4 SplitMix64 finalisers and 6 multiply-shifts per trial in
-vector lanes, one histogram increment, and a scalar bonus turn for about 1.5% of trials
-(stop-at:6; skipping the replay of their main turn bought about 1.1x); measured against the
-bench's calibration loop in ``pushluck bench``.
+vector lanes, one histogram increment, and the same vector work again for about 1.5% of trials
+(stop-at:6's bonus turns). Playing those bonus turns one by one with exact faces (branchy, about
+100 ns each) took a fifth of the time: pass 3 moved the kernel from 0.80 to 1.03 of the bench's
+calibration loop on one core (medians of 7 paired runs, same process).
 Output: the per-block sums of turn.py's ``COLUMNS``, float64, shape (blocks, 13).
 """
 import numpy as np
@@ -69,10 +73,9 @@ def _masked_step(h, alive, bust, face, roll_bits):
 
 
 @njit(cache=True, inline="always")
-def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
-    """Pass 1 for trial ``t``: the main turn's code from six multiply-shift faces, with bit 7 set
-    when a face word falls below Lemire's threshold ``thr``."""
-    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+def _six_faces_code(s0, s1, s2, s3, roll_bits, thr):
+    """A leg's code from the next three draws of the stream (six multiply-shift faces, played
+    with masks), with bit 7 set when a face word falls below Lemire's threshold ``thr``."""
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     f0, r0 = face_flag(x >> np.uint64(32), 6, thr)
     f1, r1 = face_flag(x & _MASK32, 6, thr)
@@ -93,6 +96,25 @@ def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
     h, alive, bust = _masked_step(h, alive, bust, f5, roll_bits)
     rare = r0 | r1 | r2 | r3 | r4 | r5
     return h | (bust << 6) | (rare << 7)
+
+
+@njit(cache=True, inline="always")
+def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
+    """Pass 1 for trial ``t``: the main turn's code (:func:`_six_faces_code` of its stream)."""
+    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+    return _six_faces_code(s0, s1, s2, s3, roll_bits, thr)
+
+
+@njit(cache=True, inline="always")
+def _fast_bonus_code(k0, k1, k2, k3, t, roll_bonus, thr):
+    """Pass 3 for trial ``t``, whose main turn collected all six with six exact faces: the bonus
+    turn's code from the stream after those three draws (:func:`_six_faces_code`; a bonus turn
+    also stops by its sixth new face at the latest)."""
+    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    return _six_faces_code(s0, s1, s2, s3, roll_bonus, thr)
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +242,7 @@ def _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val):
 
 @njit(cache=True, parallel=True)
 def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr):
-    """The two passes of the module doc over every block; ``thr`` is the rare-face threshold of
+    """The three passes of the module doc over every block; ``thr`` is the rare-face threshold of
     pass 1 (:func:`kernels.rng.lemire_threshold` of 6; a larger value only sends more trials to
     the exact replay, which tests use to exercise it). ``keys``: uint64 (blocks, 4); ``counts``:
     int64 (blocks,); ``roll``: uint8 (128,); ``resolve_val``: float64 (2·64·7,)."""
@@ -239,17 +261,32 @@ def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr)
         codes = np.empty(n, dtype=np.uint8)
         for t in range(n):  # pass 1: vectorised over trials
             codes[t] = _fast_code(k0, k1, k2, k3, t, roll_main, thr)
-        main = np.zeros(128, dtype=np.int64)
+        tally = np.zeros(256, dtype=np.int64)
+        sixes_at = np.empty(n, dtype=np.int32)  # only the first `sixes` entries are written
+        sixes = 0
+        for t in range(n):  # pass 2: counts, and the trials that collected six (no branch)
+            c = codes[t]
+            tally[c] += 1
+            sixes_at[sixes] = t
+            sixes += c == _SIX
+        main = tally[:128].copy()
         bonus = np.zeros(128, dtype=np.int64)
-        for t in range(n):  # pass 2: counts, rare trials replayed, bonus turns played exactly
-            c = np.int64(codes[t])
-            if c >= _RARE:
-                c, b = _exact_turn(k0, k1, k2, k3, t, roll_main, roll_bonus, bonus_turn)
-                if b >= 0:
-                    bonus[b] += 1
-            elif c == _SIX and bonus_turn:
-                bonus[_bonus_after_six(k0, k1, k2, k3, t, roll_bonus)] += 1
-            main[c] += 1
+        if tally[_RARE:].sum() > 0:  # rare trials: replayed exactly, main and bonus turn
+            for t in range(n):
+                if codes[t] >= _RARE:
+                    c, b = _exact_turn(k0, k1, k2, k3, t, roll_main, roll_bonus, bonus_turn)
+                    main[c] += 1
+                    if b >= 0:
+                        bonus[b] += 1
+        if bonus_turn and sixes > 0:  # pass 3: the bonus turns, vectorised over them
+            bcodes = np.empty(sixes, dtype=np.uint8)
+            for i in range(sixes):
+                bcodes[i] = _fast_bonus_code(k0, k1, k2, k3, sixes_at[i], roll_bonus, thr)
+            for i in range(sixes):
+                b = np.int64(bcodes[i])
+                if b >= _RARE:
+                    b = _bonus_after_six(k0, k1, k2, k3, sixes_at[i], roll_bonus)
+                bonus[b] += 1
         _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val)
     return out
 
