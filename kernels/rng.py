@@ -241,7 +241,7 @@ def face_flag(x32, n, thr):
     Returns ``(v, r)``: ``v = (x32 * n) >> 32`` and ``r = 1`` when the low word is below
     ``thr = lemire_threshold(n)`` (Lemire would redraw, so ``v`` must not be used), else 0.
     """
-    m = x32 * np.uint64(n)
+    m = x32 * (np.uint64(n) & _MASK32)  # both factors below 2**32: one 32x32->64 multiply
     return np.int64(m >> np.uint64(32)), np.int64((m & _MASK32) < thr)
 
 
