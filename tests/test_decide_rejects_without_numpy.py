@@ -91,6 +91,8 @@ CASES = [  # game, (text replaced, replacement), what the one-line message must 
     ("gostop", ("stock = 9", "stock = 8"), "stock = 8 does not match the position (it must be 9)"),
     ("gostop", ('layout = "04J1 08J1', 'layout = "04J1 04J2 04R 08J1'),
      "layout holds 3 single cards of month 4"),
+    ("gostop", ("go_counts = [0, 0]", "go_counts = [1, 0]\nlast_go = [40, 0]"),
+     "seat 0 is not at a go/stop decision: score 7 does not exceed the score of the last go"),
     ("canasta", ('melds = [["QS", "QH", "QD", "QC", "2C"]]', 'melds = [["QS", "QH"]]'),
      "me: meld QS QH is not legal"),
     ("canasta", ("stock = 148", "stock = 100"), "the position does not add up"),

@@ -127,8 +127,8 @@ def make_state(rules: GoStopRules, hands, layout, stacks, piles, stock, go_count
 
 def build_position(pos: dict | Position, rules: GoStopRules) -> tuple[Built, dict]:
     """The kernel arrays of a decide position: a TOML table (or flags), checked here first, or a
-    :class:`~analyzer.games.gostop.position.Position` checked already. Refuses a position below
-    the stop minimum (the last check: it needs the kernel's scoring)."""
+    :class:`~analyzer.games.gostop.position.Position` checked already (down to the stop
+    minimum)."""
     p = pos if isinstance(pos, Position) else check_position(pos, rules)
     n, me = rules.players, p.me
     hands = [p.hand if q == me else [] for q in range(n)]
@@ -137,15 +137,7 @@ def build_position(pos: dict | Position, rules: GoStopRules) -> tuple[Built, dic
     built.unseen = p.unseen
     built.opp_sizes = p.opp_sizes
     built.remaining = p.remaining
-    from kernels.gostop import score as KS  # after every check: a bad position loads no Numba
-
-    score = int(KS.best_score(built.S, me))
-    eligible = score >= rules.stop_target and (p.go_counts[me] == 0 or score > p.last_go[me])
-    if not eligible:
-        why = (f"score {score} is below the stop minimum {rules.stop_target}"
-               if score < rules.stop_target else
-               f"score {score} does not exceed the score of the last go ({p.last_go[me]})")
-        raise UserError(f"seat {me} is not at a go/stop decision: {why}")
+    score = p.score
     info = {"me": me, "score": score, "stock": p.stock, "turns_left": p.remaining,
             "opponent_hand_sizes": [p.opp_sizes[q] for q in range(n) if q != me],
             "nagari": p.nagari, "forced_stop": p.remaining[me] == 0,

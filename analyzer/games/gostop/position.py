@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from analyzer.errors import UserError
 from analyzer.games.gostop.rules import CardPool, GoStopRules, month_of
+from analyzer.games.gostop.score import score_cards
 
 KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts", "last_go",
               "shaken", "bombs", "skip_tokens", "stock", "nagari"}
@@ -43,6 +44,7 @@ class Position:
     unseen: list[int]  # the cards in the opponents' hands and the stock
     stock: int
     nagari: int
+    score: int  # my capture pile's points under its best reading of the sake cup
 
 
 def _list(pos: dict, key: str, n: int, default, conv=int) -> list:
@@ -99,7 +101,9 @@ def _as_list(v, n: int | None = None) -> list[str]:
 
 
 def check_position(pos: dict, rules: GoStopRules) -> Position:
-    """Validate a decide position (TOML table or flags): every check but the stop minimum."""
+    """Validate a decide position (TOML table or flags), down to the stop minimum: my capture
+    pile must score at least ``stop_target`` (and more than at my last go) under its best reading
+    of the sake cup (pure-Python scoring, :mod:`analyzer.games.gostop.score`)."""
     unknown = set(pos) - KNOWN_KEYS
     if unknown:
         raise UserError(f"unknown position key(s): {', '.join(sorted(unknown))} "
@@ -192,5 +196,11 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
         raise UserError(f"stock = {pos['stock']} does not match the position (it must be "
                         f"{stock_size})")
     stacks_k = [(cards, cr, turns[cr] - 1 if cr >= 0 else -1) for cards, cr in stacks]
+    score = score_cards(piles[me], rules)["points"]
+    if score < rules.stop_target or (go_counts[me] > 0 and score <= last_go[me]):
+        why = (f"score {score} is below the stop minimum {rules.stop_target}"
+               if score < rules.stop_target else
+               f"score {score} does not exceed the score of the last go ({last_go[me]})")
+        raise UserError(f"seat {me} is not at a go/stop decision: {why}")
     return Position(me, hand, layout, stacks_k, piles, go_counts, last_go, shaken, bombs, skip,
-                    turns, remaining, opp_sizes, unseen, stock_size, nagari)
+                    turns, remaining, opp_sizes, unseen, stock_size, nagari, score)
