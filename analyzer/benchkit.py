@@ -39,8 +39,8 @@ class BenchCase:
     n: int
     reference: Optional[Callable[[int, int], object]] = None  # reference(n, seed)
     ref_n: int = 0
-    # the calibration case's name: bench prints this row's rate as a share of the calibration's
-    relative_to: Optional[str] = None
+    # bench prints this row's rate as a share of the calibration loop's (measured beside it)
+    share_of_calibration: bool = False
     # why this kernel cannot reach 1.8x on 2 cores, when that is a property of the kernel
     scaling_note: Optional[str] = None
     # issue 16's one-core throughput target (per second, where the calibration loop ran

@@ -138,13 +138,14 @@ def test_the_share_of_the_calibration_is_the_paired_figure():
     from analyzer.benchkit import CALIBRATION_CASE
     from analyzer.cli.bench import _relative_rates
 
-    cal = dict(_row(*CALIBRATION_CASE, 245e6), relative_to=None)
-    row = dict(_row(CALIBRATION_CASE[0], "kernel", 230e6), relative_to=CALIBRATION_CASE[1],
+    cal = dict(_row(*CALIBRATION_CASE, 245e6), share_of_calibration=False)
+    row = dict(_row(CALIBRATION_CASE[0], "kernel", 230e6), share_of_calibration=True,
                calibration_beside=250e6, of_calibration_beside=0.785)
-    other = dict(_row("pig", "games", 1.0), relative_to=None, of_calibration_beside=0.3)
+    other = dict(_row("pig", "games", 1.0), share_of_calibration=False,
+                 of_calibration_beside=0.3)
     _relative_rates([cal, row, other])
     assert row["of_calibration"] == 0.785 and cal["of_calibration"] is None
-    assert other["of_calibration"] is None and "relative_to" not in row
+    assert other["of_calibration"] is None and "share_of_calibration" not in row
 
 
 def test_a_target_is_judged_by_the_calibration_measured_beside_its_row():

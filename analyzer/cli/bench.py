@@ -230,11 +230,12 @@ def _target_rows(rows: list[dict]) -> list[dict]:
 
 
 def _relative_rates(rows: list[dict]) -> None:
-    """Give each row its ``of_calibration``: for a case with ``relative_to`` (which is removed
-    here; it names the calibration loop), its 1-core rate as a share of the calibration's, the
-    paired per-round median ``of_calibration_beside`` that the targets are judged by; else None."""
+    """Give each row its ``of_calibration``: for a case with ``share_of_calibration`` (a flag
+    removed here), its 1-core rate as a share of the calibration loop's, the paired per-round
+    median ``of_calibration_beside`` that the targets are judged by; else None."""
     for r in rows:
-        r["of_calibration"] = r["of_calibration_beside"] if r.pop("relative_to") else None
+        r["of_calibration"] = (r["of_calibration_beside"] if r.pop("share_of_calibration")
+                               else None)
 
 
 def _targets_table(targets: list[dict]) -> str:
@@ -376,7 +377,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "cpus_in_all_core_run": how["cpus"], "steal_in_all_core_runs": how["steal"],
                      "reference_per_second": ref,
                      "speedup_vs_python": (one / ref) if ref else None,
-                     "relative_to": case.relative_to, "target": case.target,
+                     "share_of_calibration": case.share_of_calibration, "target": case.target,
                      "calibration_beside": how["beside"],
                      "of_calibration_beside": how["of_beside"],
                      "calibration_scaling_beside": how["beside_scaling"],
