@@ -106,14 +106,22 @@ def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
 
 
 @njit(cache=True, inline="always")
-def _fast_bonus_code(k0, k1, k2, k3, t, roll_bonus, thr):
-    """Pass 3 for trial ``t``, whose main turn collected all six with six exact faces: the bonus
-    turn's code from the stream after those three draws (:func:`_six_faces_code`; a bonus turn
-    also stops by its sixth new face at the latest)."""
+def _after_main_six(k0, k1, k2, k3, t):
+    """Trial ``t``'s stream after the three draws of a main turn that collected all six with six
+    exact faces (both halves of each draw used, so no half-word is left over)."""
     s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    return s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _fast_bonus_code(k0, k1, k2, k3, t, roll_bonus, thr):
+    """Pass 3 for trial ``t``, whose main turn collected all six with six exact faces: the bonus
+    turn's code from the stream after those three draws (:func:`_six_faces_code`; a bonus turn
+    also stops by its sixth new face at the latest)."""
+    s0, s1, s2, s3 = _after_main_six(k0, k1, k2, k3, t)
     return _six_faces_code(s0, s1, s2, s3, roll_bonus, thr)
 
 
@@ -150,11 +158,8 @@ def _exact_turn(k0, k1, k2, k3, t, roll_main, roll_bonus, bonus_turn):
 @njit(cache=True)
 def _bonus_after_six(k0, k1, k2, k3, t, roll_bonus):
     """The bonus turn's code of trial ``t``, whose main turn collected all six with six exact
-    faces (no rare word): its stream after three draws, with no half-word left over."""
-    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
-    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-    x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    faces, played with exact faces (pass 3's replay of a flagged bonus turn)."""
+    s0, s1, s2, s3 = _after_main_six(k0, k1, k2, k3, t)
     bonus, buf, have, s0, s1, s2, s3 = _exact_leg(roll_bonus, np.uint64(0), 0, s0, s1, s2, s3)
     return bonus
 

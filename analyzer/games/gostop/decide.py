@@ -137,8 +137,7 @@ def build_position(pos: dict | Position, rules: GoStopRules) -> tuple[Built, dic
     built.unseen = p.unseen
     built.opp_sizes = p.opp_sizes
     built.remaining = p.remaining
-    score = p.score
-    info = {"me": me, "score": score, "stock": p.stock, "turns_left": p.remaining,
+    info = {"me": me, "score": p.score, "stock": p.stock, "turns_left": p.remaining,
             "opponent_hand_sizes": [p.opp_sizes[q] for q in range(n) if q != me],
             "nagari": p.nagari, "forced_stop": p.remaining[me] == 0,
             "hand": [card_name(c, rules) for c in p.hand]}
