@@ -8,9 +8,10 @@ Algorithm. A game's rolls are a serial chain (each draw depends on the last), so
 time leaves most of a core idle. Here :data:`LANES` games advance together: each step draws one
 64-bit word per lane and applies its two faces to that lane's game with branch-free selects
 (bust: turn total 0; turn over when bust or total ≥ limit; a win ends the lane's game and its
-second face is ignored), which LLVM turns into vector instructions across lanes. When a lane's
-game ends, a scalar pass adds its (winner, turns, rolls) to the block's sums and seeds the
-lane with the next trial. Faces are multiply-shift values with Lemire's rejection flag
+second face is ignored), which LLVM turns into vector instructions across lanes. A lane whose
+game has ended idles; once :data:`REFILL_AT` lanes have (or no trial is left to start), a scalar
+pass adds their (winner, turns, rolls) to the block's sums and seeds them with the next trials
+(a pass over all lanes every few steps instead of after almost every step). Faces are multiply-shift values with Lemire's rejection flag
 (``kernels.rng.face_flag``): a game in which any face it used would have been rejected is put
 aside and replayed by the exact scalar game afterwards (probability about rolls × 4 / 2³² per
 game for a d6), so every game's result is the exact one and the block's integer sums are those
@@ -19,14 +20,16 @@ of the one-game-at-a-time loop, bit for bit (tested, including a forced replay o
 State: one uint64 array ``Z[field, lane]`` (one array, so the compiler sees that the fields do
 not overlap); the player to move's score ``A``, the other's ``B`` (swapped at each turn's end),
 the seat to move, the turn total, its limit min(H, goal − A), turns, rolls, the rejection flag,
-and whether the lane is active / has just finished.
+and whether the lane is active / has finished (set until the refill pass records the game).
 """
 import numpy as np
 from numba import njit
 
 from kernels.rng import bounded_pair, seed_words, xoshiro
 
-LANES = 16
+LANES = 64
+#: refill the lanes once this many games have ended (or when no trial is left to start)
+REFILL_AT = 4
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 _M32 = np.uint64(0xFFFFFFFF)
@@ -93,10 +96,10 @@ def _step(Z, lane, faces, bust_faces, goal, hold0, hold1, thr):
     turns = Z[Z_TURNS, lane]
     rolls = Z[Z_ROLLS, lane]
     rej = Z[Z_REJ, lane]
-    done = _U0
+    done = Z[Z_DONE, lane]  # sticky until the refill pass records the game
     for half in range(2):
         word = (x >> np.uint64(32)) if half == 0 else (x & _M32)
-        m = word * faces
+        m = word * (faces & _M32)  # both below 2**32: one 32x32->64 multiply
         face = m >> np.uint64(32)
         on = active & (_U1 ^ done)
         rolls += on
@@ -189,9 +192,10 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
     acc = np.zeros(6, dtype=np.int64)
     for lane in range(LANES):
         Z[Z_DONE, lane] = _U1
-    finished = LANES
+    finished = np.int64(LANES)
     while True:
-        if finished > 0:  # record the lanes' finished games and start the next trials
+        if finished >= REFILL_AT or (finished > 0 and nxt >= count):
+            # record the lanes' finished games and start the next trials
             busy = 0
             for lane in range(LANES):
                 if Z[Z_DONE, lane] == _U1:
@@ -215,9 +219,9 @@ def threshold_games(k0, k1, k2, k3, count, goal, faces, bust_faces, alternate, h
                 busy += np.int64(Z[Z_ACTIVE, lane])
             if busy == 0:
                 break
-        finished = _U0
+        finished = 0
         for lane in range(LANES):
-            finished += _step(Z, lane, uf, ub, ug, h0, h1, thr)
+            finished += np.int64(_step(Z, lane, uf, ub, ug, h0, h1, thr))
     for i in range(nredo):
         t = redo[i]
         first = (t & 1) if alternate else 0
