@@ -219,3 +219,66 @@ def test_issue_16_targets_are_on_their_rows():
         ("pig", "games, hold:20 vs hold:20"): 10e6,
         ("ten", "one turn, total:7, fresh deck"): 60e6,
     }
+
+
+def _close_how(of_target=None, scaling=1.9, machine=1.95, rounds=None):
+    """A ``how`` as _time_kernel returns it: a quiet run unless the arguments say otherwise."""
+    need = 10e6 / 490e6  # the Pig target's rate over the calibration's where it was set
+    return {"scaling": scaling, "blocks": 100, "load": 0.5, "cpus": 1.9, "steal": 0.0,
+            "beside_scaling": machine, "of_beside_scaling": scaling / machine,
+            "rounds": rounds if rounds is not None else [scaling] * 3,
+            "of_beside": None if of_target is None else of_target * need}
+
+
+def test_a_close_verdict_either_way_is_inconclusive():
+    """Within 1.25x of the target, met or not, three more rounds run; further away, or for a row
+    without a target, the verdict stands."""
+    import dataclasses
+
+    from analyzer.cli.bench import inconclusive
+
+    targeted = dataclasses.replace(_case(), target=10_000_000)
+    assert inconclusive(targeted, 2, _close_how(1.10))
+    assert inconclusive(targeted, 2, _close_how(0.90))
+    assert inconclusive(targeted, 2, _close_how(1.24))
+    assert not inconclusive(targeted, 2, _close_how(1.30))
+    assert not inconclusive(targeted, 2, _close_how(0.70))
+    assert not inconclusive(_case(), 2, _close_how(1.0))  # no target: only the scaling counts
+
+
+def test_scaling_without_a_reason_is_inconclusive():
+    """Scaling 1.3x on a quiet machine whose calibration scaled 1.95x, rounds in agreement: no
+    reason, so more rounds; with a reason (the calibration did not scale either, or the case
+    gives one), or at the target, no more."""
+    from analyzer.cli.bench import inconclusive
+
+    assert inconclusive(_case(), 2, _close_how(scaling=1.3, machine=1.95))
+    assert not inconclusive(_case(), 2, _close_how(scaling=1.3, machine=1.3))
+    assert not inconclusive(_case("one long block"), 2, _close_how(scaling=1.3))
+    assert not inconclusive(_case(), 2, _close_how(scaling=1.85))
+    assert not inconclusive(_case(), 1, _close_how(scaling=1.0))
+
+
+def test_an_inconclusive_row_gets_three_more_rounds():
+    """_time_kernel (a real run of a small Pig job) asks ``more`` once, after three rounds: yes
+    makes six rounds, with the medians over all six; no leaves three."""
+    import dataclasses
+
+    from analyzer.benchkit import BenchCase
+    from analyzer.cli.bench import _cases, _time_kernel
+
+    pig = next(c for c in _cases(["pig"]) if isinstance(c, BenchCase))
+    small = dataclasses.replace(pig, n=1)
+    asked = []
+
+    def more(how):
+        asked.append(how["rounds_run"])
+        return True
+
+    how = _time_kernel(small, 1, 1.0, beside=small, more=more)[2]
+    assert asked == [3]
+    assert how["rounds_run"] == 6 and len(how["rounds"]) == len(how["beside_rounds"]) == 6
+    middle = sorted(how["rounds"])[2:4]
+    assert abs(how["scaling"] - (middle[0] + middle[1]) / 2) < 1e-12
+    how = _time_kernel(small, 1, 1.0, beside=small, more=lambda how: False)[2]
+    assert how["rounds_run"] == 3 and len(how["rounds"]) == 3

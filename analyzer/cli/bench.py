@@ -39,7 +39,13 @@ def cpu_steal() -> tuple[int, int] | None:
     return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
 
 
-def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, float, dict]:
+ROUNDS = 3  # rounds per row; a row whose verdict is close gets EXTRA_ROUNDS more
+EXTRA_ROUNDS = 3
+CLOSE_TO_TARGET = 1.25  # a rate/target within this factor of 1 is close (see `inconclusive`)
+
+
+def _time_kernel(case, cores: int, scale: float, beside=None,
+                 more=None) -> tuple[float, float, dict]:
     """Best rate on 1 thread and on ``cores`` threads, the two interleaved over three rounds so
     that a machine whose speed drifts affects both alike; the scaling is the median over the
     rounds of each round's all-core rate / 1-core rate (paired, so a drift between rounds
@@ -61,7 +67,11 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
     drifts by more than a factor 1.5 over the minutes a whole bench takes, and so does how well
     its virtual CPUs scale, so a target is judged against the calibration measured beside its
     own row, not once at the start, and a row that scales badly is compared with a loop that
-    shares nothing."""
+    shares nothing.
+
+    ``more(how)``, if given, is asked after the three rounds; when it says the measurement is
+    inconclusive (:func:`inconclusive`), :data:`EXTRA_ROUNDS` more rounds run and every figure
+    is the median over all of them (``how["rounds_run"]``)."""
     import os
 
     import numba
@@ -85,7 +95,17 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
 
     ratios, steal, ticks = [], 0, 0
     cal_rates, of_cal, cal_ratios = [], [], []  # per round, with ``beside``
-    for rep in range(3):
+
+    def summary():
+        return {"blocks": -(-n // job.block_size), "load": load, "cpus": share,
+                "scaling": _median(ratios), "beside": _median(cal_rates),
+                "of_beside": _median(of_cal), "beside_scaling": _median(cal_ratios),
+                "of_beside_scaling": _median([r / c for r, c in zip(ratios, cal_ratios) if c]),
+                "rounds": ratios, "beside_rounds": cal_ratios, "rounds_run": len(ratios),
+                "steal": steal / ticks if ticks else None}
+
+    rounds, rep = ROUNDS, 0
+    while rep < rounds:
         before = calibrate(rep) if beside is not None else None
         rates = {}
         for threads in (1, cores):
@@ -104,19 +124,37 @@ def _time_kernel(case, cores: int, scale: float, beside=None) -> tuple[float, fl
             cal_rates.append(cal)
             of_cal.append(rates[1] / cal if cal else 0.0)
             cal_ratios.append(min(before[1], after[1]))  # the machine's worse side
-
-    def median3(xs):
-        return sorted(xs)[1] if xs else None
+        rep += 1
+        if rep == ROUNDS and more is not None and more(summary()):
+            rounds += EXTRA_ROUNDS
 
     numba.set_num_threads(cores)
-    return best[1], best[cores], {"blocks": -(-n // job.block_size), "load": load,
-                                  "cpus": share, "scaling": median3(ratios),
-                                  "beside": median3(cal_rates), "of_beside": median3(of_cal),
-                                  "beside_scaling": median3(cal_ratios),
-                                  "of_beside_scaling": median3(
-                                      [r / c for r, c in zip(ratios, cal_ratios) if c]),
-                                  "rounds": ratios, "beside_rounds": cal_ratios,
-                                  "steal": steal / ticks if ticks else None}
+    return best[1], best[cores], summary()
+
+
+def _median(xs: list) -> float | None:
+    import statistics
+
+    return statistics.median(xs) if xs else None
+
+
+def inconclusive(case, cores: int, how: dict) -> bool:
+    """Is the verdict of three rounds on ``case`` too close to give, so that
+    :func:`_time_kernel` runs more? Either its rate/target is within a factor
+    :data:`CLOSE_TO_TARGET` of 1 on either side (a met target is extended exactly as readily as
+    a missed one, so the extra rounds do not lean the verdict either way), or its scaling is
+    below the target and :func:`scaling_note` finds no reason: more rounds of the row and of the
+    calibration beside it are the evidence a reason needs."""
+    from analyzer.benchkit import CALIBRATION_AT_TARGETS
+
+    if case.target and how.get("of_beside"):
+        of_target = how["of_beside"] * CALIBRATION_AT_TARGETS / case.target
+        if 1 / CLOSE_TO_TARGET <= of_target <= CLOSE_TO_TARGET:
+            return True
+    import os
+
+    reason = scaling_note(case, cores, os.cpu_count() or cores, how)
+    return reason is not None and reason.startswith("below target, reason not known")
 
 
 def _timed_run(job, n: int, seed: int, threads: int) -> tuple[float, float, tuple | None]:
@@ -225,7 +263,7 @@ def _target_rows(rows: list[dict]) -> list[dict]:
                     "calibration_at_target": CALIBRATION_AT_TARGETS,
                     "calibration_here": cal_rate,
                     "target_here": target_here(r["target"], cal_rate),
-                    "of_target": of_target, "met": of_target >= 1})
+                    "of_target": of_target, "met": of_target >= 1, "rounds": r.get("rounds")})
     return out
 
 
@@ -245,14 +283,16 @@ def _targets_table(targets: list[dict]) -> str:
     head = (f"Throughput targets (issue 16), set where the calibration loop ran "
             f"{CALIBRATION_AT_TARGETS / 1e6:.0f}M turns/s on 1 core, judged by the calibration "
             "loop run before and after each round of the row (rate/target: the median over "
-            "rounds of the row's rate over the calibration's, against the target's):")
+            "rounds of the row's rate over the calibration's, against the target's; a row "
+            f"within {CLOSE_TO_TARGET:g}× of its target either way gets {EXTRA_ROUNDS} more "
+            "rounds):")
     body = table([(t["game"], t["case"], f"{t['per_second_1_core']:,.0f}",
                    f"{t['calibration_here'] / 1e6:,.0f}M", f"{t['target']:,.0f}",
-                   f"{t['target_here']:,.0f}", f"{t['of_target']:.2f}×",
+                   f"{t['target_here']:,.0f}", str(t["rounds"] or ""), f"{t['of_target']:.2f}×",
                    "met" if t["met"] else "NOT met")
                   for t in targets],
                  ["game", "case (per second, 1 core)", "rate", "calibration", "target",
-                  "target here", "rate/target", ""], "llrrrrrl")
+                  "target here", "rounds", "rate/target", ""], "llrrrrrrl")
     return head + "\n" + body
 
 
@@ -335,10 +375,13 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     Columns: kernel rate on 1 thread and on all threads (kernel time only, compile excluded),
     the parallel scaling (the median of three rounds' paired all-core/1-core ratios, so it can
     differ a little from the ratio of the two best rates), the pure-Python reference rate of the
-    same algorithm and the kernel/reference speed-up. Then warm timings (exact solves) and the
+    same algorithm and the kernel/reference speed-up. A row whose verdict is close (within 1.25×
+    of its throughput target, met or not, or scaling below 1.8× with no reason found) gets
+    three more rounds, and its figures are medians over all six. Then warm timings (exact solves) and the
     warm whole-process latency of each game's query commands relative to `python -c "import
     numba"` in the same run.
     """
+    import functools
     import os
 
     import numba
@@ -365,7 +408,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     for case in [c for c in cases if isinstance(c, BenchCase)]:
         note(f"bench: {case.game} / {case.name} …")
         one, allc, how = _time_kernel(case, cores, scale,
-                                      beside=None if case is calibration else calibration)
+                                      beside=None if case is calibration else calibration,
+                                      more=functools.partial(inconclusive, case, cores))
         ref = _time_reference(case, scale)
         scaling = how["scaling"] if one else None
         rows.append({"game": case.game, "case": case.name, "unit": case.unit,
@@ -382,7 +426,7 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                      "of_calibration_beside": how["of_beside"],
                      "calibration_scaling_beside": how["beside_scaling"],
                      "scaling_of_calibration_beside": how["of_beside_scaling"],
-                     "scaling_per_round": how["rounds"],
+                     "rounds": how["rounds_run"], "scaling_per_round": how["rounds"],
                      "calibration_scaling_per_round": how["beside_rounds"]})
     _relative_rates(rows)
     targets = _target_rows(rows)
