@@ -492,7 +492,7 @@ cards = ["5C", "9S"]
 def test_python_reference_is_the_same_algorithm():
     # The bench's pure-Python reference runs the same source without Numba: from the same
     # dealt state both must play the identical round.
-    from analyzer.games.canasta.bench import python_engine
+    from analyzer.games.canasta.pyengine import python_engine
     from kernels.rng import seed_trial
 
     E = python_engine()

@@ -1,51 +1,24 @@
 """Railroad Canasta cases for `pushluck bench` (``CASES``): the round engine on independent
 2-player rounds, whole games, and the query commands timed as whole processes.
 
-The pure-Python reference is the *same* engine source (kernels/canasta/layout.py, meld.py and
-engine.py) executed without Numba: the module texts are compiled with ``njit`` as the identity
-decorator and the random draws from ``random.Random(seed)``, so the kernel/reference ratio
-measures compilation alone, not a different algorithm.
+The pure-Python reference is the *same* engine source executed without Numba
+(:mod:`analyzer.games.canasta.pyengine`), with the random draws from ``random.Random(seed)``, so
+the kernel/reference ratio measures compilation alone, not a different algorithm.
 """
 from __future__ import annotations
 
-import functools
 import random
 from pathlib import Path
 
 from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
 
 
-@functools.lru_cache(maxsize=1)
-def python_engine() -> dict:
-    """The round engine's functions as plain Python (see module doc)."""
-    import re
-
-    import kernels.canasta.engine as E
-    import kernels.canasta.layout as L
-    import kernels.canasta.meld as M
-
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
-
-    ns = {"njit": njit, "prange": range,
-          "randint": lambda s, n: s.randrange(n),
-          "seed_trial": None, "__name__": "canasta_python_reference"}
-    for mod in (L, M, E):
-        src = Path(mod.__file__).read_text()
-        src = src.replace("from numba import njit, prange\n", "")
-        src = src.replace("from numba import njit\n", "")
-        src = src.replace("from kernels.rng import randint, seed_trial\n", "")
-        src = re.sub(r"from kernels\.canasta\.\w+ import \([^\n]*\n(?:    [^\n]*\n)*", "", src)
-        exec(compile(src, f"{mod.__name__} (pure Python)", "exec"), ns)
-    return ns
-
-
 def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
     """``n`` independent greedy rounds in pure Python; returns the mean round length."""
     from analyzer.games.canasta.play import parse_policies, policy_array, rules_arrays
     from analyzer.games.canasta.rules import CanastaRules
+
+    from analyzer.games.canasta.pyengine import python_engine
 
     E = python_engine()
     rules = CanastaRules(players=players)
@@ -111,5 +84,8 @@ CASES = [
                 "QD,QC,QS", "7S,7H,7D,2C", "--json")),
     BenchQuery("canasta", "decide (impossible position: one line, exit 2)",
                ("canasta", "decide", "analyzer/data/canasta_position_impossible.toml"),
+               exit_code=2),
+    BenchQuery("canasta", "decide (going out not allowed: one line, exit 2)",
+               ("canasta", "decide", "analyzer/data/canasta_position_no_going_out.toml"),
                exit_code=2),
 ]

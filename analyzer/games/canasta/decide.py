@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.games.canasta.play import make_job
+from analyzer.games.canasta.play import make_job, policy_array, rules_arrays
 from analyzer.games.canasta.position import Position, check_objective, check_position
+from analyzer.games.canasta.pyengine import first_choice_allowed
 from analyzer.games.canasta.rules import CanastaRules, requirement
 from analyzer.stats import mean_from_sums, paired_difference
 
@@ -71,6 +72,12 @@ def decide(data: dict | Position, rules: CanastaRules, policies: list[CanastaPol
     in the race to the target)."""
     check_objective(objective)
     pos = parse_position(data, rules)  # checked before any kernel is imported
+    labels = (("take the pile", "draw two") if pos["kind"] == 0 else ("go out now", "play on"))
+    refused = (("taking the pile", "drawing") if pos["kind"] == 0 else ("going out", "playing on"))
+    allowed = first_choice_allowed(pos, rules_arrays(rules)[0], policy_array(policies))
+    for ok, what in zip(allowed, refused):
+        if not ok:  # the engine's own first turn, run as plain Python: before Numba loads
+            raise UserError(f"{what} is not allowed in this position")
     from analyzer.runner import half_width_of_mean
     from kernels.canasta import MODE_DECIDE
 
@@ -78,10 +85,8 @@ def decide(data: dict | Position, rules: CanastaRules, policies: list[CanastaPol
                    unit="playouts", headline=half_width_of_mean(5, 6))
     res = spec.run(job)
     s, m = res.sums, res.n
-    if s[7] > 0:
-        what = ("taking the pile" if pos["kind"] == 0 else "going out")
-        raise UserError(f"{what} is not allowed in this position")
-    labels = (("take the pile", "draw two") if pos["kind"] == 0 else ("go out now", "play on"))
+    if s[7] > 0:  # the same engine code allowed both above: kept as the kernel's own word
+        raise UserError(f"{refused[0]} is not allowed in this position")
     a = mean_from_sums(float(s[1]), float(s[2]), m)
     b = mean_from_sums(float(s[3]), float(s[4]), m)
     d = paired_difference(float(s[5]), float(s[6]), m)
