@@ -151,6 +151,7 @@ def test_sigint_stops_a_slow_rollout_game_promptly(args, bar_within):
         os.close(master)
     assert proc.returncode == 130, err[-500:]
     assert waited < 30, f"Ctrl-C took {waited:.1f} s to stop the run"
+    assert out.strip(), err[-800:]  # the finished games, as JSON (stderr says why not)
     payload = json.loads(out)
     assert payload["interrupted"] is True and payload["n"] > 0
     assert b"Traceback" not in err

@@ -145,14 +145,14 @@ def inconclusive(case, cores: int, how: dict) -> bool:
     a missed one, so the extra rounds do not lean the verdict either way), or its scaling is
     below the target and :func:`scaling_note` finds no reason: more rounds of the row and of the
     calibration beside it are the evidence a reason needs."""
+    import os
+
     from analyzer.benchkit import CALIBRATION_AT_TARGETS
 
     if case.target and how.get("of_beside"):
         of_target = how["of_beside"] * CALIBRATION_AT_TARGETS / case.target
         if 1 / CLOSE_TO_TARGET <= of_target <= CLOSE_TO_TARGET:
             return True
-    import os
-
     reason = scaling_note(case, cores, os.cpu_count() or cores, how)
     return reason is not None and reason.startswith("below target, reason not known")
 
@@ -377,9 +377,9 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     differ a little from the ratio of the two best rates), the pure-Python reference rate of the
     same algorithm and the kernel/reference speed-up. A row whose verdict is close (within 1.25×
     of its throughput target, met or not, or scaling below 1.8× with no reason found) gets
-    three more rounds, and its figures are medians over all six. Then warm timings (exact solves) and the
-    warm whole-process latency of each game's query commands relative to `python -c "import
-    numba"` in the same run.
+    three more rounds, and its figures are medians over all six. Then warm timings (exact
+    solves) and the warm whole-process latency of each game's query commands relative to
+    `python -c "import numba"` in the same run.
     """
     import functools
     import os

@@ -11,11 +11,12 @@ time leaves most of a core idle. Here :data:`LANES` games advance together: each
 second face is ignored), which LLVM turns into vector instructions across lanes. A lane whose
 game has ended idles; once :data:`REFILL_AT` lanes have (or no trial is left to start), a scalar
 pass adds their (winner, turns, rolls) to the block's sums and seeds them with the next trials
-(a pass over all lanes every few steps instead of after almost every step). Faces are multiply-shift values with Lemire's rejection flag
-(``kernels.rng.face_flag``): a game in which any face it used would have been rejected is put
-aside and replayed by the exact scalar game afterwards (probability about rolls × 4 / 2³² per
-game for a d6), so every game's result is the exact one and the block's integer sums are those
-of the one-game-at-a-time loop, bit for bit (tested, including a forced replay of every game).
+(a pass over all lanes every few steps instead of after almost every step). Faces are
+multiply-shift values with Lemire's rejection flag (``kernels.rng.face_flag``): a game in
+which any face it used would have been rejected is put aside and replayed by the exact scalar
+game afterwards (probability about rolls × 4 / 2³² per game for a d6), so every game's result
+is the exact one and the block's integer sums are those of the one-game-at-a-time loop, bit for
+bit (tested, including a forced replay of every game).
 
 State: one uint64 array ``Z[field, lane]`` (one array, so the compiler sees that the fields do
 not overlap); the player to move's score ``A``, the other's ``B`` (swapped at each turn's end),
