@@ -65,32 +65,39 @@ from kernels.rng import randint, seed_trial
 @njit(cache=True, _nrt=False)
 def choose_discard(p, hand, un, pile_frozen, nplayers, free7):
     """Least useful legal discard: black threes, then unsafe-last naturals by (safety, copies
-    held, own meld, higher value first), wilds last. Returns -1 if no legal discard exists."""
+    held, own meld, higher value first), wilds last (a two before a joker). Returns -1 if no
+    legal discard exists.
+
+    As keys: 0 for a black three; 10000·unsafe + 1000·min(copies, 3) + 500·own + (50 − value)
+    (at most 13545) for a natural; 100000 + value for a wild; the smallest key wins, the lower
+    type on a tie. So a black three wins outright, a wild only when no natural may go, and only
+    the naturals need their keys compared."""
     if hand_size(hand, p) < 2:
         return -1
+    if hand[p, BLACK3] > 0:
+        return BLACK3
     best = -1
     best_key = 1 << 40
-    for c in range(NT):
-        if hand[p, c] == 0 or c == RED3:
+    for c in range(4, NT):
+        if hand[p, c] == 0 or (c == SEVEN and not free7):
             continue
-        if c == SEVEN and not free7:
-            continue
-        if c == BLACK3:
-            key = 0
-        elif c == JOKER or c == TWO:
-            key = 100000 + VAL[c]
-        else:
-            unsafe = 0
-            if pile_frozen == 0:
-                for q in range(nplayers):
-                    if q != p and un[q, c, 0] + un[q, c, 1] + un[q, c, 2] > 0:
-                        unsafe = 1
-            own = 1 if un[p, c, 0] > 0 else 0
-            key = 10000 * unsafe + 1000 * min(hand[p, c], 3) + 500 * own + (50 - VAL[c])
+        unsafe = 0
+        if pile_frozen == 0:
+            for q in range(nplayers):
+                if q != p and un[q, c, 0] + un[q, c, 1] + un[q, c, 2] > 0:
+                    unsafe = 1
+        own = 1 if un[p, c, 0] > 0 else 0
+        key = 10000 * unsafe + 1000 * min(hand[p, c], 3) + 500 * own + (50 - VAL[c])
         if key < best_key:
             best_key = key
             best = c
-    return best
+    if best >= 0:
+        return best
+    if hand[p, TWO] > 0:
+        return TWO
+    if hand[p, JOKER] > 0:
+        return JOKER
+    return -1
 
 
 @njit(cache=True, _nrt=False)

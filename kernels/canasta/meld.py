@@ -209,13 +209,35 @@ def apply_plan(p, out, hand, un, can, pl, mcnt, rp, viol):
             put(p, r, out[r, 0], out[r, 1], out[r, 2], hand, un, can, pl, mcnt, rp, viol)
 
 
+@njit(cache=True, inline="always")
+def _lowest_bit_index(bits):
+    """Index of the lowest set bit of a nonzero int64."""
+    i = 0
+    while (bits >> i) & 1 == 0:
+        i += 1
+    return i
+
+
 @njit(cache=True, _nrt=False)
 def meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7):
     """Normal melding after the initial meld: naturals, wild meld, black completions.
 
     Every action keeps at least two cards in hand, one of them a legal discard.
+
+    Naturals are tried only on the ranks that can meld at all: held, and either joining an
+    unfinished meld or held three times or more (any other rank gives ``a < 3`` whatever the
+    limits). A meld of one rank changes no other rank's count or meld, so that set is formed
+    first, without branches, and its ranks are visited in increasing order as before; scanning
+    every rank with an unpredictable "held?" test was a third of this function's time.
     """
+    may = 0
     for r in range(4, NT):
+        c = hand[p, r]
+        size = un[p, r, 0] + un[p, r, 1] + un[p, r, 2]
+        may |= ((c > 0) & ((size > 0) | (c >= 3))) << r
+    while may != 0:
+        r = _lowest_bit_index(may)
+        may &= may - 1
         while hand[p, r] > 0:
             c = hand[p, r]
             size = un[p, r, 0] + un[p, r, 1] + un[p, r, 2]
