@@ -22,8 +22,11 @@ Options go between ``example`` and the colon, separated by spaces:
 The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
 example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
 examples sharing an ``--out`` folder (or reading a file under it) run one after another in README
-order (so "written, then resumed" reads the same every time); the others run two at a time. Timings are the only figures
-that may differ between runs, so numbers followed by ``s`` or ``ms``, rates per second and JSON
+order (so "written, then resumed" reads the same every time). ``--check`` runs the others two at
+a time; a rewrite runs every example alone, because the rates it prints are measured with all
+cores, and a short run beside another example's threads reads many times too slow (a 50,000-turn
+Ten run showed 3M turns/s beside another example, 56M alone). Timings are the only figures that
+may differ between runs, so numbers followed by ``s`` or ``ms``, rates per second and JSON
 ``seconds`` are masked before comparing.
 
     python docs/readme_examples.py          # rewrite README.md from real runs
@@ -159,8 +162,8 @@ def run_all(examples: list[Example], check: bool = False) -> list[str]:
         for k in indices:
             outputs[k] = run_example(examples[k])
 
-    # longest groups first, so two workers finish together
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    # longest groups first, so two workers finish together; a rewrite one at a time (module doc)
+    with ThreadPoolExecutor(max_workers=2 if check else 1) as pool:
         list(pool.map(run_group, sorted(groups.values(), key=len, reverse=True)))
     volatile = [k for k, ex in enumerate(examples) if ex.volatile]
     if volatile and not check:  # timings, on a machine this script no longer loads
