@@ -26,7 +26,7 @@ and whether the lane is active / has finished (set until the refill pass records
 import numpy as np
 from numba import njit
 
-from kernels.rng import bounded_pair, seed_words, xoshiro
+from kernels.rng import bounded_pair, face_flag, seed_words, xoshiro
 
 LANES = 64
 #: refill the lanes once this many games have ended (or when no trial is left to start)
@@ -100,11 +100,11 @@ def _step(Z, lane, faces, bust_faces, goal, hold0, hold1, thr):
     done = Z[Z_DONE, lane]  # sticky until the refill pass records the game
     for half in range(2):
         word = (x >> np.uint64(32)) if half == 0 else (x & _M32)
-        m = word * (faces & _M32)  # both below 2**32: one 32x32->64 multiply
-        face = m >> np.uint64(32)
+        face_i, flag = face_flag(word, faces, thr)
+        face = np.uint64(face_i)
         on = active & (_U1 ^ done)
         rolls += on
-        rej |= np.uint64((m & _M32) < thr) & on
+        rej |= np.uint64(flag) & on
         bust = np.uint64(face < bust_faces)
         total = _pick(bust, _U0, k + face + _U1)
         turn_over = bust | np.uint64(total >= lim)
