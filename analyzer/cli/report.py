@@ -64,9 +64,16 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
         raise UserError("name a recipe (or 'all'); see `pushluck report --list`")
     default_root = Path("reports/out")
     if recipe == "all":
+        from analyzer.report import report_folder
+        from analyzer.report_folder import check_folder
+
         root = Path(out) if out else default_root
-        results = [run_recipe(load_recipe(p), root / p.stem, seed, scheduler)
-                   for p in available_recipes()]
+        recipes = [load_recipe(p) for p in available_recipes()]  # every recipe checked first
+        for rec in recipes:  # and every folder: no link, none holding another report
+            folder = report_folder(root / rec.path.stem, root)
+            check_folder(rec, folder, rec.seed if seed is None else seed)
+        results = [run_recipe(rec, root / rec.path.stem, seed, scheduler, root=root)
+                   for rec in recipes]
         write_top_index(root, results)
         payload = {"out": str(root), "reports": results}
         emit(payload, json, lambda: "\n".join(

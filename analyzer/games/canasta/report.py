@@ -146,17 +146,33 @@ def _rules(rules: dict) -> CanastaRules:
     return build_rules(CanastaRules, None, None, rules)
 
 
+def _meld_odds_settings(params: dict, rules: dict):
+    """Rules and policy of the meld-odds part (its settings check)."""
+    from analyzer.games.canasta.play import parse_policy
+
+    return _rules(rules), parse_policy(str(params.get("policy", "greedy")))
+
+
+def _simulate_settings(params: dict, rules: dict):
+    """Rules and (text, policies) per seat line-up of the simulate part (its settings check:
+    each line-up parsed for the rules' player count, as `canasta simulate --seats` does)."""
+    from analyzer.games.canasta.play import parse_policies
+
+    r = _rules(rules)
+    return r, [(text, parse_policies(text, r.players))
+               for text in params.get("seats", ["greedy", "greedy,builder:10:20"])]
+
+
 def meld_odds_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.canasta.play import meld_odds, parse_policy
+    from analyzer.games.canasta.play import meld_odds
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    r = _rules(rules)
+    r, pol = _meld_odds_settings(params, rules)
     n = int(params.get("n", 40000))
     turns = int(params.get("within_turns", 3))
-    pol = parse_policy(str(params.get("policy", "greedy")))
     rows = []
     for score in params.get("scores", [-100, 0, 5000, 10000, 15000]):
         out = meld_odds(int(score), turns, r, pol, RunSpec(n, seed, progress=False))
@@ -182,17 +198,17 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
     from analyzer.charts import figure_files
-    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.games.canasta.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    r = _rules(rules)
+    r, lineups = _simulate_settings(params, rules)
     games = int(params.get("n", 4000))
 
     rows = []
     charts = {}
-    for i, text in enumerate(params.get("seats", ["greedy", "greedy,builder:10:20"])):
-        out = simulate(r, parse_policies(text, r.players), RunSpec(games, seed + i, progress=False))
+    for i, (text, policies) in enumerate(lineups):
+        out = simulate(r, policies, RunSpec(games, seed + i, progress=False))
         charts.update(figure_files(chart_figure(out), f"simulate_{i + 1}"))
         items = list(out["per_round"].items()) + [("rounds_per_game", out["rounds_per_game"])]
         items += [(f"p_seat{s['seat']}_wins", s["p_win"]) for s in out["seats"]]
@@ -220,10 +236,12 @@ PARTS = (
     PartKind("canasta", "meld-odds", meld_odds_part,
              "initial-meld chance by cumulative score (exact + Monte Carlo)",
              {"n": Param("int", 1, 10**8), "within_turns": Param("int", 0, 200),
-              "policy": Param("str", check=_policy), "scores": Param("ints", -100_000, 100_000, max_items=20)}),
+              "policy": Param("str", check=_policy), "scores": Param("ints", -100_000, 100_000, max_items=20)},
+             _meld_odds_settings),
     PartKind("canasta", "simulate", simulate_part,
              "whole games between seat line-ups (Monte Carlo)",
-             {"n": Param("int", 1, 10**7), "seats": Param("strs", max_items=20)}),
+             {"n": Param("int", 1, 10**7), "seats": Param("strs", max_items=20)},
+             _simulate_settings),
 )
 
 
@@ -232,10 +250,8 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.canasta.advice import advise, row
-    from analyzer.games.canasta.rules import CanastaRules
-    from analyzer.rules import build_rules
 
-    r = build_rules(CanastaRules, None, None, rules)
+    r = _rules(rules)
     res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
     rows = [row(x) for x in res["front"]]
     files, md = front_files(rows, "win probability",
