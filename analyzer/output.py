@@ -415,7 +415,7 @@ def remove_stale_temporaries(root: str | Path, rel: Sequence[str] = (),
 class FolderLock:
     """One writer per output folder: ``with FolderLock(folder, "report"): …``.
 
-    The lock is the file ``folder/.pushluck.lock`` holding the owner's PID, with an exclusive
+    The lock is the file ``folder/.pushluck.lock`` holding ``PID WHAT`` of its owner, with an exclusive
     ``flock`` on it for as long as the owner runs (the kernel drops it when the process ends,
     even by kill -9, so a dead owner's lock is simply taken over). A second writer is refused
     with one line naming the owner's PID. A lock file whose PID is alive but not holding the
@@ -442,21 +442,21 @@ class FolderLock:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError:
-                    pid = self._pid(fd)
+                    pid, what = self._owner(fd)
                     os.close(fd)
-                    raise UserError(f"another pushluck {self.what} (pid {pid}) is writing "
+                    raise UserError(f"another pushluck {what} (pid {pid}) is writing "
                                     f"{self.folder}; wait for it or choose another --out")
                 if not self._still_ours(fd):  # the previous owner removed it meanwhile
                     os.close(fd)
                     continue
-                pid = self._pid(fd)
+                pid, what = self._owner(fd)
                 if pid and pid != os.getpid() and pid_alive(pid):
                     os.close(fd)
-                    raise UserError(f"another pushluck {self.what} (pid {pid}) is writing "
+                    raise UserError(f"another pushluck {what} (pid {pid}) is writing "
                                     f"{self.folder}; wait for it or choose another --out (if no "
                                     f"pushluck runs, delete {self.path})")
                 os.ftruncate(fd, 0)
-                os.pwrite(fd, str(os.getpid()).encode(), 0)
+                os.pwrite(fd, f"{os.getpid()} {self.what}\n".encode(), 0)
                 self._fd = fd
                 return self
             raise UserError(f"cannot take the lock {self.path}")
@@ -493,13 +493,14 @@ class FolderLock:
         mine = os.fstat(fd)
         return (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev)
 
-    @staticmethod
-    def _pid(fd: int) -> int:
+    def _owner(self, fd: int) -> tuple[int, str]:
+        """(PID, what it runs) written in the lock: ``PID WHAT`` (0 if unreadable)."""
         try:
-            text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            return int(text) if text.isdigit() else 0
-        except (OSError, ValueError):
-            return 0
+            text = os.pread(fd, 200, 0).decode("ascii", "replace").strip()
+        except OSError:
+            return 0, self.what
+        pid, _, what = text.partition(" ")
+        return (int(pid) if pid.isdigit() and len(pid) < 11 else 0), (what.strip() or self.what)
 
     def __exit__(self, *exc):
         try:

@@ -319,6 +319,9 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
                                              default=_json_default), root=out_dir)
                 rf.remove_replaced(out_dir, old.get(name), written)
                 done[name] = manifest
+                if len(done) < total:
+                    write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts
+                                                                if p["name"] in done])
                 note(f"report: [{len(done)}/{total}] {name} written")
         except KeyboardInterrupt:
             raise Interrupted(f"{len(done)} of {total} part(s) of {recipe.title!r} are written "

@@ -168,8 +168,9 @@ def files_intact(out_dir: Path, manifest: dict) -> bool:
 
 
 def prepare(recipe, out_dir: Path) -> None:
-    """Open (creating ``parts/``) every folder the report writes, refusing a link or a file in
-    their place with one line before anything is computed."""
+    """Open (creating ``parts/``) every folder the report writes, refusing with one line,
+    before anything is computed, a link or a file in their place and a link or special file
+    (FIFO, socket, device) anywhere inside a part's folder, where the part's files go."""
     import os
 
     from analyzer.output import open_folder
@@ -177,9 +178,28 @@ def prepare(recipe, out_dir: Path) -> None:
     os.close(open_folder(out_dir, [MANIFESTS], create=True))
     for part in recipe.parts:
         try:
-            os.close(open_folder(out_dir, [part_folder(part["name"])]))
+            _refuse_special_inside(out_dir, [part_folder(part["name"])])
         except FileNotFoundError:
             pass
+
+
+def _refuse_special_inside(out_dir: Path, rel: list[str]) -> None:
+    import os
+
+    from analyzer.output import open_folder
+
+    fd = open_folder(out_dir, rel)
+    try:
+        entries = list(os.scandir(fd))
+    finally:
+        os.close(fd)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            _refuse_special_inside(out_dir, [*rel, entry.name])
+        elif not entry.is_file(follow_symlinks=False):
+            where = out_dir.joinpath(*rel, entry.name)
+            raise UserError(f"{where} is a link or a special file inside a part's folder; "
+                            "remove it or choose another --out")
 
 
 def clean_temporaries(recipe, out_dir: Path) -> list[str]:
