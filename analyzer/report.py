@@ -287,7 +287,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
             if manifest and manifest["fingerprint"] == fp and rf.files_intact(out_dir, manifest):
                 done[part["name"]] = manifest
                 continue
-            old[part["name"]] = manifest
+            old[part["name"]] = rf.previous_files(recipe, out_dir, part["name"])
             todo.append((i, part, kind, params, ps, fp))
         skipped = len(done)
         if skipped:
@@ -317,7 +317,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
                 atomic_write_text(out_dir / rf.MANIFESTS / f"{name}.json",
                                   json.dumps(manifest, indent=2, sort_keys=True,
                                              default=_json_default), root=out_dir)
-                rf.remove_replaced(out_dir, old.get(name), written)
+                rf.remove_replaced(out_dir, old[name], written)
                 done[name] = manifest
                 if len(done) < total:
                     write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts

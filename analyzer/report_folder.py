@@ -213,22 +213,45 @@ def clean_temporaries(recipe, out_dir: Path) -> list[str]:
     return removed
 
 
-def remove_replaced(out_dir: Path, old: dict | None, new_files: list[str]) -> None:
-    """After a part is rewritten: delete the files its previous manifest listed that the new
-    one does not, by exact name, and only while each still has the hash recorded for it (a file
-    the user changed since is theirs and stays)."""
+def previous_files(recipe, out_dir: Path, name: str) -> dict[str, str]:
+    """The files (path → SHA-256) part ``name``'s manifest on disk lists, whatever its layout:
+    a manifest written before each part had its own folder lists top-level names. Names that
+    would leave the folder, or that lie in the folder of a part of this recipe other than
+    ``name``, in ``parts/`` or at the pages, are left out."""
+    m = _read_json(out_dir, f"{MANIFESTS}/{name}.json", "a part's manifest")
+    if not isinstance(m, dict) or not isinstance(m.get("files"), list) \
+            or not isinstance(m.get("sha256"), dict):
+        return {}
+    others = {part_folder(p["name"]) for p in recipe.parts if p["name"] != name} | RESERVED
+    kept = {}
+    for rel in m["files"]:
+        sha = m["sha256"].get(rel) if isinstance(rel, str) else None
+        if not isinstance(sha, str) or not _HEX64.match(sha):
+            continue
+        try:
+            file_rel(name, rel)  # the same name checks as for a file a part returns
+        except UserError:
+            continue
+        if rel.split("/")[0] in others or rel in ("index.md", "index.html", IDENTITY):
+            continue
+        kept[rel] = sha
+    return kept
+
+
+def remove_replaced(out_dir: Path, old: dict[str, str], new_files: list[str]) -> None:
+    """After a part is rewritten: delete the files its previous manifest listed (``old``, from
+    :func:`previous_files`) that the new one does not, by exact name, and only while each still
+    has the hash recorded for it (a file the user changed since is theirs and stays)."""
     import os
 
     from analyzer.output import open_folder, sha256_regular
 
-    if not old:
-        return
-    for rel in old["files"]:
-        if rel in new_files or sha256_regular(out_dir / rel, root=out_dir) != old["sha256"][rel]:
+    for rel, sha in old.items():
+        if rel in new_files or sha256_regular(out_dir / rel, root=out_dir) != sha:
             continue
         folder, _, name = rel.rpartition("/")
         try:
-            fd = open_folder(out_dir, folder.split("/"))
+            fd = open_folder(out_dir, folder.split("/") if folder else [])
         except (OSError, UserError):
             continue
         try:

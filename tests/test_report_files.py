@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from analyzer.errors import UserError
+from tests.test_interrupts import _wait_for
 
 # an exact part (fast, no Monte Carlo) and Monte Carlo parts of one kind with different line-ups
 RECIPE = """title = "file safety"
@@ -226,19 +225,6 @@ def test_a_real_multi_part_run_gives_each_part_its_files_and_a_rerun_changes_no_
 
 
 # ------------------------------------------------------------------ 3. one folder, one report
-def _wait_for(proc: subprocess.Popen, marker: bytes, timeout: float = 240.0) -> bytes:
-    seen = b""
-    end = time.monotonic() + timeout
-    while marker not in seen and time.monotonic() < end:
-        ready, _, _ = select.select([proc.stderr.fileno()], [], [], 0.5)
-        if ready:
-            chunk = os.read(proc.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 def _killed_after_two_parts(recipe: Path, out: Path, *extra: str, sig=signal.SIGKILL) -> int:
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", "report", str(recipe), "--out",
                              str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -518,3 +504,73 @@ def test_a_live_lock_holder_refuses_a_second_run_and_its_death_frees_the_folder(
     code, _, err = _run(["report", str(_recipe(tmp_path)), "--out", str(out)])
     assert code == 0, err
     assert not (out / ".pushluck.lock").exists()
+
+
+@pytest.mark.parametrize("kind", ["long", "loop"])
+def test_an_impossible_out_path_is_one_line(tmp_path, kind):
+    if kind == "long":
+        out = str(tmp_path / ("x" * 5000))
+    else:
+        (tmp_path / "a").symlink_to(tmp_path / "b")
+        (tmp_path / "b").symlink_to(tmp_path / "a")
+        out = str(tmp_path / "a" / "out")
+    for args in (["report", str(_recipe(tmp_path)), "--out", out],
+                 ["pig", "solve", "--goal", "20", "--out", out]):
+        code, _, err = _run(args)
+        _one_line_refusal(code, err)
+
+
+def _charts_kind(monkeypatch):
+    from analyzer import report as rep
+
+    def charts(params, rules, seed):
+        n = params.get("n", 3)
+        return rep.PartResult({f"chart_{i}.csv": f"{i},{n}\n".encode() for i in range(1, n + 1)},
+                              "charts")
+
+    monkeypatch.setattr(rep, "game_parts", lambda game: {
+        "charts": rep.PartKind("pig", "charts", charts, params={"n": rep.Param("int", 1, 9)})})
+    return rep
+
+
+def test_a_recomputed_part_removes_only_its_own_unchanged_earlier_files(tmp_path, monkeypatch):
+    rep = _charts_kind(monkeypatch)
+    text = 'title="t"\ngame="pig"\nseed=3\n[[parts]]\nname="c"\nkind="pig.charts"\n' \
+           '[parts.params]\nn = {n}\n'
+    out = tmp_path / "out"
+    rep.run_recipe(rep.load_recipe(_recipe(tmp_path, text.format(n=3))), out)
+    assert sorted(os.listdir(out / "c")) == ["chart_1.csv", "chart_2.csv", "chart_3.csv"]
+    (out / "c" / "chart_3.csv").write_text("edited by hand")
+    (out / "c" / "mine.csv").write_text("the user's")
+    res = rep.run_recipe(rep.load_recipe(_recipe(tmp_path, text.format(n=1))), out)
+    assert res["computed"] == 1
+    # chart_2 was ours and unchanged: gone; chart_3 was edited, mine.csv never ours: kept
+    assert sorted(os.listdir(out / "c")) == ["chart_1.csv", "chart_3.csv", "mine.csv"]
+    assert (out / "c" / "chart_1.csv").read_text() == "1,1\n"
+
+
+def test_a_folder_of_the_old_layout_loses_only_the_files_its_manifests_list(tmp_path,
+                                                                            monkeypatch):
+    """Before each part had its folder, files lay at the top: once the part is rewritten in its
+    folder, the old copies its manifest lists (same hash) go; anything else stays."""
+    import hashlib
+
+    rep = _charts_kind(monkeypatch)
+    out = tmp_path / "out"
+    (out / "parts").mkdir(parents=True)
+    old = {"chart_1.csv": b"old 1\n", "chart_2.csv": b"old 2\n", "index.md": b"# old\n"}
+    for rel, data in old.items():
+        (out / rel).write_bytes(data)
+    (out / "chart_2.csv").write_bytes(b"changed since\n")
+    (out / "notes.csv").write_bytes(b"the user's\n")
+    manifest = {"name": "c", "seed": rep.part_seed(3, 0), "files": list(old),
+                "sha256": {rel: hashlib.sha256(d).hexdigest() for rel, d in old.items()}}
+    (out / "parts" / "c.json").write_text(json.dumps(manifest))
+    rec = rep.load_recipe(_recipe(tmp_path, 'title="t"\ngame="pig"\nseed=3\n[[parts]]\n'
+                                  'name="c"\nkind="pig.charts"\n'))
+    assert rep.run_recipe(rec, out)["computed"] == 1
+    assert not (out / "chart_1.csv").exists()  # listed, same hash: ours
+    assert (out / "chart_2.csv").read_bytes() == b"changed since\n"
+    assert (out / "notes.csv").read_bytes() == b"the user's\n"
+    assert (out / "index.md").read_text().startswith("# t")  # the page itself is rewritten
+    assert sorted(os.listdir(out / "c")) == ["chart_1.csv", "chart_2.csv", "chart_3.csv"]
