@@ -91,14 +91,23 @@ RECIPE_DIR = Path(__file__).resolve().parent.parent / "reports" / "recipes"
 
 
 def recipe_path(name_or_path: str) -> Path:
+    """A recipe file given by path (``*.toml``) or by name under ``reports/recipes``."""
+    import re
+
     p = Path(name_or_path)
-    if p.suffix == ".toml" and p.exists():
-        return p
-    candidate = RECIPE_DIR / f"{name_or_path}.toml"
-    if candidate.exists():
-        return candidate
+    try:
+        if p.suffix == ".toml" and p.exists():
+            return p
+    except OSError as exc:  # a name too long for the system, a loop of links
+        raise UserError(f"cannot read the recipe {name_or_path[:80]!r}…: {exc.strerror}") \
+            from None
+    if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name_or_path):
+        candidate = RECIPE_DIR / f"{name_or_path}.toml"
+        if candidate.exists():
+            return candidate
     available = ", ".join(sorted(x.stem for x in RECIPE_DIR.glob("*.toml"))) or "none"
-    raise UserError(f"no recipe '{name_or_path}' (a .toml file, or one of: {available})")
+    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:80] + "…"
+    raise UserError(f"no recipe '{shown}' (a .toml file, or one of: {available})")
 
 
 def available_recipes() -> list[Path]:

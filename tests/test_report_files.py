@@ -574,3 +574,10 @@ def test_a_folder_of_the_old_layout_loses_only_the_files_its_manifests_list(tmp_
     assert (out / "notes.csv").read_bytes() == b"the user's\n"
     assert (out / "index.md").read_text().startswith("# t")  # the page itself is rewritten
     assert sorted(os.listdir(out / "c")) == ["chart_1.csv", "chart_2.csv", "chart_3.csv"]
+
+
+@pytest.mark.parametrize("name", ["r" * 5000, "r" * 5000 + ".toml", "../pig", "pig/../pig"])
+def test_a_recipe_name_that_cannot_be_a_file_is_one_line(tmp_path, name):
+    code, _, err = _run(["report", name, "--out", str(tmp_path / "o")])
+    _one_line_refusal(code, err)
+    assert len(err) < 400 and not (tmp_path / "o" / "parts").exists()
