@@ -436,7 +436,68 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["magdagdon", "simulate", "--policy", "greedy:which=nosuch", "-n", "10"],
         ["magdagdon", "simulate", "--policy", "greedy:max_cost=nan", "-n", "10"],
     ]
-    return [(argv, "invalid") for argv in c]
+    return [(argv, "invalid") for argv in c] + report_folder_cases(tmp / "report-folders")
+
+
+#: A two-part recipe whose parts are quick: hostile folders are refused before either runs.
+TINY_RECIPE = """title = "fuzz"
+game = "pig"
+seed = 5
+[[parts]]
+name = "turn"
+kind = "pig.hold-thresholds"
+[parts.params]
+range = [15, 16]
+[[parts]]
+name = "m"
+kind = "pig.matchups"
+[parts.params]
+games = 100
+pairs = ["hold:20,hold:25"]
+"""
+
+
+def report_folder_cases(tmp: Path) -> list[tuple[list[str], str]]:
+    """Hostile files and folders inside a report's --out (issue 33): a link or a file where a
+    folder of the report goes, a FIFO at the lock, the identity, a manifest or a part's file,
+    a folder holding the report of another seed, the filesystem root. Each is refused in one
+    line before any part runs (a FIFO is never opened, so none of them may hang)."""
+    import json
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    recipe = tmp / "tiny.toml"
+    recipe.write_text(TINY_RECIPE)
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    cases = []
+
+    def folder(name: str, rel: str, what: str) -> None:
+        out = tmp / name
+        target = out / rel
+        if not os.path.lexists(target):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if what == "link":
+                target.symlink_to(elsewhere)
+            elif what == "fifo":
+                os.mkfifo(target)
+            elif what == "file":
+                target.write_text("x")
+            else:  # another seed's identity
+                target.write_text(json.dumps({"recipe": "tiny", "game": "pig", "seed": 6,
+                                              "rules": {}, "layout": 2}))
+        cases.append(["report", str(recipe), "--out", str(out)])
+
+    folder("parts-link", "parts", "link")
+    folder("part-link", "turn", "link")
+    folder("parts-file", "parts", "file")
+    folder("part-file", "m", "file")
+    for i, rel in enumerate([".pushluck.lock", ".pushluck-report.json", "parts/turn.json",
+                             "m/matchups.csv", "turn/deeper/x"]):
+        folder(f"fifo-{i}", rel, "fifo")
+    folder("other-seed", ".pushluck-report.json", "identity")
+    cases.append(["report", str(recipe), "--out", "/"])
+    cases.append(["report", str(recipe), "--out", str(tmp / ("x" * 5000))])
+    return [(argv, "invalid") for argv in cases]
 
 
 def random_cases(tmp: Path, count: int, seed: int = 12) -> list[tuple[list[str], str]]:
