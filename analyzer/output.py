@@ -184,7 +184,14 @@ def open_folder(root: str | Path, rel: Sequence[str] = (), create: bool = False)
     from analyzer.errors import UserError
 
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NONBLOCK
-    fd = os.open(root, flags)
+    try:
+        fd = os.open(root, flags)
+    except FileNotFoundError:
+        if not create:
+            raise
+        raise UserError(f"cannot open the folder {root}: it does not exist") from None
+    except OSError as exc:
+        raise UserError(f"cannot open the folder {root}: {exc.strerror}") from None
     try:
         for i, name in enumerate(rel):
             if name in ("", ".", "..") or "/" in name or "\x00" in name:

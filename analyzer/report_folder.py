@@ -3,14 +3,13 @@ checks that keep one folder to one report and every write inside it.
 
 Layout of a report folder ``D`` (every name below is unique to what it holds):
 
-====================== ==================================================================
-``D/<part>/…``          a part's files, under the part's own name (two parts can never claim
-                        one path: part names are unique, ``parts`` is reserved)
-``D/parts/<part>.json`` a part's manifest, written after its files (file hashes, seed, …)
-``D/index.md|html``     the pages; while parts are missing they say the report is incomplete
-``D/.pushluck-report.json`` which report the folder holds: recipe, game, seed, house rules
-``D/.pushluck.lock``    present while a run writes (:class:`analyzer.output.FolderLock`)
-====================== ==================================================================
+- ``D/<part>/…``: a part's files, under the part's own name (part names are unique regardless of
+  letter case and ``parts`` is reserved, so two parts can never claim one path);
+- ``D/parts/<part>.json``: a part's manifest, written after its files (hashes, seed, parameters);
+- ``D/index.md``, ``D/index.html``: the pages; while parts are missing they say the report is
+  incomplete and which parts are written;
+- ``D/.pushluck-report.json``: which report the folder holds (recipe, game, seed, house rules);
+- ``D/.pushluck.lock``: present while a run writes (:class:`analyzer.output.FolderLock`).
 
 One folder holds one report: a run whose recipe, game, seed or house rules differ from the
 folder's is refused before anything is computed (one line naming the folder's report and how to
