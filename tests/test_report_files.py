@@ -581,3 +581,24 @@ def test_a_recipe_name_that_cannot_be_a_file_is_one_line(tmp_path, name):
     code, _, err = _run(["report", name, "--out", str(tmp_path / "o")])
     _one_line_refusal(code, err)
     assert len(err) < 400 and not (tmp_path / "o" / "parts").exists()
+
+
+def test_tens_advice_and_game_advice_keep_their_own_charts_and_a_rerun_reuses_both(tmp_path):
+    """The issue's pair, for real at tiny sizes: both parts make advice_front.{csv,md,png,svg};
+    each keeps its own, and a rerun computes nothing and changes no byte (on the old layout the
+    second part overwrote the first's files, so every rerun recomputed one and flipped the CSV)."""
+    recipe = _recipe(tmp_path, 'title = "ten pair"\ngame = "ten"\nseed = 3\n'
+                     '[[parts]]\nname = "advice"\nkind = "ten.advice"\n[parts.params]\n'
+                     'players = 2\nbands = 1\nclauses = 1\n'
+                     '[[parts]]\nname = "game-advice"\nkind = "ten.game-advice"\n'
+                     '[parts.params]\nplayers = 2\nrounds = 1\nprecision = 1.0\n')
+    out = tmp_path / "out"
+    code, stdout, err = _run(["report", str(recipe), "--out", str(out), "--json"], timeout=900)
+    assert code == 0, err
+    tree = _tree(out)
+    exact, raced = tree["advice/advice_front.csv"], tree["game-advice/advice_front.csv"]
+    assert exact != raced and tree["advice/advice_front.svg"] != tree["game-advice/advice_front.svg"]
+    for _ in range(2):
+        code, stdout, err = _run(["report", str(recipe), "--out", str(out), "--json"])
+        assert code == 0 and json.loads(stdout)["computed"] == 0, err
+        assert _tree(out) == tree
