@@ -170,7 +170,8 @@ class TableRule(GivenRule):
         return replace(parse_bot("heuristic"), table=self.table(), source=source)
 
     def bot_text(self) -> str:
-        return "heuristic with this stop rule: save the row as FILE.json, play rule:FILE.json"
+        return ("heuristic playing this stop rule from its rule file (game-advice --out DIR "
+                "writes it; play it back as rule:DIR/rule_cx<size>.json)")
 
 
 def table_rules(rules, lists: bool = True, bands: bool = True) -> list[TableRule]:
