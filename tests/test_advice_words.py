@@ -199,3 +199,16 @@ def test_trash_pandas_advice_reads_as_a_player_would(cli):
     for engineer in ("Pareto", " cx ", "card-eq.", "cards 0/0/0", "save the row"):
         assert engineer not in text
     assert "no cards in hand" in said
+
+
+def test_a_raced_game_advice_reads_in_80_columns(cli):
+    text = _text(cli, "ten", "game-advice", "--players", "2", "--rounds", "2", "--precision",
+                 "1", "--seed", "3", "--band-by", "none", "--record-games", "20")
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("Remember: draw while") for line in lines[:4])
+    said = " ".join(text.split())
+    assert "the best rule found" in said and "chance of winning" in said
+    assert "for a uniform grid with the same guarantee" in said and "played by: threshold" in said
+    for engineer in ("Pareto", " cx ", "0.0000 [0.0000, 0.0000]", "survivors' sample"):
+        assert engineer not in text

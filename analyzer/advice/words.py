@@ -80,7 +80,7 @@ def add_verdicts(rows: Sequence[dict]) -> None:
         r["verdict"] = verdict(r)
 
 
-# ---- the sentence ------------------------------------------------------------------------------
+# ---- the sentence ----------------------------------------------------------------------------
 def remember(payload: Mapping, front: Sequence[Mapping], unit: str, against: str,
              exact: bool, digits: int = 4) -> str:
     """The one sentence a person keeps (module doc); ``unit`` names the loss ("chance of
@@ -126,7 +126,7 @@ def remember(payload: Mapping, front: Sequence[Mapping], unit: str, against: str
     return f"Remember: {sentence(row['words'])}. {say}"
 
 
-# ---- the table -----------------------------------------------------------------------------------
+# ---- the table -------------------------------------------------------------------------------
 def front_lines(rows: Sequence[Mapping], unit: str, against: str, exact: bool,
                 digits: int = 4, extra: Callable | None = None) -> list[str]:
     """"Simplest rules and what they cost": per rule its size, its loss (or "the best rule
@@ -173,7 +173,7 @@ def not_separated_lines(rows: Sequence[Mapping], front: Sequence[Mapping], unit:
     return out
 
 
-# ---- what racing cost ------------------------------------------------------------------------------
+# ---- what racing cost ----------------------------------------------------------------------
 def race_line(cost: Mapping) -> str:
     """What the race spent against the uniform grid that gives the same guarantee
     (:func:`analyzer.advice.race.equal_guarantee_grid`), in trials and seconds, and what

@@ -411,9 +411,9 @@ def advice(seed: SeedOpt = None,
     (net points per deal) is raced: a rule is dropped once its loss interval lies wholly above a
     simpler rule's. Opens with one sentence to remember; prints the best rule found (the best by
     sample mean, not shown best), the rules not separated from it, and the deals spent against
-    the uniform grid that gives the same guarantee. Each rule on the front then plays fresh deals (--record-games) that record
-    its go/stop checks: where it decides otherwise than the best rule, most often first, in
-    wrong decisions per deal with 95% intervals.
+    the uniform grid that gives the same guarantee. Each rule on the front then plays fresh
+    deals (--record-games) that record its go/stop checks: where it decides otherwise than the
+    best rule, most often first, in wrong decisions per deal with 95% intervals.
 
     Examples:
 

@@ -371,9 +371,10 @@ def advice(difficulty: DiffOpt = "peaceful",
     against the best rule is raced: a rule is dropped once its loss interval lies wholly above
     a simpler rule's. Opens with one sentence to remember; prints the best rule found (the best
     by sample mean, not shown best), the rules not separated from it, and the games spent
-    against the uniform grid that gives the same guarantee. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
-    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll. Each rule on the
-    front then plays fresh games (--record-games) that record its MAGDAGDONs with a power left:
+    against the uniform grid that gives the same guarantee. A rule plays back with `simulate
+    --policy rule:FILE.json` (--out DIR writes them), or spelled out as knobs:
+    greedy:max_cost=20,which=reroll. Each rule on the front then plays fresh games
+    (--record-games) that record its MAGDAGDONs with a power left:
     where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
     the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions
     per game with 95% intervals.
