@@ -68,8 +68,13 @@ def test_raced_sentence_picks_the_simplest_rule_not_separated_from_the_best_foun
     said = remember({"all": every}, front, "chance of winning", "", exact=False)
     assert said.startswith("Remember: draw (when the number of currency tokens")
     assert said.endswith("It is the best rule found of 3 raced (the best by sample mean). "
-                         "Every simpler rule left in the race is shown to lose against it. "
-                         "Every other rule left in the race is shown worse.")
+                         "Every simpler rule left in the race is shown to lose against it.")
+    worse = {**every[1], "complexity": 8, "words": "Never draw."}  # more complex, shown worse
+    said = remember({"all": every + [worse]}, front, "chance of winning", "", exact=False)
+    assert said.endswith("shown to lose against it. Every other rule left in the race is "
+                         "shown worse.")
+    alone = remember({"all": every[:1]}, every[:1], "chance of winning", "", exact=False)
+    assert alone.endswith("It is the only rule left in the race.")
     tie = {**every[1], "complexity": 5, "words": "Always stop.", "loss": _mc(0.01, -0.02, 0.04)}
     said = remember({"all": every + [tie]}, front, "chance of winning", "", exact=False)
     assert said.endswith("shown to lose against it. 1 other surviving rule is not separated "

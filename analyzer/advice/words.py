@@ -108,13 +108,19 @@ def remember(payload: Mapping, front: Sequence[Mapping], unit: str, against: str
     d = decimals([row], digits)
     est, lo, hi, _ = _loss(row)
     if row.get("best_found"):
-        simpler = any(r.get("survived") and r["complexity"] < row["complexity"] for r in rows)
-        k = sum(1 for r in rows if r.get("survived") and verdict(r) == NOT_SEPARATED)
+        others = [r for r in rows if r.get("survived") and not r.get("best_found")]
+        simpler = [r for r in others if r["complexity"] < row["complexity"]]
+        k = sum(1 for r in others if verdict(r) == NOT_SEPARATED)
         say = f"It is the best rule found of {len(rows)} raced (the best by sample mean)."
         if simpler:
             say += " Every simpler rule left in the race is shown to lose against it."
-        say += (f" {k} other surviving rule{'s are' if k > 1 else ' is'} not separated from it "
-                f"(below)." if k else " Every other rule left in the race is shown worse.")
+        if k:
+            say += f" {k} other surviving rule{'s are' if k > 1 else ' is'} not separated " \
+                   f"from it (below)."
+        elif len(others) > len(simpler):
+            say += " Every other rule left in the race is shown worse."
+        elif not others:
+            say += " It is the only rule left in the race."
     else:
         say = (f"It is not shown worse than the best rule found (size {best['complexity']}): "
                f"it loses {est:.{d}f} {unit}, 95% interval {lo:.{d}f} to {hi:.{d}f}."
