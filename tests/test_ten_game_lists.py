@@ -118,7 +118,8 @@ def test_saving_is_the_ratio_of_the_two_costs(cli):
     got = cli("ten", "game-advice", "--players", "2", "--rounds", "3", "--precision", "1e-9",
               "--seed", "4", "--band-by", "none", "--json", check_json=True)
     race = got["race"]
-    assert race["saving"] == pytest.approx(race["blocks_flat"] / race["blocks_spent"])
+    assert race["saving_same_sample"] == pytest.approx(race["blocks_flat"] / race["blocks_spent"])
+    assert race["saving"] == pytest.approx(race["grid"]["blocks"] / race["blocks_spent"])
     assert race["trials_spent"] == 16 * race["blocks_spent"]  # blocks of 16 games
     assert race["blocks_spent"] == 32 * sum(race["alive_per_round"])  # 16 blocks × 2 seats
     assert race["blocks_flat"] == race["candidates"] * 32 * race["rounds"]

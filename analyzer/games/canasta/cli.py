@@ -383,7 +383,7 @@ def advice(seed: SeedOpt = None,
                "unit": "win probability (studied seat, both seats, greedy opponents)"}
     if "record_seconds" in res:
         payload["record_seconds"] = res["record_seconds"]
-    emit_raced(payload, res, f"Railroad Canasta ({r.players} players): take the pile / go out "
-               f"(Monte Carlo, seed {s}); loss in win probability against the best candidate, "
-               f"95% Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, digits=3)
+    emit_raced(payload, res, f"Railroad Canasta ({r.players} players): when to take the pile and "
+               f"when to go out, raced in whole games against greedy opponents (Monte Carlo, "
+               f"seed {s}); surviving rules only", max_loss=max_loss, out=out, json=json,
+               digits=3, unit="chance of winning")

@@ -409,10 +409,11 @@ def advice(seed: SeedOpt = None,
     of up to three conditions. The engine plays each as a go rule table. Each is played on the
     same deals (common random numbers), in both seats, and its loss against the best member
     (net points per deal) is raced: a rule is dropped once its loss interval lies wholly above a
-    simpler rule's. Prints the deals spent and what evaluating every rule to the same sample
-    would have cost. Each rule on the front then plays fresh deals (--record-games) that record
-    its go/stop checks: where it decides otherwise than the best rule, most often first, in
-    wrong decisions per deal with 95% intervals.
+    simpler rule's. Opens with one sentence to remember; prints the best rule found (the best by
+    sample mean, not shown best), the rules not separated from it, and the deals spent against
+    the uniform grid that gives the same guarantee. Each rule on the front then plays fresh
+    deals (--record-games) that record its go/stop checks: where it decides otherwise than the
+    best rule, most often first, in wrong decisions per deal with 95% intervals.
 
     Examples:
 
@@ -423,8 +424,7 @@ def advice(seed: SeedOpt = None,
       pushluck gostop advice --seed 5 --out gostop-rules   (rule files for --seats rule:FILE)
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import (front_block, front_payload, mistakes_block, race_line,
-                                     tail_lines, write_rules)
+    from analyzer.advice.cli import advice_text, front_payload, plain_fields, write_rules
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -443,16 +443,14 @@ def advice(seed: SeedOpt = None,
                "all": everyone, "race": res["race"],
                "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+    plain_fields(payload, rows, "points a deal", exact=False, digits=3)
     write_rules(out, payload)
 
     def render():
-        c = res["race"]
-        lines = [f"Go-Stop ({r.players} players): when to say go (Monte Carlo, seed {s}); loss "
-                 f"in net points per deal against the best rule of the family, 95% Bonferroni "
-                 f"intervals; surviving rules only",
-                 *front_block(rows, "points", 3),
-                 *mistakes_block(rows),
-                 race_line(c)]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+        return advice_text(payload, rows, title=f"Go-Stop ({r.players} players): when to say go, "
+                                                f"raced against greedy opponents in both seats "
+                                                f"(Monte Carlo, seed {s}); surviving rules only",
+                           unit="points a deal", exact=False, digits=3,
+                           footer=f"{res['seconds']:.1f} s")
 
     emit(payload, json, render)

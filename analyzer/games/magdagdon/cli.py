@@ -176,6 +176,7 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
     out = odds_of(_play_board(board, r), r, diff, powers_left)
+    from analyzer.words import percent
 
     def render():
         worst = ", ".join(x["roll"] for x in out["magdagdon_rolls"][:12])
@@ -183,9 +184,9 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
         return (f"MAGDAGDON {diff.name} board {out['board']} (exact, {out['rolls_total']} rolls)\n"
                 f"  minimum dice {out['min_dice']}, powers left {out['powers_left']}\n"
                 f"  MAGDAGDON rolls: {out['rolls_magdagdon']} of {out['rolls_total']}"
-                f"  p = {out['p_magdagdon']:.6f}\n"
+                f"  p = {percent(out['p_magdagdon'])}\n"
                 f"  after the best use of the powers left: p = "
-                f"{out['p_magdagdon_after_powers']:.6f}\n"
+                f"{percent(out['p_magdagdon_after_powers'])}\n"
                 f"  MAGDAGDON roll multisets: {worst or 'none'}{more}")
 
     emit(out, json, render)
@@ -368,10 +369,12 @@ def advice(difficulty: DiffOpt = "peaceful",
     one rescues the roll, else reroll; ±1 only; reroll only). Every rule plays whole games with
     the same placement policy on the same dice (common random numbers); its loss in final score
     against the best rule is raced: a rule is dropped once its loss interval lies wholly above
-    a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
-    would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
-    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll. Each rule on the
-    front then plays fresh games (--record-games) that record its MAGDAGDONs with a power left:
+    a simpler rule's. Opens with one sentence to remember; prints the best rule found (the best
+    by sample mean, not shown best), the rules not separated from it, and the games spent
+    against the uniform grid that gives the same guarantee. A rule plays back with `simulate
+    --policy rule:FILE.json` (--out DIR writes them), or spelled out as knobs:
+    greedy:max_cost=20,which=reroll. Each rule on the front then plays fresh games
+    (--record-games) that record its MAGDAGDONs with a power left:
     where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
     the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions
     per game with 95% intervals.
@@ -411,10 +414,11 @@ def advice(difficulty: DiffOpt = "peaceful",
         if bots is None:
             return []
         L = bots["loss"]
-        return [f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
-                f"{L['ci_high']:.2f}] ({bots['words']})"]
+        return [f"The bots' own rule (size {bots['complexity']}): loss {L['estimate']:.2f} "
+                f"[{L['ci_low']:.2f}, {L['ci_high']:.2f}] points, {bots['verdict']}: "
+                f"{bots['words']}"]
 
-    emit_raced(payload, res, f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power "
-               f"(Monte Carlo, seed {s}); loss in final score against the best rule, 95% "
-               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, digits=2, unit="(points)", more=bots_line)
+    emit_raced(payload, res, f"MAGDAGDON {diff.name}, {pol.label} placement: when to spend a "
+               f"Majda Power and which (Monte Carlo, seed {s}); surviving rules only",
+               max_loss=max_loss, out=out, json=json, digits=2,
+               unit="points of final score", more=bots_line)

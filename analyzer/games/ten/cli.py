@@ -146,14 +146,16 @@ def odds(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
     st = turn_state(r, spec, tableau, seen, players)
     o = ten_odds(st, r)
     c = o["counts"]
+    from analyzer.words import percent as pc
+
     emit({"game": "ten", **o}, json, lambda: (
         f"Ten next card (exact): N = {o['N']}, C = {o['C']}, T = {o['T']}, "
         f"{o['cards_left']} cards left\n"
-        f"  P(bust)          = {o['p_bust']:.6f}\n"
-        f"    number bust    = {o['p_number_bust']:.6f}  ({c['number_bust']} cards)\n"
-        f"    currency bust  = {o['p_currency_bust']:.6f}  ({c['currency_bust']} cards)\n"
-        f"  P(wild)          = {o['p_wild']:.6f}  ({c['wild']} cards)\n"
-        f"  P(safe)          = {o['p_safe']:.6f}  ({c['safe']} cards)"))
+        f"  P(bust)          = {pc(o['p_bust'])}\n"
+        f"    number bust    = {pc(o['p_number_bust'])}  ({c['number_bust']} cards)\n"
+        f"    currency bust  = {pc(o['p_currency_bust'])}  ({c['currency_bust']} cards)\n"
+        f"  P(wild)          = {pc(o['p_wild'])}  ({c['wild']} cards)\n"
+        f"  P(safe)          = {pc(o['p_safe'])}  ({c['safe']} cards)"))
 
 
 @app.command()
@@ -181,20 +183,26 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
     from analyzer.games.ten.exact import best as ten_best
     from analyzer.output import emit
 
+    from analyzer.words import choice_words, decimals_to_show, percent, verdict
+
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     b = ten_best(model)
+    choice = choice_words(b["recommendation"])
+    b["verdict"] = (f"{choice} ({b['note']})" if b["margin"] is None else
+                    "draw or stop: both are worth the same" if b["recommendation"] == "either"
+                    else verdict(choice, b["margin"], "card-equivalents (value model)"))
 
     def render():
+        d = decimals_to_show(b["margin"], least=3)
         lines = [f"Ten, best play (exact): N = {b['N']}, C = {b['C']}, T = {b['T']}, "
                  f"{b['cards_left']} cards left, {b['states']:,} states",
-                 f"  P(next card busts)   = {b['p_bust_next']:.6f}"]
+                 f"  P(next card busts)   = {percent(b['p_bust_next'])}",
+                 "  value in card-equivalents (value model):"]
         if b["ev_stop"] is not None:
-            lines.append(f"  stop, take numbers   = {b['ev_stop_numbers']:.6f}")
-            lines.append(f"  stop, take currency  = {b['ev_stop_currency']:.6f}")
-        lines.append(f"  draw, then optimally = {b['ev_draw']:.6f}")
-        rec = b["recommendation"].upper()
-        lines.append(f"  → {rec}" + (f" by {b['margin']:.6f}" if b["margin"] is not None else
-                                      f" ({b['note']})"))
+            lines.append(f"  stop, take numbers   = {b['ev_stop_numbers']:.{d}f}")
+            lines.append(f"  stop, take currency  = {b['ev_stop_currency']:.{d}f}")
+        lines.append(f"  draw, then optimally = {b['ev_draw']:.{d}f}")
+        lines.append(f"  → {b['verdict']}")
         return "\n".join(lines)
 
     emit(b, json, render)
@@ -420,9 +428,8 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
       pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
+    from analyzer.advice.cli import emit_exact, front_payload
     from analyzer.games.ten.advice import DECISION, advise as search
-    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
@@ -432,23 +439,17 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
                "v_optimal": res["v_optimal"], "states": res["states"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
-    write_rules(out, payload)
 
-    def render():
-        lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "
-                 f"{res['states']:,} states)", *front_block(rows, "value")]
-        for row in rows:
-            m = row["mistakes"]
-            worst = m["by_T"][0] if m["by_T"] else None
-            where = "" if worst is None else (
-                f"; most often at T = {worst['T']} ({worst['wrong_per_turn']:.3f} per turn, "
-                f"where it {'draws' if worst['rule_draws'] else 'stops'})")
-            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
-                         f"per turn{where}")
-        return "\n".join(lines + tail_lines(
-            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+    def where(m):
+        worst = m["by_T"][0] if m["by_T"] else None
+        return "" if worst is None else (
+            f"; most often at T = {worst['T']} ({worst['wrong_per_turn']:.3f} per turn, "
+            f"where it {'draws' if worst['rule_draws'] else 'stops'})")
 
-    emit(payload, json, render)
+    emit_exact(payload, rows, res, title=f"Ten turn ({players} players): perfect play is worth "
+                                         f"{res['v_optimal']:.4f} card-equivalents (exact, "
+                                         f"{res['states']:,} states)",
+               unit="card-equivalents a turn (value model)", where=where, out=out, json=json)
 
 
 def _register_whole_games() -> None:

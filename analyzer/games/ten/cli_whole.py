@@ -167,9 +167,10 @@ def decide(position: Annotated[str, typer.Argument(
         lines.append(f"  → {out['recommendation']} ({out['margin']})")
         t = out["turn_level"]
         if t is not None:
-            lines.append(f"  one-turn value model (exact, card=1, token=0.25): "
-                         f"{t['recommendation']}" + ("" if t["margin"] is None else
-                                                    f" by {t['margin']:.4f}"))
+            from analyzer.words import choice_words, verdict
+
+            lines.append(f"  one-turn value model (exact, card=1, token=0.25): " + verdict(
+                choice_words(t["recommendation"]), t["margin"], "card-equivalents"))
         lines.append(f"  {out['seconds']:.2f} s of playouts")
         return "\n".join(lines)
 

@@ -127,19 +127,25 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
     solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
     mask = parse_held(held)
     q = {"game": "trash-pandas", **solver.query(mask, b, n, p, bonus)}
+    from analyzer.words import decimals_to_show, fit, percent, verdict
+
+    q["verdict"] = ("roll or stop: both are worth the same" if q["recommendation"] == "either"
+                    else verdict(q["recommendation"], q["margin"], "card-equivalents") +
+                    (" (the turn is at its cap)" if q["margin"] is None else ""))
 
     def render():
         held_text = ", ".join(q["held"]) or "nothing"
-        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.6f}"
-        margin = "" if q["margin"] is None else f" by {q['margin']:.6f} card-equivalents"
-        lines = [f"Trash Pandas{' bonus turn' if bonus else ''}: holding {held_text}; "
-                 f"in hand Blammo! {b}, Nanners {n}, MMM Pie! {p}  (exact)",
-                 f"  P(next roll repeats a held face)      = {q['p_bust_next']:.6f}",
-                 f"  P(next roll busts after using cards)  = {q['p_bust_next_after_cards']:.6f}",
-                 f"  value if you stop now                 = {q['ev_stop']:.6f}",
+        d = decimals_to_show(q["margin"], least=3)
+        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.{d}f}"
+        lines = [f"Trash Pandas {'bonus turn' if bonus else 'turn'} (exact): holding "
+                 f"{held_text}", f"  in hand: Blammo! {b}, Nanners {n}, MMM Pie! {p}",
+                 f"  P(next roll repeats a held face)      = {percent(q['p_bust_next'])}",
+                 f"  P(next roll busts after using cards)  = "
+                 f"{percent(q['p_bust_next_after_cards'])}",
+                 f"  value if you stop now                 = {q['ev_stop']:.{d}f}",
                  f"  value if you roll (then play optimally) = {roll}",
-                 f"  → {q['recommendation'].upper()}{margin}"]
-        return "\n".join(lines)
+                 f"  → {q['verdict']}"]
+        return "\n".join(fit(lines))
 
     emit(q, json, render)
 
@@ -338,11 +344,10 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
 
       pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 1
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
+    from analyzer.advice.cli import emit_exact, front_payload
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values
-    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
     cards = _cards(blammo, nanners, pie)
@@ -353,25 +358,25 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
-    write_rules(out, payload)
 
-    def render():
-        lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
-                 f"MMM Pie! {cards[2]}: optimal value {res['v_optimal']:.4f} (exact)",
-                 *front_block(rows, "card-eq.")]
-        for row in rows:
-            m = row["mistakes"]
-            st = m["states"][0] if m["states"] else None
-            where = "" if st is None else (
-                f"; most often with {st['tokens']} tokens, cards {st['blammo']}/{st['nanners']}"
-                f"/{st['pie']}{' (bonus turn)' if st['bonus'] else ''}, where it says "
-                f"{st['rule']}")
-            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
-                         f"per turn{where}")
-        return "\n".join(lines + tail_lines(
-            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+    def where(m):
+        st = m["states"][0] if m["states"] else None
+        return "" if st is None else (
+            f"; most often with {st['tokens']} tokens and "
+            f"{_hand_words(st['blammo'], st['nanners'], st['pie'])}"
+            f"{' (bonus turn)' if st['bonus'] else ''}, where it says {st['rule']}")
 
-    emit(payload, json, render)
+    emit_exact(payload, rows, res, title=f"Trash Pandas turn started with {_hand_words(*cards)}: "
+                                         f"perfect play is worth {res['v_optimal']:.4f} "
+                                         f"card-equivalents (exact)",
+               unit="card-equivalents a turn", where=where, out=out, json=json)
+
+
+def _hand_words(blammo: int, nanners: int, pie: int) -> str:
+    """"no cards in hand" or "Blammo! 1, Nanners 0, MMM Pie! 0 in hand"."""
+    if blammo == nanners == pie == 0:
+        return "no cards in hand"
+    return f"Blammo! {blammo}, Nanners {nanners}, MMM Pie! {pie} in hand"
 
 
 def _register_game_advice() -> None:
