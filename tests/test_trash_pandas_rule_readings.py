@@ -147,7 +147,7 @@ def kernel_shares(pos: Position, rules, seats, trials=3000, seed=5):
     from analyzer.pystream import Stream
     from analyzer.rng import block_keys
     from kernels.rng import seed_trial
-    from kernels.trash_pandas.whole import NACC, continue_game, win_share
+    from kernels.trash_pandas.whole import COUNTERS, NACC, continue_game, win_share
 
     deck = deck_arrays(rules.deck)
     bots = lineup_array([parse_lineup(seats, None, pos.players)])[0]
@@ -174,6 +174,7 @@ def kernel_shares(pos: Position, rules, seats, trials=3000, seed=5):
             game.play_out(0, **e)
             assert game.result()["shares"][0] == share, f"trial {t}"
             assert [list(x.stash) for x in game.seats] == [list(g[4 + p]) for p in range(2)]
+            assert [game.count[c] for c in COUNTERS] == list(acc[:len(COUNTERS)])
         out.append(share)
     return np.array(out)
 
@@ -269,6 +270,23 @@ def test_the_bonus_turn_unlocks_the_main_turns_gains_by_the_rulebook():
     run(old, script + [0] * 2)
     assert old.count["pie"] == 0 and sum(old.pile) == 20 - 6
     assert old.seats[0].stash[PIE] == 4
+
+
+@pytest.mark.parametrize("lock, pies", [("active", True), ("all", False)])
+def test_the_kernel_unlocks_the_main_turns_gains_in_the_bonus_turn_as_the_reference(lock, pies):
+    """The scripted position above, from the roll that completes all six, played to the end of
+    the game by the kernel and the reference on 300 shared streams: the same games; MMM Pie!
+    (all of it drawn this turn) is played in some bonus turn only under the rulebook's lock."""
+    pos = Position(pile={PIE: 20}, held=(TRASH, TREES, TRASH_TREE, PAW, MASK), action="face",
+                   face=RECYCLE, choice=0)
+    rules = TrashPandasRules(gain_lock=lock)
+    seats = "heuristic:stop-at=6,bonus-stop-at=3"
+    kernel_shares(pos, rules, seats, trials=300)  # asserts the games agree
+    from tests.test_trash_pandas_whole_rules import Script
+
+    first = pos.reference(rules, seats, Script([0] * 4 + [TRASH, TREES, PAW] + [0] * 4))
+    first.turn(0, **pos.entry())
+    assert (first.count["pie"] > 0) == pies
 
 
 # --------------------------------------------------------------------------- Shiny
