@@ -469,16 +469,16 @@ def test_tied_top_points_split_into_decided_and_still_shared():
     sums.update({"L0:games": 1000.0, "L0:tiebreak": 50.0, "L0:shared": 12.0,
                  "L0:main_turns": 14000.0})
     out = summarise_lineup(sums, 0, 3, 1000)
-    assert out["top_tied_share"].estimate == pytest.approx(0.050)
-    assert out["tiebreak_share"].estimate == pytest.approx(0.038)
+    assert out["tiebreak_share"].estimate == pytest.approx(0.050)
+    assert out["decided_by_tiebreak"].estimate == pytest.approx(0.038)
     assert out["shared_wins"].estimate == pytest.approx(0.012)
     # Wilson, z = 1.96, for 38 of 1000: centre (38 + z²/2)/(1000 + z²), half-width
     # z·sqrt(38·962/1000 + z²/4)/(1000 + z²)
     z = 1.959963984540054
     centre = (38 + z * z / 2) / (1000 + z * z)
     half = z * np.sqrt(38 * 962 / 1000 + z * z / 4) / (1000 + z * z)
-    assert out["tiebreak_share"].ci_low == pytest.approx(centre - half)
-    assert out["tiebreak_share"].ci_high == pytest.approx(centre + half)
+    assert out["decided_by_tiebreak"].ci_low == pytest.approx(centre - half)
+    assert out["decided_by_tiebreak"].ci_high == pytest.approx(centre + half)
 
 
 def test_game_output_reports_shared_wins_apart_and_none_decided_when_ties_are_shared():
@@ -492,7 +492,7 @@ def test_game_output_reports_shared_wins_apart_and_none_decided_when_ties_are_sh
         setup = GameSetup(TrashPandasRules(tie=tie), 3, [parse_lineup("heuristic", None, 3)])
         out = simulate_games(setup, RunSpec(3000, 4, progress=False))
         lu = out["lineups"][0]
-        top, decided, shared = (lu[k].estimate for k in ("top_tied_share", "tiebreak_share",
+        top, decided, shared = (lu[k].estimate for k in ("tiebreak_share", "decided_by_tiebreak",
                                                           "shared_wins"))
         assert top == pytest.approx(decided + shared) and top > 0.02
         if tie == "shared":
@@ -500,5 +500,5 @@ def test_game_output_reports_shared_wins_apart_and_none_decided_when_ties_are_sh
         else:
             assert 0 < shared < decided
         text = render_game(out)
-        for label in ("top points tied", "decided by tie-break", "shared (still tied)"):
-            assert label in text
+        for label in ("top points tied", "  tie-break decided", "  still shared"):
+            assert f"  {label:<22} " in text

@@ -157,8 +157,8 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             seats_rows.append({"players": players, "seat": st["seat"], "win_rate": w.estimate,
                                "se": w.se, "ci_low": w.ci_low, "ci_high": w.ci_high,
                                "points": st["points"].estimate, "n": w.n, "seed": seed + k})
-        for key, what in (("top_tied_share", "top points tied"),
-                          ("tiebreak_share", "decided by tie-break"),
+        for key, what in (("tiebreak_share", "top points tied"),
+                          ("decided_by_tiebreak", "decided by tie-break"),
                           ("shared_wins", "shared after every tie-break")):
             t = lu[key]
             tie_rows.append({"players": players, "games": what, "share": t.estimate, "se": t.se,

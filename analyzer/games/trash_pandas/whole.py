@@ -153,10 +153,11 @@ def summarise_lineup(sums: dict, l: int, players: int, n: int) -> dict:
     out = {"seats": seats}
     for name in MEANS:
         out[name] = _mean(sums, p, name, n)
-    # games whose top points are tied split into those a tie-break decides and those still
-    # shared after every tie-break (a shared win needs tied top points: "shared" ⊆ "tiebreak")
-    out["top_tied_share"] = wilson(sums[p + "tiebreak"], n)
-    out["tiebreak_share"] = wilson(sums[p + "tiebreak"] - sums[p + "shared"], n)
+    # games whose top points are tied (they go to the tie-breaks: `tune`'s tiebreak_share),
+    # split into those a tie-break decides and those still shared after every tie-break (a
+    # shared win needs tied top points: "shared" ⊆ "tiebreak")
+    out["tiebreak_share"] = wilson(sums[p + "tiebreak"], n)
+    out["decided_by_tiebreak"] = wilson(sums[p + "tiebreak"] - sums[p + "shared"], n)
     out["shared_wins"] = wilson(sums[p + "shared"], n)
     turns = int(sums[p + "main_turns"])
     out["bust_rate_per_turn"] = wilson(sums[p + "main_busts"], max(turns, 1))
@@ -220,9 +221,9 @@ def render_game(out: dict) -> str:
         for key in ("turns", "rounds", "margin", "main_busts", "bonus_turns"):
             lines.append(f"  {key:<22} {lu[key].format(3)}")
         lines.append(f"  {'bust rate per turn':<22} {lu['bust_rate_per_turn'].format(4)}")
-        lines.append(f"  {'top points tied':<22} {lu['top_tied_share'].format(4)}")
-        lines.append(f"  {'  decided by tie-break':<22} {lu['tiebreak_share'].format(4)}")
-        lines.append(f"  {'  shared (still tied)':<22} {lu['shared_wins'].format(4)}")
+        lines.append(f"  {'top points tied':<22} {lu['tiebreak_share'].format(4)}")
+        lines.append(f"  {'  tie-break decided':<22} {lu['decided_by_tiebreak'].format(4)}")
+        lines.append(f"  {'  still shared':<22} {lu['shared_wins'].format(4)}")
         plays = ", ".join(f"{k} {lu[k].estimate:.2f}" for k in
                           ("blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh",
                            "feesh_saves", "shiny", "paw_steals", "shiny_steals",
