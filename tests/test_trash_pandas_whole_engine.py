@@ -38,6 +38,16 @@ CASES = [
     (4, "heuristic:band-by=deck,cut-1=8,cut-2=25,stop-at=1,stop-at-2=3,stop-at-3=6;random;"
         "heuristic:band-by=behind,cut-1=2,stop-at=5,stop-at-2=2;solver",
      TrashPandasRules(bonus_cap=4)),
+    # the rule readings away from the rulebook's, and the knobs of Feesh saves and declines
+    (3, "heuristic;solver;random",
+     TrashPandasRules(feesh_timing="resolve", gain_lock="all", shiny_timing="resolve")),
+    (4, "heuristic:feesh-saves=no;solver:feesh-saves=no;heuristic:decline-last-card=trailing;"
+        "random",
+     TrashPandasRules(consolation="optional", gain_lock="all")),
+    (2, "solver:decline-last-card=trailing;heuristic:decline-last-card=never",
+     TrashPandasRules(consolation="optional", shiny_timing="resolve", bonus_cap=5)),
+    (3, "heuristic:blammo-saves=no;heuristic:nanners-saves=no,keep=0;solver",
+     TrashPandasRules(feesh_timing="any", kitteh_chain=False)),
 ]
 
 
@@ -72,7 +82,7 @@ def test_cards_are_conserved_after_every_turn_over_many_games():
     assert s["L0:win0"] + s["L0:win1"] + s["L0:win2"] == pytest.approx(12_000)
     # and every card effect happened somewhere in these games
     for name in ("blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny",
-                 "paw_steals", "shiny_steals", "mask_reactions", "bonus_turns"):
+                 "paw_steals", "shiny_steals", "mask_reactions", "bonus_turns", "feesh_saves"):
         assert s[f"L0:{name}"] > 0, name
 
 

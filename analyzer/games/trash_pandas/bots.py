@@ -27,8 +27,13 @@ rather than stashed), ``steal-from`` (leader: most stashed cards; biggest-hand),
 (stash a match when an opponent's Bandit Mask reveals a card), ``block`` and ``block-with``
 (kitteh or doggo first), ``yumyum-at`` (force a stopping opponent holding at least this many
 tokens to roll; 0 never), ``trash-tree`` (stash when spare cards outnumber stash slots, or
-always draw); ``band-by`` (none, deck, behind), ``cut-1``, ``cut-2``, ``stop-at-2``,
-``stop-at-3``: a stop limit in bands of one more feature, the cards left in the draw pile
+always draw), ``feesh-saves`` (after a repeat it cannot save from hand, play a Feesh for a
+Blammo! or Nanners from the discard pile and spend it: the rulebook's use of Feesh, so only
+under ``feesh_timing = any``), ``decline-last-card`` (``trailing``: decline an optional
+consolation draw that would take the pile's last card, ending the game, while your points as
+you see them — your whole stash against the others' face-up cards — trail an opponent's;
+``never``: always draw; matters only under ``consolation = optional``); ``band-by`` (none,
+deck, behind), ``cut-1``, ``cut-2``, ``stop-at-2``, ``stop-at-3``: a stop limit in bands of one more feature, the cards left in the draw pile
 (``deck``) or the cards by which your stash trails the biggest other stash (``behind``): roll
 until ``stop-at`` tokens while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
 ``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), in main and bonus turns alike
@@ -70,10 +75,12 @@ KNOBS = {
     "cut-2": (18, 0, "int", (0, 200)),
     "stop-at-2": (19, 3, "int", (1, 6)),
     "stop-at-3": (20, 3, "int", (1, 6)),
+    "feesh-saves": (46, True, "bool", None),
+    "decline-last-card": (47, "trailing", "word", ("never", "trailing")),
 }
 TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (whole_bots.py)
 BAND_TABLE = 3
-NK = TABLE_INDEX + TROW * TMAXROWS
+NK = TABLE_INDEX + TROW * TMAXROWS + 2  # the table's words, feesh-saves, decline-last-card
 POLICY_HELP = ("Bots: heuristic, solver, random, rollout:K (roll/stop by K determinized "
                "rollouts of the rest of the game); knobs as NAME:key=value,... e.g. "
                "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: "

@@ -26,7 +26,8 @@ SeatsOpt = Annotated[Optional[str], typer.Option(
     "16; its other choices and knobs as heuristic); knobs as BOT:key=value,... e.g. "
     "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: stop-at, bonus-stop-at, "
     "blammo-saves, nanners-saves, pie, feesh, shiny, keep, steal-from, react, block, block-with, "
-    "yumyum-at, trash-tree, band-by, cut-1, cut-2, stop-at-2, stop-at-3); rule:FILE.json plays a "
+    "yumyum-at, trash-tree, band-by, cut-1, cut-2, stop-at-2, stop-at-3, feesh-saves, "
+    "decline-last-card); rule:FILE.json plays a "
     "stop rule written by `trash-pandas game-advice --out`.")]
 PolicyOpt = Annotated[Optional[str], typer.Option(
     "--policy", metavar="BOT", help="The bot for every seat (same as --seats with one bot).")]

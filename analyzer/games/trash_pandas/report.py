@@ -174,7 +174,7 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
 
     r, by_count, lineups = _whole_games_settings(params, rules)
     games = int(params.get("games", 200_000))
-    seats_rows, length_rows = [], []
+    seats_rows, length_rows, tie_rows = [], [], []
     for k, (players, lineup) in enumerate(by_count):
         setup = GameSetup(r, players, [lineup])
         res = simulate_games(setup, RunSpec(games, seed + k, progress=False))
@@ -184,6 +184,13 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             seats_rows.append({"players": players, "seat": st["seat"], "win_rate": w.estimate,
                                "se": w.se, "ci_low": w.ci_low, "ci_high": w.ci_high,
                                "points": st["points"].estimate, "n": w.n, "seed": seed + k})
+        for key, what in (("tiebreak_share", "top points tied"),
+                          ("decided_by_tiebreak", "decided by tie-break"),
+                          ("shared_wins", "shared after every tie-break")):
+            t = lu[key]
+            tie_rows.append({"players": players, "games": what, "share": t.estimate, "se": t.se,
+                             "ci_low": t.ci_low, "ci_high": t.ci_high, "n": t.n,
+                             "seed": seed + k})
         for label, share in length_histogram(res).items():  # "20+": 20 rounds or more
             length_rows.append({"players": players, "rounds": int(label.rstrip("+")),
                                 "share": share})
@@ -196,13 +203,17 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             "win_rate"].estimate, "change_vs_first": None if d is None else d.estimate,
             "ci_low": None if d is None else d.ci_low, "ci_high": None if d is None else
             d.ci_high, "n": res["n"], "seed": seed + 99})
-    seats_df, length_df, cmp_df = (pd.DataFrame(x) for x in (seats_rows, length_rows, cmp_rows))
+    seats_df, length_df, cmp_df, tie_df = (pd.DataFrame(x) for x in (seats_rows, length_rows,
+                                                                      cmp_rows, tie_rows))
     files = {**table_files(seats_df, "seat_advantage"), **table_files(length_df, "game_length"),
-             **table_files(cmp_df, "bot_comparison")}
+             **table_files(cmp_df, "bot_comparison"), **table_files(tie_df, "ties")}
     summary = "\n".join([
         f"Whole games between `{params.get('bot', 'heuristic')}` bots, {games:,} games per "
         "player count (Monte Carlo; 95% intervals). Win rate by seat:", "",
         to_markdown(seats_df, 4), "",
+        "Ties on top points (Wilson 95% intervals): the games a tie-break (most types stashed, "
+        "then most cards) decides, and those still shared after every tie-break:", "",
+        to_markdown(tie_df, 4), "",
         "Game length in rounds (share of games; the full table in game_length.csv):", "",
         to_markdown(length_df.pivot(index="rounds", columns="players", values="share")
                     .sort_index().fillna(0.0).reset_index(), 4), "",
