@@ -17,6 +17,7 @@ def search_result(ctx, cells, rounds, spent: int, stopped_by: str, alpha: float,
                   wall_seconds: float) -> dict:
     """The result object of a search (JSON as printed by ``--json``)."""
     from analyzer.tune_stats import distance, equal_grid
+    from analyzer.tune_target import GROUP
 
     jobs = len({m.job_key or m.name for m in ctx.metrics})
     near = [t for t in ctx.targets if t.kind == "near"]
@@ -56,7 +57,7 @@ def search_result(ctx, cells, rounds, spent: int, stopped_by: str, alpha: float,
         "fails": sum(c.verdict == "fails" for c in cells),
         "undecided": sum(c.verdict == "undecided" for c in cells),
         "eliminated_by_target": eliminated, "closest": closest, "rounds": rounds,
-        "stopped_by": stopped_by, "first_round": ctx.plan.trials(16), "keep": ctx.keep,
+        "stopped_by": stopped_by, "first_round": ctx.plan.trials(GROUP), "keep": ctx.keep,
         "alpha": alpha, "intervals_in_family": family, "level_each": ctx.beta,
         "trials_spent": spent, "kernel_seconds": kernel_seconds, "wall_seconds": wall_seconds,
         "equal_grid": grid,

@@ -30,10 +30,12 @@ Next round
 ----------
 An undecided cell at ``n`` trials needs its interval to shrink from the half-width ``h`` it has
 on the deciding side to the distance ``δ`` from its estimate to the bound it must clear; the
-half-width falls roughly as ``1/√n``, so it is given ``n·min(max(1.2·(h/δ)², 1.5), 4)`` trials
-(``4n`` when ``δ`` is 0); a cell still in a ``~`` race is doubled. Under ``--budget`` the cells
+half-width falls roughly as ``1/√n``, so it is given ``n·min(max(1.1·(h/δ)², 1.25), 2)`` trials
+(``2n`` when ``δ`` is 0); a cell still in a ``~`` race is doubled. Under ``--budget`` the cells
 closest to a verdict (smallest ``n·(h/δ)²``) go first: a feasibility-determination allocation,
-which spends the trials where they decide something.
+which spends the trials where they decide something; a cell whose need stays beyond what the
+budget has left even if its mean lay two SEs farther from the bound than its estimate
+(``n·(h/(δ + 2·SE))²``) is left out: it would take trials and still not be decided.
 
 The equal-guarantee grid
 ------------------------
@@ -110,20 +112,23 @@ def distance(stat: dict, v: float) -> dict:
             "ci_high": max(abs(lo - v), abs(hi - v)), "n": stat["n"]}
 
 
-def need_ratio(stat: dict, lo: float, hi: float) -> float:
+def need_ratio(stat: dict, lo: float, hi: float, slack: float = 0.0) -> float:
     """``(h/δ)²`` for an undecided ``in [lo, hi]`` target (module doc): how many times its
-    trials the cell needs before its interval clears the bound it must clear."""
+    trials the cell needs before its interval clears the bound it must clear. ``slack`` SEs
+    are added to ``δ``: the need if the mean lies that much farther from the bound than its
+    estimate (a plausible best case, used to leave out cells that no budget left would decide)."""
     est, low, high = stat["estimate"], stat["ci_low"], stat["ci_high"]
+    more = slack * stat["se"]
     ratios = []
     if est < lo:
-        ratios.append(_ratio(high - est, lo - est))
+        ratios.append(_ratio(high - est, lo - est + more))
     elif est > hi:
-        ratios.append(_ratio(est - low, est - hi))
+        ratios.append(_ratio(est - low, est - hi + more))
     else:
         if low < lo:
-            ratios.append(_ratio(est - low, est - lo))
+            ratios.append(_ratio(est - low, est - lo + more))
         if high > hi:
-            ratios.append(_ratio(high - est, hi - est))
+            ratios.append(_ratio(high - est, hi - est + more))
     return max(ratios, default=1.0) ** 2
 
 

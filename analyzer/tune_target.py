@@ -338,9 +338,10 @@ class _Context:
     def capped(self, cells) -> list:
         return [c for c in cells if self.needs_more(c, cells) and c.blocks >= self.most_blocks]
 
-    def wanted(self, cells, r: int) -> list[tuple[SearchCell, int, float]]:
-        """``(cell, blocks it should reach, trials it is predicted to need)`` for the cells
-        that need more (analyzer.tune_stats: next round)."""
+    def wanted(self, cells, r: int) -> list[tuple[SearchCell, int, float, float]]:
+        """``(cell, blocks it should reach, trials it is predicted to need, trials it would
+        need in a plausible best case)`` for the cells that need more (analyzer.tune_stats:
+        next round)."""
         from analyzer.tune_stats import RACE_GROWTH, growth, need_ratio
 
         out = []
@@ -349,30 +350,35 @@ class _Context:
             if not self.needs_more(c, cells) or c.blocks >= self.most_blocks:
                 continue
             if r == 1 or not c.stats:
-                out.append((c, GROUP, float(first)))
+                out.append((c, GROUP, float(first), float(first)))
                 continue
             n = self.plan.trials(c.blocks)
             if c.verdict == "undecided":
-                ratio = max((need_ratio(c.stats[t.metric], t.lo, t.hi) for t in self.targets
-                             if t.kind == "in" and not _met(c.stats[t.metric], t)),
+                open_ = [t for t in self.targets if t.kind == "in"
+                         and not _met(c.stats[t.metric], t)]
+                ratio = max((need_ratio(c.stats[t.metric], t.lo, t.hi) for t in open_),
                             default=1.0)
-                g, need = growth(ratio), n * ratio
+                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, 2.0) for t in open_),
+                           default=1.0)
+                g, need, plausible = growth(ratio), n * ratio, n * best
             else:
-                g, need = RACE_GROWTH, n * RACE_GROWTH
+                g, need, plausible = RACE_GROWTH, n * RACE_GROWTH, n * RACE_GROWTH
             blocks = min(max(self.plan.blocks_for(n * g), c.blocks + 1), self.most_blocks)
-            out.append((c, blocks, need))
+            out.append((c, blocks, need, plausible))
         return out
 
     def within_budget(self, wanted, remaining: float | None, jobs: int):
         """The wanted steps, or under a budget those of the cells closest to a verdict that fit
-        (smallest predicted need first)."""
-        steps = [(c, b) for c, b, _need in wanted]
+        (smallest predicted need first), leaving out a cell whose need even in a plausible best
+        case exceeds what the rest of the budget could give it (analyzer.tune_stats)."""
+        steps = [(c, b) for c, b, _need, _best in wanted]
         if remaining is None:
             return steps
         chosen, left = [], remaining
-        for c, b, _need in sorted(wanted, key=lambda w: w[2]):
-            cost = (self.plan.trials(b) - self.plan.trials(c.blocks)) * jobs
-            if cost <= left:
+        for c, b, _need, plausible in sorted(wanted, key=lambda w: w[2]):
+            have = self.plan.trials(c.blocks)
+            cost = (self.plan.trials(b) - have) * jobs
+            if cost <= left and (plausible - have) * jobs <= left:
                 chosen.append((c, b))
                 left -= cost
         return [(c, b) for c, b in steps if any(c is x for x, _ in chosen)]

@@ -173,6 +173,7 @@ def render_search(result: dict, keys: list[str], out: str | None) -> str:
         text.append(f"racing {racing}, certified farther {len(rows) - racing} (stopped: "
                     f"{result['stopped_by']})")
     text.append(wrap("cost", _cost(result)))
+    text.append(f"time: {_time(result)}")
     text.append(wrap("method", result["method"]))
     return "\n".join(text)
 
@@ -189,20 +190,26 @@ def _margin(row: dict, targets: list[str]) -> float:
 
 def _cost(result: dict) -> str:
     spent = result["trials_spent"]
-    text = f"{count(spent)} trials, {seconds(result['kernel_seconds'])} in the kernels"
+    text = f"{count(spent)} trials"
     grid = result["equal_grid"]
     if not grid:
         return text + "; no verdict was decided, so no grid compares"
     text += (f"; a grid with the same guarantee (every cell at one n, normal intervals at its "
              f"own Bonferroni z = {grid['z']:.3f} for {grid['intervals']} intervals, the same "
-             f"half-widths where verdicts were decided) needs {count(grid['trials'])} trials, "
-             f"about {seconds(grid['seconds'])}: {result['saving']:.2f}× the trials")
-    if result["saving_seconds"]:
-        text += f", {result['saving_seconds']:.2f}× the time"
+             f"half-widths where verdicts were decided) needs {count(grid['trials'])} trials: "
+             f"{result['saving']:.2f}× the search's")
     if grid.get("deciding_trials"):
         text += (f" (a grid that only has to clear the same bounds: "
                  f"{count(grid['deciding_trials'])} trials, "
                  f"{grid['deciding_trials'] / spent:.2f}×)")
+    return text
+
+
+def _time(result: dict) -> str:
+    """Seconds on a line of their own (they differ from run to run; the trials do not)."""
+    text = f"{seconds(result['kernel_seconds'])} in the kernels"
+    if result["equal_grid"]:
+        text += f"; the grid: about {seconds(result['equal_grid']['seconds'])}"
     return text
 
 

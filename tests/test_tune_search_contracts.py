@@ -108,11 +108,37 @@ def test_totals_equal_the_runners_blocks_in_one_go(fake_metric):
 
 
 def test_budget_goes_to_the_cells_closest_to_a_verdict(fake_metric):
-    res = search("pig", ["x in [0.3, 0.45]"], ["goal=29,33,50"], None, 256, 5, budget=6000)
+    res = search("pig", ["x in [0.3, 0.45]"], ["goal=29,36"], None, 1024, 5, budget=20_000)
     rows = {r["goal"]: r for r in res["rows"]}
-    assert res["trials_spent"] <= 6000 and res["stopped_by"] == "budget"
-    # 33 lies 0.03 inside, 29 only 0.01 outside: 33 is cheaper to decide and gets the trials
-    assert rows[33]["n"] > rows[29]["n"]
+    # 36 lies 0.06 inside and is decided; 29, only 0.01 below the bound, would need far more
+    # than the budget holds
+    assert rows[36]["verdict"] == "meets" and rows[29]["verdict"] == "undecided"
+    assert res["stopped_by"] == "budget" and res["trials_spent"] <= 20_000
+
+
+def test_within_budget_serves_the_smallest_predicted_need_first():
+    from analyzer.tune_target import SearchCell, _Context
+
+    plan = BlockPlan.for_first_round(160)  # blocks of 10 trials, then (from block 16) of 20
+    ctx = _Context("g", [], [], plan, 1, "local", 0.01, 1, 10_000)
+    a, b, c = (SearchCell(x, {}, None, "p", blocks=16) for x in "abc")  # 160 trials each
+    # (cell, blocks to reach, predicted need, need in a plausible best case); each step from 16
+    # to 20 blocks: 4 blocks of 20 trials, 80 trials
+    wanted = [(a, 20, 5_000.0, 5_000.0), (b, 20, 250.0, 250.0), (c, 20, 900.0, 1_000.0)]
+    assert ctx.within_budget(wanted, None, 1) == [(a, 20), (b, 20), (c, 20)]
+    # 100 left: b first (needs 90 more); then c's step (80) exceeds the 20 left
+    assert ctx.within_budget(wanted, 100, 1) == [(b, 20)]
+    assert ctx.within_budget(wanted, 2_000, 1) == [(b, 20), (c, 20)]  # a needs 4,840 more
+    assert ctx.within_budget(wanted, 10_000, 1) == [(a, 20), (b, 20), (c, 20)]
+    assert ctx.within_budget(wanted, 79, 1) == []  # no step fits
+    # the order follows the predicted need, the cut the best case: with 240 left, b (best case
+    # 90 more) and then a (140 more, though its estimate says 4,840) fit; c's best case does not
+    wanted[0] = (a, 20, 5_000.0, 300.0)
+    assert ctx.within_budget(wanted, 1_000, 1) == [(a, 20), (b, 20), (c, 20)]
+    assert ctx.within_budget(wanted, 240, 1) == [(a, 20), (b, 20)]
+    # two jobs a cell: b's step costs 160 and its need 180, so 200 serve b only, 100 nobody
+    assert ctx.within_budget(wanted, 200, 2) == [(b, 20)]
+    assert ctx.within_budget(wanted, 100, 2) == []
 
 
 def _lock_holder(folder):

@@ -26,7 +26,8 @@ def tune(game: Annotated[str, typer.Argument(
              "-n", "--trials", min=1, max=10**10, metavar="N",
              help="Trials per cell in the game's unit (turns, games, deals or rounds): with "
                   "--sweep every cell's (default 1,000,000); with --target the first round's "
-                  "(default 32,768; later rounds add trials to the undecided cells).")] = None,
+                  "(default 32,768, rounded down to a multiple of 16; later rounds add trials "
+                  "to the undecided cells).")] = None,
          target: Annotated[Optional[List[str]], typer.Option(
              "--target", metavar="'METRIC in [LO, HI]' | 'METRIC ~ V'",
              help="Design to a target (repeatable): keep the cells whose metric certainly lies "
@@ -71,7 +72,7 @@ def tune(game: Annotated[str, typer.Argument(
 
       pushluck tune pig --sweep goal=50,100 --metric p_first_wins -n 100000
 
-      pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=0..5 --seed 1
+      pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=1..5 --seed 1
 
       pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --policy hold:20,hold:20
 
