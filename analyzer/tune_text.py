@@ -70,7 +70,7 @@ def count(n: float) -> str:
 
 
 def seconds(s: float) -> str:
-    return f"{s:.1f} s" if s < 100 else f"{s / 60:.1f} min"
+    return f"{s:.1f} s" if s < 100 else f"{s:,.0f} s"
 
 
 def _verdict(row: dict, in_targets: list[str]) -> str:
