@@ -88,17 +88,21 @@ def method_text(ctx, alpha: float, family: int, asymptotic: list[str]) -> str:
 
 
 def flat_rows(result: dict) -> list[dict]:
-    """One flat row per cell: settings, verdict, and each metric's estimate and interval."""
+    """One flat row per cell: settings, verdict, and each statistic's estimate and interval
+    (a ``~`` target's distance as ``distance[TARGET]``); no timings, so a rerun writes the same
+    bytes."""
     rows = []
     for r in result["rows"]:
-        row = {k: v for k, v in r.items() if not isinstance(v, (dict, list))}
-        for k, v in r.items():
-            if isinstance(v, dict):
-                row[k] = v["estimate"]
-                row[f"{k}_ci_low"] = v["ci_low"]
-                row[f"{k}_ci_high"] = v["ci_high"]
-                if "effect" in v:
-                    row[f"{k}_effect"] = v["effect"]
+        row = {k: v for k, v in r.items() if not isinstance(v, (dict, list)) and k != "seconds"}
+        stats = {k: v for k, v in r.items() if isinstance(v, dict) and "estimate" in v}
+        for target, v in (r.get("distance") or {}).items():
+            stats[f"distance[{target}]"] = v
+        for k, v in stats.items():
+            row[k] = v["estimate"]
+            row[f"{k}_ci_low"] = v["ci_low"]
+            row[f"{k}_ci_high"] = v["ci_high"]
+            if "effect" in v:
+                row[f"{k}_effect"] = v["effect"]
         rows.append(row)
     return rows
 

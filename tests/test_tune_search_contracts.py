@@ -190,11 +190,14 @@ def test_ctrl_c_after_a_round_writes_what_finished(tmp_path):
     assert b"Traceback" not in stderr
 
 
-def test_output_fits_80_columns_and_names_the_closest_cells(cli):
+def test_output_fits_80_columns_and_names_the_closest_cells(cli, tmp_path):
     code, out, err = cli("tune", "trash-pandas", "--target", "turn_value ~ 1.13", "--space",
                          "bonus_cap=1..5", "--space", "bonus_turn=true,false", "--policy",
-                         "stop-at:6", "-n", "4096", "--seed", "3", "--budget", "3000000")
+                         "stop-at:6", "-n", "4096", "--seed", "3", "--budget", "3000000",
+                         "--out", str(tmp_path / "o"))
     assert code == 0, err
+    header = (tmp_path / "o" / "cells.csv").read_text().splitlines()[0].split(",")
+    assert "distance[turn_value ~ 1.13]_ci_high" in header and "seconds" not in header
     assert max(len(line) for line in out.splitlines()) <= 80
     import re
 

@@ -107,11 +107,23 @@ def tune(game: Annotated[str, typer.Argument(
 
     get_game(game)  # an unknown game is refused before anything else, naming the games
     if list_metrics:
+        import textwrap
+
         ms = metrics_of(game)
+        ranges = [m.range_for(m.rules_cls(), m.default_policy) for m in ms]
+
+        def said(rng) -> str:
+            return (f"per-trial range [{rng[0]:g}, {rng[1]:g}]" if rng else
+                    "no known range: asymptotic intervals with --target")
+
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
-                                         "default_policy": m.default_policy} for m in ms]},
-             json, lambda: "\n".join(f"{m.name:18} {m.description} (default policy "
-                                     f"{m.default_policy})" for m in ms))
+                                         "default_policy": m.default_policy,
+                                         "range": list(rng) if rng else None}
+                                        for m, rng in zip(ms, ranges)]},
+             json, lambda: "\n".join(textwrap.fill(
+                 f"{m.name:19} {m.description} (default policy {m.default_policy}; "
+                 f"{said(rng)})", 80, subsequent_indent=" " * 20)
+                 for m, rng in zip(ms, ranges)))
         return
     if target or space:
         if sweep:
