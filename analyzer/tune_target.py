@@ -307,6 +307,9 @@ def search(game: str, targets_text: list[str], space: list[str], policy: str | N
                        "most_trials_per_cell": max(plan.trials(b) for _c, b in todo)})
         if state is not None:
             state.save(cells, r, rounds)
+    else:
+        if not ctx.wanted(cells, max_rounds + 1):
+            stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
     if stopped_by == "interrupt" and not rounds:
         from analyzer.errors import Interrupted
 
