@@ -31,8 +31,9 @@ def _metrics() -> list[Metric]:
     # ΣX, ΣX² of the first mover's round score at 1 + 2·NROUNDSTAT.
     from kernels.canasta.trials import NROUNDSTAT
 
+    # no range declared for the means: `tune --target` gives them the asymptotic interval
     out = [Metric("canasta", name, desc, CanastaRules, _rounds_job, 1 + 2 * k, "greedy", kind,
-                  "rounds", _check_policy)
+                  "rounds", _check_policy, square=None if kind == "rate" else 2 + 2 * k)
            for name, desc, k, kind in (
                ("round_turns", "turns per round (all players)", 0, "mean"),
                ("p_going_out", "P(the round ends by going out)", 1, "rate"),
@@ -43,7 +44,7 @@ def _metrics() -> list[Metric]:
                ("points_per_player", "round score per player", 10, "mean"))]
     out.append(Metric("canasta", "first_mover_score", "round score of the first mover",
                       CanastaRules, _rounds_job, 1 + 2 * NROUNDSTAT, "greedy", "mean",
-                      "rounds", _check_policy))
+                      "rounds", _check_policy, square=2 + 2 * NROUNDSTAT))
     return out
 
 

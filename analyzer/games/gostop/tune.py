@@ -24,8 +24,9 @@ def _check_policy(policy: str) -> None:
 def _metrics() -> list[Metric]:
     from kernels.gostop import batch as K
 
+    squares = {K.C_DADV: K.C_DADV2}  # no range declared for the chips: asymptotic interval
     return [Metric("gostop", name, text, GoStopRules, _deal_job, col, "greedy", kind,
-                   job_key="deals", check_policy=_check_policy)
+                   job_key="deals", check_policy=_check_policy, square=squares.get(col))
             for name, col, kind, text in [
                 ("nagari_rate", K.C_NAGARI, "rate", "P(the deal is a nagari: nobody scores out)"),
                 ("first_player_advantage", K.C_DADV, "mean",

@@ -35,7 +35,7 @@ def _check_policy(policy: str) -> None:
 # MAGDAGDON rolls 4, ruins 6, powers used 8.
 METRICS = [
     Metric("magdagdon", name, text, MagdagdonRules, _games_job, col, "greedy/survival", "mean",
-           "games", _check_policy)
+           "games", _check_policy, square=col + 1)  # no range declared: asymptotic interval
     for name, col, text in [
         ("mean_score", 0, "final score per game"),
         ("magdagdon_rolls", 4, "MAGDAGDON rolls per game (first roll of a turn unplaceable)"),

@@ -27,6 +27,9 @@ METRICS = [
     Metric("pig", "p_first_wins", "P(the first player wins)", PigRules, _games_job,
            GAME_COLUMNS.index("first_mover_wins"), "hold:20,hold:20", "rate", "games",
            _check_policy),
+    # a game of Pig has no longest length (every turn may bust), so no range: `tune --target`
+    # gives it the asymptotic interval
     Metric("pig", "mean_turns", "turns per game", PigRules, _games_job,
-           GAME_COLUMNS.index("turns"), "hold:20,hold:20", "mean", "games", _check_policy),
+           GAME_COLUMNS.index("turns"), "hold:20,hold:20", "mean", "games", _check_policy,
+           square=GAME_COLUMNS.index("turns2")),
 ]
