@@ -171,9 +171,9 @@ def _target_search(game, targets, space, policy, n0, seed, rules_file, sets, sch
     state = None
     lock = contextlib.nullcontext()
     if out:
-        from analyzer.report import ReportLock
+        from analyzer.output import FolderLock
 
-        lock = ReportLock(Path(out))
+        lock = FolderLock(Path(out), "tune search")
         state = SearchState(out, {"game": game, "targets": targets, "space": space,
                                   "policy": policy, "n0": n0, "seed": seed, "alpha": alpha,
                                   "rules": rules_file, "sets": sets, "keep": keep})
