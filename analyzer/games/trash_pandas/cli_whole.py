@@ -138,5 +138,8 @@ DECIDE_EPILOG = ("Examples:\n\n  pushluck trash-pandas decide "
 
 def register(app: typer.Typer) -> None:
     """Add `game` and `decide` to the Trash Pandas app (analyzer/games/trash_pandas/cli.py)."""
+    from analyzer.games.trash_pandas.cli_calibrate import register as register_calibrate
+
     app.command(epilog=GAME_EPILOG)(game)
     app.command(epilog=DECIDE_EPILOG)(decide)
+    register_calibrate(app)

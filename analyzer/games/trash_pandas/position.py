@@ -62,6 +62,12 @@ class Position:
 
         return int(self.g0[HAND + self.me, t] - self.g0[GAIN + self.me, t])
 
+    @property
+    def cards_left(self) -> int:
+        from kernels.trash_pandas.layout import SC
+
+        return int(self.g0[SC, 0])
+
 
 @dataclass
 class CheckedPosition:
