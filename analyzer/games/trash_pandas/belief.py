@@ -74,6 +74,14 @@ SOURCES = [Path(__file__)] + [_ROOT / "kernels" / "trash_pandas" / f for f in (
     "whole_tables.py", "layout.py")]
 
 
+def check_belief(name: str) -> None:
+    """A belief name the commands accept (one-line error otherwise)."""
+    if name not in BELIEFS:
+        from analyzer.errors import UserError
+
+        raise UserError(f"--belief must be one of {', '.join(BELIEFS)}, got '{name}'")
+
+
 def bucket_of(cards_left: int) -> int:
     """The stage index of a position with ``cards_left`` cards in the draw pile."""
     b = 0

@@ -1,7 +1,7 @@
 """`trash-pandas calibrate`: is `decide`'s chance of winning right on positions whose hidden
 cards are known?
 
-What belongs here: freezing positions from simulated games (:func:`freeze_positions`), asking
+What belongs here: freezing positions from simulated games (:func:`frozen_positions`), asking
 `decide`'s machinery about each through the position format (:func:`public_position`), the true
 value from the real hidden cards (:func:`position_values`), and the summary (:func:`summarise`).
 Printing and files: calibrate_out.py. Command line: cli_calibrate.py.
@@ -98,8 +98,10 @@ def _freezer_class():
     return Freezer
 
 
-def freeze_positions(setup, n: int, max_left: int, seed: int, stop=None) -> list[Frozen]:
-    """``n`` positions (module doc, step 1); ``stop()`` True ends early (Ctrl-C)."""
+def frozen_positions(setup, max_left: int, seed: int):
+    """The frozen positions, one game after another (module doc, step 1): a generator, so a
+    run values each position as soon as it is frozen. Gives up with a one-line error when
+    fewer than one game in ``MAX_GAMES_PER_POSITION`` yields a position."""
     import numpy as np
 
     from analyzer.errors import UserError
@@ -108,14 +110,12 @@ def freeze_positions(setup, n: int, max_left: int, seed: int, stop=None) -> list
 
     freezer = _freezer_class()
     tables = (setup.roll_tab, setup.after_tab)
-    out: list[Frozen] = []
+    found = 0
     game = 0
-    while len(out) < n:
-        if game >= MAX_GAMES_PER_POSITION * n:
-            raise UserError(f"only {len(out)} of {n} positions with at most {max_left} cards "
-                            f"left in {game} games: raise --max-cards-left")
-        if stop is not None and stop():
-            break
+    while True:
+        if game >= MAX_GAMES_PER_POSITION * (found + 1):
+            raise UserError(f"{found} positions with at most {max_left} cards left in {game} "
+                            "games: raise --max-cards-left")
         key = block_keys(seed, game, 1, FREEZE_STREAM)[0]
         level = int(np.random.default_rng([seed, game]).integers(max_left + 1))
         g = freezer(setup.players, setup.deck, setup.rules_arr, setup.deal, setup.bots[0],
@@ -123,9 +123,9 @@ def freeze_positions(setup, n: int, max_left: int, seed: int, stop=None) -> list
         g.play_out()
         if g.seen is not None:
             p, held, mode, state = g.seen
-            out.append(Frozen(state, p, held, mode, game))
+            found += 1
+            yield Frozen(state, p, held, mode, game)
         game += 1
-    return out
 
 
 def position_data(fz: Frozen) -> dict:
@@ -275,7 +275,7 @@ def reliability(rows: list[dict], playouts: int, width: float = 0.1) -> list[dic
     nbins = round(1 / width)
     for name, _ in CHOICES:
         for b in range(nbins):
-            lo, hi = b * width, (b + 1) * width
+            lo, hi = b / nbins, (b + 1) / nbins
             inside = [r for r in rows if lo <= r[f"pred_{name}"] < hi
                       or b == nbins - 1 and r[f"pred_{name}"] == 1.0]
             if not inside:
@@ -328,14 +328,13 @@ def run_calibration(setup, belief, n: int, max_left: int, playouts: int, seed: i
     interrupted = False
     bar = Progress("trash-pandas calibrate", n, "positions", progress)
     try:
-        frozen = freeze_positions(setup, n, max_left, seed, stop=sigint_seen)
-        for j, fz in enumerate(frozen):
-            if sigint_seen():
+        for j, fz in enumerate(frozen_positions(setup, max_left, seed)):
+            if j == n:
+                break
+            if sigint_seen():  # a Ctrl-C whose KeyboardInterrupt Python swallowed
                 raise KeyboardInterrupt
             rows.append(position_values(fz, j, setup, belief, playouts, seed))
             bar.update(len(rows))
-        if len(rows) < n:
-            raise KeyboardInterrupt
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -21,9 +21,10 @@ SeatsOpt = Annotated[Optional[str], typer.Option(
     "(default heuristic; rollout:K bots cannot play here: the positions come from the "
     "plain-Python reference games).")]
 BeliefOpt = Annotated[str, typer.Option(
-    "--belief", metavar="NAME", help="The belief about the unseen cards `decide` is asked "
-    "with: model (default: the opponents' stash rule and the card counts they hold in "
-    "self-play), rules (the stash rule alone), uniform (every split equally likely).")]
+    "--belief", metavar="NAME", help="The belief about the cards the seat cannot see: model "
+    "(default: the opponents' bots never stash what they never stash face down, and hold each "
+    "type in hand and face down as often as in self-play of the line-up), rules (that stash "
+    "rule alone), uniform (every split equally likely).")]
 
 
 def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
@@ -48,14 +49,14 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
       pushluck trash-pandas calibrate -n 300 --seed 1 --out /tmp/tpcal --chart
     """
     from analyzer.errors import UserError, mark_interrupted
+    from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.cli_whole import _whole_rules
     from analyzer.output import note
 
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out too")
-    if belief not in ("model", "rules", "uniform"):
-        raise UserError(f"--belief must be model, rules or uniform, got '{belief}'")
+    check_belief(belief)
     r = _whole_rules(rules_file, set_)
     lineup = parse_lineup(seats, None, players)
     if any(b.name == "rollout" for b in lineup):
