@@ -1,6 +1,7 @@
 """`trash-pandas calibrate`: the summary's formulas on values set by hand, a frozen position whose
 true value is known exactly, positions frozen as a stopping time and hidden from the
 prediction, the command's files, errors and Ctrl-C."""
+import contextlib
 import itertools
 import json
 import math
@@ -197,17 +198,15 @@ def test_ctrl_c_prints_the_finished_positions_and_exits_130():
     proc, master = _start_on_a_terminal(["trash-pandas", "calibrate", "--players", "2", "-n",
                                          "100000", "--playouts", "64", "--seed", "1", "--json",
                                          "--progress"])
-    try:
+    with contextlib.ExitStack() as cleanup:  # never leave a run of 100,000 positions behind
+        cleanup.callback(os.close, master)
+        cleanup.callback(lambda: proc.poll() is None and proc.kill())
         seen = _read_until(master, b"/100000", timeout=400)  # the bar's "done/total"
         assert b"/100000" in seen, seen[-500:]
         time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)
         err = seen + _read_until(master, b"\0", timeout=2)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
     assert proc.returncode == 130, err[-500:]
     payload = json.loads(out)
     assert payload["interrupted"] is True and payload["positions"] > 0

@@ -190,3 +190,52 @@ def test_every_choice_is_played_on_the_same_deal_and_stream():
             setup.rules_arr, setup.roll_tab, setup.after_tab, bp).sum(axis=0)
         assert 20 < out[0] < 236  # some trials won, some lost (256 trials)
         assert out[6] == 0.0 and out[7] == 0.0 and out[4] == out[0]
+
+
+# The same position with its public history from the deal (2 players, 4 cards): I drew 2 and
+# stashed 1 face down; seat 2 drew 1 and stashed it face down; then seat 2's Bandit Mask
+# revealed the Doggo into its hand. So seat 2's hand is the Doggo for sure, whatever the
+# belief: even dealt uniformly, its face-down card is the Feesh, and stopping is a shared win.
+HISTORY = FORCED + """
+[[history]]
+seat = 1
+event = "draw"
+count = 2
+[[history]]
+seat = 1
+event = "stash"
+[[history]]
+seat = 2
+event = "draw"
+[[history]]
+seat = 2
+event = "stash"
+[[history]]
+seat = 2
+event = "reveal"
+card = "doggo"
+"""
+
+
+def test_a_card_the_history_proves_in_a_hand_is_dealt_there(tmp_path, capsys):
+    out = _json(["decide", _write(tmp_path, HISTORY), "-n", "2000", "--seed", "4",
+                 "--no-progress", "--belief", "uniform"]
+                + _deck(tmp_path, {"feesh": 3, "doggo": 1}), capsys)
+    assert out["choices"][0]["p_win"]["estimate"] == 0.5
+    assert out["belief"]["history"] == {"events": 5, "known_in_hand": {"2": {"doggo": 1}}}
+
+
+@pytest.mark.parametrize("change, words", [
+    (("count = 2", "count = 3"), "the pile holds only 0 cards"),
+    (("count = 2", "count = 1"), "the cards left is 1 after the history"),
+    (('card = "doggo"', 'card = "pie"'), "proven in opponents' hands"),
+    (('event = "reveal"', 'event = "peek"'), "'event' must be one of"),
+    (("seat = 2\nevent = \"draw\"", "seat = 5\nevent = \"draw\""), "seat 1..2"),
+])
+def test_a_history_that_does_not_lead_to_the_position_is_one_line_and_exit_2(tmp_path, capsys,
+                                                                            change, words):
+    with pytest.raises(SystemExit) as exc:
+        pushluck(["trash-pandas", "decide", _write(tmp_path, HISTORY.replace(*change)), "-n",
+                  "10"] + _deck(tmp_path, {"feesh": 3, "doggo": 1}))
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and words in err, err

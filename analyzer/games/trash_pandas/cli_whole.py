@@ -116,7 +116,7 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     r = _whole_rules(rules_file, set_)
     cards = whole_deck(r.deck)
     checked = check_position(load_toml(position), [cards[k].copies for k in WHOLE_CARDS],
-                             r.bonus_cap)
+                             r.bonus_cap, reveal_to_hand=r.mask_card == "hand")
     # the position is good: only now the simulation's modules (NumPy, the kernels)
     from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide

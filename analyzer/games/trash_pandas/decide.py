@@ -109,6 +109,34 @@ def choose_belief(pos: Position, setup, name: str = "model"):
         "cards are dealt uniformly")
 
 
+def with_history(pos: Position, setup, belief):
+    """The position with the cards its public history proves in each opponent's hand moved
+    from the unseen ones into that hand (history.py, under the belief's stash rule: the
+    uniform belief assumes none), and those cards by seat (JSON-ready, seats from 1)."""
+    import dataclasses
+
+    from analyzer.games.trash_pandas.history import replay
+    from analyzer.games.trash_pandas.score import WHOLE_CARDS
+    from kernels.trash_pandas.layout import HAND
+
+    if not pos.events:
+        return pos, {"events": 0, "known_in_hand": {}}
+    stash_ok = None if belief.name == "uniform" else (belief.down > 0).tolist()
+    r = replay(pos.events, pos.players, setup.deck.copies.tolist(),
+               setup.rules.mask_card == "hand", stash_ok)
+    g0, pool, opp_hand = pos.g0.copy(), pos.pool.copy(), pos.opp_hand.copy()
+    known = {}
+    for q, seat in enumerate(r.seats):
+        if q == pos.me or not sum(seat.known):
+            continue
+        g0[HAND + q] += seat.known
+        pool -= seat.known
+        opp_hand[q] -= sum(seat.known)
+        known[str(q + 1)] = {WHOLE_CARDS[t]: c for t, c in enumerate(seat.known) if c}
+    out = dataclasses.replace(pos, g0=g0, pool=pool, opp_hand=opp_hand)
+    return out, {"events": r.events, "known_in_hand": known}
+
+
 def seats_json(pos: Position, setup) -> list[dict]:
     """Who plays the rest of the game: one bot per seat (seats from 1), and which one is me."""
     return [{"seat": i + 1, "bot": bot.label, "me": i == pos.me}
@@ -120,6 +148,10 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     from analyzer.stats import paired_difference, verdict, wilson
 
     belief, fallback = choose_belief(pos, setup, belief_name)
+    pos, history = with_history(pos, setup, belief)
+    if not belief.feasible(pos):  # what the history proves left too few stashable cards
+        belief, fallback = choose_belief(pos, setup, "uniform")
+        pos, history = with_history(pos, setup, belief)
     bp = belief.params(pos.g0, pos.me)
     choices = choices_for(pos, setup.rules.bonus_cap)
     res = spec.run(decide_job(pos, setup, choices, bp))
@@ -148,18 +180,28 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     return {"game": "trash-pandas", "exact": False, "seed": spec.seed, "n": n,
             "unit": UNIT, "interval": INTERVAL, "me": pos.me + 1,
             "seats": seats_json(pos, setup),
-            "belief": {**belief.to_json(), "fallback": fallback},
+            "belief": {**belief.to_json(), "fallback": fallback, "history": history},
             "choices": rows, "recommendation": rec, "note": note,
             "turn_level": turn_level(pos, setup.rules), "playouts_per_second": res.per_second,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
 
 
 def render_decide(out: dict) -> str:
+    from analyzer.games.trash_pandas.score import CARD_NAMES
+
     who = ", ".join(f"seat {r['seat']} {r['bot']}" + (" (me)" if r["me"] else "")
                     for r in out["seats"])
     lines = [f"Trash Pandas decide: n = {out['n']:,} playouts per choice, seed {out['seed']}",
              f"  the rest of the game is played by: {who}",
              f"  belief about the unseen cards: {out['belief']['description']}"]
+    h = out["belief"]["history"]
+    if h["events"]:
+        proven = "; ".join(f"seat {q} holds " + ", ".join(f"{n} {CARD_NAMES[c]}"
+                                                          for c, n in cards.items())
+                           for q, cards in h["known_in_hand"].items()) or "no card in a hand"
+        lines.append(f"  public history: {h['events']} events, which prove: {proven}")
+    else:
+        lines.append("  public history: none given (the belief reads the position alone)")
     if out["belief"]["fallback"]:
         lines.append(f"  note: {out['belief']['fallback']}")
     lines.append(f"  P(win) = {out['unit']}; ± one SE [95% interval]")
