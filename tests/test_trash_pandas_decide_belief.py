@@ -89,20 +89,44 @@ def test_an_impossible_stash_under_the_rule_falls_back_to_the_uniform_deal(tmp_p
 
 
 def test_the_answer_names_who_plays_the_belief_and_the_unit(tmp_path, capsys):
-    argv = ["decide", _write(tmp_path, FORCED), "-n", "200", "--seed", "4", "--no-progress",
-            "--policy", "heuristic:stop-at=4"] + _deck(tmp_path, {"feesh": 3, "doggo": 1})
+    argv = ["decide", _write(tmp_path, FORCED), "-n", "200", "--seed", "4", "--no-progress"] \
+        + _deck(tmp_path, {"feesh": 3, "doggo": 1})
     out = _json(argv, capsys)
-    assert out["seats"] == [{"seat": 1, "bot": "heuristic:stop-at=4", "me": True},
-                            {"seat": 2, "bot": "heuristic:stop-at=4", "me": False}]
+    assert out["seats"] == [{"seat": 1, "bot": "heuristic", "me": True},
+                            {"seat": 2, "bot": "heuristic", "me": False}]
     assert out["unit"] == "chance of winning (a shared win counts as a share)"
     assert out["belief"]["name"] == "model" and "Doggo" not in out["belief"]["description"]
     assert "Wilson" in out["interval"]
     with pytest.raises(SystemExit):
-        pushluck(["trash-pandas"] + argv[:-2] + argv[-2:])
+        pushluck(["trash-pandas"] + argv)
     text = capsys.readouterr().out
-    assert "played by: seat 1 heuristic:stop-at=4 (me), seat 2 heuristic:stop-at=4" in text
+    assert "played by: seat 1 heuristic (me), seat 2 heuristic" in text
     assert "belief about the unseen cards: model" in text
     assert "a shared win counts as a share" in text
+
+
+def test_a_line_up_with_knobs_is_named_seat_by_seat(tmp_path):
+    """Through the Python entry point (the option's name is the CLI's business): me in seat 2,
+    a knob away from its default in seat 1, a random bot in seat 3."""
+    import tomllib
+
+    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.decide import decide
+    from analyzer.games.trash_pandas.position import parse_position
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.whole import GameSetup
+    from analyzer.runner import RunSpec
+
+    lineup = parse_lineup("heuristic:stop-at=4;heuristic;random", None, 3)
+    setup = GameSetup(TrashPandasRules(), 3, [lineup], from_setup=False)
+    text = MIDGAME.replace("me = 1", "me = 2").replace("[seat.1]", "[seat.9]") \
+        .replace("[seat.2]", "[seat.1]").replace("[seat.9]", "[seat.2]")
+    pos = parse_position(tomllib.loads(text), setup.deck, 3)
+    out = decide(pos, setup, RunSpec(64, 1, progress=False), "rules")
+    assert out["seats"] == [{"seat": 1, "bot": "heuristic:stop-at=4", "me": False},
+                            {"seat": 2, "bot": "heuristic", "me": True},
+                            {"seat": 3, "bot": "random", "me": False}]
+    assert out["belief"]["name"] == "rules" and out["me"] == 2
 
 
 # No hidden card at all: stopping wins for sure (5 points to 3) in one position and loses for

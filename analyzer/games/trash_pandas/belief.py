@@ -180,8 +180,12 @@ class Belief:
         if self.name == "uniform":
             return ("uniform: every split of the unseen cards into hands, face-down stashes "
                     "and the pile equally likely")
-        rule = ("face-down stashes hold only the types the opponents' bots stash "
-                f"({', '.join(CARD_NAMES[WHOLE_CARDS[t]] for t in range(8) if self.down[:, t].min() > 0)})")
+        seats = self.down[:len(self.groups)]
+        open_seats = [q + 1 for q in range(len(seats)) if seats[q].min() > 0]
+        narrow = seats.min(axis=0)
+        rule = ("face-down stashes hold only the types the opponents' bots stash ("
+                + ", ".join(CARD_NAMES[WHOLE_CARDS[t]] for t in range(8) if narrow[t] > 0)
+                + "".join(f"; seat {q}: any" for q in open_seats) + ")")
         if self.name == "rules":
             return f"rules: {rule}; otherwise uniform"
         return (f"model: {rule}; the count of each type in each hand and face-down stash "
