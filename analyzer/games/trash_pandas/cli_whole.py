@@ -95,9 +95,9 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
            belief: BeliefOpt = "model"):
     """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
-    choice is played out to the end of the game on the same determinized deals, by the bot
-    given with --policy for every seat (default heuristic); the exact turn-level answer is shown
-    beside it. The position format is documented in the README and in
+    choice is played out to the end of the game on the same deals of the unseen cards (drawn
+    from --belief), by the bot given with --policy for every seat (default heuristic); the
+    answer names them, and the exact turn-level answer is shown beside it. The position format is documented in the README and in
     analyzer/games/trash_pandas/position.py.
 
     Examples:
@@ -141,7 +141,8 @@ DECIDE_EPILOG = ("Examples:\n\n  pushluck trash-pandas decide "
 
 
 def register(app: typer.Typer) -> None:
-    """Add `game` and `decide` to the Trash Pandas app (analyzer/games/trash_pandas/cli.py)."""
+    """Add `game`, `decide` and `calibrate` (cli_calibrate.py) to the Trash Pandas app
+    (analyzer/games/trash_pandas/cli.py)."""
     from analyzer.games.trash_pandas.cli_calibrate import register as register_calibrate
 
     app.command(epilog=GAME_EPILOG)(game)
