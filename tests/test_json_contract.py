@@ -26,6 +26,8 @@ INVOCATIONS = [
     ("trash-pandas", "game", ["-n", "600", "--seed", "1", "--vs", "solver"]),
     ("trash-pandas", "decide", [f"{DATA}/trash_pandas_position_example.toml", "-n", "300",
                                 "--seed", "1"]),
+    ("trash-pandas", "calibrate", ["--players", "2", "-n", "4", "--playouts", "32",
+                                   "--seed", "1"]),
     ("ten", "rules", []),
     ("ten", "deck", ["--players", "2"]),
     ("ten", "odds", ["--tableau", "r9,$5,$5", "--seen", "b7,b#"]),

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from analyzer.games.trash_pandas.cli_calibrate import BeliefOpt
 from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec, trials)
 
@@ -92,11 +93,12 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
            n: trials("playouts per choice", None) = None, policy: PolicyOpt = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
+           belief: BeliefOpt = "model"):
     """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
-    choice is played out to the end of the game on the same determinized deals, by the bot
-    given with --policy for every seat (default heuristic); the exact turn-level answer is shown
-    beside it. The position format is documented in the README and in
+    choice is played out to the end of the game on the same deals of the unseen cards (drawn
+    from --belief), by the bot given with --policy for every seat (default heuristic); the
+    answer names them, and the exact turn-level answer is shown beside it. The position format is documented in the README and in
     analyzer/games/trash_pandas/position.py.
 
     Examples:
@@ -105,15 +107,17 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
 
       pushluck trash-pandas decide my_position.toml --precision 0.01 --json
     """
+    from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.position import build_position, check_position
     from analyzer.games.trash_pandas.score import WHOLE_CARDS, deck_arrays, whole_deck
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
+    check_belief(belief)
     r = _whole_rules(rules_file, set_)
     cards = whole_deck(r.deck)
     checked = check_position(load_toml(position), [cards[k].copies for k in WHOLE_CARDS],
-                             r.bonus_cap)
+                             r.bonus_cap, reveal_to_hand=r.mask_card == "hand")
     # the position is good: only now the simulation's modules (NumPy, the kernels)
     from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
@@ -126,7 +130,7 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
                       from_setup=False)
     spec = run_spec(n, seed, precision, time_limit, progress, json)
-    out = run_decide(pos, setup, spec)
+    out = run_decide(pos, setup, spec, belief)
     emit(out, json, lambda: render_decide(out))
 
 
@@ -138,6 +142,10 @@ DECIDE_EPILOG = ("Examples:\n\n  pushluck trash-pandas decide "
 
 
 def register(app: typer.Typer) -> None:
-    """Add `game` and `decide` to the Trash Pandas app (analyzer/games/trash_pandas/cli.py)."""
+    """Add `game`, `decide` and `calibrate` (cli_calibrate.py) to the Trash Pandas app
+    (analyzer/games/trash_pandas/cli.py)."""
+    from analyzer.games.trash_pandas.cli_calibrate import register as register_calibrate
+
     app.command(epilog=GAME_EPILOG)(game)
     app.command(epilog=DECIDE_EPILOG)(decide)
+    register_calibrate(app)

@@ -2,7 +2,10 @@
 
 :func:`game_job` wraps kernels/trash_pandas/whole.py ``play_games`` for one or more
 line-ups (the first is the one under study; the others are compared with it on the same games);
-:func:`summarise` turns the named sum columns into statistic objects.
+:func:`summarise_lineup` turns the named sum columns into statistic objects. A seat's win rate is
+a mean of win shares in [0, 1] (a win shared by k seats counts 1/k) with the Wilson score
+interval, valid for such a mean through the variance bound μ(1 − μ) and exactly 0 or 1 at the
+edges (analyzer/games/trash_pandas/decide.py); other means have normal intervals.
 """
 from __future__ import annotations
 
@@ -147,8 +150,8 @@ def summarise_lineup(sums: dict, l: int, players: int, n: int) -> dict:
 
     p = f"L{l}:"
     seats = []
-    for i in range(players):
-        seats.append({"seat": i + 1, "win_rate": _mean(sums, p, f"win{i}", n),
+    for i in range(players):  # win shares in [0, 1]: the Wilson interval (decide.py says why)
+        seats.append({"seat": i + 1, "win_rate": wilson(sums[f"{p}win{i}"], n),
                       "points": _mean(sums, p, f"pts{i}", n)})
     out = {"seats": seats}
     for name in MEANS:
