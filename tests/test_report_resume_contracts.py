@@ -6,25 +6,38 @@ Each test runs a tiny Pig recipe twice into one folder, changing one input betwe
 from the JSON answer and the written files which parts were computed again and that their numbers
 changed. Part seeds are pinned by value (``SeedSequence([seed, i])``, 63 bits) and differ between
 parts. Only the command's output and files are read (the file handling inside report.py may
-change).
+change); the command runs in the test's process (``analyzer.cli.main.main``).
 """
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 
+_CAPSYS = []
+
+
+@pytest.fixture(autouse=True)
+def _capture(capsys):
+    """:func:`report` runs the command in this process (so mutation testing sees it)."""
+    _CAPSYS.append(capsys)
+    yield
+    _CAPSYS.pop()
+
+
 def report(recipe, out, *extra):
     """`pushluck report RECIPE --out DIR --json [extra]` → the JSON answer."""
-    proc = subprocess.run([sys.executable, "-m", "analyzer", "report", str(recipe), "--out",
-                           str(out), "--json", *extra], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    from analyzer.cli.main import main
+
+    capsys = _CAPSYS[-1]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(recipe), "--out", str(out), "--json", *extra])
+    cap = capsys.readouterr()
+    assert exc.value.code == 0, cap.err
+    return json.loads(cap.out)
 
 
 def recipe_text(seed=5, goal=20, pairs='["hold:10,hold:10"]', games=3000, extra_first="",
