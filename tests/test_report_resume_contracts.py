@@ -150,11 +150,26 @@ def test_a_changed_sample_size_recomputes_its_part(tmp_path):
 
 
 def test_a_part_of_another_kind_under_the_same_name_is_computed(tmp_path):
+    # the same name and the same (default) parameters, another kind
+    def one_part(kind):
+        p = tmp_path / "k.toml"
+        p.write_text(f'''title = "Kind test"
+game = "pig"
+seed = 5
+[rules]
+goal = 12
+[[parts]]
+name = "x"
+kind = "{kind}"
+''')
+        return p
+
     out = tmp_path / "out"
-    report(write(tmp_path), out)
-    res = report(write(tmp_path, kind="pig.hold-thresholds"), out)
-    assert (res["computed"], res["skipped"]) == (1, 1)
-    assert manifest(out, "m")["kind"] == "pig.hold-thresholds"
+    report(one_part("pig.solve"), out)
+    res = report(one_part("pig.hold-thresholds"), out)
+    assert (res["computed"], res["skipped"]) == (1, 0)
+    assert manifest(out, "x")["kind"] == "pig.hold-thresholds"
+    assert manifest(out, "x")["params"] == {}
 
 
 def test_a_part_moved_to_another_place_gets_another_seed(tmp_path):
