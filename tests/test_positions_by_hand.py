@@ -493,6 +493,15 @@ def test_magdagdon_power_costs_and_powers_are_knobs():
     r = magdagdon(("survival_costs=[9]",))
     _out, vals = best_values(r, "survival", [4, 1, 1, 1], 1, n=20)
     assert vals["power ±1: a 4 becomes 5"].estimate == board_score(FULL + [[3, 4, 5, 5]]) - 9
+    # two SURVIVAL powers by house rule, one already used: placing pays the first cost, the
+    # second power both
+    r = magdagdon(("survival_powers=2", "survival_costs=[9,4]"))
+    _out, vals = best_values(r, "survival", [4, 5, 1, 1], 1, n=20)
+    assert vals["place 5@r4c4"].estimate == board_score(FULL + [[3, 4, 5, 5]]) - 9
+    _out, vals = best_values(r, "survival", [4, 1, 1, 1], 1, n=20)
+    assert vals["power ±1: a 4 becomes 5"].estimate == board_score(FULL + [[3, 4, 5, 5]]) - 13
+    with pytest.raises(UserError, match="SURVIVAL has 2 Majda Powers"):
+        best_values(r, "survival", [4, 1, 1, 1], 3, n=20)
 
 
 @pytest.mark.parametrize("diff,sets,need", [

@@ -14,9 +14,12 @@ reaches a refusal line, a parse test that never runs a game) and under-counts (k
 over the dataclass's fields); what it lists as never set is worth a look, what it lists as set
 says nothing about whether the expected value of that test was computed independently.
 
+A knob set away from its default only in the rules-parsing tests (:data:`PARSING_ONLY`) is
+listed as *parsed only*: no game was played or scored under it.
+
 Usage: python tests/mutation/knob_audit.py [--all] [--game KEY]
-(default: the knobs never set away from their defaults; ``--all`` lists every knob with the
-files that set it).
+(default: the knobs never set away from their defaults, or only in parsing tests; ``--all``
+lists every knob with the files that set it).
 """
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+#: test files that only parse and check rules (a knob set there never reaches a game)
+PARSING_ONLY = {"test_game_rules_parsing.py", "test_blind_spots.py", "test_properties_registry.py"}
 
 
 def knobs(game: str) -> list[tuple[str, object]]:
@@ -103,12 +109,14 @@ def main() -> int:
     games = [args.game] if args.game else list(game_keys())
     rows = audit(games)
     never = [r for r in rows if not r["files"]]
-    for r in rows if args.all else never:
+    parsed = [r for r in rows if r["files"] and set(r["files"]) <= PARSING_ONLY]
+    for r in rows if args.all else never + parsed:
         where = "; ".join(f"{f} ({', '.join(v)[:60]})" for f, v in r["files"].items())
+        label = "PARSED ONLY: " if r in parsed else ""
         print(f"{r['game']:13s} {r['knob']:28s} default {str(r['default']):22s} "
-              f"{where[:150] if where else 'NEVER SET AWAY FROM ITS DEFAULT'}")
+              f"{label}{where[:150] if where else 'NEVER SET AWAY FROM ITS DEFAULT'}")
     print(f"\n{len(rows) - len(never)} of {len(rows)} knobs set away from their default in some "
-          f"test; never: {len(never)}")
+          f"test; never: {len(never)}; only in parsing tests: {len(parsed)}")
     return 0
 
 
