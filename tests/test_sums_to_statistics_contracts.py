@@ -439,3 +439,64 @@ def test_ten_paired_differences_are_a_minus_b_per_seat():
                                 for a, b in zip(GAMES_A, GAMES_B)])
     # seat 0 of A wins more than seat 0 of B on these decks: the sign says A − B
     assert rows[0]["win_rate"].estimate == pytest.approx((2.5 - 2) / 4)
+
+
+# ---- Ten decide: the verdict between two choices that are not the first ------------------------------
+
+def ten_decide(per_trial):
+    """Ten decide on the shipped draw position (choices draw, numbers, currency) with planted
+    playouts: ``per_trial`` lists seat me's win share after each choice, per playout."""
+    from pathlib import Path
+
+    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.decide import decide
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.rules import build_rules
+
+    rules, deck = build_rules(TenRules), load_deck(None)
+    pos = load_position(str(Path("analyzer/data/ten_position_example.toml")), rules, deck)
+    s = np.zeros(2 * 3 + 2 * 2)
+    for w in per_trial:
+        for k in range(3):
+            s[2 * k] += w[k]
+            s[2 * k + 1] += w[k] ** 2
+        for k in (1, 2):
+            d = w[0] - w[k]
+            s[6 + 2 * (k - 1)] += d
+            s[6 + 2 * (k - 1) + 1] += d * d
+    spec = Planted(len(per_trial), 2, progress=False, sums=tuple(s))
+    return decide(pos, rules, deck, parse_seats("threshold", 4), spec)
+
+
+def test_ten_decide_compares_two_later_choices_through_the_first_with_the_right_sign():
+    # numbers wins most, currency next, drawing least: the verdict is numbers over currency,
+    # whose difference (numbers − currency) is formed from the two paired differences with draw
+    trials = [(0, 1, 1), (0, 1, 0), (1, 1, 1), (0, 1, 0), (0, 1, 1), (0, 0, 0), (0, 1, 1),
+              (0, 1, 0)]
+    out = ten_decide(trials)
+    for k, c in enumerate(("draw", "numbers", "currency")):
+        same(out["p_win"][c], [t[k] for t in trials])
+    same(out["differences"]["draw − numbers"], [t[0] - t[1] for t in trials])
+    same(out["differences"]["draw − currency"], [t[0] - t[2] for t in trials])
+    # numbers − currency = 7/8 − 4/8; its SE, taken conservatively as independent:
+    # sqrt(se(draw − numbers)² + se(draw − currency)²)
+    _m1, se1, *_ = by_hand([t[0] - t[1] for t in trials])
+    _m2, se2, *_ = by_hand([t[0] - t[2] for t in trials])
+    est, se = 3 / 8, math.sqrt(se1 ** 2 + se2 ** 2)
+    assert est - 1.96 * se < 0  # too wide: too close to call
+    assert out["recommendation"] == "too close to call at n = 8"
+    assert out["margin"].startswith("numbers − currency = 0.3750 ± ")
+    # a clearer case with more playouts: numbers
+    clear = [(0, 1, 0), (0, 1, 0), (0, 1, 1), (0, 1, 0)] * 8
+    out = ten_decide(clear)
+    assert out["recommendation"] == "numbers"
+    assert out["margin"].startswith("numbers − currency = 0.7500 ± ")
+
+
+def test_ten_decide_when_the_first_choice_is_second_the_margin_is_reflected():
+    # currency 1 > draw 1/2 > numbers 0: the paired difference draw − currency, turned round
+    clear = [(1, 0, 1), (0, 0, 1), (1, 0, 1), (0, 0, 1)] * 8
+    out = ten_decide(clear)
+    assert out["recommendation"] == "currency"
+    assert out["margin"].startswith("currency − draw = 0.5000 ± ")
