@@ -499,4 +499,7 @@ def test_ten_decide_when_the_first_choice_is_second_the_margin_is_reflected():
     clear = [(1, 0, 1), (0, 0, 1), (1, 0, 1), (0, 0, 1)] * 8
     out = ten_decide(clear)
     assert out["recommendation"] == "currency"
-    assert out["margin"].startswith("currency − draw = 0.5000 ± ")
+    m, se, _lo, _hi = by_hand([t[2] - t[0] for t in clear])
+    assert m == 0.5
+    assert out["margin"] == (f"currency − draw = {m:.4f} ± {se:.4f} "
+                             f"[{m - Z * se:.4f}, {m + Z * se:.4f}]")
