@@ -516,3 +516,50 @@ def test_magdagdon_minimum_dice_knobs_decide_which_placements_are_listed(diff, s
     assert out["min_dice"] == need
     placed = {x["dice"] for x in out["top"] if x["action"] == "place"}
     assert min(placed) == need and max(placed) == 3
+
+
+# A go decision whose rest of the deal is worked out by hand. 2 players, seat 1 (the last to
+# play) has just reached S = 7 (cheongdan 06R 09R 10R: 3; junk 13: 4) with one card left (06J1);
+# seat 0 has one turn left, with an empty hand and one bomb skip token. Two cards are unseen,
+# 09A and 10A: the stock, in one of two orders. After a go: seat 0 skips and flips the top card;
+# seat 1 plays 06J1 onto 06J2 and flips the other.
+#   order 10A, 09A: seat 0 captures 10A + 10J1 (its score 4 -> 5, below 7); seat 1 takes
+#     06J1 06J2 (junk 15: 6) and lays 09A: S = 9 > 7 at its last turn: it stops and is paid
+#     (9 + 1 go) = 10 (no multiplier: no bright, the opponent's junk 14 > 5);
+#   order 09A, 10A: seat 0 lays 09A; seat 1 takes 06J1 06J2 and, with its flip, 10A + 10J1
+#     (junk 16: 7): S = 10, paid 11.
+# Stopping now pays 7. Going: 10 or 11 with chance 1/2 each (the shuffle of the two unseen cards).
+GO_BY_HAND = {
+    "players": 2, "me": seat(1), "hand": "06J1",
+    "layout": "01B 01R 02A 02R 03B 03R 04A 04R 05A 05R 06J2 07A 07R 08B 08A 10J1 11B 11D 12B 12A",
+    "piles": ["06A 07J1 07J2 08J1 08J2 09J1 09J2 10J2 11J2 12R X2 X3",
+              "06R 09R 10R 01J1 01J2 02J1 02J2 03J1 03J2 04J1 04J2 05J1 05J2 11J1 12D"],
+    "skip_tokens": [1, 0], "bombs": [1, 0],
+}
+
+
+def test_gostop_go_by_hand_over_the_two_orders_of_the_hidden_cards():
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.rules import GoStopRules
+
+    n = 4000
+    out = GD.decide(dict(GO_BY_HAND), GoStopRules(), Policy("greedy"), Policy("greedy"),
+                    RunSpec(n, 9, progress=False))
+    pos = out["position"]
+    assert pos["score"] == 7 and pos["turns_left"] == [1, 1] and pos["stock"] == 2
+    assert pos["opponent_hand_sizes"] == [0]
+    assert out["stop_payment"] == 7
+    go = out["go_payment"]
+    # only 10 and 11 occur: k playouts paid 10, n - k paid 11
+    k = round(n * (11 - go.estimate))
+    p = k / n
+    assert go.estimate == pytest.approx(11 - p, abs=1e-12)
+    assert go.se == pytest.approx((p * (1 - p) / (n - 1)) ** 0.5, rel=1e-9)
+    # each order has chance 1/2 (a uniform shuffle of the two unseen cards)
+    assert abs(p - 0.5) <= 4.5 * (0.25 / n) ** 0.5
+    d = out["difference_go_minus_stop"]
+    assert d.estimate == pytest.approx(go.estimate - 7) and d.ci_low > 0
+    assert out["recommendation"] == "go"
+    after = out["after_go"]
+    assert after["p_win"].estimate == 1 and after["p_nagari"].estimate == 0
