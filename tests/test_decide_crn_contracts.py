@@ -129,3 +129,48 @@ def test_the_whole_game_shuffle_is_uniform():
 
     # 23 degrees of freedom: P(chi² > 49.7) = 0.001
     assert chi_square_of_orders(once) < 49.7
+
+
+def test_canasta_options_see_the_same_hidden_cards():
+    # 3 players, meld phase, empty stock, every kitty picked up: the only unseen cards are a
+    # joker and 5S, one in each opponent's single-card hand. Going out (A): melds 70 + 120 + 140
+    # + 35 + K-K-K 30, bonuses 500 + 300 + 1000 + 1500, four red threes 400, going out 100 =
+    # 4195. Playing on (B): greedy keeps K-K-K and throws the 4; the next player cannot take a
+    # frozen pile with one card nor draw, so the round ends: 365 + 3300 + 400 - 30 = 4035.
+    # The best opponent (aces canasta 640 + 400 or nines canasta 570 + 400, less the card held)
+    # scores 990 or 1035 depending on who holds the joker -- the same under A and B when both
+    # options see the same deal, so the lead difference is exactly 160 in every playout.
+    from collections import Counter
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    labels = [r + s for r in "2 3 4 5 6 7 8 9 T J Q K A".split() for s in "SHDC"]
+    deck = Counter({lab: 6 for lab in labels + ["JK"]})  # 3 players: 6 packs, 6 jokers
+    me = {"hand": ["KS", "KH", "KD", "4C"], "red_threes": 4, "kitty": "picked",
+          "melds": [["QS", "QH", "QD", "QC", "QS", "QH", "QD"],
+                    ["JS", "JH", "JD", "JC", "JS", "2C", "JK"],
+                    ["2S", "2H", "2D", "2C", "2S", "2H", "2D"],
+                    ["7S", "7H", "7D", "7C", "7S", "7H", "7D"]]}
+    opps = [{"hand_size": 1, "red_threes": 4, "kitty": "picked",
+             "melds": [[f"{r}S", f"{r}H", f"{r}D", f"{r}C", f"{r}S", f"{r}H", f"{r}D"]]}
+            for r in "A9"]
+    shown = Counter(me["hand"] + ["3H"] * 6 + ["3D"] * 6 + ["JK", "5S"])
+    for who in [me] + opps:
+        for meld in who["melds"]:
+            shown.update(meld)
+    rest = deck - shown
+    pile = sorted(rest.elements())
+    pile.remove("6S")
+    pile.append("6S")  # on top: a natural nobody can pair
+    pos = {"phase": "meld", "stock": 0, "me": me, "opponents": opps,
+           "pile": {"cards": pile, "frozen": True}}
+    assert len(pile) == 318 - 60
+    out = decide(pos, CanastaRules(players=3), parse_policies("greedy", 3),
+                 RunSpec(200, 4, progress=False), "lead")
+    a, b = out["round_score_a"], out["round_score_b"]
+    assert (a.estimate, a.se, b.estimate, b.se) == (4195, 0, 4035, 0)
+    lead = out["lead_over_best_opponent_difference"]
+    assert (lead.estimate, lead.se) == (160, 0)
+    assert out["recommendation"] == "go out now"
