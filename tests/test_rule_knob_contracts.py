@@ -102,3 +102,29 @@ def test_pig_kernel_plays_other_dice_and_goals():
     assert abs(turns.estimate - 3) <= 4.5 * turns.se
     assert turns.se == pytest.approx((6 / 40_000) ** 0.5, rel=0.05)
     assert out["mean_rolls"].estimate == turns.estimate
+
+
+@pytest.mark.parametrize("value,buys", [
+    (3, ["g2"]),                      # pays 0 + 3 + 2 cards = 5: only the 2
+    (5, ["r6", "b7", "g2", "o6"]),    # 0 + 5 + 2 = 7: every market card (red, blue, green, orange)
+    (4, ["r6", "g2", "o6"]),          # 6: not the 7
+])
+def test_ten_buy_choices_follow_what_a_bust_token_pays(tmp_path, value, buys):
+    # the shipped buy position with seat 0 holding no token, one bust token and two cards:
+    # what it can pay is tokens + bust_token_value x bust tokens + its collection cards
+    from pathlib import Path
+
+    from analyzer.games.ten.decide import choices_of
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.rules import build_rules
+
+    text = (Path("analyzer/data/ten_position_buy_example.toml").read_text()
+            .replace('collection = "r1,r2,r3,r4,r5,b4,b5,b6,g#"\ntokens = 4',
+                     'collection = "r1,r2"\ntokens = 0'))
+    path = tmp_path / "buy.toml"
+    path.write_text(text)
+    rules = build_rules(TenRules, sets=[f"bust_token_value={value}"])
+    pos = load_position(str(path), rules, load_deck(None))
+    names, _codes = choices_of(pos, rules)
+    assert names == ["no buy"] + [f"buy {c}" for c in buys]
