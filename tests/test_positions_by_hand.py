@@ -566,26 +566,26 @@ def test_gostop_go_by_hand_over_the_two_orders_of_the_hidden_cards():
 
 
 def test_magdagdon_action_listing_counted_by_hand():
-    # roll 1 1 2 6 on a board with one empty cell r4c4 that only a 5 or 6 fits (PEACEFUL, one
-    # power left): placements: the 6 only; ±1: a 1 becomes 2, a 2 becomes 1 or 3, a 6 becomes 5
-    # (4 actions); rerolls: every non-empty sub-multiset of {1, 1, 2, 6}: 3·2·2 − 1 = 11
+    # roll 1 1 2 5 on a board with one empty cell r4c4 that only a 5 or 6 fits (PEACEFUL, one
+    # power left): placements: the 5 only; ±1: a 1 becomes 2, a 2 becomes 1 or 3, a 5 becomes 4
+    # or 6 (5 actions); rerolls: every non-empty sub-multiset of {1, 1, 2, 5}: 3·2·2 − 1 = 11
     from analyzer.games.magdagdon import decide as D
     from analyzer.games.magdagdon import rules as M
 
     R = magdagdon()
     cells = M.parse_board("3456/3456/3456/345.", R)
-    acts, ok, need = D.actions(cells, [1, 1, 2, 6], R, M.difficulty(R, "peaceful"), 1)
+    acts, ok, need = D.actions(cells, [1, 1, 2, 5], R, M.difficulty(R, "peaceful"), 1)
     kinds = [a["action"] for a, _row in acts]
     assert ok and need == 1
-    assert [a["text"] for a, _ in acts if a["action"] == "place"] == ["place 6@r4c4"]
+    assert [a["text"] for a, _ in acts if a["action"] == "place"] == ["place 5@r4c4"]
     assert sorted(a["change"] for a, _ in acts if a["action"] == "power ±1") == \
-        ["1→2", "2→1", "2→3", "6→5"]
+        ["1→2", "2→1", "2→3", "5→4", "5→6"]
     rerolls = sorted(tuple(a["reroll"]) for a, _ in acts if a["action"] == "power reroll")
-    assert len(rerolls) == 11 == len(set(rerolls)) and (1, 1, 2, 6) in rerolls
+    assert len(rerolls) == 11 == len(set(rerolls)) and (1, 1, 2, 5) in rerolls
     assert kinds.count("accept") == 0
     # no power left: only the placement
-    acts, *_ = D.actions(cells, [1, 1, 2, 6], R, M.difficulty(R, "peaceful"), 0)
-    assert [a["text"] for a, _ in acts] == ["place 6@r4c4"]
+    acts, *_ = D.actions(cells, [1, 1, 2, 5], R, M.difficulty(R, "peaceful"), 0)
+    assert [a["text"] for a, _ in acts] == ["place 5@r4c4"]
     # a MAGDAGDON on a board with two empty cells: accept with the ruin on either
     cells = M.parse_board("3456/3456/3456/34..", R)
     acts, ok, need = D.actions(cells, [1, 1, 1, 1], R, M.difficulty(R, "nightmare"), 0)
