@@ -42,7 +42,12 @@ def ten_lineup(*bots: str) -> str:
     return ",".join(bots)
 
 
-ALWAYS_DRAW = "random:draw_chance=1"  # draws until it busts or the pile runs out
+def ten_bot(name: str, **knobs) -> str:
+    """A Ten bot with knobs, in today's spelling (``name:knob=value,knob=value``)."""
+    return name + ":" + ",".join(f"{k}={v}" for k, v in knobs.items()) if knobs else name
+
+
+ALWAYS_DRAW = ten_bot("random", draw_chance=1)  # draws until it busts or the pile runs out
 
 
 def ten_setup(lineups, players=3, sets=()):
@@ -69,8 +74,9 @@ def test_ten_block_sums_equal_the_one_game_driver_seat_by_seat():
     from analyzer.games.ten.decide import play_games
     from kernels.ten.whole_layout import RC
 
-    lineups = [ten_lineup("threshold", "random", "cards:after=3"),
-               ten_lineup("cards:after=3", "threshold:stop_at=6", "threshold")]
+    lineups = [ten_lineup("threshold", "random", ten_bot("cards", after=3)),
+               ten_lineup(ten_bot("cards", after=3), ten_bot("threshold", stop_at=6),
+                          "threshold")]
     setup = ten_setup(lineups)
     n, seed = 300, 17  # two blocks of 256 and 44 games
     out = play_games(setup, RunSpec(n, seed, progress=False))
@@ -105,7 +111,7 @@ def test_ten_block_sums_equal_the_one_game_driver_seat_by_seat():
 def test_ten_identical_lineups_see_the_same_decks():
     from analyzer.games.ten.decide import play_games
 
-    lu = ten_lineup("threshold", "random", "threshold:stop_at=5")
+    lu = ten_lineup("threshold", "random", ten_bot("threshold", stop_at=5))
     out = play_games(ten_setup([lu, lu, lu]), RunSpec(200, 3, progress=False))
     first = out["lineups"][0]
     for other in out["lineups"][1:]:
