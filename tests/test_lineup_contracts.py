@@ -301,7 +301,7 @@ def test_canasta_seat_wins_and_first_mover_equal_the_one_game_function():
     from kernels.canasta.trials import NROUNDSTAT, play_game
     from kernels.rng import seed_trial
 
-    rules = CanastaRules(players=3, target=2000)
+    rules = CanastaRules(players=3, target=8000)  # 1 to 3 rounds a game
     pols = canasta_lineup("greedy,builder:4:30,greedy", 3)
     n, seed = 60, 4
     out = simulate(rules, pols, RunSpec(n, seed, progress=False))
@@ -332,3 +332,4 @@ def test_canasta_seat_wins_and_first_mover_equal_the_one_game_function():
     assert out["rounds_per_game"].estimate == pytest.approx(m)
     assert out["rounds_per_game"].se == pytest.approx(se)
     assert sum(wins) > 0 and len(set(wins)) > 1
+    assert max(rounds) > 1  # (with one round a game, rounds and their squares agree)
