@@ -95,7 +95,11 @@ def test_ten_block_sums_equal_the_one_game_driver_seat_by_seat():
             m, se = by_hand(list(recs[:, RC[name]]))
             assert lu[name].estimate == pytest.approx(m) and lu[name].se == pytest.approx(se)
         paid, auctions = recs[:, RC["auction_price"]], recs[:, RC["auctions"]]
-        assert lu["price_per_auction"].estimate == pytest.approx(paid.sum() / auctions.sum())
+        r = paid.sum() / auctions.sum()
+        e = paid - r * auctions  # the delta method over games: SE of mean(e) / mean(auctions)
+        se = math.sqrt((e * e).sum() / (n * (n - 1))) / (auctions.sum() / n)
+        assert lu["price_per_auction"].estimate == pytest.approx(r)
+        assert lu["price_per_auction"].se == pytest.approx(se, rel=1e-9)
     # paired differences A − B per seat, game by game on the same decks
     for q in range(3):
         d = a[:, RC[f"win_{q}"]] - b[:, RC[f"win_{q}"]]
