@@ -188,9 +188,13 @@ def gostop_lineup(text: str, players: int = 2):
     return parse_seats(text, players)
 
 
-def gostop_deals(rules, pols, n, seed):
+def gostop_deals(rules, pols, n, seed, events=None):
     """(outcome, winner, net per seat, voids) of deals 0..n-1 of a run, one kernel deal at a
-    time on the runner's streams (block b of 2048 deals on key b, deal t on stream (key, t))."""
+    time on the runner's streams (block b of 2048 deals on key b, deal t on stream (key, t));
+    each deal's event counts (all seats) are appended to ``events`` when given."""
+    from kernels.gostop.score import EVB, NEV
+
+    events = [] if events is None else events
     from analyzer.games.gostop.rules import rules_vector
     from analyzer.games.gostop.play import policy_array
     from kernels.gostop import state as K
@@ -210,6 +214,8 @@ def gostop_deals(rules, pols, n, seed):
             outcome, w, voids, err = play_deal(S, s, net, 0, False)
             assert err == 0
             out.append((int(outcome), int(w), net[:rules.players].copy(), int(voids)))
+            events.append([sum(int(S[EVB + q * NEV + e]) for q in range(rules.players))
+                           for e in range(NEV)])
     return out
 
 
@@ -222,7 +228,18 @@ def test_gostop_simulate_sums_equal_the_one_deal_function_on_the_same_streams():
     pols = gostop_lineup("greedy,random,go:2", 3)
     n, seed = 2100, 9  # two blocks
     out = simulate(rules, pols, RunSpec(n, seed, progress=False))
-    deals = gostop_deals(rules, pols, n, seed)
+    events = []
+    deals = gostop_deals(rules, pols, n, seed, events)
+    from analyzer.games.gostop.play import EVENT_NAMES
+
+    for e, name in enumerate(EVENT_NAMES):
+        counts = [ev[e] for ev in events]
+        m, se = by_hand(counts)
+        assert out["events"][name]["per_deal"].estimate == pytest.approx(m), name
+        assert out["events"][name]["per_deal"].se == pytest.approx(se), name
+        assert out["events"][name]["p_at_least_one"].estimate == pytest.approx(
+            sum(c > 0 for c in counts) / n), name
+    assert sum(sum(ev) for ev in events) > 0
     for q in range(3):
         wins = sum(1 for o, w, *_ in deals if w == q)
         assert out["seats"][q]["p_win"].estimate == pytest.approx(wins / n)
