@@ -69,7 +69,7 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
 
         root = Path(out) if out else default_root
         recipes = [load_recipe(p) for p in available_recipes()]  # every recipe checked first
-        for rec in recipes:  # and every folder: no link, none holding another report
+        for rec in recipes:  # and every folder: no link, no special file inside
             folder = report_folder(root / rec.path.stem, root)
             check_folder(rec, folder, rec.seed if seed is None else seed)
         results = [run_recipe(rec, root / rec.path.stem, seed, scheduler, root=root)
