@@ -422,7 +422,7 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["pig", "solve", "--goal", "20", "--out", str(fifo)],
         ["pig", "solve", "--goal", "20", "--out", str(link)],
         # this round's policies: rollout bots and rules played back from advice
-        ["trash-pandas", "game", "--seats", "rollout:0;heuristic;heuristic", "-n", "5"],
+        ["trash-pandas", "game", "--seats", "rollout:0,heuristic,heuristic", "-n", "5"],
         ["trash-pandas", "game", "--seats", "rollout:99999999999999999999", "-n", "5"],
         ["trash-pandas", "game", "--seats", "rollout:-1", "-n", "5"],
         ["trash-pandas", "game", "-n", "5", "--chart"],
@@ -434,7 +434,7 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["trash-pandas", "simulate", "--policy", f"rule:{files['binary']}", "-n", "10"],
         ["ten", "simulate", "--policy", f"rule:{tmp / 'no-such.json'}", "-n", "10"],
         ["magdagdon", "simulate", "--policy", "greedy:which=nosuch", "-n", "10"],
-        ["magdagdon", "simulate", "--policy", "greedy:max_cost=nan", "-n", "10"],
+        ["magdagdon", "simulate", "--policy", "greedy:max-cost=nan", "-n", "10"],
     ]
     return [(argv, "invalid") for argv in c]
 

@@ -10,6 +10,7 @@ import pytest
 from analyzer.errors import UserError
 from analyzer.games.gostop import decide as GD
 from analyzer.games.gostop import play as PL
+from analyzer.games.gostop import lineup as LU
 from analyzer.games.gostop import rules as R
 from analyzer.runner import RunSpec
 from kernels.gostop import deal as KD
@@ -70,7 +71,7 @@ def _exact_go_value(pos, rules, pol_me, pol_opp):
 
 @pytest.mark.parametrize("pols", [("greedy", "greedy"), ("go:1", "greedy")])
 def test_decide_matches_exact_enumeration(pols):
-    me, opp = PL.parse_policy(pols[0]), PL.parse_policy(pols[1])
+    me, opp = LU.parse_policy(pols[0]), LU.parse_policy(pols[1])
     exact = _exact_go_value(ENDGAME, R2, me, opp)
     out = GD.decide(dict(ENDGAME), R2, me, opp, RunSpec(20_000, 7, progress=False))
     go = out["go_payment"]
@@ -136,7 +137,7 @@ def test_cli_score_json():
     (["score", "--captures", "01B", "--opponents", "01B"], "appears twice"),
     (["score", "--captures", "01B", "--set", "sake_cup=maybe"], "sake_cup"),
     (["simulate", "-n", "0", "--seed", "1"], "'-n' / '--trials'"),
-    (["simulate", "-n", "10", "--seed", "1", "--seats", "bold"], "unknown Go-Stop policy"),
+    (["simulate", "-n", "10", "--seed", "1", "--seats", "bold"], "unknown policy 'bold'"),
     (["decide", "--piles", "01B;02A", "--hand", "03B", "--seed", "1"], "do not add up"),
 ])
 def test_cli_bad_input_one_line_exit_2(args, needle):
@@ -166,7 +167,7 @@ def test_cli_simulate_and_decide_json(tmp_path):
 
 def test_decide_is_thread_count_independent():
     import numba
-    me, opp = PL.parse_policy("go:2"), PL.parse_policy("random")
+    me, opp = LU.parse_policy("go:2"), LU.parse_policy("random")
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)

@@ -126,7 +126,7 @@ def test_sigint_during_simulate_prints_what_finished(args):
 
 
 @pytest.mark.parametrize("args,bar_within", [
-    (["trash-pandas", "game", "--seats", "rollout:256;heuristic;heuristic"], 90),
+    (["trash-pandas", "game", "--seats", "rollout:256,heuristic,heuristic"], 90),
     (["ten", "game", "--seats", "rollout:1000"], 25),
 ], ids=["trash-pandas", "ten"])
 def test_sigint_stops_a_slow_rollout_game_promptly(args, bar_within):

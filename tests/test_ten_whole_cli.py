@@ -76,10 +76,10 @@ def test_busted_tableau_and_bad_bot_are_refused(tmp_path):
     p.write_text(BASE.format(extra="", c0="r1", t0=4).replace('"r5,$2"', '"r9,r4"'))
     r = _run("decide", str(p), "-n", "10")
     assert r.returncode == 2 and "already busted" in r.stderr
-    r = _run("game", "--seats", "threshold:stop_at=x", "-n", "10")
-    assert r.returncode == 2 and "stop_at" in r.stderr
+    r = _run("game", "--seats", "threshold:stop-at=x", "-n", "10")
+    assert r.returncode == 2 and "stop-at" in r.stderr
     r = _run("game", "--seats", "threshold,random,cards", "--players", "2", "-n", "10")
-    assert r.returncode == 2 and "3 bots for 2 players" in r.stderr
+    assert r.returncode == 2 and "3 bots for 2 seats" in r.stderr
 
 
 @pytest.mark.parametrize("name,first,some", [

@@ -172,7 +172,8 @@ def meld_odds(score: Annotated[int, typer.Option(
       pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1
       pushluck canasta meld-odds --score -100 --players 4 --policy builder:6 --json
     """
-    from analyzer.games.canasta.play import meld_odds as run_meld_odds, parse_policy
+    from analyzer.games.canasta.lineup import parse_policy
+    from analyzer.games.canasta.play import meld_odds as run_meld_odds
     from analyzer.output import emit
 
     r = _rules(rules_file, set_, players)
@@ -219,7 +220,8 @@ def simulate(n: trials("games", 2000) = 2000,
       pushluck canasta simulate -n 2000 --seed 1 --out /tmp/canasta --chart
     """
     from analyzer.errors import UserError
-    from analyzer.games.canasta.play import parse_policies, simulate as run_simulate
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate as run_simulate
     from analyzer.output import emit, note, table
 
     if chart and not out_dir:
@@ -291,7 +293,7 @@ def decide(position: Annotated[str, typer.Argument(
       pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
       pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
     """
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.position import check_objective, check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml

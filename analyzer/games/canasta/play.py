@@ -15,7 +15,6 @@ independent, so their standard error uses the games as clusters (delta method):
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -98,39 +97,38 @@ class CanastaPolicy:
         return out
 
 
-def parse_policy(text: str) -> CanastaPolicy:
-    from analyzer.advice.rulefile import is_rule
+def _policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.canasta.advice import rule_from_file
-
-        return rule_from_file(text).policy(text.strip())
-    t = text.strip().lower()
-    if t == "greedy":
-        return CanastaPolicy("greedy")
-    m = re.fullmatch(r"builder(?::(\d+))?(?::(\d+))?", t)
-    if m:
-        k = int(m.group(1)) if m.group(1) else 10
-        f = int(m.group(2)) if m.group(2) else 20
-        if len(m.group(1) or "") > 3 or len(m.group(2) or "") > 4 or k > 100 or f > 1000:
-            raise UserError(f"policy '{text}': builder:K:F needs K <= 100 and F <= 1000")
-        if k < 4:
-            raise UserError(f"builder:{k}: going out needs at least 4 canastas anyway")
-        return CanastaPolicy("builder", go_min=k, floor=f)
-    raise UserError(f"unknown Canasta policy '{text}' (use greedy or builder:K[:F]: go out "
-                    "only with K canastas, or when the stock has at most F cards; or "
-                    "rule:FILE.json)")
+    return Family("canasta", [
+        Bot("greedy", "goes out as soon as allowed"),
+        Bot("builder", "goes out only with K canastas, or when the stock has at most F cards",
+            positional=("canastas", "stock"))],
+        [Knob("canastas", "int", 10, "go out with at least this many canastas", 4, 100),
+         Knob("stock", "int", 20, "or once the stock holds at most this many cards", 0, 1000)],
+        what="policy")
 
 
-def parse_policies(text: str, players: int) -> list[CanastaPolicy]:
-    parts = text.split(",")
-    if any(not p.strip() for p in parts):
-        raise UserError(f"--seats '{text}' has an empty item")
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UserError(f"--seats needs 1 or {players} policies, got {len(parts)}")
-    return [parse_policy(p) for p in parts]
+#: The Canasta policies (``--seats``, ``--policy``) as the shared parser reads them.
+POLICIES = _policies()
+
+
+def policy_from_spec(spec) -> CanastaPolicy:
+    """The policy of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
+    if spec.name == "builder":
+        return CanastaPolicy("builder", go_min=spec["canastas"], floor=spec["stock"])
+    return CanastaPolicy("greedy")
+
+
+def _plain():
+    from analyzer.botspec import Reader
+
+    return Reader(POLICIES.without_rule(), policy_from_spec)
+
+
+#: Policies named without rule files (``greedy,builder:10:20``): this package's own line-ups.
+_PLAIN = _plain()
+plain_policy, plain_policies = _PLAIN.one, _PLAIN.seats
 
 
 # --------------------------------------------------------------------------- kernel jobs

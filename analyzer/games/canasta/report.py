@@ -24,7 +24,7 @@ def _fmt(st, digits=3) -> str:
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     import pandas as pd
 
-    from analyzer.games.canasta.play import meld_odds, parse_policies, parse_policy, simulate
+    from analyzer.games.canasta.play import meld_odds, plain_policies, plain_policy, simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import write_table
 
@@ -38,7 +38,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     # 1. meld odds by band
     rows = []
     for score in (-100, 0, 5000, 10000, 15000):
-        r = meld_odds(score, turns, rules, parse_policy("greedy"), RunSpec(n_deals, seed))
+        r = meld_odds(score, turns, rules, plain_policy("greedy"), RunSpec(n_deals, seed))
         d = r["p_requirement_on_deal"]
         row = {"cumulative_score": score, "requirement": r["requirement"],
                "p_on_deal_exact": r["p_exact_on_deal"], "p_on_deal_mc": d.estimate,
@@ -68,7 +68,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
            "Per-round figures are ratio estimates over games (cluster-robust SE).", ""]
     tab = []
     for label in ("greedy", "greedy,builder:10:20"):
-        pols = parse_policies(label, 2)
+        pols = plain_policies(label, 2)
         s = simulate(rules, pols, RunSpec(n_games, seed))
         if label == "greedy":
             save_chart(s, out_dir / "greedy_games")
@@ -149,7 +149,8 @@ def _rules(rules: dict) -> CanastaRules:
 def meld_odds_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.canasta.play import meld_odds, parse_policy
+    from analyzer.games.canasta.lineup import parse_policy
+    from analyzer.games.canasta.play import meld_odds
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
@@ -182,7 +183,8 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
     from analyzer.charts import figure_files
-    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
@@ -210,7 +212,7 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 def _policy(text: str):
     """Part-parameter check: a policy `canasta meld-odds --policy` accepts."""
-    from analyzer.games.canasta.play import parse_policy
+    from analyzer.games.canasta.lineup import parse_policy
 
     return parse_policy(text)
 

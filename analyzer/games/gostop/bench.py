@@ -12,10 +12,10 @@ EXAMPLE_POSITION = Path(__file__).resolve().parents[2] / "data" / "gostop_positi
 
 
 def _job(players: int, seats: str):
-    from analyzer.games.gostop.play import make_sim_job, parse_seats
+    from analyzer.games.gostop.play import make_sim_job, plain_seats
     from analyzer.games.gostop.rules import GoStopRules
 
-    return make_sim_job(GoStopRules(players=players), parse_seats(seats, players))
+    return make_sim_job(GoStopRules(players=players), plain_seats(seats, players))
 
 
 def _warm_record():

@@ -212,7 +212,8 @@ def simulate(trials: Annotated[Optional[int], typer.Option(
         pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
     """
     from analyzer.errors import UserError
-    from analyzer.games.gostop.play import parse_seats, simulate as run_deals
+    from analyzer.games.gostop.lineup import parse_seats
+    from analyzer.games.gostop.play import simulate as run_deals
     from analyzer.output import emit, note
     from analyzer.runner import RunSpec
 
@@ -329,7 +330,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
         pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
     """
     from analyzer.errors import UserError
-    from analyzer.games.gostop.play import parse_policy
+    from analyzer.games.gostop.lineup import parse_policy
     from analyzer.games.gostop.position import check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml

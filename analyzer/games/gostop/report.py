@@ -80,7 +80,7 @@ def write_simulation(out: dict, out_dir, chart: bool) -> list[pathlib.Path]:
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     import pandas as pd
 
-    from analyzer.games.gostop.play import parse_seats, simulate
+    from analyzer.games.gostop.play import plain_seats, simulate
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.runner import RunSpec
     from analyzer.tables import write_table
@@ -97,7 +97,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     sims = {}
     for players in (2, 3):
         r = GoStopRules(players=players)
-        out = simulate(r, parse_seats("greedy", players), spec)
+        out = simulate(r, plain_seats("greedy", players), spec)
         sims[players] = out
         rows += seat_rows(out)
         ev_rows += event_rows(out)
@@ -120,7 +120,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     go_rows = []
     r = GoStopRules()
     for label in ("greedy", "go:1", "go:2", "go:3"):
-        out = simulate(r, parse_seats(f"{label},greedy", 2), spec)
+        out = simulate(r, plain_seats(f"{label},greedy", 2), spec)
         m = out["seats"][0]["mean_net_payment"]
         go_rows.append({"seat0_policy": label, "mean_net": m.estimate, "lo": m.ci_low,
                         "hi": m.ci_high, "p_win": out["seats"][0]["p_win"].estimate,

@@ -218,7 +218,7 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
       pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
     """
     from analyzer.games.magdagdon.decide import best as best_of
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
     from analyzer.output import emit, table
 
@@ -285,7 +285,8 @@ def simulate(n: Annotated[Optional[int], typer.Option(
       pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
     """
     from analyzer.errors import UserError
-    from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate as sim, simulate_paired
     from analyzer.games.magdagdon.rules import difficulty as get_diff
     from analyzer.output import emit, note
 
@@ -387,7 +388,7 @@ def advice(difficulty: DiffOpt = "peaceful",
     from analyzer.advice.cli import emit_raced
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.advice import advise as search
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
     from analyzer.options import seed_note
     from analyzer.rng import resolve_seed

@@ -210,13 +210,14 @@ def simulate(n: TrialsOpt = None,
     """
     from analyzer.errors import UserError
     from analyzer.games.pig import play
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
-    pair = play.parse_policy_pair(seats)
+    pair = parse_policy_pair(seats)
     if vs and len(vs) > 1:
         raise UserError("pig simulate compares one --vs line-up at a time")
-    pair_b = play.parse_policy_pair(vs[0]) if vs else None
+    pair_b = parse_policy_pair(vs[0], "--vs") if vs else None
     if n is None and precision is None:
         n = DEFAULT_TRIALS
     spec = run_spec(n, seed, precision, time_limit, progress, json)

@@ -12,15 +12,16 @@ from kernels.pig.game import GAME_COLUMNS
 
 
 def _games_job(rules: PigRules, policy: str):
-    from analyzer.games.pig.play import make_job, parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import make_job
 
-    return make_job(parse_policy_pair(policy), rules)
+    return make_job(parse_policy_pair(policy, "--policy"), rules)
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
 
-    parse_policy_pair(policy)
+    parse_policy_pair(policy, "--policy")
 
 
 METRICS = [

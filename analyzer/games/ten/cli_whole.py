@@ -66,7 +66,8 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
       pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
     """
     from analyzer.errors import UserError
-    from analyzer.games.ten.decide import check_lineups, play_games
+    from analyzer.games.ten.decide import play_games
+    from analyzer.games.ten.lineup import check_lineups
     from analyzer.games.ten.whole import Setup
     from analyzer.output import emit, table
 
@@ -147,7 +148,7 @@ def decide(position: Annotated[str, typer.Argument(
 
     r, spec = _rules(rules_file, set_, deck)
     pos = load_position(position, r, spec)  # first: a bad position fails before numpy loads
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.decide import decide as run_decide
 
     bots = parse_seats(seats or pos.seats or "threshold", pos.players)

@@ -164,9 +164,3 @@ def choices_of(pos, rules) -> tuple[list[str], list[int]]:
             [L.bid_code(w, q, x) for x in range(top + 1)])
 
 
-def check_lineups(text_list, players):
-    from analyzer.games.ten.bots import parse_seats
-
-    if not text_list:
-        raise UserError("give at least one line-up")
-    return [parse_seats(t, players) for t in text_list]

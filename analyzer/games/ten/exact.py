@@ -28,7 +28,6 @@ fresh 4-player deck, a fraction of a second warm: see `pushluck bench --game ten
 """
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -85,27 +84,35 @@ class TenPolicy:
         return f"{'total' if self.kind == KIND_TOTAL else 'cards'}:{self.param}"
 
 
-def parse_policy(text: str) -> TenPolicy:
-    from analyzer.advice.rulefile import is_rule, load_rule
+def _turn_policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        return TenPolicy(KIND_RULE, rule=load_rule(text, ("T", "cards", "bust", "C"), "ten"),
-                         source=text.strip()[len("rule:"):])
-    t = text.strip().lower()
-    if t == "optimal":
+    return Family("ten", [
+        Bot("optimal", "the exact table"),
+        Bot("total", "stop once T ≥ t", positional=("stop-at",)),
+        Bot("cards", "stop once the tableau holds m cards", positional=("after",))],
+        [Knob("stop-at", "int", 7, "stop once T ≥ this", -60, 60),
+         Knob("after", "int", 4, "stop once the tableau holds this many cards", 1, 200)],
+        what="policy")
+
+
+#: The one-turn policies (``simulate --policy``/``--vs``), as the shared parser reads them.
+POLICIES = _turn_policies()
+
+
+def parse_policy(text: str, flag: str = "--policy") -> TenPolicy:
+    """``optimal``, ``total:t``, ``cards:m`` or ``rule:FILE.json`` (analyzer/botspec.py)."""
+    spec = POLICIES.parse(text, flag)
+    if spec.is_rule:
+        from analyzer.advice.rulefile import load_rule
+
+        return TenPolicy(KIND_RULE, rule=load_rule(spec.text, ("T", "cards", "bust", "C"), "ten"),
+                         source=spec.file)
+    if spec.name == "optimal":
         return TenPolicy(KIND_OPTIMAL)
-    m = re.fullmatch(r"(total|cards):(-?\d+)", t)
-    if m:
-        k = int(m.group(2))
-        if m.group(1) == "cards":
-            if k < 1 or k > 200:
-                raise UserError(f"policy '{text}': m in cards:m must be 1..200")
-            return TenPolicy(KIND_CARDS, k)
-        if k < -60 or k > 60:
-            raise UserError(f"policy '{text}': t in total:t must be -60..60")
-        return TenPolicy(KIND_TOTAL, k)
-    raise UserError(f"unknown Ten policy '{text}' (use optimal, total:t, cards:m or "
-                    f"rule:FILE.json)")
+    if spec.name == "cards":
+        return TenPolicy(KIND_CARDS, spec["after"])
+    return TenPolicy(KIND_TOTAL, spec["stop-at"])
 
 
 @dataclass(frozen=True)

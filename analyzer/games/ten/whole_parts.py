@@ -8,12 +8,12 @@ from analyzer.benchkit import BenchCase, BenchTiming
 
 
 def _game_setup(rules, policy: str, players: int = 4, lineups=None):
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.rules import load_deck
     from analyzer.games.ten.whole import Setup
 
     return Setup(rules, load_deck(), players,
-                 lineups or [parse_seats(policy, players)])
+                 lineups or [parse_seats(policy, players, "--policy")])
 
 
 def game_job(rules, policy: str):
@@ -22,9 +22,9 @@ def game_job(rules, policy: str):
 
 
 def check_lineup(policy: str) -> None:
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
 
-    parse_seats(policy, 4)
+    parse_seats(policy, 4, "--policy")
 
 
 def metrics():
@@ -68,7 +68,7 @@ def _decide_seconds() -> float:
     """Warm wall time of `ten decide` on the example position to ±0.01 (paired differences)."""
     import time
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.decide import decide
     from analyzer.games.ten.position import load_position
     from analyzer.games.ten.rules import TenRules, load_deck
@@ -77,7 +77,7 @@ def _decide_seconds() -> float:
     rules, spec = TenRules(), load_deck()
     path = pathlib.Path(__file__).resolve().parents[2] / "data" / "ten_position_example.toml"
     pos = load_position(path, rules, spec)
-    bots = parse_seats("threshold", pos.players)
+    bots = plain_seats("threshold", pos.players)
     decide(pos, rules, spec, bots, RunSpec(64, 1))  # compile / load the cache
     t0 = time.perf_counter()
     decide(pos, rules, spec, bots, RunSpec(None, 1, precision=0.01, progress=False))
@@ -99,7 +99,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     """Whole games: three line-ups on the same decks, per-seat win rates and the game's shape."""
     import pandas as pd
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.rules import TenRules
     from analyzer.runner import RunSpec
@@ -107,7 +107,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
 
     names = ["threshold", "exact,threshold,threshold,threshold",
              "threshold:reward=currency,threshold,threshold,threshold"]
-    setup = _game_setup(TenRules(), "", 4, [parse_seats(x, 4) for x in names])
+    setup = _game_setup(TenRules(), "", 4, [plain_seats(x, 4) for x in names])
     n = 2_000 if quick else 50_000
     res = play_games(setup, RunSpec(n, seed))
     recs = []

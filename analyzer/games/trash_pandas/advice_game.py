@@ -117,17 +117,17 @@ class StopRule(BotRule):
                     "bonus", (1,))
 
     def bot(self):
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
 
-        return parse_bot(self.bot_text())
+        return plain_bot(self.bot_text())
 
     def bot_text(self) -> str:
         if self.band_by == "none":  # a bonus turn ends at 5 tokens or fewer: 6 plays as 5
-            return (f"heuristic:stop-at={self.stop_at},"
+            return (f"heuristic:stop-at={self.stop_at}:"
                     f"bonus-stop-at={min(self.bonus_stop_at, 5)}")
         knobs = [f"band-by={self.band_by}", f"stop-at={self.stop_at}"]
         knobs += band_knobs(self.cuts, self.limits, "cut-{}", "stop-at-{}")
-        return "heuristic:" + ",".join(knobs)
+        return "heuristic:" + ":".join(knobs)
 
 
 def family(rules, bands: str = "all") -> list[StopRule]:
@@ -165,9 +165,9 @@ class TableRule(GivenRule):
         """The heuristic bot (default knobs) that stops as this rule says."""
         from dataclasses import replace
 
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
 
-        return replace(parse_bot("heuristic"), table=self.table(), source=source)
+        return replace(plain_bot("heuristic"), table=self.table(), source=source)
 
     def bot_text(self) -> str:
         return "heuristic with this stop rule: save the row as FILE.json, play rule:FILE.json"
@@ -268,13 +268,13 @@ class GameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
     def __init__(self, rules, players: int, seed: int, blocks_per_seat: int = BLOCKS_PER_SEAT):
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
         from analyzer.games.trash_pandas.whole import GameSetup
 
         self.rules, self.players, self.seed = rules, players, seed
         self.blocks = blocks_per_seat * players
         self.games = 0
-        self.others = parse_bot("heuristic")
+        self.others = plain_bot("heuristic")
         # rules, deck and solver tables once; each job only swaps the line-up's bot rows
         self.base = GameSetup(rules, players, [(self.others,) * players])
         self.columns = self.base.columns()

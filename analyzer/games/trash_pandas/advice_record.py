@@ -54,10 +54,10 @@ class RecordingGame(Game):
 def setup_for(rules, players: int, cand):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
     ``heuristic`` bots elsewhere (the race's line-ups)."""
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.bots import plain_bot
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    mine, other = cand.bot(), parse_bot("heuristic")
+    mine, other = cand.bot(), plain_bot("heuristic")
     return GameSetup(rules, players, [tuple(mine if i == s else other for i in range(players))
                                       for s in range(players)])
 

@@ -219,7 +219,8 @@ def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo
 
       pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 7
     """
-    from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import simulate as sim
     from analyzer.games.trash_pandas.rules import parse_values
     from analyzer.output import emit
 

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
+from analyzer.options import (ChartOpt, DecideTrialsOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
                               SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec, trials)
 
 
@@ -61,7 +61,7 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
       pushluck trash-pandas game -n 20000 --vs "solver;heuristic;heuristic" --out /tmp/tp --chart
     """
     from analyzer.errors import UserError
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, render_game, simulate_games
     from analyzer.output import emit, note
 
@@ -70,8 +70,8 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out too")
     r = _whole_rules(rules_file, set_)
-    lineups = [parse_lineup(seats, policy, players)]
-    lineups += [parse_lineup(v, None, players) for v in (vs or [])]
+    lineups = [parse_lineup(seats or policy, players)]
+    lineups += [parse_lineup(v, players, "--vs") for v in (vs or [])]
     setup = GameSetup(r, players, lineups)
     spec = run_spec(None if precision is not None and n == 20_000 else n, seed, precision,
                     time_limit, progress, json)
@@ -88,7 +88,7 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
 def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help=(
                "The position (format: analyzer/games/trash_pandas/position.py and the "
                "README)."))],
-           n: trials("playouts per choice", None) = None, policy: PolicyOpt = None,
+           n: DecideTrialsOpt = None, policy: PolicyOpt = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
@@ -114,7 +114,7 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     checked = check_position(load_toml(position), [cards[k].copies for k in WHOLE_CARDS],
                              r.bonus_cap)
     # the position is good: only now the simulation's modules (NumPy, the kernels)
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
     from analyzer.games.trash_pandas.whole import GameSetup
 
@@ -122,7 +122,7 @@ def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help
     pos = build_position(checked)
     if n is None and precision is None:
         n = 20_000
-    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
+    setup = GameSetup(r, pos.players, [parse_lineup(policy, pos.players, "--policy")], deck=deck,
                       from_setup=False)
     spec = run_spec(n, seed, precision, time_limit, progress, json)
     out = run_decide(pos, setup, spec)

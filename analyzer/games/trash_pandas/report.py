@@ -55,7 +55,8 @@ def policy_part(params: dict, rules: dict, seed: int) -> PartResult:
 def mc_check_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
@@ -138,7 +139,8 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     compared on common random numbers (each line-up against the first, seat 1's win rate)."""
     import pandas as pd
 
-    from analyzer.games.trash_pandas.bots import lineup_label, parse_lineup
+    from analyzer.games.trash_pandas.bots import lineup_label
+    from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, length_histogram, simulate_games
     from analyzer.rules import build_rules
     from analyzer.runner import RunSpec
@@ -148,8 +150,8 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     games = int(params.get("games", 200_000))
     seats_rows, length_rows = [], []
     for k, players in enumerate(params.get("players", [2, 3, 4])):
-        setup = GameSetup(r, players, [parse_lineup(params.get("bot", "heuristic"), None,
-                                                     players)])
+        setup = GameSetup(r, players, [parse_lineup(params.get("bot", "heuristic"),
+                                                     players, "bot")])
         res = simulate_games(setup, RunSpec(games, seed + k, progress=False))
         lu = res["lineups"][0]
         for st in lu["seats"]:
@@ -162,8 +164,8 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
                                 "share": share})
     bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
                                "heuristic:stop-at=4", "random"])
-    base = parse_lineup(bots[0], None, 3)
-    lineups = [base] + [(parse_lineup(b, None, 1)[0],) + base[1:] for b in bots[1:]]
+    base = parse_lineup(bots[0], 3, "bots")
+    lineups = [base] + [(parse_bot(b, "bots"),) + base[1:] for b in bots[1:]]
     res = simulate_games(GameSetup(r, 3, lineups), RunSpec(games, seed + 99, progress=False))
     cmp_rows = []
     for lu in res["lineups"]:

@@ -12,30 +12,31 @@ from kernels.trash_pandas.turn import COLUMNS
 
 def _turn_job(rules: TrashPandasRules, policy: str):
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import build_tables, make_job, parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import build_tables, make_job
 
     solver = TurnSolver(ValueModel(), rules)
     return make_job(build_tables(parse_policy(policy), solver, 0, 0, 0), solver)
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.trash_pandas.play import parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     parse_policy(policy)
 
 
 def _games_job(rules: TrashPandasRules, policy: str):
-    """Whole 3-player games; ``policy`` is a bot for every seat, or one per seat (';')."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    """Whole 3-player games; ``policy`` is a bot for every seat, or one per seat (',')."""
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, game_job
 
-    return game_job(GameSetup(rules, 3, [parse_lineup(policy, None, 3)]))
+    return game_job(GameSetup(rules, 3, [parse_lineup(policy, 3, "--policy")]))
 
 
 def _check_bot(policy: str) -> None:
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
 
-    parse_lineup(policy, None, 3)
+    parse_lineup(policy, 3, "--policy")
 
 
 def _game_column(name: str) -> int:
