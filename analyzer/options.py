@@ -12,7 +12,7 @@ tests/test_conventions.py checks every command against it):
 * ``--seats A,B,…`` one bot per seat (a single bot: every seat), ``--vs`` (repeatable) a second
   line-up compared on common random numbers, ``--policy`` the policy of the studied seat only;
   a bot is ``NAME[:VALUE][:knob=value…]`` with kebab-case knobs (:mod:`analyzer.botspec`);
-* seats are numbered from 1 in every input and output (:func:`seat_number`);
+* seats are numbered from 1 in every input and output (:mod:`analyzer.seats`);
 * ``--out DIR`` for every file output, ``--chart`` wherever a command can draw;
 * ``--seed``, ``--precision``, ``--time-limit``, ``--progress``, ``--rules``, ``--set``, ``--json``.
 """
@@ -55,6 +55,10 @@ ChartOpt = Annotated[bool, typer.Option(
 VsOpt = Annotated[Optional[List[str]], typer.Option(
     "--vs", metavar="POLICY",
     help="Compare against this policy on the same trials (common random numbers; repeatable).")]
+LineupVsOpt = Annotated[Optional[List[str]], typer.Option(
+    "--vs", metavar="BOT,BOT,…",
+    help="Another line-up (as --seats) played on the same deals and dice (common random numbers; "
+         "repeatable).")]
 
 
 def trials(unit: str, default: int, precision: bool = True, note: str = ""):
@@ -62,7 +66,7 @@ def trials(unit: str, default: int, precision: bool = True, note: str = ""):
     rounds, playouts per choice): the help names the unit and the default (``note`` adds to the
     default's words). With ``precision`` the option's value is None unless given (resolve it
     with :func:`trials_or_default`): ``--precision`` then makes ``-n`` a cap."""
-    cap = "; with --precision, a cap (none if -n is not given)" if precision else ""
+    cap = "; with --precision: a cap, or none without -n" if precision else ""
     help = f"Number of {unit} (default {default:,}{note}{cap})."
     return Annotated[Optional[int] if precision else int, typer.Option(
         "-n", "--trials", min=1, metavar="N", show_default=False, help=help)]
@@ -88,27 +92,69 @@ ExampleOpt = Annotated[Optional[str], typer.Option(
     help="Use a shipped example position instead of a file (--example alone lists them).")]
 
 
-def seat_number(value, where: str, players: int | None = None) -> int:
-    """A seat as the user numbers it (1, 2, …) → the index inside the program (0, 1, …); a seat
-    0 is refused in one line that says seats count from 1."""
-    from analyzer.errors import UserError
-
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UserError(f"{where} must be a seat number (seats count from 1), got {value!r}")
-    if value == 0:
-        raise UserError(f"{where} = 0: seats count from 1 (the first seat is 1)")
-    if value < 0 or (players is not None and value > players):
-        top = f"1..{players}" if players is not None else "1, 2, …"
-        raise UserError(f"{where} = {value}: seats are {top}")
-    return value - 1
-
-
 def seats_option(help: str, metavar: str = "BOT,BOT,…"):
     """``--seats``: one bot per seat, separated by ',' (a single bot: every seat)."""
     return Annotated[Optional[str], typer.Option(
         "--seats", metavar=metavar,
         help="One bot per seat, separated by ',' (a single bot: every seat; seat 1 first): "
              + help)]
+
+
+def renamed(flag: str, new: str):
+    """A hidden option for an old spelling: giving it fails with one line naming the new one
+    (no silent alias). The command takes it as a parameter it never reads."""
+    def refuse(ctx, param, value):
+        if value is not None:
+            from analyzer.errors import UserError
+
+            raise UserError(f"{flag} is no longer accepted here: {new}")
+        return value
+    return Annotated[Optional[str], typer.Option(flag, hidden=True, callback=refuse)]
+
+
+def position_command(game: str):
+    """The ``<game> position`` command: print the commented template (``--template``) or a
+    shipped example (``--example NAME``) of the positions ``<game> decide`` reads."""
+    from analyzer.examples import EXAMPLES
+
+    def position(template: Annotated[bool, typer.Option(
+                     "--template", help="Print a commented position file with every field "
+                     "explained; as printed it is a real position `decide` runs unchanged.")]
+                 = False,
+                 example: Annotated[Optional[str], typer.Option(
+                     "--example", metavar="NAME",
+                     help="Print a shipped example position instead (--example alone lists "
+                          "them).")] = None,
+                 json: JsonOpt = False):
+        from pathlib import Path
+
+        from analyzer.errors import UserError
+        from analyzer.examples import TEMPLATES, example_path, template_text
+        from analyzer.output import emit
+
+        if template == (example is not None):
+            raise UserError("give --template (a commented position file) or --example NAME")
+        if template:
+            name, text = TEMPLATES[game], template_text(game)
+        else:
+            path = Path(example_path(game, example, "position"))
+            name, text = path.name, path.read_text(encoding="utf-8")
+        emit({"game": game, "exact": True, "file": name, "text": text}, json,
+             lambda: text.rstrip("\n"))
+
+    first = next(iter(EXAMPLES[game]))
+    position.__doc__ = f"""Print a position file for `{game} decide`: a commented template or a
+    shipped example.
+
+    Examples:
+
+      pushluck {game} position --template > my_position.toml
+
+      pushluck {game} decide my_position.toml --seed 1
+
+      pushluck {game} position --example {first}
+    """
+    return position
 
 
 #: Every game that can play a rule of thumb from ``advice`` names it the same way (see

@@ -101,7 +101,7 @@ POSITION = str(Path(__file__).resolve().parent.parent / "analyzer" / "data"
     ["pig", "simulate", "-n", "100000000000"],
     ["gostop", "simulate", "-n", "10000000000"],
     pytest.param(["ten", "simulate", "-n", "100000000000"], marks=FULL),
-    pytest.param(["gostop", "decide", "--position", POSITION, "-n", "10000000000"], marks=FULL),
+    pytest.param(["gostop", "decide", POSITION, "-n", "10000000000"], marks=FULL),
     pytest.param(["magdagdon", "simulate", "-n", "10000000000"], marks=FULL),
 ], ids=["pig", "gostop", "ten", "gostop-decide", "magdagdon"])
 def test_sigint_during_simulate_prints_what_finished(args):

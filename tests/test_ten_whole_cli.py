@@ -62,6 +62,8 @@ def test_decide_example_position():
     ('wild = "r#"', "r1", 4, "only for phase"),
     ('phase = "bid"', "r1", 4, "'phase' must be one of"),
     ('phase = "auction"\nwild = "**"\nout = "**"', "r1", 4, "'**' is listed 2 times"),
+    ("active = 0", "r1", 4, "'active' = 0: seats count from 1"),
+    ("me = 3", "r1", 4, "'me' = 3: seats are 1..2"),
 ])
 def test_impossible_positions_are_refused(tmp_path, extra, c0, t0, needle):
     p = tmp_path / "pos.toml"

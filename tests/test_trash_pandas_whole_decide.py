@@ -125,5 +125,5 @@ def test_game_json_has_statistics_and_vs_compares_on_the_same_games(capsys):
 
 
 def test_bad_bot_knob_is_one_line_exit_2(capsys):
-    code, out, err = _run(["game", "--policy", "heuristic:stop-at=9", "-n", "10"], capsys)
+    code, out, err = _run(["game", "--seats", "heuristic:stop-at=9", "-n", "10"], capsys)
     assert code == 2 and "stop-at" in err and err.count("\n") == 1

@@ -218,17 +218,21 @@ def ratio_stat(sx: float, sx2: float, sxy: float, sy: float, sy2: float, n: int)
 
 
 # --------------------------------------------------------------------------- meld odds
-def meld_odds(score: int, within_turns: int, rules: CanastaRules, policy: CanastaPolicy,
-              spec: RunSpec, exact: bool = True) -> dict:
+def meld_odds(score: int, within_turns: int, rules: CanastaRules,
+              policy: CanastaPolicy | list[CanastaPolicy], spec: RunSpec,
+              exact: bool = True) -> dict:
     """P(meeting the initial requirement) on the deal and by each own turn 1..``within_turns``
-    of the player moving first (``spec.n`` deals)."""
+    of the player moving first, seat 1 (``spec.n`` deals); ``policy`` plays every seat, or is a
+    line-up (one per seat)."""
     from analyzer.runner import half_width_of_proportion
     from kernels.canasta import MODE_MELD
 
     turns = within_turns
     if turns < 0 or turns > 200:
         raise UserError(f"--within-turns must be between 0 and 200 (got {turns})")
-    job = make_job(MODE_MELD, rules, [policy] * rules.players, score=score, turns=turns,
+    lineup = list(policy) if isinstance(policy, (list, tuple)) else [policy] * rules.players
+    labels = [p.label for p in lineup]
+    job = make_job(MODE_MELD, rules, lineup, score=score, turns=turns,
                    name="canasta meld-odds", unit="deals", headline=half_width_of_proportion(1))
     res = spec.run(job)
     s = res.sums
@@ -240,7 +244,8 @@ def meld_odds(score: int, within_turns: int, rules: CanastaRules, policy: Canast
                for k in range(1, turns + 1)]
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": res.n, "score": score,
             "requirement": requirement(score, rules), "players": rules.players,
-            "policy": policy.label, "within_turns": turns,
+            "policy": labels[0] if len(set(labels)) == 1 else ",".join(labels),
+            "within_turns": turns,
             "p_requirement_on_deal": on_deal, "p_exact_on_deal": ex,
             "by_turn": by_turn, "violations": _violations(s),
             "deals_per_second": res.per_second}
@@ -272,7 +277,7 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
     per_round["kitty_pickup_turn"] = ratio_stat(
         col(9, 0), col(9, 1), float(s[base + 3 * NROUNDSTAT]), col(8, 0), col(8, 1), n)
     per_round = _in_display_order(per_round)
-    seats = [{"seat": i, "policy": policies[i].label, "p_win": wilson(float(s[4 + i]), n)}
+    seats = [{"seat": i + 1, "policy": policies[i].label, "p_win": wilson(float(s[4 + i]), n)}
              for i in range(P)]
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": n, "players": P,
             "policies": [p.label for p in policies],
@@ -285,7 +290,7 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
 
 
 def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) -> dict:
-    """``spec.n`` independent rounds from 0 points with seat 0 moving first (iid: plain means)."""
+    """``spec.n`` independent rounds from 0 points with seat 1 moving first (iid: plain means)."""
     from kernels.canasta import MODE_ROUNDS, NROUNDSTAT
 
     job = make_job(MODE_ROUNDS, rules, policies, name="canasta rounds", unit="rounds")
@@ -297,7 +302,7 @@ def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: Ru
             out[name] = wilson(float(s[1 + 2 * k]), res.n)
         elif name != "kitty_turn_sum":
             out[name] = mean_from_sums(float(s[1 + 2 * k]), float(s[2 + 2 * k]), res.n)
-    out["seat0_score"] = mean_from_sums(float(s[1 + 2 * NROUNDSTAT]),
+    out["seat1_score"] = mean_from_sums(float(s[1 + 2 * NROUNDSTAT]),
                                         float(s[2 + 2 * NROUNDSTAT]), res.n)
     out = _in_display_order(out)
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": res.n, "per_round": out,

@@ -85,7 +85,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
                         "estimate": st.estimate, "se": st.se, "ci_low": st.ci_low,
                         "ci_high": st.ci_high, "n_games": s["n"]})
         pr = s["per_round"]
-        md += [f"**{label}** (seat 0 first in the list): rounds per game "
+        md += [f"**{label}** (seat 1 first in the list): rounds per game "
                f"{_fmt(s['rounds_per_game'], 2)}; turns per round {_fmt(pr['turns'], 1)}; "
                f"going out {_fmt(pr['went_out'])}, sevens lock {_fmt(pr['sevens_lock'])}, "
                f"stall {_fmt(pr['stall'])}, "
@@ -94,7 +94,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
                f"{_fmt(pr['black_canastas'], 2)}, wild {_fmt(pr['wild_canastas'], 2)}, sevens "
                f"{_fmt(pr['sevens_canastas'], 2)}; kitty picked up at turn "
                f"{_fmt(pr['kitty_pickup_turn'], 1)}; points per player per round "
-               f"{_fmt(pr['points_per_player'], 0)}; P(seat 0 wins) "
+               f"{_fmt(pr['points_per_player'], 0)}; P(seat 1 wins) "
                f"{_fmt(s['seats'][0]['p_win'])}; P(first mover of round 1 wins) "
                f"{_fmt(s['p_first_mover_wins'])}.", ""]
     write_table(pd.DataFrame(tab), out_dir / "games")

@@ -1,6 +1,6 @@
 """Railroad Canasta tuning metrics (``METRICS``) for `pushluck tune canasta`.
 
-What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 0
+What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 1
 first, scores 0) and read the per-round sums of ``kernels.canasta.trials.round_trial``.
 """
 from __future__ import annotations

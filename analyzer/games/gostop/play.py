@@ -2,7 +2,7 @@
 
 Policies (``greedy``, ``random``, ``go:K``, ``go:K:T``) are parsed here and handed to the kernels
 as rows of an int64 array (``policy_array``; their behaviour is documented in
-``kernels.gostop.turn``). ``--seats A,B,...`` gives one policy per seat (seat 0 deals and plays
+``kernels.gostop.turn``). ``--seats A,B,...`` gives one policy per seat (seat 1 deals and plays
 first); a single name means every seat. ``simulate`` plays whole deals under a
 :class:`~analyzer.runner.RunSpec`. The pure-Python reference is the SAME algorithm: the engine's
 source files executed as plain Python, with ``njit`` replaced by the identity and ``prange`` by
@@ -136,7 +136,7 @@ def simulate(rules: GoStopRules, pols: list[Policy], spec: RunSpec, nagari_prev:
     for q in range(rules.players):
         hist = s[K.C_HIST + q * K.NBIN: K.C_HIST + (q + 1) * K.NBIN]
         seats.append({
-            "seat": q, "policy": pols[q].label, "dealer": q == 0,
+            "seat": q + 1, "policy": pols[q].label, "dealer": q == 0,
             "p_win": wilson(float(s[K.C_WIN + q]), N),
             "mean_net_payment": mean_from_sums(float(s[K.C_NET + q]), float(s[K.C_NET2 + q]), N),
             "payment_histogram": {str(v - K.HMAX): int(hist[v]) for v in range(K.NBIN)
@@ -233,7 +233,7 @@ def pure_python_engine():
 
 
 def python_reference_deals(n: int, seed: int, players: int = 2) -> float:
-    """n deals (greedy everywhere, default rules) in plain Python; returns seat 0's mean net."""
+    """n deals (greedy everywhere, default rules) in plain Python; returns seat 1's mean net."""
     import numpy as np
 
     from analyzer.rng import block_keys

@@ -194,7 +194,7 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
 @app.command()
 def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
          powers_left: PowersLeftOpt = None,
-         n: trials("games played out after each action", 400) = 400,
+         n: trials("games played out after each action", 400, precision=False) = 400,
          policy: policy_option("Policy playing the rest of the game: greedy, max-dice or "
                                "min-dice (default greedy).") = None,
          top: Annotated[int, typer.Option("--top", metavar="N",
@@ -249,15 +249,12 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
 
 @app.command()
-def simulate(n: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of games to simulate (default 20,000, or 200 when a rollout "
-                      "policy plays; a cap with --precision).")] = None,
+def simulate(n: trials("games", 20_000, note=", or 200 when a rollout policy plays") = None,
              difficulty: DiffOpt = "peaceful",
              policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
-                                   "greedy), with optional power knobs "
-                                   "(greedy:max_cost=C,min_empty=E,max_empty=E,which=W; W one of "
-                                   "fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
+                                   "greedy), with optional power knobs after it, each after a ':' "
+                                   "(greedy:max-cost=C:min-empty=E:max-empty=E:which=W; W one "
+                                   "of fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
              = None,
              vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
@@ -281,8 +278,8 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     \b
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
-      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
-      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
+      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out mg-scores --chart
+      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix:max-cost=any --vs greedy
     """
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.lineup import parse_policy
@@ -371,7 +368,7 @@ def advice(difficulty: DiffOpt = "peaceful",
     against the best rule is raced: a rule is dropped once its loss interval lies wholly above
     a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
     would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
-    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll. Each rule on the
+    writes them), or spelled out as knobs: greedy:max-cost=20:which=reroll. Each rule on the
     front then plays fresh games (--record-games) that record its MAGDAGDONs with a power left:
     where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
     the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions

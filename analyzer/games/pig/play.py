@@ -66,7 +66,7 @@ def policy_arrays(policy: PigPolicy, rules: PigRules):
 
 
 def exact_first_wins(pair, rules: PigRules) -> float:
-    """P(seat 0 wins, moving first) by policy evaluation of both seats' tables
+    """P(seat 1 wins, moving first) by policy evaluation of both seats' tables
     (kernels/pig/evaluate.py); a hold:H policy as its table (roll while k < H)."""
     from analyzer.games.pig.advice import hold_table
     from kernels.pig.evaluate import evaluate_pig
@@ -77,7 +77,7 @@ def exact_first_wins(pair, rules: PigRules) -> float:
 
 
 def make_job(pair: tuple[PigPolicy, PigPolicy], rules: PigRules, alternate: bool = False):
-    """A runner job playing whole games: seat 0 plays pair[0], seat 1 pair[1]."""
+    """A runner job playing whole games: seat 1 plays pair[0], seat 2 pair[1]."""
     from analyzer.runner import KernelJob, half_width_of_proportion
     from kernels.pig import GAME_COLUMNS, simulate_blocks
 
@@ -148,7 +148,7 @@ def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
 
 
 def simulate_paired(pair_a, pair_b, rules: PigRules, spec: RunSpec) -> dict:
-    """Pair A vs pair B on common random numbers: seat 0's win rate under each, and A − B."""
+    """Pair A vs pair B on common random numbers: seat 1's win rate under each, and A − B."""
     from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import paired_difference, wilson
     from kernels.pig import PAIRED_COLUMNS, paired_blocks

@@ -2,7 +2,7 @@
 
 What belongs here: one :class:`~analyzer.tune.Metric` per quantity worth sweeping over house
 rules, naming its kernel sum column (``kernels.pig.GAME_COLUMNS``); the jobs come from
-:mod:`.play`. The policy of a metric is a seat pair, ``A,B`` (seat 0 moves first).
+:mod:`.play`. The policy of a metric is a seat pair, ``A,B`` (seat 1 moves first).
 """
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
         rec = f"too close to call at n = {n:,}" if v == "too close to call" else top
         why = f"{top} − {second} = {d.format(4)}"
     return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
-            "active": pos.active, "me": pos.me, "bots": [b.label for b in bots],
+            "active": pos.active + 1, "me": pos.me + 1, "bots": [b.label for b in bots],
             "cards_unseen": int(len(st.pile)), "p_win": wins, "differences": diffs,
             "phase": pos.phase, "wild": pos.wild,
             "recommendation": rec, "margin": why,

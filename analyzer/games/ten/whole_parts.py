@@ -32,7 +32,7 @@ def metrics():
     from analyzer.tune import Metric
     from kernels.ten.whole_layout import column
 
-    rows = [("seat_advantage", "win_0", "mean", "seat 0's (the first player's) win rate"),
+    rows = [("seat_advantage", "win_0", "mean", "seat 1's (the first player's) win rate"),
             ("game_length", "turns", "mean", "turns per whole game"),
             ("winner_score", "winner_score", "mean", "the winner's score"),
             ("busts_per_game", "busts", "mean", "busts per whole game"),
@@ -122,7 +122,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
              f"Whole 4-player games with auctions, rewards, buys and the final buy round, "
              f"n = {res['n']:,} games per line-up on the same shuffled decks, seed {seed} "
              f"([table](ten_whole_games.csv)). Bots: see `pushluck ten game --help`.", "",
-             "| line-up | seat 0 | seat 1 | seat 2 | seat 3 | turns | winner's score | "
+             "| line-up | seat 1 | seat 2 | seat 3 | seat 4 | turns | winner's score | "
              "busts | price per auction |", "|---|---|---|---|---|---|---|---|---|"]
     for lu in res["lineups"]:
         w = [f"{s['win_rate'].estimate:.3f} ± {s['win_rate'].se:.3f}" for s in lu["seats"]]
@@ -132,6 +132,6 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     lines.append("")
     for d in res["differences"]:
         s0 = d["seats"][0]["win_rate"]
-        lines.append(f"Seat 0, line-up {d['of']} (paired): {s0.format(4)}.")
+        lines.append(f"Seat 1, line-up {d['of']} (paired): {s0.format(4)}.")
     lines.append("")
     return "\n".join(lines)
