@@ -25,7 +25,7 @@ checks game by game).
 """
 from __future__ import annotations
 
-from analyzer.games.ten.advice_game import FEATURES
+from analyzer.games.ten.draw_table import FEATURE_IDS
 from analyzer.games.ten.cards import TYPE_OF, value_of
 from analyzer.games.ten.whole_reference import RefGame
 
@@ -38,8 +38,9 @@ RECORD_BLOCK = 1
 #: 400 games take 2 to 4 s per rule and see some 12,000 draw-or-stop decisions of the studied
 #: seat with 4 players (24,000 with 2)
 GAMES = 400
-#: the recorded features, advice_game.py's
-NAMES = tuple(f.name for f in FEATURES)
+#: the recorded features: advice_game.py's, the ones the table bot reads (draw_table.py), so this
+#: module needs nothing of advice_game.py (which calls it)
+NAMES = tuple(FEATURE_IDS)
 
 
 class RecordingGame(RefGame):

@@ -179,7 +179,7 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
       pushluck ten best --tableau r5,r3 --json
     """
-    from analyzer.games.ten.exact import best as ten_best
+    from analyzer.games.ten.best import best as ten_best
     from analyzer.output import emit
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)

@@ -47,7 +47,8 @@ def play_games(setup, spec) -> dict:
 def _turn_level(pos, rules, spec_deck) -> dict | None:
     """The one-turn exact answer (`ten best`) for the position's tableau and seen cards."""
     from analyzer.games.ten.cards import codes_of
-    from analyzer.games.ten.exact import Model, best
+    from analyzer.games.ten.best import best
+    from analyzer.games.ten.exact import Model
     from analyzer.games.ten.rules import ValueModel, turn_state
     from kernels.ten import whole_layout as L
 

@@ -63,6 +63,7 @@ import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
 from analyzer.advice.botrule import BotRule, GivenRule, band_knobs
+from analyzer.games.trash_pandas.bots import TABLE_FEATURES
 
 DECISION = Decision("roll", "stop")
 FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
@@ -72,8 +73,8 @@ FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
                     unit="cards"),
             Feature("hand", "the number of cards in your hand", (2, 4, 6), unit="cards"),
             Feature("saves", "the number of Blammo! and Nanners you can play", (1, 2))]
-#: advice feature name -> the kernel's stop rule table feature id (whole_bots.py F_*)
-FEATURE_IDS = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
+#: advice feature name -> the kernel's stop rule table feature id (bots.py TABLE_FEATURES)
+FEATURE_IDS = TABLE_FEATURES
 TWO_BAND_CUTS = {"deck": (5, 10, 20, 30), "behind": (1, 2, 3, 5)}
 THREE_BAND_CUTS = {"deck": ((5, 20), (10, 30)), "behind": ((1, 3), (2, 5))}
 TABLE_BAND_CUTS = {"hand": (2, 4, 6), "saves": (1, 2)}

@@ -72,6 +72,9 @@ KNOBS = {
     "stop-at-3": (20, 3, "int", (1, 6)),
 }
 TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (whole_bots.py)
+#: the features a stop rule table reads, by name (the game-advice features) -> the kernel's
+#: feature id (kernels/trash_pandas/whole_bots.py F_*)
+TABLE_FEATURES = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
 BAND_TABLE = 3
 NK = TABLE_INDEX + TROW * TMAXROWS
 
