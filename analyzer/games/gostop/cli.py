@@ -207,7 +207,8 @@ def simulate(trials: trials_option("deals", DEFAULT_DEALS) = None,
 
         pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
 
-        pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
+    A rule of thumb from `gostop advice --out DIR` plays as rule:FILE.json (`gostop advice
+    --help` shows the pair of commands).
     """
     from analyzer.errors import UserError
     from analyzer.games.gostop.lineup import parse_seats
@@ -429,7 +430,11 @@ def advice(seed: SeedOpt = None,
 
       pushluck gostop advice --seed 5 --json
 
-      pushluck gostop advice --seed 5 --out gostop-rules   (rule files for --seats rule:FILE)
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck gostop advice --seed 5 --out gostop-rules
+
+      pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
     """
     from analyzer.advice import rule_row
     from analyzer.advice.cli import (front_block, front_payload, mistakes_block, race_line,

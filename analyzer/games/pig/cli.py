@@ -204,7 +204,7 @@ def simulate(n: TrialsOpt = None,
 
       pushluck pig advice --out pig-rules
 
-      pushluck pig simulate --seats rule:pig-rules/rule_cx4.json,optimal -n 1000000 --seed 1
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.errors import UserError
     from analyzer.games.pig import play
@@ -263,7 +263,7 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
 
       pushluck pig advice --out pig-rules
 
-      pushluck pig simulate --seats rule:pig-rules/rule_cx4.json,optimal -n 1000000 --seed 1
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.advice import rule_row
     from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules

@@ -230,6 +230,8 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + R
     A rule from `ten advice --out DIR` plays back as rule:FILE.json (beside threshold policies,
     not beside optimal: one run plays one decision table):
 
+      pushluck ten advice --out ten-rules
+
       pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.errors import UserError

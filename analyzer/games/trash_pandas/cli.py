@@ -216,6 +216,10 @@ def simulate(policy: policy_opt(_TURN_POLICIES) = "optimal",
 
       pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
 
+    A rule of thumb from `advice --out DIR` plays back as rule:FILE.json:
+
+      pushluck trash-pandas advice --out tp-rules
+
       pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 7
     """
     from analyzer.games.trash_pandas.lineup import parse_policy
