@@ -102,6 +102,45 @@ def test_decide_without_n_plays_4000_playouts_per_choice(game):
     assert json.loads(out)["n"] == 4000
 
 
+def test_precision_alone_leaves_the_sample_uncapped():
+    from analyzer.options import trials_or_default
+
+    assert trials_or_default(None, None, 4000) == 4000
+    assert trials_or_default(None, 0.01, 4000) is None  # until the target (or --time-limit)
+    assert trials_or_default(50, 0.01, 4000) == 50      # -n is then a cap
+
+
+@pytest.mark.parametrize("argv", [["ten", "decide", "--example"],
+                                  ["ten", "decide", "--example", "--seed", "3"],
+                                  ["ten", "position", "--example"]])
+def test_example_alone_lists_the_names_in_one_line(argv):
+    code, out, err = _run(*argv)
+    assert (code, err) == (0, "") and out.count("\n") == 1
+    assert "basic, buy, auction" in out
+
+
+def test_an_unknown_example_is_one_line_listing_the_names():
+    code, out, err = _run("canasta", "decide", "--example", "nosuch")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no such example" in err and "basic, goout" in err
+
+
+def test_a_ten_position_without_me_reports_the_active_seat(tmp_path):
+    import json
+
+    from analyzer.examples import DATA as SHIPPED
+
+    text = (SHIPPED / "ten_position_auction_example.toml").read_text()
+    assert "me = 1\n" in text and "active = 3\n" in text
+    pos = tmp_path / "p.toml"
+    pos.write_text(text.replace("me = 1\n", "").replace('phase = "auction"\nwild = "r#"\n', "")
+                   .replace('"g7,$1"', '"g7"'))
+    code, out, err = _run("ten", "decide", str(pos), "-n", "4", "--seed", "1", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert (got["me"], got["active"]) == (3, 3)
+
+
 def test_pig_decide_is_the_declared_exception():
     decide = _command("pig", "decide")
     assert not [p for p in decide.params if p.param_type_name == "argument"]
