@@ -199,9 +199,22 @@ def test_version_prints_the_projects_version():
     assert (code, out, err) == (0, f"pushluck {expected}\n", "")
 
 
-def test_report_without_out_writes_under_pushluck_report(monkeypatch):
-    option_ = option(_command("report"), "--out")
-    assert "./pushluck-report" in option_.help
+def test_report_without_out_writes_under_pushluck_report(tmp_path, monkeypatch):
+    """From an empty folder (no reports/out here), a one-part recipe lands in
+    ./pushluck-report/<recipe>/."""
+    assert "./pushluck-report" in option(_command("report"), "--out").help
+    recipe = tmp_path / "recipes" / "tiny.toml"
+    recipe.parent.mkdir()
+    recipe.write_text('title = "tiny"\ngame = "pig"\nseed = 1\n[rules]\ngoal = 20\n'
+                      '[[parts]]\nname = "turns"\ntitle = "Hold at H"\n'
+                      'kind = "pig.hold-thresholds"\n[parts.params]\nrange = [10, 12]\n')
+    work = tmp_path / "empty"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    code, out, err = _run("report", str(recipe))
+    assert code == 0, err
+    assert (work / "pushluck-report" / "tiny" / "index.md").is_file()
+    assert sorted(p.name for p in work.iterdir()) == ["pushluck-report"]
 
 
 # ---- old spellings: one line, exit 2, naming the new spelling -----------------------------------

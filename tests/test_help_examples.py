@@ -133,3 +133,31 @@ def test_the_parser_check_refuses_what_the_command_line_refuses():
     assert _parse_only(["ten", "game", "--seats", "rule:advice/rule_cx2.json"], {"advice/"})
     assert not _parse_only(["report", "--list"], set())
     assert not _parse_only(["ten", "game", "--seats", "threshold"], {"advice/"})
+
+
+def _bench_commands():
+    """The command lines `pushluck bench` runs: every BenchQuery's, and those a
+    ``commands_warm`` entry runs (read from its closure: benchkit keeps them nowhere else)."""
+    from analyzer.benchkit import BenchQuery, BenchWarm
+    from analyzer.games import all_games
+
+    out = []
+    for game in all_games():
+        for case in game.load("bench"):
+            if isinstance(case, BenchQuery):
+                out.append(list(case.argv))
+            elif isinstance(case, BenchWarm) and case.run.__closure__:
+                for cell in case.run.__closure__:
+                    value = cell.cell_contents
+                    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+                        out += [list(c) for c in value]
+    return out
+
+
+def test_every_command_bench_runs_parses():
+    """Bench runs these as whole processes (`bench --queries`, `bench --warm`); an old
+    spelling in one of them would fail only there."""
+    commands = _bench_commands()
+    assert len(commands) > 15 and any(c[:2] == ["gostop", "decide"] for c in commands)
+    for argv in commands:
+        _parses(argv)

@@ -61,7 +61,7 @@ def _heuristic_job():
 def _quiet_job():
     from analyzer.games.ten.rules import TenRules
 
-    return game_job(TenRules(), "threshold:bid=never,buy=never")
+    return game_job(TenRules(), "threshold:bid=never:buy=never")
 
 
 def _decide_seconds() -> float:

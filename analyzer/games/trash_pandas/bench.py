@@ -83,7 +83,7 @@ def _compile_rollout() -> None:
     from the bench cases' engine: warm it so that a first rollout:K game does not compile."""
     from analyzer.runner import warm_up
 
-    warm_up(_games_job(3, "rollout:1;heuristic;heuristic")())
+    warm_up(_games_job(3, "rollout:1,heuristic,heuristic")())
 
 
 def _compile_tables() -> None:
