@@ -79,7 +79,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_cycle_finder_finds_what_a_hand_drawn_graph_has():
-    """a → b → c → a is one cycle, d → a is not part of it, e ↔ f is another; g alone none."""
+    """a → b → c → a is one cycle, d → a is not part of it, e ↔ f another, g alone none."""
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"f"}, "f": {"e"}, "g": set()}
     assert sorted(cycles(graph)) == [["a", "b", "c"], ["e", "f"]]
     assert cycles({"a": {"b"}, "b": set()}) == []

@@ -104,7 +104,8 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
 
 def decide(position: PositionArg = None, example: ExampleOpt = None, seats: SeatsOpt = None,
            n: DecideTrialsOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
-           precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+           precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+           progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Draw, or stop and take the numbers, or stop and take the currency; or which card to buy,
     or what to bid in an auction: the chance of winning for each choice.
