@@ -54,7 +54,7 @@ def test_canasta_both_options_share_their_deals(name):
     import tomllib
 
     from analyzer.games.canasta.decide import decide
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.rules import CanastaRules
 
     data = tomllib.loads((DATA / name).read_text())
@@ -80,7 +80,7 @@ def ten_position(tmp_path, me):
 
 
 def test_ten_every_seat_reads_its_own_win_share_of_the_same_games(tmp_path):
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.decide import decide
 
     runs = []
@@ -143,7 +143,7 @@ def test_canasta_options_see_the_same_hidden_cards():
     from collections import Counter
 
     from analyzer.games.canasta.decide import decide
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.rules import CanastaRules
 
     labels = [r + s for r in "2 3 4 5 6 7 8 9 T J Q K A".split() for s in "SHDC"]

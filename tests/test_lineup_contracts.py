@@ -51,7 +51,7 @@ ALWAYS_DRAW = ten_bot("random", draw_chance=1)  # draws until it busts or the pi
 
 
 def ten_setup(lineups, players=3, sets=()):
-    from analyzer.games.ten.decide import check_lineups
+    from analyzer.games.ten.lineup import check_lineups
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.games.ten.whole import Setup
     from analyzer.rules import build_rules
@@ -183,7 +183,7 @@ def test_ten_tokens_stay_put_with_no_supply_and_no_spending():
 
 def gostop_lineup(text: str, players: int = 2):
     """A Go-Stop line-up in the --seats form."""
-    from analyzer.games.gostop.play import parse_seats
+    from analyzer.games.gostop.lineup import parse_seats
 
     return parse_seats(text, players)
 
@@ -309,7 +309,7 @@ def test_gostop_chongtong_pays_its_knob():
 # ---- Railroad Canasta --------------------------------------------------------------------------------
 
 def canasta_lineup(text: str, players: int):
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
 
     return parse_policies(text, players)
 

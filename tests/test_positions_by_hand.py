@@ -379,7 +379,7 @@ GOOUT = {
 ])
 def test_canasta_going_out_scores_every_bonus_knob_by_hand(knobs, score):
     from analyzer.games.canasta.decide import decide
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.rules import CanastaRules
 
     out = decide(GOOUT, CanastaRules(**knobs), parse_policies("greedy", 2),

@@ -84,7 +84,7 @@ def test_canasta_decide_targets_the_paired_difference_of_own_scores():
     import tomllib
 
     from analyzer.games.canasta.decide import decide
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.rules import CanastaRules
 
     data = tomllib.loads((DATA / "canasta_position_example.toml").read_text())
@@ -106,7 +106,8 @@ def test_gostop_simulate_targets_seat_0s_mean_net_payment():
 
 
 def test_ten_game_targets_seat_0s_win_rate_of_lineup_a():
-    from analyzer.games.ten.decide import check_lineups, play_games
+    from analyzer.games.ten.decide import play_games
+    from analyzer.games.ten.lineup import check_lineups
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.games.ten.whole import Setup
     from analyzer.rules import build_rules

@@ -91,7 +91,8 @@ def test_pig_kernel_plays_other_dice_and_goals():
     # hold:1 with goal 2 on a d3 busting on 1 and 2: every turn is one roll that wins with
     # q = 1/3; the first player wins 3/5, a game lasts a geometric number of turns (mean 3,
     # variance (1 - q)/q² = 6), each turn one roll
-    from analyzer.games.pig.play import parse_policy_pair, simulate
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import simulate
     from analyzer.games.pig.rules import PigRules
 
     out = simulate(parse_policy_pair("hold:1,hold:1"), PigRules(goal=2, faces=3, bust_faces=2),

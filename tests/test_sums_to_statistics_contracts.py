@@ -156,7 +156,7 @@ def canasta_decide(trials, objective="own", position="canasta_position_example.t
     from pathlib import Path
 
     from analyzer.games.canasta.decide import decide
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.rules import CanastaRules
 
     data = tomllib.loads((Path("analyzer/data") / position).read_text())
@@ -322,7 +322,8 @@ def test_ratio_of_sums_with_its_delta_method_se_by_hand():
 
 
 def test_canasta_simulate_reads_each_seat_and_the_first_mover_from_their_columns():
-    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate
     from analyzer.games.canasta.rules import CanastaRules
     from kernels.canasta import NROUNDSTAT
 
@@ -448,7 +449,7 @@ def ten_decide(per_trial):
     playouts: ``per_trial`` lists seat me's win share after each choice, per playout."""
     from pathlib import Path
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.decide import decide
     from analyzer.games.ten.position import load_position
     from analyzer.games.ten.rules import TenRules, load_deck

@@ -87,10 +87,11 @@ def test_no_zero_point_card_is_ever_dealt_face_down_under_the_stash_rule(steps, 
 
 def test_a_random_bot_may_hold_anything_face_down_and_the_kernel_rule_says_which():
     from analyzer.games.trash_pandas.belief import down_ok
-    from analyzer.games.trash_pandas.bots import lineup_array, parse_lineup
+    from analyzer.games.trash_pandas.bots import lineup_array
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.score import deck_arrays
 
-    lineup = parse_lineup("heuristic;heuristic;random", None, 3)
+    lineup = parse_lineup("heuristic,heuristic,random", 3)
     deck = deck_arrays()
     bots = lineup_array([lineup])[0]
     bp = np.zeros(RULE_SIZE)
@@ -238,11 +239,11 @@ def test_the_ranking_fit_recovers_a_known_tilt():
 
 def test_self_play_states_are_whole_games_and_the_true_split_is_read_from_them():
     from analyzer.games.trash_pandas import belief as B
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup(None, None, 3)])
+    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup(None, 3)])
     old = B.GAMES
     B.GAMES = 40
     try:

@@ -69,7 +69,7 @@ def test_reliability_bins_and_an_honest_interval_when_every_true_value_is_zero()
 
 
 def _small_setup(tmp_path):
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
     from analyzer.rules import build_rules
@@ -81,7 +81,7 @@ def _small_setup(tmp_path):
                                                  f"points = {[5, 3, 1] if c == 3 else [0, 0, 0]}\n")
     (tmp_path / "deck.toml").write_text(text)
     rules = build_rules(TrashPandasRules, None, [f"deck={tmp_path / 'deck.toml'}"])
-    return GameSetup(rules, 2, [parse_lineup(None, None, 2)], from_setup=False)
+    return GameSetup(rules, 2, [parse_lineup(None, 2)], from_setup=False)
 
 
 def test_a_frozen_position_with_a_known_truth(tmp_path):
@@ -110,11 +110,11 @@ def test_a_frozen_position_with_a_known_truth(tmp_path):
 
 @pytest.fixture(scope="module")
 def heuristic3():
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    return GameSetup(TrashPandasRules(), 3, [parse_lineup(None, None, 3)])
+    return GameSetup(TrashPandasRules(), 3, [parse_lineup(None, 3)])
 
 
 def test_positions_are_frozen_the_same_way_every_time_and_hide_the_hidden_cards(heuristic3):

@@ -110,14 +110,14 @@ def test_a_line_up_with_knobs_is_named_seat_by_seat(tmp_path):
     a knob away from its default in seat 1, a random bot in seat 3."""
     import tomllib
 
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.decide import decide
     from analyzer.games.trash_pandas.position import parse_position
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
     from analyzer.runner import RunSpec
 
-    lineup = parse_lineup("heuristic:stop-at=4;heuristic;random", None, 3)
+    lineup = parse_lineup("heuristic:stop-at=4,heuristic,random", 3)
     setup = GameSetup(TrashPandasRules(), 3, [lineup], from_setup=False)
     text = MIDGAME.replace("me = 1", "me = 2").replace("[seat.1]", "[seat.9]") \
         .replace("[seat.2]", "[seat.1]").replace("[seat.9]", "[seat.2]")
@@ -195,13 +195,13 @@ def test_every_choice_is_played_on_the_same_deal_and_stream():
     import tomllib
 
     from analyzer.games.trash_pandas.belief import belief_for
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.position import parse_position
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
     from analyzer.rng import block_keys
 
-    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup(None, None, 3)], from_setup=False)
+    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup(None, 3)], from_setup=False)
     pos = parse_position(tomllib.loads(MIDGAME), setup.deck, 3)
     bp = belief_for("model", setup).params(pos.g0, pos.me)
     keys = block_keys(9, 0, 4)

@@ -26,7 +26,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer.games.trash_pandas.bots import lineup_array, parse_lineup
+from analyzer.games.trash_pandas.bots import lineup_array
+from analyzer.games.trash_pandas.lineup import parse_lineup
 from analyzer.games.trash_pandas.reference import (BLAMMO, DOGGO, FEESH, NANNERS, PIE, SHINY,
                                                    YUMYUM, Game)
 from analyzer.games.trash_pandas.rules import TrashPandasRules
@@ -57,7 +58,7 @@ class Position:
 
     def reference(self, rules, seats, stream=None) -> Game:
         deck = deck_arrays(rules.deck)
-        bots = lineup_array([parse_lineup(seats, None, self.players)])[0]
+        bots = lineup_array([parse_lineup(seats, self.players)])[0]
         game = Game(self.players, deck, rules_array(rules), [0] * 4, bots,
                     (np.zeros(2 * 64 * 64, np.uint8), np.zeros(2 * 64 * 64 * 6, np.uint8)),
                     stream)
@@ -150,7 +151,7 @@ def kernel_shares(pos: Position, rules, seats, trials=3000, seed=5):
     from kernels.trash_pandas.whole import COUNTERS, NACC, continue_game, win_share
 
     deck = deck_arrays(rules.deck)
-    bots = lineup_array([parse_lineup(seats, None, pos.players)])[0]
+    bots = lineup_array([parse_lineup(seats, pos.players)])[0]
     rarr = rules_array(rules, check=True)
     copies = np.array(pos.copies(), dtype=np.int64)
     tabs = (np.zeros(2 * 64 * 64, np.uint8), np.zeros(2 * 64 * 64 * 6, np.uint8))
@@ -348,7 +349,7 @@ def test_an_optional_consolation_draw_is_declined_only_as_the_knob_says(knob, pi
         assert game.count["consolation_declined"] == int(want)
         assert sum(game.pile) == sum(pile.values()) - (0 if want else 1)
     deck = deck_arrays()
-    bot = lineup_array([parse_lineup(seats, None, 2)])[0][0]
+    bot = lineup_array([parse_lineup(seats, 2)])[0][0]
     assert takes_consolation(pos.state(), 0, bot, deck.pts, deck.per_card,
                              np.zeros(4, np.uint64)) == (not declines)
 
@@ -366,7 +367,7 @@ def test_declining_the_last_card_when_trailing_never_loses_a_two_player_game():
 
     rules = TrashPandasRules(consolation="optional")
     lus = [parse_lineup(f"heuristic:stop-at=6,decline-last-card={x};"
-                        "heuristic:stop-at=2,decline-last-card=never", None, 2)
+                        "heuristic:stop-at=2,decline-last-card=never", 2)
            for x in ("never", "trailing")]
     setup = GameSetup(rules, 2, lus)
     games = 3000
@@ -385,7 +386,7 @@ def _sums(players, seats, rules, blocks=4, per_block=300, lineups=None):
     from analyzer.games.trash_pandas.whole import GameSetup
     from analyzer.rng import block_keys
 
-    lus = [parse_lineup(x, None, players) for x in (lineups or [seats])]
+    lus = [parse_lineup(x, players) for x in (lineups or [seats])]
     setup = GameSetup(rules, players, lus, check=True)
     out = setup.run_blocks(block_keys(777, 0, blocks), np.full(blocks, per_block, np.int64))
     return dict(zip(setup.columns(), (float(x) for x in out.sum(axis=0))))
@@ -489,7 +490,7 @@ def test_game_output_reports_shared_wins_apart_and_none_decided_when_ties_are_sh
     from analyzer.runner import RunSpec
 
     for tie in ("tiebreaks", "shared"):
-        setup = GameSetup(TrashPandasRules(tie=tie), 3, [parse_lineup("heuristic", None, 3)])
+        setup = GameSetup(TrashPandasRules(tie=tie), 3, [parse_lineup("heuristic", 3)])
         out = simulate_games(setup, RunSpec(3000, 4, progress=False))
         lu = out["lineups"][0]
         top, decided, shared = (lu[k].estimate for k in ("tiebreak_share", "decided_by_tiebreak",

@@ -51,7 +51,8 @@ def test_wilson_low_by_hand():
 
 def _turn_values() -> dict:
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
     out = {}
@@ -105,7 +106,8 @@ def test_rare_event_mean_near_its_bounds(one_thread):
 
 
 def test_near_threshold_rate(one_thread):
-    from analyzer.games.pig.play import exact_first_wins, parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import exact_first_wins
     from analyzer.games.pig.rules import PigRules
     from analyzer.tune_target import search
 

@@ -14,7 +14,8 @@ SPACE = ["bonus_cap=1..5", "bonus_turn=true,false"]
 def _exact_turn_values():
     """Exact mean turn value of stop-at:6 per rule set (the policy evaluator, not the kernel)."""
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
     out = {}

@@ -1,6 +1,6 @@
 """Railroad Canasta tuning metrics (``METRICS``) for `pushluck tune canasta`.
 
-What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 0
+What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 1
 first, scores 0) and read the per-round sums of ``kernels.canasta.trials.round_trial``.
 """
 from __future__ import annotations
@@ -10,18 +10,18 @@ from analyzer.tune import Metric
 
 
 def _rounds_job(rules: CanastaRules, policy: str):
-    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import make_job
     from kernels.canasta import MODE_ROUNDS
 
-    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players),
+    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players, "--policy"),
                     name="canasta rounds", unit="rounds")
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.canasta.play import parse_policy
+    from analyzer.games.canasta.lineup import check_lineup
 
-    for part in policy.split(","):
-        parse_policy(part)
+    check_lineup(policy)
 
 
 def _metrics() -> list[Metric]:

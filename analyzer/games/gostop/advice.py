@@ -160,10 +160,10 @@ class GoStopRacer:
         """Mean net payment of the studied seat per block of round ``rnd`` (both seats);
         ``policy`` is a play.Policy or its text."""
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.gostop.play import Policy, make_sim_job, parse_policy
+        from analyzer.games.gostop.play import Policy, make_sim_job, plain_policy
         from kernels.gostop import batch as KB
 
-        pol = policy if isinstance(policy, Policy) else parse_policy(policy)
+        pol = policy if isinstance(policy, Policy) else plain_policy(policy)
 
         def job_for(seat):
             pols = [Policy("greedy")] * self.rules.players

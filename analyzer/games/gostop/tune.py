@@ -7,18 +7,17 @@ from analyzer.tune import Metric
 
 
 def _deal_job(rules, policy: str):
-    """Whole deals between ``policy`` (one for everyone, or one per seat); seat 0 deals first."""
-    from analyzer.games.gostop.play import make_sim_job, parse_seats
+    """Whole deals between ``policy`` (one for everyone, or one per seat); seat 1 deals first."""
+    from analyzer.games.gostop.lineup import parse_seats
+    from analyzer.games.gostop.play import make_sim_job
 
-    return make_sim_job(rules, parse_seats(policy, rules.players))
+    return make_sim_job(rules, parse_seats(policy, rules.players, "--policy"))
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.gostop.play import parse_policy
+    from analyzer.games.gostop.lineup import check_lineup
 
-    for part in policy.split(","):
-        if part.strip():
-            parse_policy(part)
+    check_lineup(policy)
 
 
 def _metrics() -> list[Metric]:

@@ -51,7 +51,8 @@ def feasibility_job():
 
 
 def greedy_job(difficulty: str = "survival"):
-    from analyzer.games.magdagdon.play import make_job, parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import make_job
 
     rules, diff = _inputs(difficulty)
     return make_job(rules, diff, parse_policy("greedy"))

@@ -195,7 +195,7 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
 @app.command()
 def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
          powers_left: PowersLeftOpt = None,
-         n: trials("games played out after each action", 400) = 400,
+         n: trials("games played out after each action", 400, precision=False) = 400,
          policy: policy_option("Policy playing the rest of the game: greedy, max-dice or "
                                "min-dice (default greedy).") = None,
          top: Annotated[int, typer.Option("--top", metavar="N",
@@ -219,7 +219,7 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
       pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
     """
     from analyzer.games.magdagdon.decide import best as best_of
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
     from analyzer.output import emit, table
 
@@ -250,15 +250,12 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
 
 @app.command()
-def simulate(n: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of games to simulate (default 20,000, or 200 when a rollout "
-                      "policy plays; a cap with --precision).")] = None,
+def simulate(n: trials("games", 20_000, note=", or 200 when a rollout policy plays") = None,
              difficulty: DiffOpt = "peaceful",
              policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
-                                   "greedy), with optional power knobs "
-                                   "(greedy:max_cost=C,min_empty=E,max_empty=E,which=W; W one of "
-                                   "fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
+                                   "greedy), with optional power knobs after it, each after a ':' "
+                                   "(greedy:max-cost=C:min-empty=E:max-empty=E:which=W; W one "
+                                   "of fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
              = None,
              vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
@@ -282,11 +279,12 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     \b
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
-      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
-      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
+      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out mg-scores --chart
+      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix:max-cost=any --vs greedy
     """
     from analyzer.errors import UserError
-    from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate as sim, simulate_paired
     from analyzer.games.magdagdon.rules import difficulty as get_diff
     from analyzer.output import emit, note
 
@@ -373,7 +371,7 @@ def advice(difficulty: DiffOpt = "peaceful",
     by sample mean, not shown best), the rules not separated from it, and the games spent
     against the uniform grid that gives the same guarantee. A rule plays back with `simulate
     --policy rule:FILE.json` (--out DIR writes them), or spelled out as knobs:
-    greedy:max_cost=20,which=reroll. Each rule on the front then plays fresh games
+    greedy:max-cost=20:which=reroll. Each rule on the front then plays fresh games
     (--record-games) that record its MAGDAGDONs with a power left:
     where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
     the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions
@@ -390,7 +388,7 @@ def advice(difficulty: DiffOpt = "peaceful",
     from analyzer.advice.cli import emit_raced
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.advice import advise as search
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
     from analyzer.options import seed_note
     from analyzer.rng import resolve_seed

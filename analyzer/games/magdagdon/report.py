@@ -69,7 +69,8 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     import pandas as pd
 
     from analyzer.charts import save_figure
-    from analyzer.games.magdagdon.play import parse_policy, simulate
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate
     from analyzer.games.magdagdon.rules import DIFFICULTIES, MagdagdonRules, difficulty
     from analyzer.rules import build_rules
     from analyzer.runner import RunSpec
@@ -139,7 +140,7 @@ def advice_part(params: dict, rules: dict, seed: int):
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.magdagdon.advice import advise, row
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.report import PartResult
 
     r, diff = _advice_settings(params, rules)

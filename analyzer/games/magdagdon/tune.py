@@ -15,7 +15,8 @@ def _split(policy: str) -> tuple[str, str]:
 
 
 def _games_job(rules, policy: str):
-    from analyzer.games.magdagdon.play import make_job, parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import make_job
     from analyzer.games.magdagdon.rules import difficulty
 
     name, diff = _split(policy)
@@ -23,7 +24,7 @@ def _games_job(rules, policy: str):
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty
 
     name, diff = _split(policy)

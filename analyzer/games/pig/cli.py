@@ -13,7 +13,8 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec, trials,
+                              trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -23,19 +24,14 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
-    help="Policy of seat 0 (moves first) and seat 1: hold:H, optimal or " + RULE_POLICY +
+    help="Policy of seat 1 (moves first) and seat 2, separated by ',' (a single policy plays "
+         "both): hold:H (hold once the turn total reaches H), optimal or " + RULE_POLICY +
          ", e.g. hold:20,optimal.")]
 VsOpt = Annotated[Optional[List[str]], typer.Option(
     "--vs", metavar="A,B",
-    help="A second line-up (seat 0, seat 1) played on the same games (common random numbers).")]
-
-# -n/--trials as options.trials("games", ...), but with no cap when --precision is given alone
-# (options.trials has no "default unless --precision" form).
-TrialsOpt = Annotated[Optional[int], typer.Option(
-    "-n", "--trials", min=1, metavar="N",
-    help="Number of games to simulate (default 100,000; with --precision alone: until the "
-         "target is met).")]
+    help="A second line-up (seat 1, seat 2) played on the same games (common random numbers).")]
 DEFAULT_TRIALS = 100_000
+TrialsOpt = trials("games", DEFAULT_TRIALS)
 
 
 def _rules(rules_file, sets, goal=None):
@@ -200,7 +196,7 @@ def simulate(n: TrialsOpt = None,
     """Play whole games between two policies; the first player's win rate with its interval.
 
     --vs A,B plays a second line-up on the same games (common random numbers) and reports the
-    difference of seat 0's win rates. With --precision, -n is a cap.
+    difference of seat 1's win rates. With --precision, -n is a cap.
 
     Examples:
 
@@ -211,20 +207,22 @@ def simulate(n: TrialsOpt = None,
     A rule of thumb from `pig advice --out DIR` plays as rule:FILE.json (or FILE holding one
     row of `pig advice --json`'s front); its exact win probability is printed beside:
 
-      pushluck pig simulate --seats rule:front1.json,optimal -n 1000000 --seed 1
+      pushluck pig advice --out pig-rules
+
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.errors import UserError
     from analyzer.games.pig import play
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
-    pair = play.parse_policy_pair(seats)
+    pair = parse_policy_pair(seats)
     if vs and len(vs) > 1:
         raise UserError("pig simulate compares one --vs line-up at a time")
-    pair_b = play.parse_policy_pair(vs[0]) if vs else None
-    if n is None and precision is None:
-        n = DEFAULT_TRIALS
-    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    pair_b = parse_policy_pair(vs[0], "--vs") if vs else None
+    spec = run_spec(trials_or_default(n, precision, DEFAULT_TRIALS), seed, precision, time_limit,
+                    progress, json)
     if pair_b is None:
         out = play.simulate(pair, r, spec)
         w = out["p_first_player_wins"]
@@ -271,7 +269,7 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
 
       pushluck pig advice --out pig-rules
 
-      pushluck pig simulate --seats rule:pig-rules/rule_cx4.json,optimal -n 1000000 --seed 1
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.advice import rule_row
     from analyzer.advice.cli import emit_exact, front_payload

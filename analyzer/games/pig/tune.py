@@ -2,7 +2,7 @@
 
 What belongs here: one :class:`~analyzer.tune.Metric` per quantity worth sweeping over house
 rules, naming its kernel sum column (``kernels.pig.GAME_COLUMNS``); the jobs come from
-:mod:`.play`. The policy of a metric is a seat pair, ``A,B`` (seat 0 moves first).
+:mod:`.play`. The policy of a metric is a seat pair, ``A,B`` (seat 1 moves first).
 """
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ from kernels.pig.game import GAME_COLUMNS
 
 
 def _games_job(rules: PigRules, policy: str):
-    from analyzer.games.pig.play import make_job, parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import make_job
 
-    return make_job(parse_policy_pair(policy), rules)
+    return make_job(parse_policy_pair(policy, "--policy"), rules)
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
 
-    parse_policy_pair(policy)
+    parse_policy_pair(policy, "--policy")
 
 
 METRICS = [

@@ -108,9 +108,9 @@ class DrawRule(BotRule):
     def bot_text(self) -> str:
         if self.band_by == "none":
             return f"{self.bot}:{self.at}"
-        knobs = [f"stop_at={self.at}", f"band_by={self.band_by}"]
-        knobs += band_knobs(self.cuts, self.limits, "cut_{}", "stop_at_{}")
-        return "threshold:" + ",".join(knobs)
+        knobs = [f"stop-at={self.at}", f"band-by={self.band_by}"]
+        knobs += band_knobs(self.cuts, self.limits, "cut-{}", "stop-at-{}")
+        return "threshold:" + ":".join(knobs)
 
 
 def family(bands: str = "all") -> list[DrawRule]:
@@ -241,18 +241,18 @@ class TenGameRacer:
         self._jobs: dict = {}
 
     def values(self, cand, rnd: int) -> np.ndarray:
-        from analyzer.games.ten.bots import parse_bot
+        from analyzer.games.ten.bots import plain_bot
 
-        return self.bot_values(parse_bot(cand.bot_text()), rnd)
+        return self.bot_values(plain_bot(cand.bot_text()), rnd)
 
     def bot_values(self, mine, rnd: int) -> np.ndarray:
         """The per-block win shares of the bot ``mine`` in round ``rnd`` (every seat in turn)."""
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.ten.bots import parse_bot
+        from analyzer.games.ten.bots import plain_bot
         from analyzer.games.ten.whole import Setup
         from kernels.ten.whole_layout import column
 
-        other = parse_bot("threshold")
+        other = plain_bot("threshold")
 
         def job_for(seat):
             if (mine, seat) not in self._jobs:  # a job per rule and seat, built once

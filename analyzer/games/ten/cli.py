@@ -11,8 +11,8 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec,
-                              trials)
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy,
+                              position_command, run_spec, trials, trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
 
@@ -21,7 +21,8 @@ draw when C ≥ 11. Stopping takes either the number cards (opponents gain C tok
 Cards: r5 b9 g1 o7 (colour + value), $3 (currency), r# (colour wild), *5 (number wild), ** (full
 wild); comma-separated lists. The currency split and the player-count marks are assumptions read
 from a deck file (see `pushluck ten deck`; replace with --deck FILE). Whole games with auctions,
-rewards and buys: `ten game` (bots) and `ten decide POSITION.toml` (chance of winning).""")
+rewards and buys: `ten game` (bots) and `ten decide POSITION.toml` (chance of winning;
+`ten position --template` prints a position to fill in). Seats are numbered from 1.""")
 
 POLICIES = ("optimal (exact table), total:t (stop once T ≥ t) or cards:m (stop once the tableau "
             "holds m cards)")
@@ -91,7 +92,7 @@ def deck(deck: DeckOpt = None, players: PlayersOpt = 4, rules_file: RulesOpt = N
 
       pushluck ten deck --players 2 --json
 
-      pushluck ten deck --deck my_deck.toml --set number_wilds=10
+      pushluck ten deck --set number_wilds=10
     """
     from analyzer.games.ten.rules import deck_counts
     from analyzer.output import emit
@@ -180,7 +181,7 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
       pushluck ten best --tableau r5,r3 --json
     """
-    from analyzer.games.ten.exact import best as ten_best
+    from analyzer.games.ten.best import best as ten_best
     from analyzer.output import emit
 
     from analyzer.words import choice_words, decimals_to_show, percent, verdict
@@ -212,10 +213,7 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + RULE_POLICY +
                              ".") = "optimal",
              vs: VsOpt = None,
-             n: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of turns to simulate (default 1,000,000; a cap with "
-                      "--precision).")] = None,
+             n: trials("turns", 1_000_000) = None,
              tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
              tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
              seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -240,6 +238,8 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + R
     A rule from `ten advice --out DIR` plays back as rule:FILE.json (beside threshold policies,
     not beside optimal: one run plays one decision table):
 
+      pushluck ten advice --out ten-rules
+
       pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.errors import UserError
@@ -247,8 +247,7 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + R
     from analyzer.games.ten.play import simulate as ten_sim
     from analyzer.output import emit
 
-    if n is None and precision is None:
-        n = 1_000_000
+    n = trials_or_default(n, precision, 1_000_000)
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     if model.state.cards_left == 0:
         raise UserError("the draw pile is empty: there is nothing to simulate")
@@ -291,7 +290,7 @@ def thresholds(by: Annotated[str, typer.Option(
                    metavar="total|cards",
                    help="total: stop once T ≥ t; cards: stop once the tableau holds m cards.")]
                = "total",
-               n: trials("turns per policy", 200_000) = 200_000,
+               n: trials("turns per policy", 200_000, precision=False) = 200_000,
                out: OutOpt = None, chart: ChartOpt = False,
                seen: SeenOpt = None, players: PlayersOpt = 4, tokens_held: TokensOpt = 0,
                value: ValueOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
@@ -461,3 +460,4 @@ def _register_whole_games() -> None:
 
 
 _register_whole_games()
+app.command("position")(position_command("ten"))

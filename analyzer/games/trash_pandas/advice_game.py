@@ -65,6 +65,7 @@ import numpy as np
 
 from analyzer.advice import Decision, Feature, Rule
 from analyzer.advice.botrule import BotRule, GivenRule, band_knobs
+from analyzer.games.trash_pandas.bots import TABLE_FEATURES
 
 DECISION = Decision("roll", "stop")
 FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
@@ -74,8 +75,8 @@ FEATURES = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5)),
                     unit="cards"),
             Feature("hand", "the number of cards in your hand", (2, 4, 6), unit="cards"),
             Feature("saves", "the number of Blammo! and Nanners you can play", (1, 2))]
-#: advice feature name -> the kernel's stop rule table feature id (whole_bots.py F_*)
-FEATURE_IDS = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
+#: advice feature name -> the kernel's stop rule table feature id (bots.py TABLE_FEATURES)
+FEATURE_IDS = TABLE_FEATURES
 TWO_BAND_CUTS = {"deck": (5, 10, 20, 30), "behind": (1, 2, 3, 5)}
 THREE_BAND_CUTS = {"deck": ((5, 20), (10, 30)), "behind": ((1, 3), (2, 5))}
 TABLE_BAND_CUTS = {"hand": (2, 4, 6), "saves": (1, 2)}
@@ -119,17 +120,17 @@ class StopRule(BotRule):
                     "bonus", (1,))
 
     def bot(self):
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
 
-        return parse_bot(self.bot_text())
+        return plain_bot(self.bot_text())
 
     def bot_text(self) -> str:
         if self.band_by == "none":  # a bonus turn ends at 5 tokens or fewer: 6 plays as 5
-            return (f"heuristic:stop-at={self.stop_at},"
+            return (f"heuristic:stop-at={self.stop_at}:"
                     f"bonus-stop-at={min(self.bonus_stop_at, 5)}")
         knobs = [f"band-by={self.band_by}", f"stop-at={self.stop_at}"]
         knobs += band_knobs(self.cuts, self.limits, "cut-{}", "stop-at-{}")
-        return "heuristic:" + ",".join(knobs)
+        return "heuristic:" + ":".join(knobs)
 
 
 def family(rules, bands: str = "all") -> list[StopRule]:
@@ -167,9 +168,9 @@ class TableRule(GivenRule):
         """The heuristic bot (default knobs) that stops as this rule says."""
         from dataclasses import replace
 
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
 
-        return replace(parse_bot("heuristic"), table=self.table(), source=source)
+        return replace(plain_bot("heuristic"), table=self.table(), source=source)
 
     def bot_text(self) -> str:
         return ("heuristic playing this stop rule from its rule file (game-advice --out DIR "
@@ -271,13 +272,13 @@ class GameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
     def __init__(self, rules, players: int, seed: int, blocks_per_seat: int = BLOCKS_PER_SEAT):
-        from analyzer.games.trash_pandas.bots import parse_bot
+        from analyzer.games.trash_pandas.bots import plain_bot
         from analyzer.games.trash_pandas.whole import GameSetup
 
         self.rules, self.players, self.seed = rules, players, seed
         self.blocks = blocks_per_seat * players
         self.games = 0
-        self.others = parse_bot("heuristic")
+        self.others = plain_bot("heuristic")
         # rules, deck and solver tables once; each job only swaps the line-up's bot rows
         self.base = GameSetup(rules, players, [(self.others,) * players])
         self.columns = self.base.columns()

@@ -65,7 +65,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --out advice --seed 2
 
-      pushluck trash-pandas game --seats "rule:advice/rule_cx5.json;heuristic;heuristic" --seed 2
+      pushluck trash-pandas game --seats rule:advice/rule_cx5.json,heuristic,heuristic --seed 2
 
       pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """

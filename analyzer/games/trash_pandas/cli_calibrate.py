@@ -50,7 +50,7 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
     """
     from analyzer.errors import UserError, mark_interrupted
     from analyzer.games.trash_pandas.belief import check_belief
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.cli_whole import _whole_rules
     from analyzer.output import note
 
@@ -58,7 +58,7 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
         raise UserError("--chart writes into --out DIR: give --out too")
     check_belief(belief)
     r = _whole_rules(rules_file, set_)
-    lineup = parse_lineup(seats, None, players)
+    lineup = parse_lineup(seats, players)
     if any(b.name == "rollout" for b in lineup):
         raise UserError("calibrate freezes its positions from the plain-Python reference games, "
                         "which have no rollout:K bot: give --seats without rollout")

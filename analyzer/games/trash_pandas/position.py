@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from analyzer.errors import UserError
 from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS
+from analyzer.seats import seat_number
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,7 +149,7 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int,
         if key not in data:
             raise UserError(f"position: '{key}' is required")
     players = _int(data, "players", "position", 2, 4)
-    me = _int(data, "me", "position", 1, players) - 1
+    me = seat_number(data["me"], "position: 'me'", players)
     left = _int(data, "cards_left", "position", 0)
     held_list = data.get("held", [])
     if not isinstance(held_list, list) or not all(isinstance(h, str) for h in held_list):

@@ -28,7 +28,7 @@ def _setup(params: dict, rules: dict):
 
 def _mc_settings(params: dict, rules: dict):
     """The Monte Carlo check's rules, value model and parsed policies (its settings check)."""
-    from analyzer.games.trash_pandas.play import parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     r, values = _settings(params, rules)
     names = params.get("policies", ["optimal", "stop-at:2", "stop-at:3", "stop-at:6"])
@@ -148,17 +148,17 @@ WEIGHTS = ("draw", "stash", "steal", "mask", "card", "bust")
 def _whole_games_settings(params: dict, rules: dict):
     """Rules, (player count, line-up) per count and the compared 3-player line-ups of the
     whole-games part (its settings check: every bot name parsed as `trash-pandas game` does)."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
     from analyzer.rules import build_rules
 
     r = build_rules(TrashPandasRules, None, None, rules)
     bot = params.get("bot", "heuristic")
-    by_count = [(players, parse_lineup(bot, None, players))
+    by_count = [(players, parse_lineup(bot, players, "bot"))
                 for players in params.get("players", [2, 3, 4])]
     bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
                                "heuristic:stop-at=4", "random"])
-    base = parse_lineup(bots[0], None, 3)
-    lineups = [base] + [(parse_lineup(b, None, 1)[0],) + base[1:] for b in bots[1:]]
+    base = parse_lineup(bots[0], 3, "bots")
+    lineups = [base] + [(parse_bot(b, "bots"),) + base[1:] for b in bots[1:]]
     return r, by_count, lineups
 
 

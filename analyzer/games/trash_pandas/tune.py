@@ -29,7 +29,8 @@ from kernels.trash_pandas.turn import COLUMNS
 
 def _turn_job(rules: TrashPandasRules, policy: str):
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import build_tables, make_job, parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import build_tables, make_job
 
     solver = TurnSolver(ValueModel(), rules)
     return make_job(build_tables(parse_policy(policy), solver, 0, 0, 0), solver)
@@ -37,7 +38,8 @@ def _turn_job(rules: TrashPandasRules, policy: str):
 
 def _turn_range(rules: TrashPandasRules, policy: str) -> tuple[float, float]:
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import _rare_ranges, build_tables, parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import _rare_ranges, build_tables
 
     solver = TurnSolver(ValueModel(), rules)
     _tokens, (_rare, any_turn) = _rare_ranges(build_tables(parse_policy(policy), solver, 0, 0, 0),
@@ -46,23 +48,23 @@ def _turn_range(rules: TrashPandasRules, policy: str) -> tuple[float, float]:
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.trash_pandas.play import parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     parse_policy(policy)
 
 
 def _games_job(rules: TrashPandasRules, policy: str):
-    """Whole 3-player games; ``policy`` is a bot for every seat, or one per seat (';')."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    """Whole 3-player games; ``policy`` is a bot for every seat, or one per seat (',')."""
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, game_job
 
-    return game_job(GameSetup(rules, 3, [parse_lineup(policy, None, 3)]))
+    return game_job(GameSetup(rules, 3, [parse_lineup(policy, 3, "--policy")]))
 
 
 def _check_bot(policy: str) -> None:
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
 
-    parse_lineup(policy, None, 3)
+    parse_lineup(policy, 3, "--policy")
 
 
 def _game_column(name: str) -> int:
@@ -92,7 +94,8 @@ def _never_six_turn(rules: TrashPandasRules, policy: str) -> str:
     """Why a lone turn under ``policy`` never collects all six tokens ("" when it may): its
     exact chance of doing so is 0 (the policy evaluator, not a sample)."""
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
 
     solver = TurnSolver(ValueModel(), rules)
     spec = parse_policy(policy)
@@ -105,10 +108,10 @@ def _never_six_game(_rules, policy: str) -> str:
     """Why no seat of a whole game under ``policy`` ever collects all six ("" when one may):
     every seat is a heuristic bot that stops below six tokens, and none plays Yum Yum (the
     only card that makes a stopped player roll on)."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
 
     limits = []
-    for bot in parse_lineup(policy, None, 3):
+    for bot in parse_lineup(policy, 3, "--policy"):
         knobs = dict(bot.knobs)
         if bot.name != "heuristic" or bot.table or knobs["yumyum-at"] != 0:
             return ""
@@ -165,11 +168,12 @@ METRICS += [
 
 def _set_knob(policy: str, knob: str, value: str) -> str:
     """``policy`` with ``knob = value`` on every seat's bot (``--space stop-at=2..5``)."""
-    from analyzer.games.trash_pandas.bots import Bot, lineup_label, parse_bot, parse_lineup
+    from analyzer.games.trash_pandas.bots import Bot, lineup_label
+    from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
 
     fresh = dict(parse_bot(f"heuristic:{knob}={value}").knobs)[knob]  # checks the value
     seats = []
-    for bot in parse_lineup(policy, None, 3):
+    for bot in parse_lineup(policy, 3, "--policy"):
         if bot.name == "random" or bot.table:
             from analyzer.errors import UserError
 

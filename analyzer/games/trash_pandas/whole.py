@@ -246,11 +246,11 @@ def render_game(out: dict) -> str:
 def python_reference_games(n: int, seed: int, players: int = 3, bot: str = "heuristic") -> float:
     """``n`` whole games by the plain-Python reference (reference.py) on the kernel's streams
     (block size :data:`BLOCK_SIZE`); returns seat 1's win rate. For `pushluck bench`."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.bots import plain_lineup
     from analyzer.games.trash_pandas.reference import play_reference_game
     from analyzer.rng import block_keys
 
-    setup = GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)])
+    setup = GameSetup(TrashPandasRules(), players, [plain_lineup(bot, players)])
     blocks = -(-n // BLOCK_SIZE)
     keys = block_keys(seed, 0, blocks)
     wins = 0.0
