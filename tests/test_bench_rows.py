@@ -187,9 +187,10 @@ def test_time_kernel_runs_the_calibration_beside_the_case():
     assert alone["of_beside"] is None and alone["of_beside_scaling"] is None
 
 
-def test_a_targeted_case_brings_the_calibration_loop_along():
-    """`bench --game gostop` still runs the calibration loop (first), since its targets are
-    judged by it; a selection without targets, or with the calibration already, is unchanged."""
+def test_a_kernel_case_brings_the_calibration_loop_along():
+    """`bench --game gostop` still runs the calibration loop (first): targets are judged by it
+    and `--json` records its rate beside the CPU (issue 39), so a kernel case without a target
+    brings it too; a selection of queries only, or with the calibration already, is unchanged."""
     from analyzer.benchkit import CALIBRATION_CASE, BenchCase
     from analyzer.cli.bench import _cases, _with_calibration
 
@@ -198,9 +199,34 @@ def test_a_targeted_case_brings_the_calibration_loop_along():
     assert (with_cal[0].game, with_cal[0].name) == CALIBRATION_CASE
     assert with_cal[1:] == gostop
     untargeted = [c for c in gostop if not (isinstance(c, BenchCase) and c.target)]
-    assert _with_calibration(untargeted) == untargeted
+    assert any(isinstance(c, BenchCase) for c in untargeted)
+    assert _with_calibration(untargeted)[1:] == untargeted
+    queries = [c for c in gostop if not isinstance(c, BenchCase)]
+    assert _with_calibration(queries) == queries
     tp = _cases(["trash-pandas"])
     assert _with_calibration(tp) == tp
+
+
+def test_the_machine_is_read_from_the_first_cpu_of_cpuinfo(tmp_path):
+    """`bench --json` names the CPU (issue 39): the first CPU's block of /proc/cpuinfo, and the
+    line the text output starts with."""
+    from analyzer.benchkit import machine, machine_line
+
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
+                    "model\t\t: 2\nmodel name\t: AMD EPYC 9B45\n\n"
+                    "processor\t: 1\ncpu family\t: 6\nmodel\t\t: 85\n"
+                    "model name\t: Intel Xeon\n")
+    m = machine(str(info))
+    assert (m["cpu_model"], m["cpu_family"], m["cpu_model_number"]) == ("AMD EPYC 9B45", "26", "2")
+    assert m["llvm_cpu"]  # LLVM always names the host
+    m["llvm_cpu"], m["cpu_count"] = "znver5", 2
+    assert machine_line(m, 912.4e6) == ("machine: AMD EPYC 9B45 (family 26, model 2, LLVM "
+                                        "compiles for znver5), 2 CPUs; calibration loop 912M "
+                                        "turns/s on 1 core")
+    assert machine(str(tmp_path / "none"))["cpu_family"] is None  # no such file: no numbers
+    bare = dict(m, cpu_family=None, cpu_model_number=None, llvm_cpu=None)
+    assert machine_line(bare, None) == "machine: AMD EPYC 9B45, 2 CPUs"
 
 
 def test_issue_16_targets_are_on_their_rows():

@@ -229,13 +229,14 @@ def scaling_note(case, cores: int, cpu_count: int, how: dict) -> str | None:
 
 
 def _with_calibration(cases: list) -> list:
-    """``cases``, with the calibration loop's case first when a case with a throughput target is
-    among them and the calibration is not (its rate in the same run rescales the targets)."""
+    """``cases``, with the calibration loop's case first when a kernel case is among them and
+    the calibration is not: its rate in the same run rescales the targets, and `--json` records
+    it with the CPU so that figures from different machines can be compared."""
     from analyzer.benchkit import CALIBRATION_CASE, BenchCase
     from analyzer.games import get_game
 
     kernel_cases = [c for c in cases if isinstance(c, BenchCase)]
-    if (not any(c.target for c in kernel_cases)
+    if (not kernel_cases
             or any((c.game, c.name) == CALIBRATION_CASE for c in kernel_cases)):
         return cases
     game, name = CALIBRATION_CASE
@@ -388,7 +389,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.output import emit, note, table
 
-    from analyzer.benchkit import CALIBRATION_CASE, BenchCase, BenchQuery, BenchTiming
+    from analyzer.benchkit import (CALIBRATION_CASE, BenchCase, BenchQuery, BenchTiming, machine,
+                                  machine_line)
 
     if warm and jobs > 1:
         return _warm_in_processes(game, jobs, json, not kernels_only)
@@ -439,8 +441,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     if queries:
         note("bench: query latency …")
     latency = _query_latency(queries)
-    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, "targets": targets,
-               "timings": timings, "query_latency": latency}
+    cal_row = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
+    payload = {"cores": cores, "cpu_count": os.cpu_count(), "machine": machine(),
+               "calibration_per_second_1_core": cal_row and cal_row["per_second_1_core"],
+               "cases": rows, "targets": targets, "timings": timings, "query_latency": latency}
 
     def render():
         body = table([(r["game"], r["case"], f"{r['per_second_1_core']:,.0f}",
@@ -451,7 +455,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                       for r in rows],
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
-        lines = [body] if rows else []
+        lines = [machine_line(payload["machine"], payload["calibration_per_second_1_core"])]
+        lines += [body] if rows else []
         for r in rows:
             if r["scaling_note"]:
                 lines.append(f"{r['game']} {r['case']}: scaling {r['scaling']:.2f}× — "
