@@ -81,12 +81,32 @@ class RunResult:
         return self.n / self.kernel_seconds if self.kernel_seconds > 0 else float("inf")
 
 
+def rate_text(per_second: float | None) -> str:
+    """A rate in three significant figures with k/M/G (``12.3k/s``); empty before there is one."""
+    if not per_second or not math.isfinite(per_second) or per_second <= 0:
+        return ""
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")):
+        if per_second >= scale:
+            return f"{per_second / scale:.3g}{suffix}/s"
+    return f"{per_second:.2g}/s"
+
+
+def label_width(columns: int) -> int:
+    """How much of a bar's label fits beside its count, rate and times in ``columns``: the rest
+    of the line needs about 50 columns (the bar itself at least 10)."""
+    return max(12, min(40, columns - 50))
+
+
 class Progress:
     """A progress bar on stderr (Rich): only on a terminal, only after about a second, fitted to
-    the terminal's width, with the rate and an ETA when the total is known."""
+    the terminal's width (80 columns hold it whole), with the count, the rate and, when the total
+    is known, the time left."""
 
     def __init__(self, label: str, total: int | None, unit: str, enabled: bool | None = None):
-        self.label = label if len(label) <= 40 else label[:39] + "…"
+        import shutil
+
+        room = label_width(shutil.get_terminal_size((80, 24)).columns)
+        self.label = label if len(label) <= room else label[:room - 1] + "…"
         self.total = total
         self.unit = unit
         self.start = time.perf_counter()
@@ -99,8 +119,16 @@ class Progress:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress,
                                    TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 
+        from rich.progress import ProgressColumn
+        from rich.text import Text
+
+        class RateColumn(ProgressColumn):
+            def render(self, task):
+                return Text(rate_text(task.finished_speed or task.speed))
+
         columns = [TextColumn("{task.description}"), BarColumn(bar_width=None),
-                   MofNCompleteColumn(), TextColumn(self.unit), TimeElapsedColumn()]
+                   MofNCompleteColumn(), TextColumn(self.unit), RateColumn(),
+                   TimeElapsedColumn()]
         if self.total:
             columns.append(TimeRemainingColumn())
         columns.append(TextColumn("{task.fields[note]}"))

@@ -77,11 +77,13 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
 
     def render():
         text = [f"Ten whole games, {players} players, n = {out['n']:,} games per line-up, "
-                f"seed {rs.seed}"]
+                f"seed {rs.seed}", "± one SE [95% interval]"]
         for lu in out["lineups"]:
             text.append(f"line-up {lu['name']}: {', '.join(lu['bots'])}")
-            text.append(table([[s["seat"], s["win_rate"].format(3), s["score"].format(2),
-                                s["tokens_end"].format(2), s["cards_end"].format(2)]
+            # 80 columns: the win rate with its interval, the rest as estimate ± SE (the JSON
+            # and --out hold every interval)
+            text.append(table([[s["seat"], s["win_rate"].format(3), _pm(s["score"]),
+                                _pm(s["tokens_end"]), _pm(s["cards_end"])]
                                for s in lu["seats"]],
                               ["seat", "win rate", "score", "tokens at end", "cards at end"]))
             for key in ("winner_score", "turns", "rounds", "busts", "number_busts",
@@ -100,6 +102,11 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
         return "\n".join(text)
 
     emit(out, json, render)
+
+
+def _pm(stat, digits: int = 2) -> str:
+    """``estimate ± SE`` (a table cell that leaves the interval to the JSON)."""
+    return f"{stat.estimate:.{digits}f} ± {stat.se:.{digits}f}"
 
 
 def decide(position: PositionArg = None, example: ExampleOpt = None, seats: SeatsOpt = None,

@@ -240,8 +240,8 @@ def _learn(setup, lineup) -> dict:
 
     from analyzer.output import note
 
-    note(f"learning how the opponents hold their cards from {GAMES:,} self-play games "
-         "(once for these rules and seats; cached)…")
+    note(f"learning how the opponents hold cards from {GAMES:,} self-play games (once; "
+         "cached)…")
     states, seats = self_play_states(setup, lineup)
     hid = hidden_split_counts(setup, lineup, states, seats)
     groups = seat_groups(lineup)

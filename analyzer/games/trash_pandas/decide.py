@@ -188,6 +188,7 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
 
 def render_decide(out: dict) -> str:
     from analyzer.games.trash_pandas.score import CARD_NAMES
+    from analyzer.words import WIDTH, fit
 
     who = ", ".join(f"seat {r['seat']} {r['bot']}" + (" (me)" if r["me"] else "")
                     for r in out["seats"])
@@ -210,7 +211,11 @@ def render_decide(out: dict) -> str:
         extra = ""
         if "vs_" + base in row:
             extra = f"   change vs {base}: {row['vs_' + base].format(4)}"
-        lines.append(f"  {row['choice']:<8} P(win) = {row['p_win'].format(4)}{extra}")
+        line = f"  {row['choice']:<8} P(win) = {row['p_win'].format(4)}"
+        if len(line + extra) <= WIDTH:
+            lines.append(line + extra)
+        else:
+            lines += [line, " " * 11 + extra.strip()]
     lines.append(f"  → {out['recommendation']}" + (f" ({out['note']})" if out["note"] else ""))
     t = out["turn_level"]
     if "ev_stop" in t:
@@ -220,4 +225,4 @@ def render_decide(out: dict) -> str:
     else:
         lines.append(f"  turn-level (exact, card-equivalents): {t['recommendation']} "
                      f"({t['value']:.3f})")
-    return "\n".join(lines)
+    return "\n".join(fit(lines))
