@@ -1,18 +1,20 @@
 """``pushluck play GAME --script FILE``: the table companion without a screen.
 
-The file holds one entry per line (the language of analyzer/play/<game>.py; ``#`` starts a
-comment, blank lines are skipped). Each entry is applied in order; after it the position is
+The file holds one entry per line (the language of analyzer/play/<game>.py; ``#`` at the start or after
+a space starts a comment, blank lines are skipped). Each entry is applied in order; after it the position is
 printed and, when the entry leaves me at a choice, the answer (analyzer/play/answer.py) with
 each choice's chance of winning and its 95% interval. An impossible entry stops the script with
 one line naming its line number and the reason.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from analyzer.errors import UserError
 
 MAX_SCRIPT_BYTES = 1 << 20
+COMMENT = re.compile(r"(^|\s)#.*")  # a '#' after a space or at the start (r# is a card)
 
 
 def read_script(path: str) -> list[tuple[int, str]]:
@@ -31,7 +33,7 @@ def read_script(path: str) -> list[tuple[int, str]]:
         raise UserError(f"{p} is not UTF-8 text") from None
     out = []
     for i, line in enumerate(text.splitlines()):
-        entry = line.split("#", 1)[0].strip()
+        entry = COMMENT.sub("", line).strip()
         if entry:
             out.append((i + 1, entry))
     return out
