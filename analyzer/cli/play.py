@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import JsonOpt, SeedOpt
+from analyzer.options import JsonOpt, SeedOpt, trials
 
 PLAY_HELP = """Follow a real game at the table and answer at each of my choices in chance of
 winning (the same playouts as `decide`, refined while you think).
@@ -21,10 +21,10 @@ MeOpt = Annotated[int, typer.Option("--me", metavar="SEAT", help="My seat (seats
 ScriptOpt = Annotated[Optional[str], typer.Option(
     "--script", metavar="FILE", help="Read the entries from FILE (one a line, # comments) and "
     "print instead of opening the app.")]
-PlayoutsOpt = Annotated[int, typer.Option(
-    "-n", "--trials", min=1, metavar="N",
-    help="Playouts per choice for each answer (default 400: about a second; the app refines "
-         "with more while you think).")]
+DEFAULT_PLAYOUTS = 400
+PlayoutsOpt = trials("playouts per choice", DEFAULT_PLAYOUTS, precision=False,
+                     note=": about a second; the app then refines with 4 and 16 times as many "
+                          "while you think")
 SaveOpt = Annotated[Optional[str], typer.Option(
     "--save", metavar="FILE.toml", help="Where the position is saved: `s` in the app; with "
     "--script the position after the last entry (default: the app saves to "
@@ -32,7 +32,6 @@ SaveOpt = Annotated[Optional[str], typer.Option(
 SeatsOpt = Annotated[Optional[str], typer.Option(
     "--seats", metavar="BOT,BOT,…", help="The bots that play the rest of the game in each "
     "answer, as `decide --seats` (default: heuristic in Trash Pandas, threshold in Ten).")]
-DEFAULT_PLAYOUTS = 400
 APP_SAVE = "play-position.toml"
 
 app = typer.Typer(help=PLAY_HELP, no_args_is_help=True, rich_markup_mode=None,
