@@ -116,3 +116,20 @@ def test_the_top_level_help_lists_play_and_loads_no_textual():
                        timeout=120)
     assert "play" in r.stdout
     assert r.stderr.strip().endswith("False")
+
+
+def test_a_saved_position_replays_its_game(tmp_path):
+    """The saved file ends with the entries ('#> '); --script on it replays the same game."""
+    script = tmp_path / "game.txt"
+    script.write_text(TEN_SCRIPT)
+    first, second = tmp_path / "a.toml", tmp_path / "b.toml"
+    for src, dst in ((script, first), (first, second)):
+        r = run("play", "ten", "--players", "3", "--me", "2", "--script", str(src), "-n", "8",
+                "--seed", "1", "--save", str(dst))
+        assert r.returncode == 0, r.stderr
+    a, b = first.read_text(), second.read_text()
+    assert "#> won 1 2t\n#> draw o6\n" in a
+    assert a == b
+    r = run("play", "ten", "--players", "3", "--me", "2", "--script", str(first), "--load",
+            str(first))
+    assert r.returncode == 2 and "--load" in r.stderr

@@ -25,6 +25,9 @@ DEFAULT_PLAYOUTS = 400
 PlayoutsOpt = trials("playouts per choice", DEFAULT_PLAYOUTS, precision=False,
                      note=": about a second; the app then refines with 4 and 16 times as many "
                           "while you think")
+LoadOpt = Annotated[Optional[str], typer.Option(
+    "--load", metavar="FILE", help="Open the app after the entries of FILE (a script, or a "
+    "position saved by play: its '#> ' lines).")]
 SaveOpt = Annotated[Optional[str], typer.Option(
     "--save", metavar="FILE.toml", help="Where the position is saved: `s` in the app; with "
     "--script the position after the last entry (default: the app saves to "
@@ -44,15 +47,18 @@ def _seat(me: int, players: int) -> int:
     return seat_number(me, "--me", players)
 
 
-def _run(table, script, n, seed, save, as_json, ask_kw: dict) -> None:
+def _run(table, script, load, n, seed, save, as_json, ask_kw: dict) -> None:
     """The script mode, or the app."""
     from analyzer.errors import UserError
     from analyzer.options import run_spec
+    from analyzer.play.script import read_script
 
     spec = run_spec(n, seed, as_json=as_json)
     if script is None:
         if as_json:
             raise UserError("--json needs --script (the app prints nothing)")
+        if load is not None:
+            table.replay([e for _, e in read_script(load)])
         from analyzer.play.app import run_app
 
         run_app(table, n, spec.seed, save or APP_SAVE, ask_kw)
@@ -61,7 +67,11 @@ def _run(table, script, n, seed, save, as_json, ask_kw: dict) -> None:
 
     from analyzer.output import emit
     from analyzer.play.answer import answer
-    from analyzer.play.script import read_script, run_script
+    from analyzer.play.script import run_script
+
+    if load is not None:
+        raise UserError("--load opens the app where a game left off; with --script give one "
+                        "file")
 
     entries = read_script(script)
 
@@ -90,7 +100,8 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
                  seats: SeatsOpt = None, belief: Annotated[str, typer.Option(
                      "--belief", metavar="NAME", help="The belief about unseen cards, as "
                      "`trash-pandas decide --belief`: model (default), rules, uniform.")]
-                 = "model", seed: SeedOpt = None, save: SaveOpt = None, json: JsonOpt = False):
+                 = "model", seed: SeedOpt = None, save: SaveOpt = None, load: LoadOpt = None,
+                 json: JsonOpt = False):
     """Trash Pandas at the table: enter rolls and cards as they happen; at each of my
     roll-or-stop and take-or-spend choices the chance of winning of each choice.
 
@@ -105,20 +116,22 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
       pushluck play trash-pandas --players 3 --me 2 --script my_game.txt --seed 1
 
       pushluck play trash-pandas --players 2 --me 1 --script my_game.txt --save pos.toml
+
+      pushluck play trash-pandas --players 2 --me 1 --load pos.toml
     """
     from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.play.trash_pandas import TrashPandasTable
 
     check_belief(belief)
     table = TrashPandasTable(players, _seat(me, players))
-    _run(table, script, n, seed, save, json, {"belief": belief, "seats": seats})
+    _run(table, script, load, n, seed, save, json, {"belief": belief, "seats": seats})
 
 
 def ten(players: Annotated[int, typer.Option("--players", min=1, max=5,
                                              help="Players (1-5).")] = 4,
         me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
         seats: SeatsOpt = None, seed: SeedOpt = None, save: SaveOpt = None,
-        json: JsonOpt = False):
+        load: LoadOpt = None, json: JsonOpt = False):
     """Ten at the table: enter the cards drawn, rewards, auctions and buys; at each of my
     draw-or-stop, buy and bid choices the chance of winning of each choice.
 
@@ -135,7 +148,7 @@ def ten(players: Annotated[int, typer.Option("--players", min=1, max=5,
     from analyzer.play.ten import TenTable
 
     table = TenTable(players, _seat(me, players))
-    _run(table, script, n, seed, save, json, {"seats": seats})
+    _run(table, script, load, n, seed, save, json, {"seats": seats})
 
 
 def register(root: typer.Typer) -> None:

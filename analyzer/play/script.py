@@ -5,6 +5,9 @@ a space starts a comment, blank lines are skipped). Each entry is applied in ord
 printed and, when the entry leaves me at a choice, the answer (analyzer/play/answer.py) with
 each choice's chance of winning and its 95% interval. An impossible entry stops the script with
 one line naming its line number and the reason.
+
+A position file saved by ``play`` ends with its entries as ``#> entry`` comments; given such a
+file, only those lines are read, so the saved game replays.
 """
 from __future__ import annotations
 
@@ -31,8 +34,12 @@ def read_script(path: str) -> list[tuple[int, str]]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{p} is not UTF-8 text") from None
+    lines = text.splitlines()
+    saved = [(i + 1, line[3:].strip()) for i, line in enumerate(lines) if line.startswith("#> ")]
+    if saved:  # a position saved by `play`: its entries are the '#> ' comments
+        return saved
     out = []
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(lines):
         entry = COMMENT.sub("", line).strip()
         if entry:
             out.append((i + 1, entry))

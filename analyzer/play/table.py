@@ -83,6 +83,13 @@ class Table:
             except UserError as exc:
                 raise UserError(f"entry {i + 1} '{e}': {exc}") from None
 
+    def entries_trailer(self) -> str:
+        """The entries as comments ending a saved position (``#> entry``): ``pushluck play
+        GAME --script FILE`` (or ``--load FILE``) on the saved file replays the game."""
+        head = (f"\n# The entries of this game; replay them with: pushluck play {self.GAME} "
+                f"--players {self.players} --me {self.me + 1} --script THIS_FILE (or --load)\n")
+        return head + "".join(f"#> {e}\n" for e in self.entries)
+
     def save(self, path: str) -> None:
         """Write the position (``position_toml``, the game's ``decide`` format) to ``path``,
         atomically (analyzer/output.py: never through a link, never half a file)."""

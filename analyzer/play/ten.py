@@ -314,7 +314,7 @@ class TenTable(Table):
     def position_toml(self) -> str:
         return toml_text(self.position(), f"A Ten position written by `pushluck play` after "
                                           f"{len(self.entries)} entries; `pushluck ten decide "
-                                          f"FILE` answers it.")
+                                          f"FILE` answers it.") + self.entries_trailer()
 
     def describe(self) -> str:
         s = self.state

@@ -463,7 +463,7 @@ class TrashPandasTable(Table):
         if s.active != self.me:
             head += (f"\nSeat {s.active + 1} is playing: read as the start of my (seat "
                      f"{self.me + 1}) next turn.")
-        return toml_text(self.position(), head)
+        return toml_text(self.position(), head) + self.entries_trailer()
 
     def describe(self) -> str:
         """The position panel: whose turn, the tokens, every seat's counts, my cards."""
