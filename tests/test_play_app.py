@@ -235,3 +235,22 @@ def test_the_readme_screenshot_is_written_from_a_real_run():
     assert "stop" in answer
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     SCREENSHOT.write_text(svg, encoding="utf-8")
+
+
+def test_resizing_to_80x24_keeps_every_panel_on_screen():
+    async def play():
+        table = TrashPandasTable(4, 3)
+        app = PlayApp(table, (N,), SEED, "unused.toml")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await type_entry(pilot, "deal feesh blammo doggo pie nanners shiny")
+            assert app.query_one("#entry").region.bottom > 24  # docked low on the big screen
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            for sel in ("#position", "#answer", "#message", "#entry"):
+                r = app.query_one(sel).region
+                assert r.height > 0 and r.bottom <= SIZE[1] and r.right <= SIZE[0], sel
+            # every line of the position fits in the panel (inside its border), none cut off
+            lines = table.describe().splitlines()
+            assert app.query_one("#position").region.height >= len(lines) + 2
+
+    asyncio.run(play())

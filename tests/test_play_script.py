@@ -133,3 +133,14 @@ def test_a_saved_position_replays_its_game(tmp_path):
     r = run("play", "ten", "--players", "3", "--me", "2", "--script", str(first), "--load",
             str(first))
     assert r.returncode == 2 and "--load" in r.stderr
+
+
+def test_set_changes_the_rules_the_table_follows(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text("deal feesh blammo doggo\n")  # deal = 2345: seat 2 is dealt three
+    r = run("play", "trash-pandas", "--me", "2", "--script", str(script), "--seed", "1",
+            "--set", "deal=2345")
+    assert r.returncode == 0, r.stderr
+    assert "pile 44" in r.stdout  # 53 − 2 − 3 − 4
+    r = run("play", "trash-pandas", "--me", "2", "--script", str(script), "--seed", "1")
+    assert r.returncode == 2 and "4 cards, 3 named" in r.stderr

@@ -213,3 +213,20 @@ def test_the_saved_position_is_one_decide_reads_and_replays():
     assert c.cards_left == 39 and c.me == 1 and c.rolled == 3  # paw is token 3
     assert c.opp_hand[0] == 3 and c.opp_down[0] == 1 and c.opp_hand[2] == 4
     assert sum(c.pool) == 39 + 3 + 1 + 4
+
+
+def test_house_rules_change_the_table():
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    # deal = 2345: seat 2 is dealt three; mask_card = discard: the Bandit Mask's card is
+    # discarded, not taken into the hand
+    t = TrashPandasTable(3, 1, TrashPandasRules(deal="2345", mask_card="discard"))
+    t.enter("deal feesh blammo doggo")
+    assert saved(t)["cards_left"] == 53 - 2 - 3 - 4
+    t.enter("roll mask")
+    t.enter("take")
+    t.enter("stop")
+    t.enter("reveal shiny")
+    p = saved(t)
+    assert p["discard"] == {"shiny": 1} and p["seat"]["1"]["hand"] == 2
+    assert p["history"][-1] == {"seat": 1, "event": "reveal", "card": "shiny"}

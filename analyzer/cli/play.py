@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import JsonOpt, SeedOpt, trials
+from analyzer.options import JsonOpt, RulesOpt, SeedOpt, SetOpt, trials
 
 PLAY_HELP = """Follow a real game at the table and answer at each of my choices in chance of
 winning (the same playouts as `decide`, refined while you think).
@@ -101,7 +101,7 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
                      "--belief", metavar="NAME", help="The belief about unseen cards, as "
                      "`trash-pandas decide --belief`: model (default), rules, uniform.")]
                  = "model", seed: SeedOpt = None, save: SaveOpt = None, load: LoadOpt = None,
-                 json: JsonOpt = False):
+                 rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Trash Pandas at the table: enter rolls and cards as they happen; at each of my
     roll-or-stop and take-or-spend choices the chance of winning of each choice.
 
@@ -122,8 +122,10 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
     from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.play.trash_pandas import TrashPandasTable
 
+    from analyzer.games.trash_pandas.cli_whole import _whole_rules
+
     check_belief(belief)
-    table = TrashPandasTable(players, _seat(me, players))
+    table = TrashPandasTable(players, _seat(me, players), _whole_rules(rules_file, set_))
     _run(table, script, load, n, seed, save, json, {"belief": belief, "seats": seats})
 
 
@@ -131,7 +133,8 @@ def ten(players: Annotated[int, typer.Option("--players", min=1, max=5,
                                              help="Players (1-5).")] = 4,
         me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
         seats: SeatsOpt = None, seed: SeedOpt = None, save: SaveOpt = None,
-        load: LoadOpt = None, json: JsonOpt = False):
+        load: LoadOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+        json: JsonOpt = False):
     """Ten at the table: enter the cards drawn, rewards, auctions and buys; at each of my
     draw-or-stop, buy and bid choices the chance of winning of each choice.
 
@@ -145,9 +148,11 @@ def ten(players: Annotated[int, typer.Option("--players", min=1, max=5,
 
       pushluck play ten --players 3 --me 2 --script my_game.txt --seed 1
     """
+    from analyzer.games.ten.cli_whole import _rules
     from analyzer.play.ten import TenTable
 
-    table = TenTable(players, _seat(me, players))
+    rules, deck_spec = _rules(rules_file, set_, None)
+    table = TenTable(players, _seat(me, players), rules)
     _run(table, script, load, n, seed, save, json, {"seats": seats})
 
 
