@@ -144,3 +144,32 @@ def test_set_changes_the_rules_the_table_follows(tmp_path):
     assert "pile 44" in r.stdout  # 53 − 2 − 3 − 4
     r = run("play", "trash-pandas", "--me", "2", "--script", str(script), "--seed", "1")
     assert r.returncode == 2 and "4 cards, 3 named" in r.stderr
+
+
+def test_the_rule_of_thumb_is_the_one_advice_finds_for_my_cards(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text(TP_SCRIPT)
+    r = run("play", "trash-pandas", "--players", "3", "--me", "2", "--script", str(script),
+            "-n", "16", "--seed", "1", "--belief", "rules", "--json")
+    assert r.returncode == 0, r.stderr
+    rule = json.loads(r.stdout)["steps"][-1]["answer"]["rule_of_thumb"]
+    # my hand then: Blammo!, Doggo, Feesh, MMM Pie!, none gained this turn
+    a = run("trash-pandas", "advice", "--blammo", "1", "--pie", "1", "--bands", "1",
+            "--clauses", "1", "--json")
+    assert a.returncode == 0, a.stderr
+    front = json.loads(a.stdout)["front"][0]
+    assert rule["words"] == front["words"] and rule["loss"] == front["loss"]
+
+
+def test_the_app_lists_the_best_choices_when_there_are_many():
+    from analyzer.play.answer import answer_lines
+    from analyzer.stats import wilson
+
+    wins = [30, 10, 50, 20, 40, 60, 5]  # of 100: the best five are 60, 50, 40, 30, 20
+    out = {"game": "ten", "me": 2, "n": 100, "seed": 1, "recommendation": "bid 5",
+           "p_win": {f"bid {i}": wilson(w, 100) for i, w in enumerate(wins)}}
+    lines = answer_lines(out, 5)
+    shown = [x.split()[1] for x in lines if x.startswith("  bid")]
+    assert shown == ["0", "2", "3", "4", "5"]  # in their order, 10 and 5 left out
+    assert "(2 more" in lines[6]
+    assert len([x for x in answer_lines(out) if x.startswith("  bid")]) == 7

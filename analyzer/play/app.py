@@ -24,6 +24,9 @@ from textual.widgets import Footer, Input, Static
 from analyzer.errors import UserError
 
 
+ANSWER_ROWS = 5  # choices shown in the answer panel (the best ones), so that 80×24 holds it
+
+
 class EntrySuggester(Suggester):
     """Suggests the completion of the last word of the entry (analyzer/play/table.py)."""
 
@@ -68,13 +71,14 @@ class PlayApp(App):
     CSS = """
     Screen { layout: vertical; }
     #position { height: auto; max-height: 11; border: round $accent; padding: 0 1; }
-    #answer { height: auto; min-height: 3; max-height: 8; border: round $success;
+    #answer { height: auto; min-height: 3; max-height: 11; border: round $success;
               padding: 0 1; }
     #help { display: none; height: auto; max-height: 19; border: round $warning;
             padding: 0 1; }
     #help.shown { display: block; }
     #message { height: 1; padding: 0 1; }
     #entry { dock: bottom; margin-bottom: 1; }
+    Footer { dock: bottom; }
     """
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo"),
@@ -146,7 +150,8 @@ class PlayApp(App):
             except UserError as exc:
                 self.call_from_thread(self.show_answer, version, None, f"no answer: {exc}")
                 return
-            self.call_from_thread(self.show_answer, version, out, "\n".join(answer_lines(out)))
+            self.call_from_thread(self.show_answer, version, out,
+                                  "\n".join(answer_lines(out, ANSWER_ROWS)))
 
     def show_answer(self, version: int, out, text: str) -> None:
         if version != self.version:
