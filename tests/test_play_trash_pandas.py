@@ -230,3 +230,8 @@ def test_house_rules_change_the_table():
     p = saved(t)
     assert p["discard"] == {"shiny": 1} and p["seat"]["1"]["hand"] == 2
     assert p["history"][-1] == {"seat": 1, "event": "reveal", "card": "shiny"}
+
+
+def test_a_word_too_many_is_refused_not_ignored():
+    t = table(DEAL_ME2, "roll paw")
+    refused(t, "take paw", "'take' takes no more words (got 'paw')")

@@ -22,6 +22,7 @@ class Table:
     """Entries and state; subclasses define the game (see the module doc)."""
 
     WORDS: dict[str, str] = {}  # entry word → what it does (one line)
+    BARE: tuple[str, ...] = ()  # entry words that take no further word
     VALUES: tuple[str, ...] = ()  # further words worth completing (cards, tokens, sources)
 
     def __init__(self, players: int, me: int):
@@ -53,6 +54,8 @@ class Table:
                 raise UserError(f"'@{raw}' alone: say what seat {raw} did")
         if words[0] not in self.WORDS:
             raise UserError(f"unknown entry '{words[0]}' (entries: {', '.join(self.WORDS)})")
+        if words[0] in self.BARE and len(words) > 1:
+            raise UserError(f"'{words[0]}' takes no more words (got '{' '.join(words[1:])}')")
         return words, seat
 
     def enter(self, text: str) -> str:

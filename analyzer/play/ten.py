@@ -68,6 +68,7 @@ def value_of(code: str) -> int:
 
 class TenTable(Table):
     GAME = "ten"
+    BARE = ("numbers", "currency", "nobody", "end")
     WORDS = {
         "draw": "draw CARD: the card the active seat drew",
         "numbers": "numbers: stop, take the numbers",

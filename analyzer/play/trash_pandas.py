@@ -77,6 +77,7 @@ class TPState:
 
 class TrashPandasTable(Table):
     GAME = "trash-pandas"
+    BARE = ("take", "bust", "stop", "end")
     WORDS = {
         "deal": "deal CARD…: my dealt hand (first entry)",
         "roll": "roll FACE: the face the active seat rolled",
