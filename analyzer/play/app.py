@@ -116,6 +116,9 @@ class PlayApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#position").border_title = f"position · I am seat {self.table.me + 1}"
+        self.query_one("#answer").border_title = "my choice, in chance of winning"
+        self.query_one("#help").border_title = "help (F1 closes)"
         self.refresh_position()
         self.query_one("#entry", Input).focus()
 
