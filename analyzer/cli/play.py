@@ -13,8 +13,8 @@ PLAY_HELP = """Follow a real game at the table and answer at each of my choices 
 winning (the same playouts as `decide`, refined while you think).
 
 Enter what happens in a few words (rolls, cards taken, played, stashed, stolen; draws, stops,
-auctions, buys); impossible entries are refused at once with the reason; `u` undoes, `s` saves
-the position in the `decide` format. --script FILE reads the entries from a file and prints
+auctions, buys); impossible entries are refused at once with the reason; Ctrl+Z undoes,
+Ctrl+S saves the position in the `decide` format, F1 lists every key. --script FILE reads the entries from a file and prints
 the position after each and the answer at each of my choices."""
 
 MeOpt = Annotated[int, typer.Option("--me", metavar="SEAT", help="My seat (seats count from 1).")]
@@ -29,7 +29,7 @@ LoadOpt = Annotated[Optional[str], typer.Option(
     "--load", metavar="FILE", help="Open the app after the entries of FILE (a script, or a "
     "position saved by play: its '#> ' lines).")]
 SaveOpt = Annotated[Optional[str], typer.Option(
-    "--save", metavar="FILE.toml", help="Where the position is saved: `s` in the app; with "
+    "--save", metavar="FILE.toml", help="Where the position is saved: Ctrl+S in the app; with "
     "--script the position after the last entry (default: the app saves to "
     "play-position.toml, a script saves nothing).")]
 SeatsOpt = Annotated[Optional[str], typer.Option(
@@ -94,7 +94,7 @@ def _save(table, path: str) -> None:
     note(f"wrote {path}")
 
 
-def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
+def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4, metavar="N",
                                                       help="Players (2-4).")] = 3,
                  me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
                  seats: SeatsOpt = None, belief: Annotated[str, typer.Option(
@@ -108,6 +108,9 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
     Entries (@N first: seat N did it, else the active seat): deal CARD… (my dealt hand,
     first), roll FACE, take, bust, stop, play CARD, draw N | draw CARD…, reveal CARD,
     stash N | stash CARD…, stashup CARD, fetch CARD, steal SEAT hand|down|up [CARD], end.
+    Cards: blammo, doggo, feesh, kitteh, pie, nanners, shiny, yumyum; faces: trash, trees,
+    trash-tree, paw, mask, recycle. I name the cards that enter or leave my hand; an
+    opponent's unseen cards are counted (draw 2, stash 1).
 
     Examples:
 
