@@ -254,3 +254,36 @@ def test_resizing_to_80x24_keeps_every_panel_on_screen():
             assert app.query_one("#position").region.height >= len(lines) + 2
 
     asyncio.run(play())
+
+
+def test_answers_refine_and_a_stale_one_is_never_shown():
+    """levels (16, 32): the panel ends on the 32-playout answer of the newest position; an
+    entry made while the first answer is computed cancels that position's refinement."""
+    import threading
+
+    from analyzer.stats import wilson
+
+    calls, gate = [], threading.Event()
+
+    def ask(table, n, seed, **kw):
+        k = len(table.entries)
+        calls.append((k, n))
+        if k == 1:
+            gate.wait(10)  # the user types the next entry meanwhile
+        return {"game": "ten", "me": 1, "n": n, "seed": seed, "recommendation": f"after {k}",
+                "p_win": {"draw": wilson(1, 2)}}
+
+    async def play():
+        app = PlayApp(TenTable(2, 0), (16, 32), SEED, "unused.toml", ask=ask)
+        async with app.run_test(size=SIZE) as pilot:
+            await type_entry(pilot, "draw r5")  # my choice: the worker starts, and waits
+            await type_entry(pilot, "draw r2")  # a newer position
+            gate.set()
+            await settle(app, pilot)
+            await pilot.pause(0.2)
+            await settle(app, pilot)
+            return text(app, "#answer")
+
+    answer = asyncio.run(play())
+    assert "after 2" in answer and "n = 32 playouts" in answer, answer
+    assert (1, 32) not in calls and calls[-2:] == [(2, 16), (2, 32)], calls

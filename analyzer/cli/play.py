@@ -132,7 +132,7 @@ def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4,
     _run(table, script, load, n, seed, save, json, {"belief": belief, "seats": seats})
 
 
-def ten(players: Annotated[int, typer.Option("--players", min=1, max=5,
+def ten(players: Annotated[int, typer.Option("--players", min=1, max=5, metavar="N",
                                              help="Players (1-5).")] = 4,
         me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
         seats: SeatsOpt = None, seed: SeedOpt = None, save: SaveOpt = None,
