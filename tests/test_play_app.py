@@ -287,3 +287,26 @@ def test_answers_refine_and_a_stale_one_is_never_shown():
     answer = asyncio.run(play())
     assert "after 2" in answer and "n = 32 playouts" in answer, answer
     assert (1, 32) not in calls and calls[-2:] == [(2, 16), (2, 32)], calls
+
+
+def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatch):
+    """`pushluck play ten --load FILE` (no --script): the app gets the table with FILE's
+    entries applied, answers with n, 4n and 16n playouts, and saves to play-position.toml."""
+    import analyzer.play.app as app_module
+    from analyzer.cli.main import main
+
+    opened = {}
+
+    def fake_run(self):
+        opened.update(entries=list(self.table.entries), levels=self.levels, seed=self.seed,
+                      save=self.save_path, players=self.table.players, me=self.table.me)
+
+    monkeypatch.setattr(app_module.PlayApp, "run", fake_run)
+    script = tmp_path / "game.txt"
+    script.write_text("draw r5\ndraw b4   # T = 9\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "ten", "--players", "3", "--me", "2", "--load", str(script), "-n", "50",
+              "--seed", "9"])
+    assert exc.value.code == 0
+    assert opened == {"entries": ["draw r5", "draw b4"], "levels": (50, 200, 800), "seed": 9,
+                      "save": "play-position.toml", "players": 3, "me": 1}
