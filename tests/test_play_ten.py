@@ -141,3 +141,44 @@ def test_the_saved_position_loads_with_ten_decides_loader(tmp_path):
     assert (pos.players, pos.active, pos.me, pos.phase) == (3, 1, 1, "draw")
     assert sorted(pos.tableau) == ["g2", "r3"]
     assert len(pos.state.pile) == 129 - 3 - 2  # every card not listed is in the pile
+
+
+def play_out_the_pile(t):
+    """Draw every card of the pile: each turn one card, then stop for the currency (after a
+    wild, discarded, the player may stop with an empty tableau), then end."""
+    while sum(t.pile().values()):
+        t.enter(f"draw {min(t.pile().elements())}")
+        if t.state.phase == "auction":
+            t.enter("nobody")
+        t.enter("currency")
+        t.enter("end")
+
+
+def test_the_empty_pile_starts_the_final_buy_round_then_the_game_ends():
+    t = TenTable(3, 1)
+    play_out_the_pile(t)
+    assert len(t.entries) >= 129 * 3
+    s = t.state
+    assert s.phase == "final"
+    last = (t.entries.count("end") - 1) % 3  # the seat that drew the last card
+    assert s.active == (last + 1) % 3
+    refused(t, "draw r1", "the final buy round")
+    assert not t.my_choice()
+    order = [s.active]
+    while t.state.phase == "final":
+        t.enter("end")
+        if t.state.phase == "final":
+            order.append(t.state.active)
+    # every seat once, from the one after the last player, the last player last
+    assert order == [(last + 1) % 3, (last + 2) % 3, last % 3]
+    assert t.state.phase == "done"
+    refused(t, "end", "the game is over")
+
+
+def test_after_a_wild_the_player_may_stop_with_an_empty_tableau():
+    t = table()
+    refused(t, "currency", "compulsory")
+    t.enter("draw r#")
+    t.enter("nobody")
+    t.enter("currency")  # C = 0: no tokens, the turn ends
+    assert [q["tokens"] for q in saved(t)["player"]] == [5, 5, 5]

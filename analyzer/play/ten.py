@@ -18,7 +18,12 @@ active seat; cards as the rules page writes them: r5, $3, r#, *5, **)::
     nobody               every bidder passed: the wild is discarded (rules key all_pass =
                          take: the active seat takes it free)
     buy g4 [4t] [1b] [CARD…]  buy a market card, paying its value (default: that many tokens)
-    end                  the turn ends (after a bust, a reward, or the buy phase)
+    end                  the turn ends (after a bust, a reward, or the buy phase); in the
+                         final buy round: this seat buys nothing
+
+When a turn ends with the draw pile empty, the final buy round follows: every seat in turn from
+the one after the last player may buy one market card (``buy``, or ``end`` for none), the last
+player last (rules key final_buy_last = false: left out); then the game is over.
 
 Payments: a bust token pays its value (3, no change); a collection card pays its number (a wild
 nothing); the paid total must reach the price. Spent cards leave the game (spent_cards = out)
@@ -42,7 +47,8 @@ from analyzer.play.toml_text import toml_text
 @dataclass
 class TenState:
     """``phase``: draw (the active seat's turn is open), auction (a wild drawn), buy (numbers
-    taken: one market card may be bought), over (the turn has ended: ``end``)."""
+    taken: one market card may be bought), over (the turn has ended: ``end``), final (the
+    pile is empty: the final buy round, ``active`` the seat buying), done (the game is over)."""
 
     players: int
     tokens: list
@@ -54,6 +60,8 @@ class TenState:
     out: Counter = field(default_factory=Counter)
     collections: list = field(default_factory=list)
     busts: list = field(default_factory=list)
+    final: list = field(default_factory=list)  # seats still to buy in the final buy round
+    drawn: bool = False  # the turn's first (compulsory) draw is done
 
     def __post_init__(self):
         self.collections = self.collections or [[] for _ in range(self.players)]
@@ -125,6 +133,10 @@ class TenTable(Table):
         return getattr(self, "_" + verb)(s, who, args)
 
     def _need(self, s: TenState, phase: str, verb: str) -> None:
+        if s.phase in ("final", "done") and phase != s.phase:
+            raise UserError(f"{verb}: the pile is empty: " + (
+                "the final buy round (buy CARD, or end for none)" if s.phase == "final" else
+                "the game is over"))
         if s.phase != phase:
             what = {"draw": "the turn is not open (end it first)" if s.phase == "over" else
                     f"finish the {s.phase} first",
@@ -142,6 +154,7 @@ class TenTable(Table):
         c = self._card(args[0], "draw")
         if self.pile(s)[c] < 1:
             raise UserError(f"draw: no {c} is left in the draw pile")
+        s.drawn = True
         if TYPE_OF[c] >= CW0:
             if not self.rules.auctions:
                 s.out[c] += 1
@@ -179,7 +192,7 @@ class TenTable(Table):
 
     def _stop(self, s, verb):
         self._need(s, "draw", verb)
-        if not s.tableau:
+        if not s.drawn:
             raise UserError(f"{verb}: the first draw of a turn is compulsory")
         return self.totals(s)[1]
 
@@ -253,7 +266,8 @@ class TenTable(Table):
         return said
 
     def _buy(self, s, who, args):
-        self._need(s, "buy", "buy")
+        if s.phase != "final":
+            self._need(s, "buy", "buy")
         if who != s.active:
             raise UserError(f"buy: only the active seat ({s.active + 1}) buys now")
         if not args:
@@ -267,16 +281,41 @@ class TenTable(Table):
         s.market[c] -= 1
         s.market += Counter()  # drop zero counts
         s.collections[who].append(c)
+        if s.phase == "final":
+            return self._next_buyer(s, f"seat {who + 1} bought {c}, {paid}")
         s.phase = "over"
         return f"seat {who + 1} bought {c}, {paid}"
 
     def _end(self, s, who, args):
+        if s.phase == "final":
+            return self._next_buyer(s, f"seat {who + 1} buys nothing")
+        if s.phase == "done":
+            raise UserError("end: the game is over")
         if s.phase not in ("over", "buy"):
             raise UserError("end: the turn is still open (draw, or stop: numbers / currency)"
                             if s.phase == "draw" else "end: the wild is still to auction")
-        s.phase, s.tableau = "draw", []
+        s.phase, s.tableau, s.drawn = "draw", [], False
+        last = s.active
         s.active = (s.active + 1) % self.players
+        if sum(self.pile(s).values()) == 0:
+            s.final = [(last + i) % self.players for i in range(1, self.players + 1)]
+            if not self.rules.final_buy_last:
+                s.final.remove(last)
+            if not self.rules.buys or not s.final:
+                s.phase = "done"
+                return "the pile is empty: the game is over"
+            s.phase = "final"
+            s.active = s.final[0]
+            return f"the pile is empty: the final buy round, seat {s.active + 1} first"
         return f"seat {s.active + 1}'s turn"
+
+    def _next_buyer(self, s: TenState, said: str) -> str:
+        s.final.pop(0)
+        if not s.final:
+            s.phase = "done"
+            return said + "; the game is over"
+        s.active = s.final[0]
+        return said + f"; seat {s.active + 1} buys next"
 
     # ---- output
     def my_choice(self) -> bool:
@@ -284,6 +323,8 @@ class TenTable(Table):
         s = self.state
         means = s.tokens[self.me] + self.rules.bust_token_value * s.busts[self.me] + \
             len(s.collections[self.me])
+        if s.phase in ("final", "done"):
+            return False  # decide has no final buy round
         if s.phase == "auction":
             return means >= 1
         if s.active != self.me:
@@ -300,12 +341,14 @@ class TenTable(Table):
         of the next seat's turn."""
         s = state or self.state
         over = s.phase == "over"
+        if s.phase in ("final", "done"):  # no such phase in decide: the buyer, pile empty
+            over = False
         active = (s.active + 1) % self.players if over else s.active
         codes = lambda cnt: ",".join(c for c in sorted(cnt, key=TYPE_OF.get)  # noqa: E731
                                      for _ in range(cnt[c]))
         out = {"players": self.players, "active": active + 1, "me": self.me + 1,
                "tableau": ",".join(s.tableau), "market": codes(s.market), "out": codes(s.out),
-               "phase": "draw" if over else s.phase}
+               "phase": "draw" if over or s.phase in ("final", "done") else s.phase}
         if s.phase == "auction":
             out["wild"] = s.wild
         out["player"] = [{"collection": ",".join(s.collections[q]), "tokens": s.tokens[q],
