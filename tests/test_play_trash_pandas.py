@@ -235,3 +235,20 @@ def test_house_rules_change_the_table():
 def test_a_word_too_many_is_refused_not_ignored():
     t = table(DEAL_ME2, "roll paw")
     refused(t, "take paw", "'take' takes no more words (got 'paw')")
+
+
+def test_the_game_ends_with_the_turn_that_empties_the_pile_bonus_turn_included():
+    t = table(DEAL_ME2, "roll paw", "take", "stop", "draw 41")  # 53 − 12 dealt: all of them
+    assert saved(t)["cards_left"] == 0
+    t.enter("end")
+    assert t.state.phase == "done" and not t.my_choice()
+    assert t.describe().startswith("the game is over")
+    refused(t, "roll paw", "the game is over")
+    # all six tokens: the bonus turn is taken even with the pile empty, then the game ends
+    six = ["roll trash", "take", "roll trees", "take", "roll trash-tree", "take",
+           "roll paw", "take", "roll mask", "take", "roll recycle", "take"]
+    t = table(DEAL_ME2, *six, "draw 41", "end")
+    assert t.state.phase == "roll" and t.state.bonus and t.state.active == 0
+    for e in ("roll paw", "take", "stop", "end"):
+        t.enter(e)
+    assert t.state.phase == "done"

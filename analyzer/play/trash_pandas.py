@@ -25,8 +25,9 @@ are only counted::
     steal 3 hand|down|up [CARD]   a card stolen from seat 3's hand, face-down or face-up stash
                                   (the card named when I see it: a face-up card, or me as
                                   thief or victim)
-    end                           the turn ends: the next seat's turn, or my bonus turn after
-                                  all six tokens
+    end                           the turn ends: the next seat's turn, or the bonus turn after
+                                  all six tokens; with the pile empty (and no bonus turn to
+                                  come) the game is over
 
 The state is what my seat sees: my hand and whole stash by type, the cards I gained this turn
 (locked: not playable for their action this turn, rules key gain_lock = active; a card Feesh
@@ -58,7 +59,8 @@ SOURCES = {"hand": "hand", "down": "face_down", "up": "face_up"}
 class TPState:
     """The table as my seat sees it (seats 0-based); ``phase``: ``deal`` (my hand not entered
     yet), ``roll`` (the active seat may roll, or stop), ``face`` (a face is shown: take, bust,
-    Blammo! or Nanners), ``resolve`` (rolling has ended: tokens resolve, then ``end``)."""
+    Blammo! or Nanners), ``resolve`` (rolling has ended: tokens resolve, then ``end``),
+    ``done`` (a turn ended with the pile empty, its bonus turn included: the game is over)."""
 
     phase: str = "deal"
     active: int = 0
@@ -122,6 +124,8 @@ class TrashPandasTable(Table):
         if s.phase == "deal" and verb != "deal":
             raise UserError(f"first enter my dealt hand: deal CARD… "
                             f"({self.deal_sizes[self.me]} cards)")
+        if s.phase == "done":
+            raise UserError("the game is over (undo to change an entry)")
         who = s.active if seat is None else seat
         said = getattr(self, "_" + verb)(s, who, args, seat is not None)
         self.check(s)
@@ -395,10 +399,14 @@ class TrashPandasTable(Table):
         if s.phase == "roll" and s.held:
             raise UserError("end: the seat holds tokens: stop first")
         bonus = s.bonus_earned and not s.bonus
+        over = self.counts(s).pile == 0 and not bonus  # the last card drawn: the game ends
         s.held, s.rolled, s.phase, s.stopped, s.must_roll = 0, -1, "roll", False, False
         s.gained = [0] * 8
         s.bonus_earned = False
         s.turns += 1
+        if over:
+            s.phase = "done"
+            return "the pile is empty: the game is over (the stashes score)"
         if bonus:
             s.bonus = True
             return f"seat {who + 1}'s bonus turn"
@@ -475,8 +483,11 @@ class TrashPandasTable(Table):
         r = self.counts(s)
         turn = "bonus turn" if s.bonus else "turn"
         face = f", rolled {TOKENS[s.rolled]}" if s.phase == "face" else ""
-        lines = [f"seat {s.active + 1}'s {turn} ({s.phase}): held "
-                 f"{', '.join(held_names(s.held)) or 'none'}{face}",
+        head = (f"seat {s.active + 1}'s {turn} ({s.phase}): held "
+                f"{', '.join(held_names(s.held)) or 'none'}{face}")
+        if s.phase == "done":
+            head = "the game is over: the pile is empty (the stashes score)"
+        lines = [head,
                  f"pile {r.pile} · discard: {self.card_list(r.discard)}"]
         for q in range(self.players):
             up = self.card_list(r.seats[q].up)
