@@ -33,7 +33,8 @@ EXACT_ADVICE = ("pig", "trash-pandas", "ten")
 #: (game or verb, command or None for all): run only through the parser (module doc)
 PARSE_ONLY = {("trash-pandas", "game-advice"), ("ten", "game-advice"), ("gostop", "advice"),
               ("canasta", "advice"), ("magdagdon", "advice"), ("report", None), ("tune", None),
-              ("bench", None)}
+              ("bench", None), ("play", None)}  # play: the app needs a terminal, a script
+#                                                     the user's own file of entries
 #: what a parse-only command may leave out of the parse-only rule: listings that run in no time
 CHEAP = {("report", "--list"), ("tune", "--list-metrics")}
 

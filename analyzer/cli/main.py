@@ -144,11 +144,11 @@ class GamesGroup(TyperGroup):
 
 
 def build_app() -> typer.Typer:
-    from analyzer.cli import bench, report, tune
+    from analyzer.cli import bench, play, report, tune
 
     app = typer.Typer(cls=GamesGroup, help=HELP, no_args_is_help=True, add_completion=True,
                       pretty_exceptions_enable=False, rich_markup_mode=None)
-    for verb in (report, tune, bench):
+    for verb in (report, tune, bench, play):
         verb.register(app)
 
     @app.callback()

@@ -1,0 +1,166 @@
+"""`pushluck play GAME`: the table companion (analyzer/play/). With --script FILE it reads the
+entries from a file and prints; without, it opens the Textual app (imported here, lazily, so
+`pushluck --help` never loads Textual)."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from analyzer.options import JsonOpt, RulesOpt, SeedOpt, SetOpt, trials
+
+PLAY_HELP = """Follow a real game at the table and answer at each of my choices in chance of
+winning (the same playouts as `decide`, refined while you think).
+
+Enter what happens in a few words (rolls, cards taken, played, stashed, stolen; draws, stops,
+auctions, buys); impossible entries are refused at once with the reason; Ctrl+Z undoes,
+Ctrl+S saves the position in the `decide` format, F1 lists every key. --script FILE reads the entries from a file and prints
+the position after each and the answer at each of my choices."""
+
+MeOpt = Annotated[int, typer.Option("--me", metavar="SEAT", help="My seat (seats count from 1).")]
+ScriptOpt = Annotated[Optional[str], typer.Option(
+    "--script", metavar="FILE", help="Read the entries from FILE (one a line, # comments) and "
+    "print instead of opening the app.")]
+DEFAULT_PLAYOUTS = 400
+PlayoutsOpt = trials("playouts per choice", DEFAULT_PLAYOUTS, precision=False,
+                     note=": about a second; the app then refines with 4 and 16 times as many "
+                          "while you think")
+LoadOpt = Annotated[Optional[str], typer.Option(
+    "--load", metavar="FILE", help="Open the app after the entries of FILE (a script, or a "
+    "position saved by play: its '#> ' lines).")]
+SaveOpt = Annotated[Optional[str], typer.Option(
+    "--save", metavar="FILE.toml", help="Where the position is saved: Ctrl+S in the app; with "
+    "--script the position after the last entry (default: the app saves to "
+    "play-position.toml, a script saves nothing).")]
+SeatsOpt = Annotated[Optional[str], typer.Option(
+    "--seats", metavar="BOT,BOT,…", help="The bots that play the rest of the game in each "
+    "answer, as `decide --seats` (default: heuristic in Trash Pandas, threshold in Ten).")]
+APP_SAVE = "play-position.toml"
+
+app = typer.Typer(help=PLAY_HELP, no_args_is_help=True, rich_markup_mode=None,
+                  pretty_exceptions_enable=False, add_completion=False)
+
+
+def _seat(me: int, players: int) -> int:
+    from analyzer.seats import seat_number
+
+    return seat_number(me, "--me", players)
+
+
+def _run(table, script, load, n, seed, save, as_json, ask_kw: dict) -> None:
+    """The script mode, or the app."""
+    from analyzer.errors import UserError
+    from analyzer.options import run_spec
+    from analyzer.play.script import read_script
+
+    spec = run_spec(n, seed, as_json=as_json)
+    if script is None:
+        if as_json:
+            raise UserError("--json needs --script (the app prints nothing)")
+        if load is not None:
+            table.replay([e for _, e in read_script(load)])
+        from analyzer.play.app import run_app
+
+        run_app(table, n, spec.seed, save or APP_SAVE, ask_kw)
+        return
+    import sys
+
+    from analyzer.output import emit
+    from analyzer.play.answer import answer
+    from analyzer.play.script import run_script
+
+    if load is not None:
+        raise UserError("--load opens the app where a game left off; with --script give one "
+                        "file")
+
+    entries = read_script(script)
+
+    def ask(t):
+        return answer(t, n, spec.seed, **ask_kw)
+
+    steps = run_script(table, entries, ask, None if as_json else sys.stdout.write)
+    if save:
+        _save(table, save)
+    if as_json:
+        emit({"game": table.GAME, "players": table.players, "me": table.me + 1,
+              "seed": spec.seed, "n": n, "steps": steps, "position": table.position()},
+             True, lambda: "")
+
+
+def _save(table, path: str) -> None:
+    from analyzer.output import note
+
+    table.save(path)
+    note(f"wrote {path}")
+
+
+def trash_pandas(players: Annotated[int, typer.Option("--players", min=2, max=4, metavar="N",
+                                                      help="Players (2-4).")] = 3,
+                 me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
+                 seats: SeatsOpt = None, belief: Annotated[str, typer.Option(
+                     "--belief", metavar="NAME", help="The belief about unseen cards, as "
+                     "`trash-pandas decide --belief`: model (default), rules, uniform.")]
+                 = "model", seed: SeedOpt = None, save: SaveOpt = None, load: LoadOpt = None,
+                 rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+    """Trash Pandas at the table: enter rolls and cards as they happen; at each of my
+    roll-or-stop and take-or-spend choices the chance of winning of each choice.
+
+    Entries (@N first: seat N did it, else the active seat): deal CARD… (my dealt hand,
+    first), roll FACE, take, bust, stop, play CARD, draw N | draw CARD…, reveal CARD,
+    stash N | stash CARD…, stashup CARD, fetch CARD, steal SEAT hand|down|up [CARD], end.
+    Cards: blammo, doggo, feesh, kitteh, pie, nanners, shiny, yumyum; faces: trash, trees,
+    trash-tree, paw, mask, recycle. I name the cards that enter or leave my hand; an
+    opponent's unseen cards are counted (draw 2, stash 1).
+
+    Examples:
+
+      pushluck play trash-pandas --players 3 --me 2
+
+      pushluck play trash-pandas --players 3 --me 2 --script my_game.txt --seed 1
+
+      pushluck play trash-pandas --players 2 --me 1 --script my_game.txt --save pos.toml
+
+      pushluck play trash-pandas --players 2 --me 1 --load pos.toml
+    """
+    from analyzer.games.trash_pandas.belief import check_belief
+    from analyzer.play.trash_pandas import TrashPandasTable
+
+    from analyzer.games.trash_pandas.cli_whole import _whole_rules
+
+    check_belief(belief)
+    table = TrashPandasTable(players, _seat(me, players), _whole_rules(rules_file, set_))
+    _run(table, script, load, n, seed, save, json, {"belief": belief, "seats": seats})
+
+
+def ten(players: Annotated[int, typer.Option("--players", min=1, max=5, metavar="N",
+                                             help="Players (1-5).")] = 4,
+        me: MeOpt = 1, script: ScriptOpt = None, n: PlayoutsOpt = DEFAULT_PLAYOUTS,
+        seats: SeatsOpt = None, seed: SeedOpt = None, save: SaveOpt = None,
+        load: LoadOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
+        json: JsonOpt = False):
+    """Ten at the table: enter the cards drawn, rewards, auctions and buys; at each of my
+    draw-or-stop, buy and bid choices the chance of winning of each choice.
+
+    Entries (@N first: seat N did it, else the active seat): draw CARD, numbers, currency,
+    won SEAT [Nt] [Nb] [CARD…] (the auction of the drawn wild), nobody (every bidder passed),
+    buy CARD [Nt] [Nb] [CARD…], end. Cards as `ten` writes them: r5, $3, r#, *5, **.
+
+    Examples:
+
+      pushluck play ten --players 4 --me 1
+
+      pushluck play ten --players 3 --me 2 --script my_game.txt --seed 1
+    """
+    from analyzer.games.ten.cli_whole import _rules
+    from analyzer.play.ten import TenTable
+
+    rules, deck_spec = _rules(rules_file, set_, None)
+    table = TenTable(players, _seat(me, players), rules)
+    _run(table, script, load, n, seed, save, json, {"seats": seats})
+
+
+def register(root: typer.Typer) -> None:
+    app.command("trash-pandas")(trash_pandas)
+    app.command("ten")(ten)
+    root.add_typer(app, name="play", help=PLAY_HELP,
+                   short_help="Follow a real game at the table; answers at each of my choices.")

@@ -1,0 +1,376 @@
+"""Ten at the table: the entry language, the table's state, and the position in the
+``ten decide`` format (analyzer/games/ten/position.py).
+
+Everything in Ten is public except the order of the draw pile, so the state is the whole table:
+the active player's tableau, every collection, currency and bust tokens, the market, the cards
+out of the game, and a wild being auctioned. Entries (``@N`` first: seat N did it; else the
+active seat; cards as the rules page writes them: r5, $3, r#, *5, **)::
+
+    draw r5              the active seat drew this card: into the tableau (a bust ends the
+                         turn: a bust token, and on a number bust the others gain C tokens),
+                         or, a wild, to auction
+    numbers              stop and take the numbers: they join the collection, every other
+                         seat gains C tokens (clockwise, to the cap and while the supply lasts),
+                         the currency cards go out; then the buy phase
+    currency             stop and take the currency: C tokens; the numbers go to the market
+    won 3 4t 1b r2       the auctioned wild goes to seat 3, who paid 4 currency tokens, 1 bust
+                         token and its r2 (any part may be left out; `won 3` is free)
+    nobody               every bidder passed: the wild is discarded (rules key all_pass =
+                         take: the active seat takes it free)
+    buy g4 [4t] [1b] [CARD…]  buy a market card, paying its value (default: that many tokens)
+    end                  the turn ends (after a bust, a reward, or the buy phase); in the
+                         final buy round: this seat buys nothing
+
+When a turn ends with the draw pile empty, the final buy round follows: every seat in turn from
+the one after the last player may buy one market card (``buy``, or ``end`` for none), the last
+player last (rules key final_buy_last = false: left out); then the game is over.
+
+Payments: a bust token pays its value (3, no change); a collection card pays its number (a wild
+nothing); the paid total must reach the price. Spent cards leave the game (spent_cards = out)
+or go to the market (market).
+
+The position: in a draw phase the tableau; in the buy phase phase = "buy"; with a wild to
+auction phase = "auction"; after a turn ended, the next seat's turn with an empty tableau.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from analyzer.errors import UserError
+from analyzer.games.ten.cards import CUR0, CW0, TYPE_OF
+from analyzer.games.ten.rules import TenRules, deck_counts, load_deck, parse_card
+from analyzer.play.table import Table
+from analyzer.play.toml_text import toml_text
+
+
+@dataclass
+class TenState:
+    """``phase``: draw (the active seat's turn is open), auction (a wild drawn), buy (numbers
+    taken: one market card may be bought), over (the turn has ended: ``end``), final (the
+    pile is empty: the final buy round, ``active`` the seat buying), done (the game is over)."""
+
+    players: int
+    tokens: list
+    phase: str = "draw"
+    active: int = 0
+    tableau: list = field(default_factory=list)
+    wild: str | None = None
+    market: Counter = field(default_factory=Counter)
+    out: Counter = field(default_factory=Counter)
+    collections: list = field(default_factory=list)
+    busts: list = field(default_factory=list)
+    final: list = field(default_factory=list)  # seats still to buy in the final buy round
+    drawn: bool = False  # the turn's first (compulsory) draw is done
+
+    def __post_init__(self):
+        self.collections = self.collections or [[] for _ in range(self.players)]
+        self.busts = self.busts or [0] * self.players
+
+
+def value_of(code: str) -> int:
+    """A number card's value, a currency card's value, 0 for a wild."""
+    t = TYPE_OF[code]
+    return t % 9 + 1 if t < 36 else t - CUR0 + 1 if t < CW0 else 0
+
+
+class TenTable(Table):
+    GAME = "ten"
+    BARE = ("numbers", "currency", "nobody", "end")
+    WORDS = {
+        "draw": "draw CARD: the card the active seat drew",
+        "numbers": "numbers: stop, take the numbers",
+        "currency": "currency: stop, take the currency",
+        "won": "won SEAT [Nt] [Nb] [CARD…]: who took the wild, paying",
+        "nobody": "nobody: every bidder passed",
+        "buy": "buy CARD [Nt] [Nb] [CARD…]: a market card bought",
+        "end": "end: the turn ends",
+    }
+    VALUES = ()
+
+    def __init__(self, players: int, me: int, rules: TenRules | None = None):
+        if not 1 <= players <= 5:
+            raise UserError(f"Ten is for 1-5 players, not {players}")
+        self.rules = rules or TenRules()
+        self.deck_spec = load_deck(None)
+        self.deck = deck_counts(self.rules.turn_rules(), self.deck_spec, players)
+        super().__init__(players, me)
+
+    def start(self) -> TenState:
+        return TenState(self.players, [self.rules.start_tokens] * self.players)
+
+    # ---- counts
+    def pile(self, s: TenState | None = None) -> Counter:
+        """The cards not listed anywhere: the draw pile."""
+        s = s or self.state
+        listed = Counter(s.tableau) + s.market + s.out
+        for c in s.collections:
+            listed += Counter(c)
+        if s.wild:
+            listed[s.wild] += 1
+        return self.deck - listed
+
+    def supply(self, s: TenState) -> int:
+        return self.rules.currency_tokens - sum(s.tokens)
+
+    def totals(self, s: TenState) -> tuple[int, int]:
+        """(N, C): the tableau's numbers and currency."""
+        n = sum(value_of(c) for c in s.tableau if TYPE_OF[c] < 36)
+        return n, sum(value_of(c) for c in s.tableau if TYPE_OF[c] >= 36)
+
+    def gain(self, s: TenState, q: int, amount: int) -> int:
+        """Seat q gains up to ``amount`` tokens: to the cap, while the supply lasts."""
+        g = max(0, min(amount, self.rules.token_cap - s.tokens[q], self.supply(s)))
+        s.tokens[q] += g
+        return g
+
+    # ---- entries
+    def apply(self, s: TenState, words: list[str], seat: int | None) -> str:
+        verb, args = words[0], words[1:]
+        who = s.active if seat is None else seat
+        if verb in ("draw", "numbers", "currency", "end", "nobody") and who != s.active:
+            raise UserError(f"{verb}: only the active seat ({s.active + 1}) does that")
+        return getattr(self, "_" + verb)(s, who, args)
+
+    def _need(self, s: TenState, phase: str, verb: str) -> None:
+        if s.phase in ("final", "done") and phase != s.phase:
+            raise UserError(f"{verb}: the pile is empty: " + (
+                "the final buy round (buy CARD, or end for none)" if s.phase == "final" else
+                "the game is over"))
+        if s.phase != phase:
+            what = {"draw": "the turn is not open (end it first)" if s.phase == "over" else
+                    f"finish the {s.phase} first",
+                    "auction": "no wild is being auctioned",
+                    "buy": "buying follows taking the numbers"}[phase]
+            raise UserError(f"{verb}: {what}")
+
+    def _card(self, text: str, verb: str) -> str:
+        return parse_card(text).code
+
+    def _draw(self, s, who, args):
+        self._need(s, "draw", "draw")
+        if len(args) != 1:
+            raise UserError("draw: name the card drawn, e.g. draw r5")
+        c = self._card(args[0], "draw")
+        if self.pile(s)[c] < 1:
+            raise UserError(f"draw: no {c} is left in the draw pile")
+        s.drawn = True
+        if TYPE_OF[c] >= CW0:
+            if not self.rules.auctions:
+                s.out[c] += 1
+                return f"seat {who + 1} drew {c}: discarded (auctions = false)"
+            s.wild, s.phase = c, "auction"
+            return f"seat {who + 1} drew {c}: to auction (won SEAT … or nobody)"
+        s.tableau.append(c)
+        n, cur = self.totals(s)
+        if cur >= self.rules.currency_bust_at:
+            return self._bust(s, who, 0, f"currency bust (C = {cur})")
+        if n - cur >= self.rules.bust_at:
+            return self._bust(s, who, cur, f"number bust (T = {n - cur})")
+        return f"seat {who + 1} drew {c}: N = {n}, C = {cur}, T = {n - cur}"
+
+    def _gains_to_others(self, s: TenState, who: int, cur: int) -> None:
+        if self.rules.token_gains:
+            for i in range(1, self.players):
+                self.gain(s, (who + i) % self.players, cur)
+
+    def _clear_tableau(self, s: TenState) -> None:
+        """Numbers left in the tableau go to the market, currency cards out of the game."""
+        for c in s.tableau:
+            (s.market if TYPE_OF[c] < 36 else s.out)[c] += 1
+        s.tableau = []
+
+    def _bust(self, s, who, cur, what):
+        self._gains_to_others(s, who, cur)
+        got = ""
+        if sum(s.busts) < self.rules.bust_tokens:
+            s.busts[who] += 1
+            got = ", a bust token"
+        self._clear_tableau(s)
+        s.phase = "over"
+        return f"seat {who + 1}: {what}{got}; the turn ends"
+
+    def _stop(self, s, verb):
+        self._need(s, "draw", verb)
+        if not s.drawn:
+            raise UserError(f"{verb}: the first draw of a turn is compulsory")
+        return self.totals(s)[1]
+
+    def _numbers(self, s, who, args):
+        cur = self._stop(s, "numbers")
+        taken = [c for c in s.tableau if TYPE_OF[c] < 36]
+        s.collections[who] += taken
+        s.tableau = [c for c in s.tableau if TYPE_OF[c] >= 36]
+        self._gains_to_others(s, who, cur)
+        self._clear_tableau(s)
+        s.phase = "buy" if self.rules.buys else "over"
+        return f"seat {who + 1} took the numbers {', '.join(taken) or 'none'}; others gain {cur}"
+
+    def _currency(self, s, who, args):
+        cur = self._stop(s, "currency")
+        g = self.gain(s, who, cur) if self.rules.token_gains else 0
+        self._clear_tableau(s)
+        s.phase = "over"
+        return f"seat {who + 1} took the currency: {g} tokens"
+
+    def _pay(self, s: TenState, q: int, args: list[str], price: int, verb: str) -> str:
+        """Seat q pays ``price`` with the parts named in ``args`` (Nt, Nb, cards of its
+        collection); nothing named: ``price`` currency tokens."""
+        t = b = 0
+        cards = []
+        for a in args or [f"{price}t"]:
+            if a[:-1].isdigit() and a[-1] in "tb":
+                if a[-1] == "t":
+                    t += int(a[:-1])
+                else:
+                    b += int(a[:-1])
+            else:
+                cards.append(self._card(a, verb))
+        if t > s.tokens[q]:
+            raise UserError(f"{verb}: seat {q + 1} holds {s.tokens[q]} currency tokens, not {t}")
+        if b > s.busts[q]:
+            raise UserError(f"{verb}: seat {q + 1} holds {s.busts[q]} bust tokens, not {b}")
+        have = Counter(s.collections[q])
+        if Counter(cards) - have:
+            raise UserError(f"{verb}: seat {q + 1}'s collection lacks "
+                            f"{', '.join((Counter(cards) - have).elements())}")
+        paid = t + self.rules.bust_token_value * b + sum(value_of(c) for c in cards)
+        if paid < price:
+            raise UserError(f"{verb}: paid {paid}, the price is {price}")
+        s.tokens[q] -= t
+        s.busts[q] -= b
+        for c in cards:
+            s.collections[q].remove(c)
+            (s.market if self.rules.spent_cards == "market" else s.out)[c] += 1
+        return f"paid {paid}"
+
+    def _won(self, s, who, args):
+        self._need(s, "auction", "won")
+        if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= self.players:
+            raise UserError(f"won: name the seat that took the wild, 1..{self.players}")
+        q = int(args[0]) - 1
+        paid = self._pay(s, q, args[1:] or ["0t"], 0, "won")
+        s.collections[q].append(s.wild)
+        said = f"seat {q + 1} took {s.wild}, {paid}"
+        s.wild, s.phase = None, "draw"
+        return said
+
+    def _nobody(self, s, who, args):
+        self._need(s, "auction", "nobody")
+        if self.rules.all_pass == "take":
+            s.collections[who].append(s.wild)
+        else:
+            s.out[s.wild] += 1
+        said = f"every bidder passed on {s.wild}"
+        s.wild, s.phase = None, "draw"
+        return said
+
+    def _buy(self, s, who, args):
+        if s.phase != "final":
+            self._need(s, "buy", "buy")
+        if who != s.active:
+            raise UserError(f"buy: only the active seat ({s.active + 1}) buys now")
+        if not args:
+            raise UserError("buy: name the market card")
+        c = self._card(args[0], "buy")
+        if s.market[c] < 1:
+            raise UserError(f"buy: no {c} in the market")
+        if c in s.collections[who]:
+            raise UserError(f"buy: seat {who + 1} already owns a {c}")
+        paid = self._pay(s, who, args[1:], value_of(c), "buy")
+        s.market[c] -= 1
+        s.market += Counter()  # drop zero counts
+        s.collections[who].append(c)
+        if s.phase == "final":
+            return self._next_buyer(s, f"seat {who + 1} bought {c}, {paid}")
+        s.phase = "over"
+        return f"seat {who + 1} bought {c}, {paid}"
+
+    def _end(self, s, who, args):
+        if s.phase == "final":
+            return self._next_buyer(s, f"seat {who + 1} buys nothing")
+        if s.phase == "done":
+            raise UserError("end: the game is over")
+        if s.phase not in ("over", "buy"):
+            raise UserError("end: the turn is still open (draw, or stop: numbers / currency)"
+                            if s.phase == "draw" else "end: the wild is still to auction")
+        s.phase, s.tableau, s.drawn = "draw", [], False
+        last = s.active
+        s.active = (s.active + 1) % self.players
+        if sum(self.pile(s).values()) == 0:
+            s.final = [(last + i) % self.players for i in range(1, self.players + 1)]
+            if not self.rules.final_buy_last:
+                s.final.remove(last)
+            if not self.rules.buys or not s.final:
+                s.phase = "done"
+                return "the pile is empty: the game is over"
+            s.phase = "final"
+            s.active = s.final[0]
+            return f"the pile is empty: the final buy round, seat {s.active + 1} first"
+        return f"seat {s.active + 1}'s turn"
+
+    def _next_buyer(self, s: TenState, said: str) -> str:
+        s.final.pop(0)
+        if not s.final:
+            s.phase = "done"
+            return said + "; the game is over"
+        s.active = s.final[0]
+        return said + f"; seat {s.active + 1} buys next"
+
+    # ---- output
+    def my_choice(self) -> bool:
+        """My draw-or-stop (tableau not empty), my buy (a card I may buy), my bid (I can pay)."""
+        s = self.state
+        means = s.tokens[self.me] + self.rules.bust_token_value * s.busts[self.me] + \
+            len(s.collections[self.me])
+        if s.phase in ("final", "done"):
+            return False  # decide has no final buy round
+        if s.phase == "auction":
+            return means >= 1
+        if s.active != self.me:
+            return False
+        if s.phase == "draw":
+            return bool(s.tableau) and sum(self.pile(s).values()) > 0
+        if s.phase == "buy":
+            return any(k > 0 and c not in s.collections[self.me] and value_of(c) <= means
+                       for c, k in s.market.items())
+        return False
+
+    def position(self, state: TenState | None = None) -> dict:
+        """The position in the ``ten decide`` format; a finished turn is written as the start
+        of the next seat's turn."""
+        s = state or self.state
+        over = s.phase == "over"
+        if s.phase in ("final", "done"):  # no such phase in decide: the buyer, pile empty
+            over = False
+        active = (s.active + 1) % self.players if over else s.active
+        codes = lambda cnt: ",".join(c for c in sorted(cnt, key=TYPE_OF.get)  # noqa: E731
+                                     for _ in range(cnt[c]))
+        out = {"players": self.players, "active": active + 1, "me": self.me + 1,
+               "tableau": ",".join(s.tableau), "market": codes(s.market), "out": codes(s.out),
+               "phase": "draw" if over or s.phase in ("final", "done") else s.phase}
+        if s.phase == "auction":
+            out["wild"] = s.wild
+        out["player"] = [{"collection": ",".join(s.collections[q]), "tokens": s.tokens[q],
+                          "bust_tokens": s.busts[q]} for q in range(self.players)]
+        return out
+
+    def position_toml(self) -> str:
+        return toml_text(self.position(), f"A Ten position written by `pushluck play` after "
+                                          f"{len(self.entries)} entries; `pushluck ten decide "
+                                          f"FILE` answers it.") + self.entries_trailer()
+
+    def describe(self) -> str:
+        s = self.state
+        n, cur = self.totals(s)
+        lines = [f"seat {s.active + 1}'s turn ({s.phase}): tableau "
+                 f"{', '.join(s.tableau) or 'empty'} (N {n}, C {cur}, T {n - cur})"
+                 + (f"; wild {s.wild} to auction" if s.wild else ""),
+                 f"pile {sum(self.pile(s).values())} · market "
+                 f"{', '.join(sorted(s.market.elements(), key=TYPE_OF.get)) or 'empty'} · out "
+                 f"{sum(s.out.values())} · supply {self.supply(s)}"]
+        for q in range(self.players):
+            me = " (me)" if q == self.me else ""
+            lines.append(f"seat {q + 1}{me}: {s.tokens[q]} tokens, {s.busts[q]} bust; "
+                         f"{', '.join(s.collections[q]) or 'no cards'}")
+        return "\n".join(lines)

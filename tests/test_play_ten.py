@@ -1,0 +1,184 @@
+"""`pushluck play ten`: the table record (analyzer/play/ten.py).
+
+Expected values by hand from docs/rules/ten.md: every player starts with 5 currency tokens
+(start_tokens), 50 in the supply, a cap of 10; T = N − C busts at 11, C busts at 11; a number
+bust gives the others C tokens and the buster a bust token; numbers taken give every other
+player C tokens; the deck has 129 cards with each of 7, 8, 9 once per colour.
+"""
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from analyzer.errors import UserError
+from analyzer.play.ten import TenTable
+
+
+def table(*entries, players=3, me=2):
+    t = TenTable(players, me - 1)
+    for e in entries:
+        t.enter(e)
+    return t
+
+
+def saved(t) -> dict:
+    return tomllib.loads(t.position_toml())
+
+
+def refused(t, entry, words):
+    before, n = t.position_toml(), len(t.entries)
+    with pytest.raises(UserError) as exc:
+        t.enter(entry)
+    assert words in str(exc.value), str(exc.value)
+    assert t.position_toml() == before and len(t.entries) == n
+
+
+def test_numbers_go_to_the_collection_and_the_others_gain_c():
+    t = table("draw r5", "draw $2", "draw b4", "numbers")
+    p = saved(t)
+    assert p["phase"] == "buy" and p["active"] == 1 and p["tableau"] == ""
+    assert p["player"][0] == {"collection": "r5,b4", "tokens": 5, "bust_tokens": 0}
+    assert [q["tokens"] for q in p["player"]] == [5, 7, 7]
+    assert p["out"] == "$2"
+
+
+def test_currency_pays_the_taker_and_sends_the_numbers_to_the_market():
+    p = saved(table("draw $3", "draw r2", "currency"))
+    assert [q["tokens"] for q in p["player"]] == [8, 5, 5]
+    assert p["market"] == "r2" and p["out"] == "$3"
+    assert p["active"] == 2 and p["phase"] == "draw"  # the next turn, written as its start
+
+
+def test_a_number_bust_pays_the_others_and_gives_a_bust_token():
+    t = table("draw $2", "draw r9", "draw b4")  # N 13, C 2: T = 11
+    p = saved(t)
+    assert [q["tokens"] for q in p["player"]] == [5, 7, 7]
+    assert [q["bust_tokens"] for q in p["player"]] == [1, 0, 0]
+    assert p["market"] == "r9,b4" and p["out"] == "$2"
+    refused(t, "draw r1", "end it first")
+    t.enter("end")
+    assert saved(t)["active"] == 2
+
+
+def test_a_currency_bust_pays_nobody():
+    p = saved(table("draw $5", "draw r1", "draw $5", "draw $1"))  # C = 11
+    assert [q["tokens"] for q in p["player"]] == [5, 5, 5]
+    assert [q["bust_tokens"] for q in p["player"]] == [1, 0, 0]
+    assert p["market"] == "r1" and p["out"] == "$1,$5,$5"
+
+
+def test_gains_stop_at_the_cap_of_ten():
+    t = table("draw $5", "draw $4", "currency", "end", "draw $5", "draw r2", "numbers")
+    # seat 1 had 5 + 9 = 14 → capped at 10; then seat 2's numbers give seat 1 nothing more
+    assert [q["tokens"] for q in saved(t)["player"]] == [10, 5, 10]
+
+
+def test_a_card_the_deck_no_longer_holds_is_refused():
+    t = table("draw r9", "numbers", "end")
+    refused(t, "draw r9", "no r9 is left")
+    refused(t, "draw x3", "unknown card")
+
+
+def test_an_auction_and_its_payment():
+    t = table("draw r#")
+    p = saved(t)
+    assert p["phase"] == "auction" and p["wild"] == "r#"
+    assert t.my_choice()  # I (seat 2) may bid
+    refused(t, "draw r2", "finish the auction first")
+    refused(t, "won 3 1b", "holds 0 bust tokens")
+    refused(t, "won 3 6t", "holds 5 currency tokens")
+    t.enter("won 3 4t")
+    p = saved(t)
+    assert p["player"][2] == {"collection": "r#", "tokens": 1, "bust_tokens": 0}
+    assert p["phase"] == "draw" and "wild" not in p
+
+
+def test_nobody_discards_the_wild():
+    p = saved(table("draw **", "nobody"))
+    assert p["out"] == "**" and all(q["collection"] == "" for q in p["player"])
+
+
+def test_a_buy_pays_the_price_with_tokens_bust_tokens_or_cards():
+    t = table("draw $2", "draw r9", "draw b4", "end",  # b4, r9 to the market; seat 1 a bust
+              "draw r3", "draw g2", "numbers")
+    refused(t, "buy b4 3t", "paid 3, the price is 4")
+    refused(t, "buy o1", "no o1 in the market")
+    t.enter("buy b4 1t r3")  # 1 token and my r3 (worth 3)
+    p = saved(t)
+    # 5 + 2 (seat 1's number bust with C = 2) − 1 paid
+    assert p["player"][1] == {"collection": "g2,b4", "tokens": 6, "bust_tokens": 0}
+    assert "r3" in p["out"] and p["market"] == "r9"
+
+
+def test_undo_and_completion():
+    t = table("draw r5", "draw b4")
+    assert t.undo() == "draw b4"
+    assert t.position_toml() == table("draw r5").position_toml()
+    assert t.completions("n") == ["numbers", "nobody"]
+
+
+def test_my_choices():
+    t = table("draw r5", "numbers", "end")
+    assert not t.my_choice()  # my first draw is compulsory
+    t.enter("draw r2")
+    assert t.my_choice()
+    t.enter("numbers")
+    assert not t.my_choice()  # nothing in the market
+    t.enter("end")
+    t.enter("draw b3")
+    assert not t.my_choice()  # seat 3's draw
+
+
+def test_the_saved_position_loads_with_ten_decides_loader(tmp_path):
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+
+    t = table("draw $2", "draw r9", "draw b4", "end", "draw r3", "draw g2")
+    path = tmp_path / "p.toml"
+    t.save(str(path))
+    pos = load_position(path, TenRules(), load_deck(None))
+    assert (pos.players, pos.active, pos.me, pos.phase) == (3, 1, 1, "draw")
+    assert sorted(pos.tableau) == ["g2", "r3"]
+    assert len(pos.state.pile) == 129 - 3 - 2  # every card not listed is in the pile
+
+
+def play_out_the_pile(t):
+    """Draw every card of the pile: each turn one card, then stop for the currency (after a
+    wild, discarded, the player may stop with an empty tableau), then end."""
+    while sum(t.pile().values()):
+        t.enter(f"draw {min(t.pile().elements())}")
+        if t.state.phase == "auction":
+            t.enter("nobody")
+        t.enter("currency")
+        t.enter("end")
+
+
+def test_the_empty_pile_starts_the_final_buy_round_then_the_game_ends():
+    t = TenTable(3, 1)
+    play_out_the_pile(t)
+    assert len(t.entries) >= 129 * 3
+    s = t.state
+    assert s.phase == "final"
+    last = (t.entries.count("end") - 1) % 3  # the seat that drew the last card
+    assert s.active == (last + 1) % 3
+    refused(t, "draw r1", "the final buy round")
+    assert not t.my_choice()
+    order = [s.active]
+    while t.state.phase == "final":
+        t.enter("end")
+        if t.state.phase == "final":
+            order.append(t.state.active)
+    # every seat once, from the one after the last player, the last player last
+    assert order == [(last + 1) % 3, (last + 2) % 3, last % 3]
+    assert t.state.phase == "done"
+    refused(t, "end", "the game is over")
+
+
+def test_after_a_wild_the_player_may_stop_with_an_empty_tableau():
+    t = table()
+    refused(t, "currency", "compulsory")
+    t.enter("draw r#")
+    t.enter("nobody")
+    t.enter("currency")  # C = 0: no tokens, the turn ends
+    assert [q["tokens"] for q in saved(t)["player"]] == [5, 5, 5]
