@@ -51,13 +51,14 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
     from analyzer.errors import UserError, mark_interrupted
     from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.lineup import parse_lineup
-    from analyzer.games.trash_pandas.cli_whole import _whole_rules
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.output import note
+    from analyzer.rules import build_rules
 
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out too")
     check_belief(belief)
-    r = _whole_rules(rules_file, set_)
+    r = build_rules(TrashPandasRules, rules_file, set_)  # every key, the deck file included
     lineup = parse_lineup(seats, players)
     if any(b.name == "rollout" for b in lineup):
         raise UserError("calibrate freezes its positions from the plain-Python reference games, "
