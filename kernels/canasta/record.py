@@ -23,7 +23,7 @@ from numba import njit, prange
 
 from kernels.canasta.engine import (F_LEAD, F_PILE, G_SEND, G_SP, NG, NT, NV, P_TAKEN, R_NP,
                                     by_table, new_state, play_turns, rule_feature)
-from kernels.canasta.trials import NROUNDSTAT, game_trial, play_game
+from kernels.canasta.trials import GAME_EXTRA, NROUNDSTAT, game_trial, play_game
 from kernels.rng import seed_trial
 from kernels.twin import digest_suffix, twin
 
@@ -61,7 +61,7 @@ game_trial_rec = twin(game_trial, _SUFFIX, play_game=play_game_rec)
 @njit(cache=True)
 def games_width(P):
     """Sum columns of a block (``mc_blocks``'s width in ``MODE_GAMES``)."""
-    return max(4 + P + 3 * NROUNDSTAT + 2, 3 + 2 * NROUNDSTAT, 12)
+    return max(4 + P + 3 * NROUNDSTAT + 2 + GAME_EXTRA, 3 + 2 * NROUNDSTAT, 12)
 
 
 @njit(cache=True, parallel=True)
