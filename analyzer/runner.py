@@ -83,14 +83,19 @@ class RunResult:
 
 class Progress:
     """A progress bar on stderr (Rich): only on a terminal, only after about a second, fitted to
-    the terminal's width, with the rate and an ETA when the total is known."""
+    the terminal's width, with the rate and an ETA when the total is known; off by default
+    while a report's overall bar is shown (analyzer/report_progress.py)."""
 
     def __init__(self, label: str, total: int | None, unit: str, enabled: bool | None = None):
+        from analyzer.report_progress import outer_bar_active
+
         self.label = label if len(label) <= 40 else label[:39] + "…"
         self.total = total
         self.unit = unit
         self.start = time.perf_counter()
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        if enabled is None:
+            enabled = sys.stderr.isatty() and not outer_bar_active()
+        self.enabled = enabled
         self._bar = None
         self._task = None
 
