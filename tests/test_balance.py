@@ -80,6 +80,19 @@ def test_quantile_of_a_histogram_and_its_order_statistic_interval():
     assert low.se == pytest.approx((2 - 1) / (2 * 1.959963984540054))
 
 
+def test_quantile_ranks_on_a_histogram_of_single_games():
+    from analyzer.balance import quantile
+
+    counts = [(v, 1) for v in range(1, 101)]  # the game at rank r lasted r turns
+    q = quantile(counts, 0.9)
+    # estimate rank ceil(90) = 90; spread 1.96·sqrt(9) = 5.88: ranks floor(84.12) = 84 and
+    # ceil(95.88) + 1 = 97
+    assert (q.estimate, q.ci_low, q.ci_high) == (90, 84, 97)
+    q = quantile(counts, 0.5)  # spread 9.8: ranks floor(40.2) = 40 and ceil(59.8) + 1 = 61
+    assert (q.estimate, q.ci_low, q.ci_high) == (50, 40, 61)
+    assert quantile([(7, 3)], 0.99).ci_high == 7  # ranks past n stay at the last game
+
+
 def test_ratio_over_games_by_hand():
     from analyzer.balance import ratio
 
@@ -139,6 +152,15 @@ def test_no_seat_advantage_when_every_interval_holds_the_fair_share():
     # an interval ending just below the fair share is an advantage (the comparison's sign)
     f = seat_finding(_seats([1 / 3 - 0.0066, 0.34, 0.3266]), "3-player games")
     assert "No seat advantage" not in f.text
+
+
+def test_an_interval_ending_at_the_fair_share_holds_it():
+    from analyzer.balance import Balance, seat_finding
+
+    b = Balance("2 players", 2, 1000, 1)
+    b.add("seat", Statistic(0.53, 0.015, 0.5, 0.56, 1000), seat=1, fair=0.5)
+    b.add("seat", Statistic(0.47, 0.015, 0.44, 0.5, 1000), seat=2, fair=0.5)
+    assert seat_finding(b, "games").text.startswith("No seat advantage detected")
 
 
 def test_length_finding_with_the_90_percent_quantile():
