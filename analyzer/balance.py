@@ -25,8 +25,9 @@ order statistics: with n games the q-quantile's interval runs from the value at 
 the true quantile; its "se" is the interval's half-width / z (a normal-equivalent SE).
 
 Shares per turn (busts per turn) are ratios Σx/Σy over games, whose turns are not independent:
-:func:`ratio` gives the delta-method SE over games, ``sqrt(Σ(x − r·y)² / (n(n − 1))) / ȳ``, from
-the per-game sums Σx, Σx², Σxy, Σy, Σy², the interval clipped to [0, 1] for a share.
+:func:`ratio` gives the delta-method SE over games,
+``sqrt(Σ(x − r·y)² / (n(n − 1))) / ȳ``, from the per-game sums Σx, Σx², Σxy, Σy, Σy², the
+interval clipped to [0, 1] for a share.
 
 Decisiveness is a proportion of fractional successes (a leader who ties for the win scores
 1/winners); its interval is Wilson's on that sum, conservative because a [0, 1] variable's
@@ -108,6 +109,8 @@ class Balance:
     notes: list[str] = field(default_factory=list)
     #: what seat 1 is called in sentences
     first: str = "the first player"
+    #: what the n games are called in sentences
+    trials: str = "games"
 
     def add(self, key: str, stat: Statistic | None, **kw) -> None:
         if stat is not None:
@@ -256,11 +259,11 @@ def seat_finding(b: Balance, subject: str) -> Finding | None:
     fair_text = f"a fair {fair * 100:.1f}%"
     if not off:
         return Finding(f"No seat advantage detected in {subject}: every seat's win rate lies "
-                       f"within its 95% interval of {fair_text} ({n_text(b.n)}).", 1)
+                       f"within its 95% interval of {fair_text} ({n_text(b.n, b.trials)}).", 1)
     m = max(off, key=lambda x: (round(abs(x.stat.estimate - x.fair), 12), -x.seat))
     who = b.first if m.seat == 1 else f"seat {m.seat}"
     return Finding(f"{_cap(who)} wins {pct(m.stat)} of {subject}, against {fair_text} "
-                   f"({n_text(b.n)}).", 1)
+                   f"({n_text(b.n, b.trials)}).", 1)
 
 
 def length_finding(b: Balance, subject: str) -> Finding | None:

@@ -126,11 +126,16 @@ def seat_figure(panels, title: str, ylabel: str):
                    label=f"fair share {fair * 100:.1f}%")
         highs.append(fair)
         ax.set_xticks([m.seat for m in seats], [f"seat {m.seat}" for m in seats])
-        ax.set_title(name, fontsize=10)
+        ax.set_title(f"{name} (fair share {fair * 100:.1f}%, dashed)" if name else
+                     f"fair share {fair * 100:.1f}%, dashed", fontsize=9)
         ax.yaxis.set_major_formatter(_percent_formatter())
     fit_intervals(axes[0], lows, highs, floor=0.0)
     axes[0].set_ylabel(ylabel)
-    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    if any(label for _name, series in panels for label, _s in series):
+        handles, labels = axes[-1].get_legend_handles_labels()
+        keep = [(h, lb) for h, lb in zip(handles, labels) if not lb.startswith("fair share")]
+        axes[-1].legend(*zip(*keep), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
+                        frameon=False)
     fig.suptitle(title, fontsize=11)
     return fig
 

@@ -43,6 +43,8 @@ def number(x: float, decimals: int, percent: bool = False) -> str:
     separated by commas; "—" for a missing or non-finite value."""
     if x is None or not math.isfinite(x):
         return MISSING
+    if x == 0:
+        return "0"  # an exact zero (no event seen) needs no decimals
     if percent:
         x *= 100.0
     text = f"{x:,.{decimals}f}"

@@ -85,14 +85,17 @@ def key_chart(parts: list[dict]) -> str | None:
 
 
 def params_words(params: dict) -> str:
-    """A part's parameters in words: ``games 200,000; players 2, 3, 4; bot heuristic``."""
+    """A part's parameters in words: ``games 200,000; players 2, 3, 4; bot heuristic`` (a
+    text holding a comma in quotes: ``pairs “optimal,optimal”, “hold:20,hold:20”``)."""
     def show(v):
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, int):
             return f"{v:,}" if abs(v) >= 10_000 else str(v)
         if isinstance(v, list):
-            return ", ".join(f"({show_inner(x)})" if isinstance(x, list) else show(x) for x in v)
+            return ", ".join(f"({show_inner(x)})" if isinstance(x, list) else
+                             f"\u201c{x}\u201d" if isinstance(x, str) and "," in x else show(x)
+                             for x in v)
         if isinstance(v, dict):
             return ", ".join(f"{k} {show(x)}" for k, x in sorted(v.items()))
         return str(v)

@@ -68,6 +68,11 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     return files, "\n".join(md)
 
 
+def _is_reference(st) -> bool:
+    """A loss of exactly nothing: the rule every other rule is measured against."""
+    return st.ci_low == st.ci_high and abs(st.estimate) < 1e-12
+
+
 def front_findings(rows: Sequence[dict], unit: str, against: str, priority: int = 3,
                    raced: int | None = None) -> list:
     """The sentences a front supports: the simplest rule and what it costs against ``against``
@@ -90,9 +95,13 @@ def front_findings(rows: Sequence[dict], unit: str, against: str, priority: int 
         return interval(s, 4 if s.ci_low == s.ci_high else None)
 
     st = stats[simple]
-    if st.estimate == st.ci_low == st.ci_high == 0.0:
+    if _is_reference(st):
         among = f" of the {raced:,} rules raced" if raced else ""
         return [Finding(f"The best rule{among} is also the simplest: {quote(rows[simple])}"
+                        + (f" (n = {st.n:,})" if st.n else "") + ".", priority)]
+    if st.ci_low <= 0.0 <= st.ci_high and st.ci_low < st.ci_high:
+        return [Finding(f"No loss detected for the simplest rule of thumb, "
+                        f"{quote(rows[simple])}, against {against}: {cost(st)} {unit}"
                         + (f" (n = {st.n:,})" if st.n else "") + ".", priority)]
     out = [Finding(f"The simplest rule of thumb, {quote(rows[simple])}, gives up "
                    f"{cost(stats[simple])} {unit} against {against}"
@@ -100,7 +109,7 @@ def front_findings(rows: Sequence[dict], unit: str, against: str, priority: int 
     best = min(range(len(rows)), key=lambda i: (stats[i].estimate, rows[i]["complexity"]))
     if best != simple and stats[best].ci_high < stats[simple].ci_low:
         b = stats[best]
-        if b.estimate == b.ci_low == b.ci_high == 0.0:  # the reference the others are against
+        if _is_reference(b):  # the rule the others are measured against
             out.append(Finding(f"The best rule found is {quote(rows[best])}.", priority + 1))
         else:
             out.append(Finding(f"The best rule found, {quote(rows[best])}, gives up "

@@ -101,7 +101,7 @@ def deal_balance(out: dict, group: str):
     wins = [round(s["p_win"].estimate * n) for s in out["seats"]]
     won = sum(wins)
     b = Balance(group, out["players"], won, out["seed"], length_unit="deals",
-                first="the dealer (seat 1)")
+                first="the dealer (seat 1)", trials="deals won")
     if won > 0:
         add_seats(b, [wilson(w, won) for w in wins])
     b.add("drawn", out["p_nagari"])

@@ -140,7 +140,8 @@ def hold_thresholds_part(params: dict, rules: dict, seed: int) -> PartResult:
                                                             "number", 4),
                             Col("chance the turn busts", "bust")]))
     if len(shown) < len(df):
-        md.append("Every fifth threshold; all of them in [hold_thresholds.csv](hold_thresholds.csv).")
+        md.append("Every fifth threshold; all of them in "
+                  "[hold_thresholds.csv](hold_thresholds.csv).")
     finding = Finding(f"One turn of “hold at H” scores most at H = {int(best.hold_at)}: "
                       f"{best.mean_points:.4f} points a turn (exact).", 5)
     return PartResult(files, "\n".join(md), {

@@ -201,7 +201,7 @@ def values_chart_part(params: dict, rules: dict, seed: int) -> PartResult:
     if ahead:
         found.append(Finding(f"With no cards in hand, rolling on is worth more than stopping, on "
                              f"average over the sets held, up to {max(ahead)} tokens held "
-                             "(exact).", 3))
+                             "(exact).", 7))
     return PartResult(chart_files(fig, "values_by_tokens", df), summary, {
         "exact": True, "key_chart": "values_by_tokens",
         "findings": [f.to_json() for f in found],
