@@ -89,10 +89,10 @@ RC = {name: i for i, name in enumerate(REC_NAMES)}
 G_SCORE, G_WIN, G_TOK, G_CARDS, G_SHARE = 19, 24, 29, 34, 39
 G_LEADCH, G_LEAD3Q, G_LEADWIN = 40, 41, 42
 
-# per-block sum columns of one line-up: games, then Σx and Σx² of every record field before the
-# balance fields, then Σ(price·auctions) for the price-per-auction ratio, then Σx and Σx² of the
-# balance fields; then, for each line-up k ≥ 1, the paired differences (line-up 0 − line-up k)
-# of each seat's win share and score: Σd, Σd².
+# per-block sum columns of one line-up: games, then Σx and Σx² of every record field before
+# the balance fields, then Σ(price·auctions) for the price-per-auction ratio, then Σx and Σx²
+# of the balance fields; then, for each line-up k ≥ 1, the paired differences (line-up 0 −
+# line-up k) of each seat's win share and score: Σd, Σd².
 LINEUP_COLUMNS = (("games",) + tuple(x for n in REC_NAMES[:NREC_V1] for x in (n, n + "_sq"))
                   + ("price_x_auctions",)
                   + tuple(x for n in REC_NAMES[NREC_V1:] for x in (n, n + "_sq")))
