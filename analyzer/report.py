@@ -305,8 +305,9 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
     A part's files are written atomically, then its manifest (with each file's SHA-256) last; a
     part interrupted by Ctrl-C is never recorded, so a rerun computes it again. On resume a part
     is reused only if its fingerprint matches and every file has its recorded hash. A folder
-    holding another report (recipe, seed or rules) is refused before anything runs; while
-    parts are missing the index says the report is incomplete.
+    holding another report (recipe, seed or rules) gets this one instead (the old one is named
+    on stderr; none of its parts is reused); while parts are missing the index says the report
+    is incomplete and lists only this report's parts.
     """
     from analyzer import report_folder as rf
     from analyzer.errors import Interrupted, was_interrupted
@@ -315,9 +316,13 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
 
     seed = recipe.seed if seed is None else seed
     out_dir = report_folder(out_dir, root)
-    rf.check_folder(recipe, out_dir, seed)
+    rf.check_folder(recipe, out_dir, seed)  # special files are refused before the lock
     with FolderLock(out_dir, "report"):
-        rf.check_folder(recipe, out_dir, seed)  # again, now that no other run can write
+        replaced = rf.check_folder(recipe, out_dir, seed)  # now that no other run can write
+        if replaced:
+            note(f"report: --out {out_dir} held {replaced}; this run replaces it (nothing of "
+                 "it is reused; until every part is written the index says the report is "
+                 "incomplete)")
         rf.prepare(recipe, out_dir)
         rf.clean_temporaries(recipe, out_dir)
         _clean_section_folders()

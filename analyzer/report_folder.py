@@ -12,9 +12,13 @@ Layout of a report folder ``D`` (every name below is unique to what it holds):
 - ``D/.pushluck.lock``: present while a run writes (:class:`analyzer.output.FolderLock`).
 
 One folder holds one report: a run whose recipe, game, seed or house rules differ from the
-folder's is refused before anything is computed (one line naming the folder's report and how to
-go on), so a folder never mixes seeds. Editing a part's parameters is not a new report: that part
-is recomputed, and until it is written the index says the report is incomplete.
+folder's *replaces* that report. Its identity file is rewritten before any part is computed, no
+part of the old report is reused (a part's fingerprint holds its seed, rules and parameters),
+each recomputed part removes the old files it no longer makes, and until every part of the new
+report is written the index says the report is incomplete and lists only the new report's parts.
+So an interrupted replacement never leaves an index describing tables of another seed: every
+manifest carries its own seed, and the index names the report it describes. Editing a part's
+parameters works the same way for that part alone.
 
 Nothing here opens a special file (FIFO, device) or follows a symbolic link below ``D``; a
 manifest of the wrong shape is ignored (its part is recomputed).
@@ -101,30 +105,26 @@ def _describe(ident: dict) -> str:
     return text
 
 
-def check_folder(recipe, out_dir: Path, seed: int) -> None:
-    """Refuse to write ``recipe`` with ``seed`` into a folder that holds another report.
+def check_folder(recipe, out_dir: Path, seed: int) -> str | None:
+    """The report ``out_dir`` holds, described in words, when it is not ``recipe`` with ``seed``
+    (this run then replaces it); None for a new folder or the same report (resume).
 
     The folder's report is read from its identity file; a folder written before that file
-    existed is judged by its manifests (each part's recorded seed must be this run's). Special
-    files at the identity or at a manifest are refused here, before any part is computed."""
+    existed is judged by its manifests' seeds. Special files at the identity or at a manifest
+    are refused here (one line), before any part is computed."""
     from analyzer.report import part_seed
 
     want = identity(recipe, seed)
     have = _read_json(out_dir, IDENTITY, "the report's identity")
     known = isinstance(have, dict) and have.get("layout") == LAYOUT
-    if known:
-        if any(have.get(k) != want[k] for k in ("recipe", "game", "seed", "rules")):
-            raise UserError(
-                f"--out {out_dir} holds {_describe(have)}; one folder holds one report: rerun "
-                f"with that recipe, rules and --seed {have.get('seed')} to resume it, or choose "
-                f"another --out (or delete {out_dir}) for {_describe(want)}")
+    if known and any(have.get(k) != want[k] for k in ("recipe", "game", "seed", "rules")):
+        return _describe(have)
     for i, part in enumerate(recipe.parts):
         m = _read_json(out_dir, f"{MANIFESTS}/{part['name']}.json", "a part's manifest")
         if not known and isinstance(m, dict) and isinstance(m.get("seed"), int) \
                 and m["seed"] != part_seed(seed, i):
-            raise UserError(
-                f"--out {out_dir} holds part '{part['name']}' of another seed or recipe; one "
-                f"folder holds one report: choose another --out (or delete {out_dir})")
+            return "parts of another seed or recipe"
+    return None
 
 
 def read_manifest(out_dir: Path, name: str) -> dict | None:

@@ -215,7 +215,7 @@ def test_pig_balance_on_a_goal_of_two_by_hand():
     turns per game are geometric with mean 6/5 and busts per turn are 1/6. The leader after
     turn ceil(3T/4) is the winner when T ≤ 3, and nobody leads then when T ≥ 4."""
     from analyzer.games.pig.balance import balance
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.games.pig.rules import PigRules
     from analyzer.runner import RunSpec
 

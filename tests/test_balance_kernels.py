@@ -12,13 +12,13 @@ import pytest
 
 def test_ten_block_sums_of_the_balance_fields_are_the_records_sums():
     from analyzer.games.ten.balance import records
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.games.ten.whole import Setup
     from analyzer.runner import run
     from kernels.ten.whole_layout import LINEUP_COLUMNS, REC_NAMES, column
 
-    setup = Setup(TenRules(), load_deck(), 4, [parse_seats("threshold", 4)])
+    setup = Setup(TenRules(), load_deck(), 4, [plain_seats("threshold", 4)])
     n = 300
     recs = records(setup, n, 5)
     res = run(setup.job(), n, 5, progress=False)
@@ -35,12 +35,12 @@ def test_ten_block_sums_of_the_balance_fields_are_the_records_sums():
 
 
 def test_canasta_rounds_histogram_and_lead_figures_agree_with_the_game():
-    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.games.canasta.play import plain_policies, simulate
     from analyzer.games.canasta.rules import CanastaRules
     from analyzer.runner import RunSpec
 
     r = CanastaRules()
-    out = simulate(r, parse_policies("greedy", r.players), RunSpec(400, 11, progress=False))
+    out = simulate(r, plain_policies("greedy", r.players), RunSpec(400, 11, progress=False))
     f, n = out["balance"], out["n"]
     hist = dict(f["rounds_histogram"])
     assert sum(hist.values()) == n
@@ -57,7 +57,7 @@ def test_trash_pandas_standings_replay_the_kernels_games():
     """The standings games end with the scores and shares of the kernel's games (same seed,
     same block keys): the first 12 games of a 3-player run."""
     from analyzer.games.trash_pandas.balance import StandingsGame
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.bots import plain_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import BLOCK_SIZE, GameSetup
     from analyzer.pystream import Stream
@@ -65,7 +65,7 @@ def test_trash_pandas_standings_replay_the_kernels_games():
     from analyzer.runner import run
     from analyzer.games.trash_pandas.whole import game_job
 
-    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup("heuristic", None, 3)])
+    setup = GameSetup(TrashPandasRules(), 3, [plain_lineup("heuristic", 3)])
     keys = block_keys(9, 0, 1)
     wins = np.zeros(3)
     for g in range(12):

@@ -243,39 +243,53 @@ def _killed_after_two_parts(recipe: Path, out: Path, *extra: str, sig=signal.SIG
     return proc.returncode
 
 
-def test_another_seed_over_a_finished_folder_is_refused_and_changes_nothing(tmp_path):
+def test_another_seed_over_a_finished_folder_replaces_its_report(tmp_path):
+    """Another seed, recipe or house rules over a finished folder: a new report replaces the
+    old one (named on stderr), nothing of the old one is reused, and the folder ends byte for
+    byte as a clean run of the new report into an empty folder."""
     recipe, out = _recipe(tmp_path), tmp_path / "out"
     assert _run(["report", str(recipe), "--out", str(out)])[0] == 0
-    before, stamps = _tree(out), _stamps(out)
     code, _, err = _run(["report", str(recipe), "--out", str(out), "--seed", "12"])
-    _one_line_refusal(code, err)
-    assert "seed 11" in err and "seed 12" in err and "--seed 11" in err  # says how to go on
-    assert _tree(out) == before and _stamps(out) == stamps
-    # another recipe (same game) or other house rules: another report as well
-    other = _recipe(tmp_path, SMALL.replace('title = "file safety"', 'title = "other"'), "other")
-    code, _, err = _run(["report", str(other), "--out", str(out)])
-    _one_line_refusal(code, err)
-    ruled = _recipe(tmp_path, SMALL + "\n[rules]\ngoal = 50\n")
-    code, _, err = _run(["report", str(ruled), "--out", str(out)])
-    _one_line_refusal(code, err)
-    assert _tree(out) == before
+    assert code == 0, err
+    assert "seed 11" in err and "replaces" in err and "0 part(s) already" not in err
+    clean = tmp_path / "clean12"
+    assert _run(["report", str(recipe), "--out", str(clean), "--seed", "12"])[0] == 0
+    assert _tree(out) == _tree(clean)
+    # other house rules: the same (a rule is part of every part's fingerprint)
+    ruled = _recipe(tmp_path, SMALL + "\n[rules]\ngoal = 50\n", "ruled")
+    code, _, err = _run(["report", str(ruled), "--out", str(out), "--seed", "12"])
+    assert code == 0 and "replaces" in err, err
+    clean_ruled = tmp_path / "clean_ruled"
+    assert _run(["report", str(ruled), "--out", str(clean_ruled), "--seed", "12"])[0] == 0
+    assert _tree(out) == _tree(clean_ruled)
 
 
-def test_a_killed_run_then_another_seed_is_refused_and_the_same_seed_resumes(tmp_path):
+def test_another_seed_killed_after_two_parts_leaves_an_index_of_the_new_seed_only(tmp_path):
+    """The issue's case: a finished seed-11 folder, a seed-12 rerun killed after two parts.
+    The index says the report is incomplete and names only the two parts written with seed 12
+    (never seed 11's tables as if they were this report's); finishing with seed 12 gives the
+    folder a clean seed-12 run gives."""
+    from analyzer.report import part_seed
+
     slow = RECIPE.format(games1=3000, games2=1_500_000)
-    recipe, out = _recipe(tmp_path, slow), tmp_path / "out"
-    code = _killed_after_two_parts(recipe, out)
+    recipe, out = _recipe(tmp_path, RECIPE.format(games1=3000, games2=2000)), tmp_path / "out"
+    assert _run(["report", str(recipe), "--out", str(out)])[0] == 0
+    recipe.write_text(slow)
+    code = _killed_after_two_parts(recipe, out, "--seed", "12")
     if code == 0:
         pytest.skip("the last part finished before the kill landed")
     assert code == -signal.SIGKILL
-    assert "incomplete: 2 of 3" in (out / "index.md").read_text()
-    code, _, err = _run(["report", str(recipe), "--out", str(out), "--seed", "12"])
-    _one_line_refusal(code, err)
-    assert not (out / "parts" / "m2.json").exists()
-    code, _, err = _run(["report", str(recipe), "--out", str(out)])
+    index = (out / "index.md").read_text()
+    assert "incomplete: 2 of 3" in index and "--seed 12" in index and "seed 11" not in index
+    written = [json.loads((out / "parts" / f"{n}.json").read_text()) for n in ("turn", "m1")]
+    assert [m["seed"] for m in written] == [part_seed(12, 0), part_seed(12, 1)]
+    assert "m2" not in index.split("written (", 1)[1].split(")", 1)[0]
+    code, _, err = _run(["report", str(recipe), "--out", str(out), "--seed", "12"],
+                        timeout=600)
     assert code == 0 and "2 part(s) already written" in err, err
     clean = tmp_path / "clean"
-    assert _run(["report", str(recipe), "--out", str(clean)])[0] == 0
+    assert _run(["report", str(recipe), "--out", str(clean), "--seed", "12"],
+                timeout=600)[0] == 0
     assert _tree(out) == _tree(clean)
 
 

@@ -123,7 +123,8 @@ def test_tune_finds_planted_bonus_turn_effect():
     computed exactly by the policy evaluator; the tuned paired difference must cover it.
     """
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.tune import tune
 

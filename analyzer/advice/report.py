@@ -25,7 +25,9 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     """(files, markdown) for front rows as made by :func:`analyzer.advice.rule_row`: the tidy
     CSV, a table for people (rule, numbers to remember, loss; the interval only when the loss
     is a Monte Carlo figure, by default when any interval has width) and, with two rules or
-    more, the chart of loss against complexity (placed in the Markdown)."""
+    more, the chart of loss against complexity (placed in the Markdown). Raced rows (they say
+    ``best_found``) get a verdict column: best found, not separated from the best found, or
+    shown worse (:func:`analyzer.advice.words.verdict`)."""
     import json
 
     import pandas as pd
@@ -33,10 +35,14 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     from analyzer.charts import chart_files, enough_points, fit_intervals, new_figure
     from analyzer.tables import Col, people_table, table_files
 
+    from analyzer.advice.words import verdict
+
     stats = [_loss(r) for r in rows]
+    raced = any("best_found" in r for r in rows)
     df = pd.DataFrame([{"complexity": r["complexity"], "loss": s.estimate, "ci_low": s.ci_low,
                         "ci_high": s.ci_high, "rule": r["words"],
-                        "rule_data": json.dumps(r["rule"], sort_keys=True)}
+                        "rule_data": json.dumps(r["rule"], sort_keys=True),
+                        **({"verdict": verdict(r)} if raced else {})}
                        for r, s in zip(rows, stats)])
     if exact is None:
         exact = all(s.ci_low == s.ci_high for s in stats)
@@ -58,11 +64,11 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
     kind = "number" if exact else "stat"
     loss_header = f"loss ({unit})" + ("" if exact else ", 95% interval")
     table_rows = [{"rule": r["words"], "cx": r["complexity"],
-                   "loss": s.estimate if exact else s} for r, s in zip(rows, stats)]
-    md.append(people_table(table_rows, [Col("rule of thumb", "rule"),
-                                        Col("numbers to remember", "cx", "int"),
-                                        Col(loss_header, "loss", kind,
-                                            4 if exact else None)]))
+                   "loss": s.estimate if exact else s,
+                   "verdict": verdict(r) if raced else ""} for r, s in zip(rows, stats)]
+    cols = [Col("rule of thumb", "rule"), Col("numbers to remember", "cx", "int"),
+            Col(loss_header, "loss", kind, 4 if exact else None)]
+    md.append(people_table(table_rows, cols + ([Col("verdict", "verdict")] if raced else [])))
     if not enough_points(points):
         md.append("One rule is on the front, so there is no trade-off to chart.")
     return files, "\n".join(md)

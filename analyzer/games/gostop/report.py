@@ -2,7 +2,7 @@
 tables `gostop simulate --out` writes, and the report section (``PARTS``).
 
 Report section: (1) 2 and 3 players, greedy everywhere: nagari/chongtong rates, wins and mean net
-payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 0 (greedy,
+payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 1 (greedy,
 go:1, go:2, go:3) against greedy opponents in 2 players, on common random numbers (same deals);
 (3) the payment distribution chart. Imports pandas/matplotlib lazily (reports, `--out`, `--chart`).
 """
@@ -118,7 +118,7 @@ def section_part(params: dict, rules: dict, seed: int):
     from analyzer.balance import Finding
     from analyzer.balance_part import _percent_formatter, balance_result
     from analyzer.charts import chart_files, fit_intervals, new_figure
-    from analyzer.games.gostop.play import parse_seats, simulate
+    from analyzer.games.gostop.play import plain_seats, simulate
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.numbers import interval
     from analyzer.runner import RunSpec
@@ -130,7 +130,7 @@ def section_part(params: dict, rules: dict, seed: int):
     spec = RunSpec(n, seed, progress=False)
     sims, groups, seat_tab, ev_tab = {}, [], [], []
     for players in (2, 3):
-        out = simulate(GoStopRules(players=players), parse_seats("greedy", players), spec)
+        out = simulate(GoStopRules(players=players), plain_seats("greedy", players), spec)
         sims[players] = out
         groups.append(deal_balance(out, f"{players} players"))
         seat_tab += seat_rows(out)
@@ -142,7 +142,7 @@ def section_part(params: dict, rules: dict, seed: int):
            for p, o in sims.items() for q, s in enumerate(o["seats"])]
     go_rows, go_tab = [], []
     for label in ("greedy", "go:1", "go:2", "go:3"):
-        out = simulate(GoStopRules(), parse_seats(f"{label},greedy", 2), spec)
+        out = simulate(GoStopRules(), plain_seats(f"{label},greedy", 2), spec)
         m = out["seats"][0]["mean_net_payment"]
         go_rows.append({"seat1_policy": label, "mean_net": m.estimate, "ci_low": m.ci_low,
                         "ci_high": m.ci_high, "p_win": out["seats"][0]["p_win"].estimate,

@@ -79,7 +79,8 @@ def section_part(params: dict, rules: dict, seed: int):
 
     from analyzer.balance import Finding
     from analyzer.charts import chart_files
-    from analyzer.games.magdagdon.play import parse_policy, simulate
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate
     from analyzer.games.magdagdon.rules import DIFFICULTIES, MagdagdonRules, difficulty
     from analyzer.numbers import interval
     from analyzer.report import PartResult
@@ -180,7 +181,7 @@ def advice_part(params: dict, rules: dict, seed: int):
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import RACE_HOW, front_files, front_findings
     from analyzer.games.magdagdon.advice import advise, row
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.report import PartResult
 
     r, diff = _advice_settings(params, rules)

@@ -154,7 +154,8 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
     from analyzer.balance import Finding
-    from analyzer.games.pig.play import parse_policy_pair, simulate
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import simulate
     from analyzer.numbers import interval
     from analyzer.runner import RunSpec
     from analyzer.tables import Col, people_table, table_files
@@ -194,7 +195,7 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 def _line_up(text: str):
     """Part-parameter check: a pairs item is a line-up `pig simulate --seats` accepts."""
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
 
     return parse_policy_pair(text)
 
@@ -248,7 +249,7 @@ def _balance_settings(params: dict, rules: dict):
     """Rules, parsed line-ups and the goals of the sensitivity sweep (the part's check)."""
     import dataclasses
 
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
 
     r = _rules(rules)
     pairs = [(t, parse_policy_pair(t)) for t in params.get("pairs", ["optimal,optimal",

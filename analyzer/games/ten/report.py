@@ -262,15 +262,15 @@ def advice_part(params: dict, rules: dict, seed: int):
 def _whole_games_settings(params: dict, rules: dict):
     """Rules, player counts and the compared line-ups of the whole-games part (its check:
     every line-up parsed as `ten game --seats` does)."""
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.rules import TenRules
     from analyzer.rules import build_rules
 
     r = build_rules(TenRules, None, None, rules)
     counts = params.get("players", [3, 4, 5])
     for players in counts:
-        parse_seats(params.get("bot", "threshold"), players)
-    compared = [(text, parse_seats(text, 4)) for text in params.get("seats", COMPARED)]
+        parse_seats(params.get("bot", "threshold"), players, "bot")
+    compared = [(text, parse_seats(text, 4, "seats")) for text in params.get("seats", COMPARED)]
     return r, counts, compared
 
 
@@ -285,7 +285,7 @@ def whole_games_part(params: dict, rules: dict, seed: int):
     from analyzer.balance import Finding, share
     from analyzer.balance_part import balance_result
     from analyzer.games.ten.balance import balance_of, records
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.rules import load_deck
     from analyzer.games.ten.whole import Setup
@@ -298,7 +298,7 @@ def whole_games_part(params: dict, rules: dict, seed: int):
     bot = params.get("bot", "threshold")
     groups = []
     for k, players in enumerate(counts):
-        setup = Setup(r, load_deck(), players, [parse_seats(bot, players)])
+        setup = Setup(r, load_deck(), players, [parse_seats(bot, players, "bot")])
         groups.append(balance_of(records(setup, games, seed + k), players, seed + k,
                                  f"{players} players"))
     setup = Setup(r, load_deck(), 4, [lu for _t, lu in compared])

@@ -8,12 +8,12 @@ from analyzer.benchkit import BenchCase, BenchTiming
 
 
 def _game_setup(rules, policy: str, players: int = 4, lineups=None):
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.rules import load_deck
     from analyzer.games.ten.whole import Setup
 
     return Setup(rules, load_deck(), players,
-                 lineups or [parse_seats(policy, players)])
+                 lineups or [parse_seats(policy, players, "--policy")])
 
 
 def game_job(rules, policy: str):
@@ -22,9 +22,9 @@ def game_job(rules, policy: str):
 
 
 def check_lineup(policy: str) -> None:
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
 
-    parse_seats(policy, 4)
+    parse_seats(policy, 4, "--policy")
 
 
 def metrics():
@@ -32,7 +32,7 @@ def metrics():
     from analyzer.tune import Metric
     from kernels.ten.whole_layout import column
 
-    rows = [("seat_advantage", "win_0", "mean", "seat 0's (the first player's) win rate"),
+    rows = [("seat_advantage", "win_0", "mean", "seat 1's (the first player's) win rate"),
             ("game_length", "turns", "mean", "turns per whole game"),
             ("winner_score", "winner_score", "mean", "the winner's score"),
             ("busts_per_game", "busts", "mean", "busts per whole game"),
@@ -61,14 +61,14 @@ def _heuristic_job():
 def _quiet_job():
     from analyzer.games.ten.rules import TenRules
 
-    return game_job(TenRules(), "threshold:bid=never,buy=never")
+    return game_job(TenRules(), "threshold:bid=never:buy=never")
 
 
 def _decide_seconds() -> float:
     """Warm wall time of `ten decide` on the example position to ±0.01 (paired differences)."""
     import time
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.decide import decide
     from analyzer.games.ten.position import load_position
     from analyzer.games.ten.rules import TenRules, load_deck
@@ -77,7 +77,7 @@ def _decide_seconds() -> float:
     rules, spec = TenRules(), load_deck()
     path = pathlib.Path(__file__).resolve().parents[2] / "data" / "ten_position_example.toml"
     pos = load_position(path, rules, spec)
-    bots = parse_seats("threshold", pos.players)
+    bots = plain_seats("threshold", pos.players)
     decide(pos, rules, spec, bots, RunSpec(64, 1))  # compile / load the cache
     t0 = time.perf_counter()
     decide(pos, rules, spec, bots, RunSpec(None, 1, precision=0.01, progress=False))

@@ -28,7 +28,7 @@ def _setup(params: dict, rules: dict):
 
 def _mc_settings(params: dict, rules: dict):
     """The Monte Carlo check's rules, value model and parsed policies (its settings check)."""
-    from analyzer.games.trash_pandas.play import parse_policy
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     r, values = _settings(params, rules)
     names = params.get("policies", ["optimal", "stop-at:2", "stop-at:3", "stop-at:6"])
@@ -217,24 +217,25 @@ WEIGHTS = ("draw", "stash", "steal", "mask", "card", "bust")
 def _whole_games_settings(params: dict, rules: dict):
     """Rules, (player count, line-up) per count and the compared 3-player line-ups of the
     whole-games part (its settings check: every bot name parsed as `trash-pandas game` does)."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
     from analyzer.rules import build_rules
 
     r = build_rules(TrashPandasRules, None, None, rules)
     bot = params.get("bot", "heuristic")
-    by_count = [(players, parse_lineup(bot, None, players))
+    by_count = [(players, parse_lineup(bot, players, "bot"))
                 for players in params.get("players", [2, 3, 4])]
     bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
                                "heuristic:stop-at=4", "random"])
-    base = parse_lineup(bots[0], None, 3)
-    lineups = [base] + [(parse_lineup(b, None, 1)[0],) + base[1:] for b in bots[1:]]
+    base = parse_lineup(bots[0], 3, "bots")
+    lineups = [base] + [(parse_bot(b, "bots"),) + base[1:] for b in bots[1:]]
     return r, by_count, lineups
 
 
 def bot_words(label: str) -> str:
-    """A bot label in words: ``heuristic:stop-at=2`` → "heuristic (stop-at 2)"."""
+    """A bot label in words: ``heuristic:stop-at=2:cut-2=yes`` → "heuristic (stop-at 2,
+    cut-2 yes)"; ``rollout:8`` → "rollout (8)"."""
     name, _, knobs = label.partition(":")
-    return f"{name} ({knobs.replace('=', ' ').replace(',', ', ')})" if knobs else name
+    return f"{name} ({knobs.replace('=', ' ').replace(':', ', ')})" if knobs else name
 
 
 def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
@@ -275,7 +276,7 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
                          "change_vs_first": None if d is None else d.estimate,
                          "change_ci_low": None if d is None else d.ci_low,
                          "change_ci_high": None if d is None else d.ci_high, "n": res["n"]})
-        shown.append({"bot": bot_words(lu["lineup"].split(";")[0]), "win": share(w),
+        shown.append({"bot": bot_words(lu["lineup"].split(",")[0]), "win": share(w),
                       "change": d})
     fig, ax = new_figure(8, 3.8)
     xs = list(range(len(shown)))
