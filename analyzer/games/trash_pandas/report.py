@@ -335,6 +335,46 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     return out
 
 
+#: the module the bot ladder (issue 37: ``pushluck trash-pandas ladder``) will live in
+LADDER_MODULE = "analyzer.games.trash_pandas.ladder"
+
+
+def _ladder_settings(params: dict, rules: dict):
+    """The ladder part's settings check, run on the whole recipe before any part starts.
+
+    Until the bot ladder lands this version has no ladder to run, so a recipe naming the part is
+    refused in one line (exit 2) before anything is computed; no figure is ever made up. When
+    it lands, ``LADDER_MODULE`` provides ``check(params, rules)`` (its settings, raising
+    UserError) and ``report(settings, seed)`` returning ``(balances, extra, how)``: one
+    :class:`analyzer.balance.Balance` per line-up of the round robin (the strongest bot's seat
+    advantage beside the heuristics'), the ratings table in Markdown with its intervals, and the
+    method sentence for the "how this was computed" box."""
+    import importlib
+    import importlib.util
+
+    from analyzer.errors import UserError
+
+    if importlib.util.find_spec(LADDER_MODULE) is None:
+        raise UserError("part kind trash-pandas.ladder needs the bot ladder (`pushluck "
+                        "trash-pandas ladder`, issue 37), which this version does not have yet")
+    return importlib.import_module(LADDER_MODULE).check(params, rules)
+
+
+def ladder_part(params: dict, rules: dict, seed: int) -> PartResult:
+    """The bot ladder of whole games as a balance part (:func:`_ladder_settings` states what the
+    ladder module returns): seat advantage per line-up, the game's shape, the ratings table and
+    the findings, on the page like every other balance part."""
+    import importlib
+
+    from analyzer.balance_part import balance_result
+
+    settings = _ladder_settings(params, rules)
+    balances, extra, how = importlib.import_module(LADDER_MODULE).report(settings, seed)
+    return balance_result(balances, "Trash Pandas", how, group_header="line-up",
+                          subject=lambda b: f"games where {b.group}", extra=extra,
+                          stem="ladder")
+
+
 PARTS = (
     PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)",
              {"values": Param("weights", names=WEIGHTS), "hands": HANDS}, _settings),
@@ -352,6 +392,11 @@ PARTS = (
               "bot": Param("str"), "bots": Param("strs", max_items=10),
               "standings": Param("int", 0, 10**6)}, _whole_games_settings,
              tiny={"games": 1500, "standings": 150}),
+    PartKind("trash-pandas", "ladder", ladder_part,
+             "the bot ladder: ratings and seat advantage by the strongest bots (needs issue "
+             "37's ladder)",
+             {"games": Param("int", 1, 10**9), "bots": Param("strs", max_items=10)},
+             _ladder_settings, tiny={"games": 500}),
 )
 
 
