@@ -23,6 +23,9 @@ def test_game_advice_part_writes_its_files(kind, players):
     assert res.meta["exact"] is False and res.meta["front"]
     race = res.meta["race"]
     assert race["trials_spent"] <= race["trials_flat"]
+    # no timing kept or quoted: the part computed again writes the same bytes
+    assert "seconds" not in race and "seconds" not in race["grid"]
+    assert " s)" not in res.summary
     for row in res.meta["front"]:
         L = row["loss"]
         assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0

@@ -199,6 +199,28 @@ def test_a_rerun_reuses_every_part_and_changes_no_byte(site):
     assert digest() == before
 
 
+def test_no_part_keeps_a_timing(site):
+    """A race's seconds vary from run to run: a part computed again with the same seed must
+    write the same bytes, so no manifest holds a ``seconds`` key and no page quotes one."""
+    out, _result = site
+
+    def keys(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield k
+                yield from keys(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from keys(v)
+
+    manifests = sorted(out.glob("*/parts/*.json"))
+    assert len(manifests) >= 20
+    for m in manifests:
+        assert "seconds" not in set(keys(json.loads(m.read_text()))), m
+    for page in out.glob("*/index.md"):
+        assert not re.search(r"\d s\)", page.read_text()), page
+
+
 def test_the_pages_open_in_headless_chromium(site):
     from analyzer.site_check import check, find_browser
 

@@ -136,6 +136,16 @@ def exact_part(rows: Sequence[dict], unit: str, title: str, intro: str, how: str
         "key_chart": "advice_front" if "advice_front.png" in files else None, "how": how})
 
 
+def report_race(race: dict) -> dict:
+    """A race's cost without its timings (``seconds``, the grid's ``seconds``): what a report
+    part quotes and keeps, so that a part computed again with the same seed writes the same
+    bytes (the race line then speaks of trials only)."""
+    out = {k: v for k, v in race.items() if k != "seconds"}
+    if isinstance(out.get("grid"), dict):
+        out["grid"] = {k: v for k, v in out["grid"].items() if k != "seconds"}
+    return out
+
+
 #: the method of a raced part, for its "how this was computed" box
 RACE_HOW = ("Racing: every rule plays the same games (common random numbers) in rounds; a rule "
             "whose Bonferroni 95% interval lies clearly behind the best is dropped.")
@@ -149,10 +159,11 @@ def raced_part(res: dict, unit: str, title: str, intro: str, against: str = "the
     from analyzer.report import PartResult
 
     rows = [candidate_row(x) for x in res["front"]]
+    race = report_race(res["race"])
     files, md = front_files(rows, unit, title, exact=False)
-    summary = f"{intro}\n\n{race_line(res['race'])}.\n\n" + md
+    summary = f"{intro}\n\n{race_line(race)}.\n\n" + md
     return PartResult(files, summary, {
-        "exact": False, "front": rows, "race": res["race"],
+        "exact": False, "front": rows, "race": race,
         "findings": [f.to_json() for f in front_findings(
-            rows, unit, against, raced=res["race"].get("candidates"))],
+            rows, unit, against, raced=race.get("candidates"))],
         "how": RACE_HOW})

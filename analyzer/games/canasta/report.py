@@ -361,7 +361,7 @@ PARTS = (
 def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Take the pile / go out: the raced rules (``pushluck canasta advice``)."""
     from analyzer.advice.cli import race_line
-    from analyzer.advice.report import RACE_HOW, front_files, front_findings
+    from analyzer.advice.report import RACE_HOW, front_files, front_findings, report_race
     from analyzer.games.canasta.advice import advise, row
 
     r = _rules(rules)
@@ -370,7 +370,7 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     files, md = front_files(rows, "win probability",
                             "Railroad Canasta: take the pile / go out (Monte Carlo)",
                             exact=False)
-    c = res["race"]
+    c = report_race(res["race"])
     summary = (f"Take-the-pile and go-out rules (thresholds, two bands and two-condition lists "
                f"over the pile, the stock, canastas, hands and the game score, played by the "
                f"engine as rule tables), each pair played in both seats against greedy opponents "

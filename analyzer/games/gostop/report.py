@@ -227,7 +227,7 @@ def advice_part(params: dict, rules: dict, seed: int):
     """When to say go: the raced rules of thumb (``pushluck gostop advice``)."""
     from analyzer.advice import rule_row
     from analyzer.advice.cli import race_line
-    from analyzer.advice.report import RACE_HOW, front_files, front_findings
+    from analyzer.advice.report import RACE_HOW, front_files, front_findings, report_race
     from analyzer.games.gostop.advice import DECISION, advise
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.report import PartResult
@@ -238,7 +238,7 @@ def advice_part(params: dict, rules: dict, seed: int):
     rows = [rule_row(x, res["features"], DECISION) for x in res["front"]]
     files, md = front_files(rows, "net points per deal", "Go-Stop: when to say go (Monte Carlo)",
                             exact=False)
-    c = res["race"]
+    c = report_race(res["race"])
     summary = (f"Rules of thumb for saying go (one threshold, two bands, lists of up to three "
                f"conditions over gos said, turns left, own and opponents' scores and gos), each "
                f"played by the engine as a go rule table in both seats against greedy opponents "

@@ -179,7 +179,7 @@ def _advice_settings(params: dict, rules: dict):
 def advice_part(params: dict, rules: dict, seed: int):
     """Which power and when: the raced power rules (``pushluck magdagdon advice``)."""
     from analyzer.advice.cli import race_line
-    from analyzer.advice.report import RACE_HOW, front_files, front_findings
+    from analyzer.advice.report import RACE_HOW, front_files, front_findings, report_race
     from analyzer.games.magdagdon.advice import advise, row
     from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.report import PartResult
@@ -188,15 +188,16 @@ def advice_part(params: dict, rules: dict, seed: int):
     res = advise(r, diff, parse_policy("greedy"), seed, int(params.get("rounds", 24)),
                  float(params.get("precision", 0.5)))
     rows = [row(x) for x in res["front"]]
+    race = report_race(res["race"])
     files, md = front_files(rows, "points",
                             f"MAGDAGDON {diff.name}: which power and when (Monte Carlo)")
     summary = (f"Power rules (when to spend a power on a MAGDAGDON rather than accept the ruin, "
                f"and which) played in whole {diff.name} games with greedy placement on the same "
                f"dice; loss in final score against the best rule, 95% Bonferroni intervals, "
-               f"surviving rules only.\n\n{race_line(res['race'])}.\n\n" + md)
+               f"surviving rules only.\n\n{race_line(race)}.\n\n" + md)
     found = front_findings(rows, f"points a {diff.name} game", "the best rule",
-                           raced=res["race"].get("candidates"))
-    return PartResult(files, summary, {"exact": False, "front": rows, "race": res["race"],
+                           raced=race.get("candidates"))
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": race,
                                        "findings": [f.to_json() for f in found],
                                        "how": RACE_HOW})
 
