@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # the suite runs on every core (pytest-xdist), one test file per worker at a time
 TEST_WORKERS ?= auto
 
-.PHONY: run test bench fuzz readme setup clean mutate
+.PHONY: run test bench fuzz readme setup clean mutate site-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ setup: $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/pushluck report all --out reports/out
+
+# Open the site `make run` wrote in headless Chromium (Debian: apt-get install chromium) and save
+# a screenshot of the index and of every game page under reports/out/screenshots/.
+site-check: $(STAMP)
+	$(PY) -m analyzer.site_check reports/out
 
 test: $(STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile

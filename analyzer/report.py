@@ -18,6 +18,14 @@ Files: part ``P`` writes only under ``P/`` and its manifest ``parts/P.json`` is 
 rerun with the same recipe, part parameters, rules and seed skips parts whose manifest and files
 are intact. Reruns are byte-identical (deterministic numbers, fixed chart metadata, no
 timestamps in any file).
+
+Pages: :mod:`analyzer.report_site` (findings first, one section per part, one style sheet);
+progress: :mod:`analyzer.report_progress` (one bar over every part of the run).
+
+Sizes for tests: with the environment variable ``PUSHLUCK_REPORT_TINY=1`` every part runs with
+its kind's ``tiny`` parameters laid over the recipe's (a few hundred games instead of hundreds of
+thousands), so a test renders the whole site of ``make run`` in seconds of sampling; the
+parameters a part ran with are recorded in its manifest and shown on its page.
 """
 from __future__ import annotations
 
@@ -55,6 +63,8 @@ class PartKind:
     #: ``check(params, rules)``: the part's own settings parsing (the one its ``compute``
     #: starts with), run on the whole recipe before any part starts; raises UserError
     check: Callable[[dict, dict], object] | None = None
+    #: parameters laid over the recipe's under ``PUSHLUCK_REPORT_TINY=1`` (module doc)
+    tiny: dict | None = None
 
 
 def game_parts(game: str) -> dict[str, PartKind]:
@@ -217,13 +227,34 @@ def check_rules(path: Path, game: str, rules: dict) -> None:
         raise UserError(f"{path}: rules: {exc}") from None
 
 
+#: Bumped when what parts compute or say changes, so that a rerun recomputes them.
+RESULTS = 3
+TINY_ENV = "PUSHLUCK_REPORT_TINY"
+
+
+def tiny_sizes() -> bool:
+    """Whether parts run at their test sizes (module doc)."""
+    import os
+
+    return os.environ.get(TINY_ENV, "") == "1"
+
+
+def run_params(kind: str, params: dict) -> dict:
+    """The parameters a part runs with: the recipe's, under :func:`tiny_sizes` with the kind's
+    ``tiny`` ones laid over them."""
+    params = dict(params)
+    if tiny_sizes():
+        params.update(part_kind(kind).tiny or {})
+    return params
+
+
 def part_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 def _fingerprint(kind: str, params: dict, rules: dict, seed: int) -> str:
     text = json.dumps({"kind": kind, "params": params, "rules": rules, "seed": seed,
-                       "layout": LAYOUT}, sort_keys=True)
+                       "layout": LAYOUT, "results": RESULTS}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -263,9 +294,13 @@ def _clean_section_folders() -> None:
 
 
 def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
-               scheduler: str = "local", progress: bool | None = None,
-               root: Path | None = None) -> dict:
+               scheduler: str = "local", progress=None,
+               root: Path | None = None, site: list | None = None) -> dict:
     """Run every part not already written, then write index.md and index.html.
+
+    ``progress`` is the run's :class:`~analyzer.report_progress.ReportProgress` (``report
+    all`` shares one across recipes; by default one for this recipe's parts); ``site`` lists
+    (folder, title) of every report of the run, for the pages' navigation.
 
     A part's files are written atomically, then its manifest (with each file's SHA-256) last; a
     part interrupted by Ctrl-C is never recorded, so a rerun computes it again. On resume a part
@@ -294,7 +329,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
         todo, done, old = [], {}, {}
         for i, part in enumerate(recipe.parts):
             kind = part["kind"]
-            params = dict(part.get("params", {}))
+            params = run_params(kind, part.get("params", {}))
             ps = part_seed(seed, i)
             fp = _fingerprint(kind, params, recipe.rules, ps)
             manifest = rf.read_manifest(out_dir, part["name"])
@@ -307,14 +342,23 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
         if skipped:
             note(f"report: {skipped} part(s) already written with this seed, skipped (resume)")
         total = len(recipe.parts)
+        from analyzer.report_progress import ReportProgress
         from analyzer.report_site import write_index, write_pending_index
 
+        own_bar = progress is None
+        bar = ReportProgress(total) if own_bar else progress
+        label = (lambda name: name) if own_bar else (
+            lambda name: f"{recipe.path.stem}: {name}")
+        if own_bar:
+            bar.__enter__()
+        bar.advance(label(f"{skipped} reused"), skipped, line=False)
         if todo:
             atomic_write_text(out_dir / rf.IDENTITY, rf.identity_text(recipe, seed), root=out_dir)
             write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts
-                                                        if p["name"] in done])
+                                                        if p["name"] in done], site)
         try:
-            for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler):
+            for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler,
+                                                                      bar, label):
                 if was_interrupted() or sigint_seen():
                     raise KeyboardInterrupt
                 name = part["name"]
@@ -335,48 +379,47 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
                 done[name] = manifest
                 if len(done) < total:
                     write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts
-                                                                if p["name"] in done])
-                note(f"report: [{len(done)}/{total}] {name} written")
+                                                                if p["name"] in done], site)
+                bar.advance(label(name))
         except KeyboardInterrupt:
             raise Interrupted(f"{len(done)} of {total} part(s) of {recipe.title!r} are written "
                               f"in {out_dir}; the unfinished part was not recorded; rerun the "
                               f"same command to resume") from None
+        finally:
+            if own_bar:
+                bar.close()
         ordered = [done[p["name"]] for p in recipe.parts]
         if not todo:  # a folder from before the identity file: it now says which report it is
             atomic_write_text(out_dir / rf.IDENTITY, rf.identity_text(recipe, seed), root=out_dir)
-        write_index(recipe, seed, out_dir, ordered)
+        write_index(recipe, seed, out_dir, ordered, site)
+    from analyzer.report_site import findings_of, key_chart
+
+    chart = key_chart(ordered)
     return {"recipe": str(recipe.path), "title": recipe.title, "game": recipe.game, "seed": seed,
             "out": str(out_dir), "parts": [m["name"] for m in ordered], "skipped": skipped,
-            "computed": len(todo), "files": ["index.md", "index.html"] +
+            "computed": len(todo), "findings": [f["text"] for f in findings_of(ordered)],
+            "key_chart": chart, "files": ["index.md", "index.html", "style.css"] +
             [f for m in ordered for f in m["files"]]}
 
 
-def _compute_all(todo, recipe: Recipe, scheduler: str):
+def _compute_all(todo, recipe: Recipe, scheduler: str, bar, label):
     """Yield (…, PartResult) for each part, locally in order or as Dask tasks."""
     if not todo:
         return
     if scheduler == "local":
         for i, part, kind, params, ps, fp in todo:
-            note(f"report: computing {part['name']} ({kind}) …")
+            bar.start(label(part["name"]) if bar.enabled else
+                      f"{label(part['name'])} ({kind})")
             yield i, part, kind, params, ps, fp, part_kind(kind).compute(params, recipe.rules, ps)
         return
     from analyzer.cluster import client_for
 
-    from analyzer.runner import Progress
-
     with client_for(scheduler) as client:
         futures = [client.submit(compute_part, kind, params, recipe.rules, ps, pure=False)
                    for (_i, _p, kind, params, ps, _fp) in todo]
-        bar = Progress(f"report {recipe.game} on Dask", len(todo), "parts")
-        try:
-            for done, (item, fut) in enumerate(zip(todo, futures), 1):
-                if not bar.enabled:  # a log, not a terminal: one line per part
-                    note(f"report: waiting for {item[1]['name']} on {scheduler} …")
-                result = fut.result()
-                bar.update(done)
-                yield (*item, result)
-        finally:
-            bar.close()
+        for item, fut in zip(todo, futures):
+            bar.start(f"{label(item[1]['name'])} on {scheduler}")
+            yield (*item, fut.result())
 
 
 def _json_default(obj):

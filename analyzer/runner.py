@@ -100,17 +100,22 @@ def label_width(columns: int) -> int:
 class Progress:
     """A progress bar on stderr (Rich): only on a terminal, only after about a second, fitted to
     the terminal's width (80 columns hold it whole), with the count, the rate and, when the total
-    is known, the time left."""
+    is known, the time left; off by default while a report's overall bar is shown
+    (analyzer/report_progress.py)."""
 
     def __init__(self, label: str, total: int | None, unit: str, enabled: bool | None = None):
         import shutil
+
+        from analyzer.report_progress import outer_bar_active
 
         room = label_width(shutil.get_terminal_size((80, 24)).columns)
         self.label = label if len(label) <= room else label[:room - 1] + "…"
         self.total = total
         self.unit = unit
         self.start = time.perf_counter()
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        if enabled is None:
+            enabled = sys.stderr.isatty() and not outer_bar_active()
+        self.enabled = enabled
         self._bar = None
         self._task = None
 

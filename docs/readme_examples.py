@@ -20,6 +20,16 @@ Options go between ``example`` and the colon, separated by spaces:
   example has finished, so its timings are not taken beside this script's own runs; ``--check``
   does not run it.
 
+Generated sections. A block between ``<!-- generated: NAME -->`` and ``<!-- end generated -->``
+is filled by a step rather than by one command's output. ``site-findings``: the headline
+findings of ``make run`` (``pushluck report all`` with the shipped recipes, written to
+``/tmp/pushluck-readme/site``), three per game; ``site-screenshots``: screenshots of that site's
+index and of the Trash Pandas page taken in headless Chromium (analyzer/site_check.py), saved as
+``docs/images/report-index.png`` and ``docs/images/report-game.png`` and shown by the block. The
+site is computed once per rewrite (minutes: it is `make run`); ``--check`` does not run it and
+leaves these blocks as they are (they are not compared). Without Chromium the images are kept
+and a note says so.
+
 The command is pasted, exactly as printed, into ``bash -c`` from the repository root, with
 ``pushluck`` a shell function running ``python -m analyzer`` (so an example that a shell would
 split or mangle fails here as it would for a reader). Every ``--out`` folder an
@@ -58,7 +68,13 @@ DOCS = ROOT / "docs"
 def pages() -> list[Path]:
     """README.md first, then every Markdown page under docs/ in path order."""
     return [README] + sorted(p for p in DOCS.rglob("*.md") if p.is_file())
+
+
 SCRATCH = Path("/tmp/pushluck-readme")
+SITE = SCRATCH / "site"
+IMAGES = ROOT / "docs" / "images"
+GENERATED = re.compile(r"^<!-- generated: ([a-z-]+) -->$")
+GEN_END = "<!-- end generated -->"
 MARKER = re.compile(r"^<!-- example((?: [a-z]+(?:=\d+)?)*): (.+?) -->$")
 END = "<!-- end example -->"
 VOLATILE = [re.compile(p) for p in (
@@ -211,7 +227,83 @@ def render(text: str, check: bool = False) -> tuple[str, str]:
         last = ex.end
     fresh += src[last:]
     checked += src[last:]
-    return "\n".join(fresh) + "\n", "\n".join(checked) + "\n"
+    fresh_text = fill_generated("\n".join(fresh) + "\n", check)
+    return fresh_text, "\n".join(checked) + "\n"
+
+
+# ------------------------------------------------------------------------ generated sections
+def build_site() -> dict:
+    """`make run` into SITE (``report all --json``): its payload."""
+    import json
+
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "report", "all", "--out",
+                           str(SITE), "--json"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=7200)
+    if proc.returncode != 0:
+        raise SystemExit(f"report all failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout)
+
+
+def site_findings(payload: dict) -> list[str]:
+    """The block ``site-findings``: each game's three headline findings."""
+    lines = []
+    for r in payload["reports"]:
+        lines.append(f"**{r['title']}**")
+        lines.append("")
+        lines += [f"- {t}" for t in r["findings"][:3]]
+        lines.append("")
+    return lines[:-1]
+
+
+def site_screenshots(payload: dict) -> list[str]:
+    """The block ``site-screenshots``: the index and the Trash Pandas page, taken now."""
+    sys.path.insert(0, str(ROOT))
+    from analyzer.site_check import find_browser, screenshot
+
+    shots = [(SITE / "index.html", IMAGES / "report-index.png", 1200, 1300,
+              "The index of `make run`: each game's headline findings and key chart"),
+             (SITE / "trash-pandas" / "index.html", IMAGES / "report-game.png", 1200, 1700,
+              "A game's page opens with its findings")]
+    browser = find_browser()
+    for page, png, w, h, _alt in shots:
+        if browser is None:
+            print(f"no Chromium: {png} kept as it was", file=sys.stderr)
+            continue
+        ok, why = screenshot(browser, page, png, w, h)
+        if not ok:
+            raise SystemExit(f"screenshot of {page} failed: {why}")
+    # the block lives in docs/reports.md: the images' paths are relative to docs/
+    return [f"![{alt}]({png.relative_to(ROOT / 'docs').as_posix()})"
+            for _p, png, _w, _h, alt in shots]
+
+
+STEPS = {"site-findings": site_findings, "site-screenshots": site_screenshots}
+
+
+def fill_generated(text: str, check: bool) -> str:
+    """Every generated block refilled (module doc); with ``check`` the text as it was."""
+    src = text.splitlines()
+    blocks = []
+    for i, line in enumerate(src):
+        m = GENERATED.match(line)
+        if m:
+            if m.group(1) not in STEPS:
+                raise SystemExit(f"README line {i + 1}: unknown generated block "
+                                 f"'{m.group(1)}'")
+            end = next((j for j in range(i + 1, len(src)) if src[j] == GEN_END), None)
+            if end is None:
+                raise SystemExit(f"README line {i + 1}: generated block without '{GEN_END}'")
+            blocks.append((i, end, m.group(1)))
+    if check or not blocks:
+        return text
+    payload = build_site()
+    out, last = [], 0
+    for start, end, name in blocks:
+        out += src[last:start + 1] + STEPS[name](payload)
+        last = end
+    out += src[last:]
+    return "\n".join(out) + "\n"
 
 
 def mask(text: str) -> str:

@@ -108,7 +108,7 @@ def test_report_parts_and_tune_metrics_are_registered():
 
     res = part_kind("canasta.meld-odds").compute({"scores": [0], "within_turns": 1, "n": 300}, {}, 3)
     assert {"meld_odds.csv", "meld_odds.md"} <= set(res.files)
-    assert "0.678" in res.summary  # the exact chance on the deal at requirement 50
+    assert "67.81%" in res.summary  # the exact chance on the deal at requirement 50
     names = {m.name for m in metrics_of("canasta")}
     assert {"round_turns", "p_going_out", "points_per_player"} <= names
 

@@ -80,11 +80,24 @@ def digest(sums: np.ndarray) -> str:
     return hashlib.sha256(repr([float(x) for x in sums.ravel()]).encode()).hexdigest()[:16]
 
 
+def older_columns(sums: np.ndarray, players: int) -> np.ndarray:
+    """The per-block sums without the balance columns ``game_trial`` gained later (issue 38:
+    ``GAME_EXTRA`` columns after the older ones, zeros in the other modes), so the digests
+    taken before still apply to every older column."""
+    from kernels.canasta.trials import GAME_EXTRA, NROUNDSTAT
+
+    cut = 4 + players + 3 * NROUNDSTAT + 2
+    assert cut > 3 + 2 * NROUNDSTAT  # the games' columns set the width in every case here
+    return np.concatenate([sums[:, :cut], sums[:, cut + GAME_EXTRA:]], axis=1)
+
+
 def block_sums(case, blocks: int, n: int) -> np.ndarray:
+    from analyzer.games.canasta.rules import CanastaRules
     from kernels.canasta import mc_blocks
 
     keys = block_keys(SEED, 0, blocks)
-    return np.asarray(mc_blocks(keys, np.full(blocks, n, np.int64), *case_args(case)))
+    sums = np.asarray(mc_blocks(keys, np.full(blocks, n, np.int64), *case_args(case)))
+    return older_columns(sums, CanastaRules(**case[2]).players)
 
 
 #: (label, blocks, trials per block) -> digest of the per-block sums (violations included)

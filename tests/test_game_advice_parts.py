@@ -1,5 +1,6 @@
 """The report parts of the whole-game advice (`trash-pandas game-advice`, `ten game-advice`):
-each writes the front as a table (CSV and Markdown) and a loss-vs-complexity chart (PNG and SVG),
+each writes the front as a table (CSV and Markdown) and, when the front holds two rules or more,
+a loss-vs-complexity chart (PNG and SVG, with the points it draws; one rule is a sentence),
 states the race's two costs and that it is a short race, and keeps every loss a statistic."""
 import pytest
 
@@ -10,18 +11,26 @@ def test_game_advice_part_writes_its_files(kind, players):
     from analyzer.report import part_kind
 
     res = part_kind(kind).compute({"players": players, "rounds": 1, "precision": 1.0}, {}, 3)
-    assert {"advice_front.csv", "advice_front.md", "advice_front.png",
-            "advice_front.svg"} <= set(res.files)
-    assert all(len(b) > 100 for b in res.files.values())
+    assert {"advice_front.csv", "advice_front.md"} <= set(res.files)
+    charts = {"advice_front.png", "advice_front.svg", "advice_front.data.csv"}
+    if len(res.meta["front"]) >= 2:
+        assert charts <= set(res.files) and "(advice_front.svg)" in res.summary
+    else:
+        assert not charts & set(res.files) and "One rule is on the front" in res.summary
+    assert all(len(b) > 40 for b in res.files.values())
     assert "for a uniform grid with the same guarantee" in res.summary
     assert "short race" in res.summary
     assert res.meta["exact"] is False and res.meta["front"]
     race = res.meta["race"]
     assert race["trials_spent"] <= race["trials_flat"]
+    # no timing kept or quoted: the part computed again writes the same bytes
+    assert "seconds" not in race and "seconds" not in race["grid"]
+    assert " s)" not in res.summary
     for row in res.meta["front"]:
         L = row["loss"]
         assert L["ci_low"] <= L["estimate"] <= L["ci_high"] and L["n"] > 0
-    assert "| ci_low | ci_high |" in res.summary  # Monte Carlo intervals are shown
+    assert "95% interval |" in res.summary  # Monte Carlo intervals are shown
+    assert "findings" in res.meta and res.meta["findings"]
     csv = res.files["advice_front.csv"].decode()
     assert csv.splitlines()[0].startswith("complexity,loss,ci_low,ci_high,rule")
     assert res.meta["front"][0]["words"] in csv

@@ -127,3 +127,32 @@ def test_check_skips_volatile_examples_that_a_rewrite_runs(monkeypatch):
     assert sorted(ran) == sorted([ex.command for ex in examples] + ["settle"])
     # timings last, alone, once the load has settled: not beside other examples
     assert ran[-2:] == ["settle", "pushluck bench --quick"]
+
+
+def test_generated_blocks_are_filled_from_the_site_payload(monkeypatch, tmp_path):
+    """The README's generated blocks (issue 38): the findings of `make run`, three per game,
+    and the screenshot images; `--check` leaves them as they are. The site run itself is
+    replaced by a payload here (it is `make run`, minutes long)."""
+    gen = _generator()
+    payload = {"reports": [{"title": "Pig: the calibration game",
+                            "findings": ["one.", "two.", "three.", "four."]},
+                           {"title": "Ten", "findings": ["alpha."]}]}
+    monkeypatch.setattr(gen, "build_site", lambda: payload)
+    monkeypatch.setattr(gen, "IMAGES", tmp_path)
+    monkeypatch.setattr(gen, "ROOT", tmp_path.parent)
+    import analyzer.site_check as sc
+
+    monkeypatch.setattr(sc, "find_browser", lambda: None)  # images kept as they were
+    text = ("before\n<!-- generated: site-findings -->\nstale\n<!-- end generated -->\n"
+            "<!-- generated: site-screenshots -->\n<!-- end generated -->\nafter\n")
+    out = gen.fill_generated(text, check=False).splitlines()
+    assert out[:9] == ["before", "<!-- generated: site-findings -->",
+                       "**Pig: the calibration game**", "", "- one.", "- two.", "- three.", "",
+                       "**Ten**"]
+    assert out[9:12] == ["", "- alpha.", "<!-- end generated -->"]
+    images = [line for line in out if line.startswith("![")]
+    assert [i.rsplit("/", 1)[1] for i in images] == ["report-index.png)", "report-game.png)"]
+    assert out[-1] == "after"
+    assert gen.fill_generated(text, check=True) == text
+    with pytest.raises(SystemExit, match="unknown generated block"):
+        gen.fill_generated("<!-- generated: nope -->\n<!-- end generated -->\n", check=False)

@@ -53,7 +53,9 @@ def test_same_seed_byte_identical_files(tmp_path):
                  "chart/values_by_tokens.png", "chart/values_by_tokens.svg"):
         assert name in sa
     html = sa["index.html"].decode()
-    assert "<svg" in html and "seed" in html and "numba" in html  # self-contained, versions
+    # the chart is placed as a figure, the style sheet beside the page; versions and seeds said
+    assert "<img src='chart/values_by_tokens.svg'" in html and "style.css" in sa
+    assert "seed" in html and "numba" in html
     # a different seed changes the Monte Carlo table but not the exact one
     c = tmp_path / "c"
     run_recipe(rec, c, seed=12)

@@ -280,11 +280,15 @@ def test_state_limit(monkeypatch):
         simulate(FRESH, TenPolicy(KIND_OPTIMAL), [], RunSpec(5_000, 1))
 
 
-def test_report_section(tmp_path):
-    from analyzer.games.ten.report import report_section
+def test_report_section():
+    from analyzer.games.ten.report import turn_section_part
 
-    md = report_section(tmp_path, 3, quick=True)
-    assert md.startswith("## Ten") and "seed 3" in md and "n = 100,000" in md
+    res = turn_section_part({"quick": True}, {}, 3)
+    assert "n = 100,000 turns per rule" not in res.summary  # the sample size is in the chart
+    assert res.summary.startswith("One turn from a fresh 129-card deck")
     for name in ("ten_thresholds_total.csv", "ten_thresholds_cards.png",
-                 "ten_rule_sensitivity.csv"):
-        assert (tmp_path / name).stat().st_size > 0
+                 "ten_thresholds_cards.data.csv", "ten_rule_sensitivity.csv",
+                 "ten_rule_sensitivity.svg"):
+        assert len(res.files[name]) > 0, name
+    texts = [f["text"] for f in res.meta["findings"]]
+    assert any("n = 100,000" in t and "stop once T" in t for t in texts)

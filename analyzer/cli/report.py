@@ -78,13 +78,18 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
         for rec in recipes:  # and every folder: no link, no special file inside
             folder = report_folder(root / rec.path.stem, root)
             check_folder(rec, folder, rec.seed if seed is None else seed)
-        results = [run_recipe(rec, root / rec.path.stem, seed, scheduler, root=root)
-                   for rec in recipes]
+        from analyzer.report_progress import ReportProgress
+
+        site = [(rec.path.stem, rec.title) for rec in recipes]
+        with ReportProgress(sum(len(rec.parts) for rec in recipes)) as bar:
+            results = [run_recipe(rec, root / rec.path.stem, seed, scheduler, bar, root, site)
+                       for rec in recipes]
         write_top_index(root, results)
         payload = {"out": str(root), "reports": results}
         emit(payload, json, lambda: "\n".join(
-            [f"wrote {r['out']}/index.html ({r['computed']} part(s) computed, {r['skipped']} "
-             f"reused; seed {r['seed']})" for r in results] +
+            [line for r in results for line in
+             [f"wrote {r['out']}/index.html ({r['computed']} part(s) computed, {r['skipped']} "
+              f"reused; seed {r['seed']})"] + [f"  - {t}" for t in r["findings"][:3]]] +
             [f"index of all reports: {root}/index.html"]))
         return
     path = recipe_path(recipe)

@@ -24,14 +24,14 @@ from numba import njit, prange
 
 from kernels.canasta.engine import (D_GO, D_TAKE, NG, NREC, NT, NV, R_CAP, R_GAME,  # noqa: F401
                                     R_N, R_NP, R_SEAT, RHEAD, RW, new_state)
-from kernels.canasta.trials import NROUNDSTAT, game_trial
+from kernels.canasta.trials import GAME_EXTRA, NROUNDSTAT, game_trial
 from kernels.rng import seed_trial
 
 
 @njit(cache=True)
 def games_width(P):
     """Sum columns of a block (``mc_blocks``'s width in ``MODE_GAMES``)."""
-    return max(4 + P + 3 * NROUNDSTAT + 2, 3 + 2 * NROUNDSTAT, 12)
+    return max(4 + P + 3 * NROUNDSTAT + 2 + GAME_EXTRA, 3 + 2 * NROUNDSTAT, 12)
 
 
 @njit(cache=True, parallel=True)

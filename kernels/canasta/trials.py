@@ -20,6 +20,13 @@ from kernels.canasta.engine import (C_CUM, C_FIRSTMELD, C_KTURN, C_REQ, C_SCORE,
 from kernels.rng import randint, seed_trial
 
 NROUNDSTAT = 12  # per-round quantities (see round_stats)
+#: game-length histogram of ``game_trial``: games of 1 … NRH − 1 rounds, then NRH or more
+NRH = 30
+#: columns ``game_trial`` adds after the games won by the first mover (balance figures):
+#: Σ lead changes, Σ lead changes², games with a strict leader when a player first reached
+#: three quarters of the target, games that leader won, Σ winner's margin, Σ margin², then
+#: the rounds histogram
+GAME_EXTRA = 6 + NRH
 MODE_GAMES = 0
 MODE_ROUNDS = 1
 MODE_MELD = 2
@@ -30,7 +37,13 @@ MODE_DECIDE = 3
 def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
     """A game to ``target``: random first dealer, dealer rotates left; continues while the
     leader at or above the target is tied. Fills ``rs`` with per-game sums of the round
-    quantities and returns (rounds, winning seat or -1, seat that moved first in round 1)."""
+    quantities and returns (rounds, winning seat or -1, seat that moved first in round 1, lead
+    changes, the strict leader at the end of the first round in which a player reached three
+    quarters of the target or -1, the winner's margin over the runner-up in points).
+
+    The strict leader after a round is the one seat with the most cumulative points (none on a
+    tie); a lead change is a round after which it is a seat other than the last strict leader
+    (kernels/lead.py states the same definitions for the turn-by-turn games)."""
     hand, kit, un, can, pl, mcnt, stock, pile, g = state
     P = rp[R_NP]
     for k in range(NROUNDSTAT):
@@ -40,6 +53,10 @@ def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
     dealer = randint(s, P)
     starter = (dealer + 1) % P
     rounds = 0
+    last = -1
+    changes = 0
+    lead3q = -1
+    reached = False
     while True:
         deal(s, dealer, hand, kit, un, can, pl, mcnt, stock, pile, g, rp, thr, reqv)
         play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
@@ -58,10 +75,22 @@ def play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs):
                 seat = p
             elif pl[p, C_CUM] == best:
                 nbest += 1
+        lead = seat if nbest == 1 else -1
+        if lead >= 0:
+            if last >= 0 and lead != last:
+                changes += 1
+            last = lead
+        if not reached and 4 * best >= 3 * rp[R_TARGET]:
+            reached = True
+            lead3q = lead
         if (best >= rp[R_TARGET] and nbest == 1) or rounds >= rp[R_MAXROUNDS]:
+            second = -(1 << 60)
+            for p in range(P):
+                if p != seat and pl[p, C_CUM] > second:
+                    second = pl[p, C_CUM]
             if nbest > 1:
                 seat = -1
-            return rounds, seat, starter
+            return rounds, seat, starter, changes, lead3q, best - second
         dealer = (dealer + 1) % P
 
 
@@ -92,10 +121,11 @@ def game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
     """Columns: 0 games, 1 Σrounds, 2 Σrounds², 3 games stopped by the round cap, 4..4+P-1
     wins per seat, then for each round quantity X (summed over the game's rounds) ΣX, ΣX²,
     ΣX·rounds, then Σ X8·X9 (kitty pick-ups × their turn sum), then games won by the player
-    who moved first in round 1."""
+    who moved first in round 1, then the :data:`GAME_EXTRA` balance columns."""
     P = rp[R_NP]
     base = 4 + P
-    rounds, seat, starter = play_game(s, rp, pol, thr, reqv, state, viol, tmp, out, rs)
+    rounds, seat, starter, changes, lead3q, margin = play_game(s, rp, pol, thr, reqv, state,
+                                                               viol, tmp, out, rs)
     row[0] += 1
     row[1] += rounds
     row[2] += rounds * rounds
@@ -111,6 +141,15 @@ def game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row):
     row[base + 3 * NROUNDSTAT] += rs[8] * rs[9]
     if seat >= 0 and seat == starter:
         row[base + 3 * NROUNDSTAT + 1] += 1
+    x = base + 3 * NROUNDSTAT + 2
+    row[x] += changes
+    row[x + 1] += changes * changes
+    if lead3q >= 0:
+        row[x + 2] += 1
+        row[x + 3] += 1 if lead3q == seat else 0
+    row[x + 4] += margin
+    row[x + 5] += margin * margin
+    row[x + 6 + min(rounds, NRH) - 1] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -315,7 +354,7 @@ def mc_blocks(keys, counts, mode, rp, pol, thr, reqv, score, turns, pos_hand, po
     (``run_block``). The last NV columns hold the rule-violation counters of the block."""
     m = keys.shape[0]
     P = rp[R_NP]
-    width = max(4 + P + 3 * NROUNDSTAT + 2, 3 + 2 * NROUNDSTAT, 2 + turns, 12)
+    width = max(4 + P + 3 * NROUNDSTAT + 2 + GAME_EXTRA, 3 + 2 * NROUNDSTAT, 2 + turns, 12)
     res = np.zeros((m, width + NV), dtype=np.float64)
     for b in prange(m):
         run_block(keys[b], counts[b], mode, rp, pol, thr, reqv, score, turns, pos_hand,

@@ -22,8 +22,8 @@ from kernels.rng import randint, seed_trial
 from kernels.ten.whole_engine import play_game
 from kernels.ten.whole_score import WS_SIZE
 from kernels.ten.whole_layout import (
-    DW, F_NONE, G_AUCTIONS, G_PRICE, G_SCORE, G_WIN, LW, NREC, NTYPES, R_BUSTS, R_START,
-    R_TOKENS, ROW_PILE, TK_BSUP, TK_SCORE, TK_SUP, NTK)
+    DW, F_NONE, G_AUCTIONS, G_PRICE, G_SCORE, G_WIN, LW, NREC, NTYPES, PRICE_COL, R_BUSTS,
+    R_START, R_TOKENS, REC_COL, ROW_PILE, TK_BSUP, TK_SCORE, TK_SUP, NTK)
 
 
 @njit(cache=True, _nrt=False)
@@ -82,9 +82,9 @@ def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild
                 o = k * LW
                 acc[o] += 1.0
                 for i in range(NREC):
-                    acc[o + 1 + 2 * i] += rec[i]
-                    acc[o + 2 + 2 * i] += rec[i] * rec[i]
-                acc[o + LW - 1] += rec[G_PRICE] * rec[G_AUCTIONS]
+                    acc[o + REC_COL[i]] += rec[i]
+                    acc[o + REC_COL[i] + 1] += rec[i] * rec[i]
+                acc[o + PRICE_COL] += rec[G_PRICE] * rec[G_AUCTIONS]
                 if k == 0:
                     for q in range(P):
                         ref[q] = rec[G_WIN + q]

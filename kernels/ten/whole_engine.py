@@ -60,7 +60,7 @@ from kernels.ten.whole_layout import (
     B_BAND, B_CUT1, B_CUT2, B_DRAW, B_DRAWP, B_DRAWP2, B_DRAWP3, B_PDRAW, B_REWARD, B_TABLE,
     BAND_DECK, BAND_NONE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TABLE, D_TOTAL,
     F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS,
-    G_CBUSTS, G_FIRSTBUST, G_MARKET,
+    G_CBUSTS, G_FIRSTBUST, G_LEAD3Q, G_LEADCH, G_LEADWIN, G_MARKET,
     G_NBUSTS, G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL,
     G_WDISC, G_WILDS, G_WIN, G_WSCORE, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE, ROW_TABLEAU,
     R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS, TK_BSUP, TK_SUP,
@@ -72,6 +72,21 @@ from kernels.ten.whole_seats import cached_score, forget_all, grown, numbers_sco
 from kernels.ten.whole_table import table_draws
 
 DRAW = 2  # the exact table's "draw" decision (kernels/ten.py DEC_DRAW)
+
+
+@njit(cache=True, _nrt=False)
+def strict_leader(P, cards, tk, T, ws):
+    """The one seat with the most points now, or −1 when the top is tied (kernels/lead.py)."""
+    best = 0
+    top = cached_score(0, cards, tk, T, ws)
+    tied = False
+    for q in range(1, P):
+        v = cached_score(q, cards, tk, T, ws)
+        if v > top:
+            best, top, tied = q, v, False
+        elif v == top:
+            tied = True
+    return -1 if tied else best
 
 
 @njit(cache=True, _nrt=False)
@@ -161,6 +176,10 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         total_busts += tk[5 + q]
     a = active
     first = True
+    last = -1  # the last strict leader, lead changes, the leader at three quarters of the pile
+    changes = 0
+    lead3q = -1
+    marked = False
     while True:
         bot = bots[a]
         dkind = int(bot[B_DRAW])
@@ -300,6 +319,14 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         first = False
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
+        lead = strict_leader(P, cards, tk, T, ws)
+        if lead >= 0:
+            if last >= 0 and lead != last:
+                changes += 1
+            last = lead
+        if not marked and 4 * pos >= 3 * R:
+            marked = True
+            lead3q = lead
         if pos >= R:
             break
         a = (a + 1) % P
@@ -311,6 +338,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
+        lead = strict_leader(P, cards, tk, T, ws)  # the final buy round can change the lead
+        if lead >= 0 and last >= 0 and lead != last:
+            changes += 1
     rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
     for t in range(36):
         rec[G_MARKET] += cards[ROW_MARKET, t]
@@ -342,4 +372,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
     rec[G_TIED] = 1.0 if nwin > 1 else 0.0
     if rec[G_WILDS] > 0:
         rec[G_SHARE] = rec[G_AUCTIONS] / rec[G_WILDS]
+    rec[G_LEADCH] = changes
+    if lead3q >= 0:
+        rec[G_LEAD3Q] = 1.0
+        rec[G_LEADWIN] = rec[G_WIN + lead3q]
     return a

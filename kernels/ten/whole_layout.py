@@ -75,19 +75,31 @@ REC_NAMES = (
     "score_0", "score_1", "score_2", "score_3", "score_4",
     "win_0", "win_1", "win_2", "win_3", "win_4",
     "tokens_0", "tokens_1", "tokens_2", "tokens_3", "tokens_4",
-    "cards_0", "cards_1", "cards_2", "cards_3", "cards_4", "auction_share")
+    "cards_0", "cards_1", "cards_2", "cards_3", "cards_4", "auction_share",
+    # balance (issue 38): lead changes after every turn (and the final buy round), whether a
+    # strict leader stood at the end of the first turn with three quarters of the pile drawn,
+    # and that leader's win share (kernels/lead.py states the definitions)
+    "lead_changes", "leader_3q", "leader_3q_win")
 NREC = len(REC_NAMES)
+#: fields of the record before the balance fields (their sum columns keep their places)
+NREC_V1 = REC_NAMES.index("lead_changes")
 RC = {name: i for i, name in enumerate(REC_NAMES)}
 (G_TURNS, G_ROUNDS, G_BUSTS, G_NBUSTS, G_CBUSTS, G_AUCTIONS, G_WDISC, G_WFREE, G_PRICE, G_BUYS,
  G_SPENT, G_MARKET, G_STOPN, G_STOPC, G_FIRSTBUST, G_VIOL, G_WSCORE, G_TIED, G_WILDS) = range(19)
 G_SCORE, G_WIN, G_TOK, G_CARDS, G_SHARE = 19, 24, 29, 34, 39
+G_LEADCH, G_LEAD3Q, G_LEADWIN = 40, 41, 42
 
-# per-block sum columns of one line-up: games, then Σx and Σx² of every record field, then
-# Σ(price·auctions) for the price-per-auction ratio; then, for each line-up k ≥ 1, the paired
-# differences (line-up 0 − line-up k) of each seat's win share and score: Σd, Σd².
-LINEUP_COLUMNS = (("games",) + tuple(x for n in REC_NAMES for x in (n, n + "_sq"))
-                  + ("price_x_auctions",))
+# per-block sum columns of one line-up: games, then Σx and Σx² of every record field before
+# the balance fields, then Σ(price·auctions) for the price-per-auction ratio, then Σx and Σx²
+# of the balance fields; then, for each line-up k ≥ 1, the paired differences (line-up 0 −
+# line-up k) of each seat's win share and score: Σd, Σd².
+LINEUP_COLUMNS = (("games",) + tuple(x for n in REC_NAMES[:NREC_V1] for x in (n, n + "_sq"))
+                  + ("price_x_auctions",)
+                  + tuple(x for n in REC_NAMES[NREC_V1:] for x in (n, n + "_sq")))
 LW = len(LINEUP_COLUMNS)
+#: the column (within a line-up's block) of Σx of record field i; Σx² is the next one
+REC_COL = tuple(LINEUP_COLUMNS.index(n) for n in REC_NAMES)
+PRICE_COL = LINEUP_COLUMNS.index("price_x_auctions")
 DIFF_COLUMNS = tuple(x for q in range(MAXP) for x in (f"d_win_{q}", f"d_win_{q}_sq",
                                                        f"d_score_{q}", f"d_score_{q}_sq"))
 DW = len(DIFF_COLUMNS)

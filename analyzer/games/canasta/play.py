@@ -286,7 +286,14 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
             "games_capped": int(s[3]), "per_round": per_round, "seats": seats,
             "p_first_mover_wins": wilson(float(s[base + 3 * NROUNDSTAT + 1]), n),
             "rounds": int(R), "violations": _violations(s),
+            "balance": _balance_figures(s, P, n),
             "games_per_second": res.per_second, "stopped_by": res.stopped_by}
+
+
+def _balance_figures(sums, players: int, n: int) -> dict:
+    from analyzer.games.canasta.balance import figures
+
+    return figures(sums, players, n)
 
 
 def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pathlib
 
-from analyzer.report import section_part
 
 DEFAULT_POLICY = "greedy"
 
@@ -65,65 +64,107 @@ def write_simulation(out_dir, series, diff_name: str, chart: bool) -> dict:
     return written
 
 
-def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
+def _no_rules(params: dict, rules: dict) -> None:
+    from analyzer.errors import UserError
+
+    if rules:
+        raise UserError("the magdagdon.section part takes no [rules] overrides (it reports "
+                        "the default rules)")
+
+
+def section_part(params: dict, rules: dict, seed: int):
+    """Final scores from the empty board under the default policy, per difficulty: the score
+    distribution with its quantiles, ruins, powers used and turns (a solo game: no seats)."""
     import pandas as pd
 
-    from analyzer.charts import save_figure
+    from analyzer.balance import Finding
+    from analyzer.charts import chart_files
     from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.play import simulate
     from analyzer.games.magdagdon.rules import DIFFICULTIES, MagdagdonRules, difficulty
+    from analyzer.numbers import interval
+    from analyzer.report import PartResult
     from analyzer.rules import build_rules
     from analyzer.runner import RunSpec
-    from analyzer.tables import write_table
+    from analyzer.tables import Col, people_table, table_files
 
-    out_dir = pathlib.Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    rules = build_rules(MagdagdonRules)
+    _no_rules(params, rules)
+    quick = bool(params.get("quick", False))
+    r = build_rules(MagdagdonRules)
     policy = parse_policy(DEFAULT_POLICY)
     n = 20_000 if quick else 300_000
-    rows = []
-    series = []
+    rows, series, shown = [], [], []
     for k, name in enumerate(DIFFICULTIES):
-        diff = difficulty(rules, name)
-        out = simulate(rules, diff, policy, RunSpec(n, seed + k))
-        s = out["score"]
-        q = out["quantiles"]
+        diff = difficulty(r, name)
+        out = simulate(r, diff, policy, RunSpec(n, seed + k, progress=False))
+        s, q = out["score"], out["quantiles"]
         rows.append({
-            "difficulty": diff.name, "policy": policy.label, "n": out["n"], "seed": seed + k,
+            "difficulty": diff.name, "policy": policy.label, "n": out["n"],
             "mean_score": s.estimate, "se": s.se, "ci_low": s.ci_low, "ci_high": s.ci_high,
-            "sd": out["score_sd"].estimate, "q05": int(q["q05"].estimate), "q25": int(q["q25"].estimate),
-            "median": int(q["q50"].estimate), "q75": int(q["q75"].estimate),
-            "q95": int(q["q95"].estimate),
+            "sd": out["score_sd"].estimate, "q05": int(q["q05"].estimate),
+            "q25": int(q["q25"].estimate), "median": int(q["q50"].estimate),
+            "q75": int(q["q75"].estimate), "q95": int(q["q95"].estimate),
             "magdagdon_rolls": out["magdagdon_rolls"].estimate,
             "ruins": out["ruins"].estimate, "ruins_se": out["ruins"].se,
             "powers_used": out["powers_used"].estimate, "powers_used_se": out["powers_used"].se,
             "turns": out["turns"].estimate, "turns_se": out["turns"].se})
+        shown.append({"diff": diff.name, "score": s, "sd": out["score_sd"].estimate,
+                      "spread": f"{int(q['q05'].estimate)} / {int(q['q50'].estimate)} / "
+                                f"{int(q['q95'].estimate)}",
+                      "ruins": out["ruins"], "powers": out["powers_used"],
+                      "rolls": out["magdagdon_rolls"], "turns": out["turns"], "q": q})
         series.append((diff.name, out))
-    save_figure(score_figure(series, f"MAGDAGDON final score by difficulty ({policy.label} "
-                                     f"policy)"), out_dir / "magdagdon_scores")
-    df = pd.DataFrame(rows)
-    write_table(df, out_dir / "magdagdon_scores")
-    lines = ["## MAGDAGDON", "",
-             f"Final score from the empty board under the `{policy.label}` policy (one-turn "
-             "lookahead on the heuristic board value; powers only on a MAGDAGDON while the next "
-             "costs less than 22). Means with their 95% intervals (± half-width); n games per "
-             "difficulty; seeds "
-             f"{seed}–{seed + 2}.", "",
-             "| difficulty | n | mean score [95% CI] | SD | 5% / median / 95% | ruins / game | "
-             "powers / game | turns / game |", "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['difficulty']} | {r['n']:,} | {r['mean_score']:.2f} "
-                     f"[{r['ci_low']:.2f}, {r['ci_high']:.2f}] | {r['sd']:.1f} | {r['q05']} / "
-                     f"{r['median']} / {r['q95']} | {r['ruins']:.3f} ± {1.96 * r['ruins_se']:.3f} | "
-                     f"{r['powers_used']:.3f} ± {1.96 * r['powers_used_se']:.3f} | "
-                     f"{r['turns']:.2f} ± {1.96 * r['turns_se']:.2f} |")
-    lines += ["", "Tables: `magdagdon_scores.csv` / `.md`; chart: `magdagdon_scores.png` / "
-              "`.svg`.", ""]
-    return "\n".join(lines)
+    data = pd.DataFrame([{"difficulty": d, "bin": e, "share": sh}
+                         for d, out in series
+                         for e, sh in zip(*binned(out["histogram"], out["score"].n))])
+    files = table_files(pd.DataFrame(rows), "magdagdon_scores")
+    files.update(chart_files(score_figure(series, f"MAGDAGDON: final score by difficulty "
+                                                  f"({policy.label} policy)"),
+                             "magdagdon_scores", data))
+    table = people_table(shown, [Col("difficulty", "diff"),
+                                 Col("mean score", "score", "stat"),
+                                 Col("spread (SD)", "sd", "number", 1),
+                                 Col("5% / median / 95%", "spread"),
+                                 Col("MAGDAGDON rolls per game", "rolls", "stat"),
+                                 Col("ruins per game", "ruins", "stat"),
+                                 Col("powers used per game", "powers", "stat"),
+                                 Col("turns per game", "turns", "stat")])
+    summary = "\n".join([
+        f"Final score from the empty board under the `{policy.label}` policy (one-turn "
+        "lookahead on the heuristic board value; powers only on a MAGDAGDON while the next "
+        f"costs less than 22), n = {n:,} games per difficulty, 95% intervals. MAGDAGDON is a "
+        "solo game: there are no seats to balance, so the figures a designer reads are the "
+        "score's level and spread, the ruins and how long a game lasts.", "",
+        "![MAGDAGDON: final score by difficulty](magdagdon_scores.svg)", "", table])
+    found = []
+    for k, x in enumerate(shown):
+        q05, q95 = x["q"]["q05"], x["q"]["q95"]
+        found.append(Finding(
+            f"A {x['diff']} game scores {interval(x['score'])} points on average under the "
+            f"{policy.label} policy; 90% of games score between {int(q05.estimate)} and "
+            f"{int(q95.estimate)} (n = {x['score'].n:,}).", 1 if k == 0 else 11 + k))
+        if k == 0:
+            found.append(Finding(f"A {x['diff']} game sees {interval(x['ruins'])} ruins and "
+                                 f"lasts {interval(x['turns'])} turns (n = {x['ruins'].n:,}).",
+                                 2))
+    return PartResult(files, summary, {
+        "quick": quick, "findings": [f.to_json() for f in found],
+        "key_chart": "magdagdon_scores",
+        "how": f"Monte Carlo: whole solo games from the empty board, difficulty k seeded with "
+               f"the part seed + k; means with normal 95% intervals, quantiles from the score "
+               f"histogram."})
 
 
-PARTS = [section_part("magdagdon", report_section, "section",
-                      "score distributions per difficulty under the default policy")]
+def _section_kind():
+    from analyzer.report import PartKind
+    from analyzer.report_params import Param
+
+    return PartKind("magdagdon", "section", section_part,
+                    "score distributions per difficulty under the default policy",
+                    {"quick": Param("bool")}, _no_rules, tiny={"quick": True})
+
+
+PARTS = [_section_kind()]
 
 
 def _advice_settings(params: dict, rules: dict):
@@ -138,7 +179,7 @@ def _advice_settings(params: dict, rules: dict):
 def advice_part(params: dict, rules: dict, seed: int):
     """Which power and when: the raced power rules (``pushluck magdagdon advice``)."""
     from analyzer.advice.cli import race_line
-    from analyzer.advice.report import front_files
+    from analyzer.advice.report import RACE_HOW, front_files, front_findings, report_race
     from analyzer.games.magdagdon.advice import advise, row
     from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.report import PartResult
@@ -147,13 +188,18 @@ def advice_part(params: dict, rules: dict, seed: int):
     res = advise(r, diff, parse_policy("greedy"), seed, int(params.get("rounds", 24)),
                  float(params.get("precision", 0.5)))
     rows = [row(x) for x in res["front"]]
+    race = report_race(res["race"])
     files, md = front_files(rows, "points",
                             f"MAGDAGDON {diff.name}: which power and when (Monte Carlo)")
     summary = (f"Power rules (when to spend a power on a MAGDAGDON rather than accept the ruin, "
                f"and which) played in whole {diff.name} games with greedy placement on the same "
-               f"dice (seed {seed}); loss in final score against the best rule, 95% Bonferroni "
-               f"intervals, surviving rules only. {race_line(res['race'])}.\n\n" + md)
-    return PartResult(files, summary, {"exact": False, "front": rows, "race": res["race"]})
+               f"dice; loss in final score against the best rule, 95% Bonferroni intervals, "
+               f"surviving rules only.\n\n{race_line(race)}.\n\n" + md)
+    found = front_findings(rows, f"points a {diff.name} game", "the best rule",
+                           raced=race.get("candidates"))
+    return PartResult(files, summary, {"exact": False, "front": rows, "race": race,
+                                       "findings": [f.to_json() for f in found],
+                                       "how": RACE_HOW})
 
 
 def _advice_kind():
@@ -163,7 +209,8 @@ def _advice_kind():
     return PartKind("magdagdon", "advice", advice_part,
                     "which power and when: raced rules of thumb",
                     {"difficulty": Param("str"), "rounds": Param("int", 1, 200),
-                     "precision": Param("float", 1e-4, 100.0)}, _advice_settings)
+                     "precision": Param("float", 1e-4, 100.0)}, _advice_settings,
+                    tiny={"rounds": 1})
 
 
 PARTS = PARTS + [_advice_kind()]

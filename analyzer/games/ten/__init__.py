@@ -8,7 +8,7 @@ and chart), ``tune`` and ``bench``. Whole games (issue #14): ``whole`` (line-ups
 their statistics), ``bots``, ``position`` (the `decide` position format, scripted games),
 ``decide`` (`game` and `decide` as functions), ``cli_whole`` (their commands), ``cards`` (card
 types), ``whole_reference`` (the pure-Python reference on the same random numbers) and
-``whole_parts`` (metrics, bench cases, report part). Kernels: ``kernels/ten/``.
+``whole_parts`` (metrics, bench cases). Kernels: ``kernels/ten/``.
 """
 from analyzer.games import Game
 

@@ -1,5 +1,5 @@
-"""Ten whole games in `tune`, `bench` and reports: metrics, bench cases and the report section
-(collected by ``tune.py`` ``METRICS``, ``bench.py`` ``CASES`` and ``report.py`` ``PARTS``)."""
+"""Ten whole games in `tune` and `bench`: metrics and bench cases (collected by ``tune.py``
+``METRICS`` and ``bench.py`` ``CASES``); the report's whole-games part is in ``report.py``."""
 from __future__ import annotations
 
 import pathlib
@@ -93,45 +93,3 @@ def bench_cases():
         BenchTiming("ten", "decide on the example position to ±0.01 (win probability)",
                     _decide_seconds),
     ]
-
-
-def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
-    """Whole games: three line-ups on the same decks, per-seat win rates and the game's shape."""
-    import pandas as pd
-
-    from analyzer.games.ten.bots import plain_seats
-    from analyzer.games.ten.decide import play_games
-    from analyzer.games.ten.rules import TenRules
-    from analyzer.runner import RunSpec
-    from analyzer.tables import write_table
-
-    names = ["threshold", "exact,threshold,threshold,threshold",
-             "threshold:reward=currency,threshold,threshold,threshold"]
-    setup = _game_setup(TenRules(), "", 4, [plain_seats(x, 4) for x in names])
-    n = 2_000 if quick else 50_000
-    res = play_games(setup, RunSpec(n, seed))
-    recs = []
-    for lu in res["lineups"]:
-        for s in lu["seats"]:
-            recs.append({"lineup": lu["name"], "bots": " | ".join(lu["bots"]), "seat": s["seat"],
-                         "win_rate": s["win_rate"].estimate, "win_rate_se": s["win_rate"].se,
-                         "score": s["score"].estimate, "score_se": s["score"].se,
-                         "n": res["n"], "seed": seed})
-    write_table(pd.DataFrame(recs), pathlib.Path(out_dir) / "ten_whole_games")
-    lines = ["## Ten: whole games", "",
-             f"Whole 4-player games with auctions, rewards, buys and the final buy round, "
-             f"n = {res['n']:,} games per line-up on the same shuffled decks, seed {seed} "
-             f"([table](ten_whole_games.csv)). Bots: see `pushluck ten game --help`.", "",
-             "| line-up | seat 1 | seat 2 | seat 3 | seat 4 | turns | winner's score | "
-             "busts | price per auction |", "|---|---|---|---|---|---|---|---|---|"]
-    for lu in res["lineups"]:
-        w = [f"{s['win_rate'].estimate:.3f} ± {s['win_rate'].se:.3f}" for s in lu["seats"]]
-        lines.append(f"| {lu['name']}: {', '.join(lu['bots'])} | " + " | ".join(w)
-                     + f" | {lu['turns'].estimate:.2f} | {lu['winner_score'].estimate:.2f} | "
-                     f"{lu['busts'].estimate:.2f} | {lu['price_per_auction'].estimate:.2f} |")
-    lines.append("")
-    for d in res["differences"]:
-        s0 = d["seats"][0]["win_rate"]
-        lines.append(f"Seat 1, line-up {d['of']} (paired): {s0.format(4)}.")
-    lines.append("")
-    return "\n".join(lines)

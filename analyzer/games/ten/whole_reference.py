@@ -266,9 +266,17 @@ class RefGame:
         return total > stop(n, C) * bot.rollouts
 
     # -- the game ----------------------------------------------------------------------------
+    def strict_leader(self) -> int:
+        """The one seat with the most points now, or −1 on a tie at the top."""
+        pts = [self.score(p.coll) for p in self.players]
+        top = max(pts)
+        return pts.index(top) if pts.count(top) == 1 else -1
+
     def play(self, exact=None) -> dict:
         r, P = self.r, self.P
         a, turn = 0, 0
+        R = len(self.pile)
+        last, changes, lead3q, marked = -1, 0, -1, False  # lead changes, the leader at ¾
         while True:
             tableau: list[str] = []
             N = C = 0
@@ -312,6 +320,12 @@ class RefGame:
             turn += 1
             if self.check:
                 self.rec["violations"] += self.violations(tableau_empty=True)
+            lead = self.strict_leader()
+            if lead >= 0:
+                changes += int(last >= 0 and lead != last)
+                last = lead
+            if not marked and 4 * (R - len(self.pile)) >= 3 * R:
+                marked, lead3q = True, lead
             if not self.pile:
                 break
             a = (a + 1) % P
@@ -323,7 +337,14 @@ class RefGame:
                 self.buy_phase(self.players[q])
             if self.check:
                 self.rec["violations"] += self.violations(tableau_empty=True)
-        return self.result(turn)
+            lead = self.strict_leader()
+            changes += int(lead >= 0 and last >= 0 and lead != last)
+        rec = self.result(turn)
+        rec["lead_changes"] = changes
+        if lead3q >= 0:
+            rec["leader_3q"] = 1
+            rec["leader_3q_win"] = rec.get(f"win_{lead3q}", 0.0)
+        return rec
 
     def finish_turn(self, a, outcome, tableau, C, first):
         r, P = self.r, self.P

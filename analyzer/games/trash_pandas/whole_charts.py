@@ -63,25 +63,18 @@ def _legend(ax, n: int) -> None:
 
 
 def win_rate_chart(out: dict, base) -> list[Path]:
-    """Grouped bars: each seat's win rate per line-up, 95% interval as error bars."""
-    from analyzer.charts import new_figure, save_figure
+    """Grouped bars: each seat's win rate per line-up, 95% interval as error bars, the fair
+    share dashed (the same drawing as the reports' seat-advantage charts)."""
+    from analyzer.balance import Measure
+    from analyzer.balance_part import seat_figure
+    from analyzer.charts import save_figure
 
-    fig, ax = new_figure(9, 4.5)
     players, lus = out["players"], out["lineups"]
-    width = 0.8 / len(lus)
-    for k, lu in enumerate(lus):
-        xs = [s["seat"] + (k - (len(lus) - 1) / 2) * width for s in lu["seats"]]
-        ys = [s["win_rate"].estimate for s in lu["seats"]]
-        err = [[y - s["win_rate"].ci_low for y, s in zip(ys, lu["seats"])],
-               [s["win_rate"].ci_high - y for y, s in zip(ys, lu["seats"])]]
-        ax.bar(xs, ys, width=width, yerr=err, capsize=3, color=f"C{k}",
-               label=f"{k + 1}: {lu['lineup']}")
-    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1,
-               label=f"fair share 1/{players}")
-    ax.set_xticks(range(1, players + 1), [f"seat {i}" for i in range(1, players + 1)])
-    ax.set_ylabel("win rate (ties shared)")
-    ax.set_title(f"Trash Pandas, {players} players: win rate per seat")
-    _legend(ax, len(lus))
+    series = [(f"{k + 1}: {lu['lineup']}",
+               [Measure("seat", s["win_rate"], seat=s["seat"], fair=1 / players)
+                for s in lu["seats"]]) for k, lu in enumerate(lus)]
+    fig = seat_figure([("", series)], f"Trash Pandas, {players} players: win rate per seat",
+                      "win rate (ties shared)")
     _caption(fig, out, "bars are estimates, whiskers 95% intervals.")
     return save_figure(fig, base)
 
