@@ -14,6 +14,16 @@ places make that unreliable, and each was seen in tests that interrupt a report 
 * inside Numba or LLVM while a kernel is compiled or loaded from the cache: their objects can be
   left half built, and freeing them as the interpreter shuts down crashed once (SIGSEGV).
 
+SIGTERM (``kill PID``, a job scheduler stopping a run) is treated like Ctrl-C: the same handler,
+what finished is kept and printed, a report's lock is released, and the exit code is 143
+(128 + 15) instead of 130 (128 + 2).
+
+The handler is installed first thing when the process starts (:func:`analyzer.startup.begin`,
+before Typer, NumPy or Numba are imported). Until the command is ready to be stopped cleanly
+(:func:`arm`) it only records the signal; `pushluck` then checks the record as soon as it is
+armed and ends with one line (``interrupted: nothing finished``) instead of a traceback from the
+middle of an import.
+
 So the handler installed here (i) sets a flag that survives a swallowed exception (the runner and
 the report check it between batches and parts), (ii) does not raise inside an import but re-checks
 every 20 ms until the import is over, and (iii) `prepare_interrupted_exit` clears CPython's
@@ -26,14 +36,26 @@ from __future__ import annotations
 import signal
 import sys
 
-STATE = {"seen": False, "installed": False, "inside_numba": False}
+STATE = {"seen": False, "installed": False, "inside_numba": False, "armed": False,
+         "signal": signal.SIGINT}
 COMPILER_PATHS = ("/numba/", "/llvmlite/")
 RECHECK_SECONDS = 0.02
 
 
 def sigint_seen() -> bool:
-    """True once Ctrl-C was pressed in this process (never set in in-process tests)."""
+    """True once Ctrl-C was pressed (or SIGTERM received) in this process (never set in
+    in-process tests)."""
     return STATE["seen"]
+
+
+def exit_code() -> int:
+    """128 + the number of the signal that stopped the run: 130 for Ctrl-C, 143 for SIGTERM."""
+    return 128 + int(STATE["signal"])
+
+
+def stopped_word() -> str:
+    """How the one-line message names the stop: "interrupted", or "terminated (SIGTERM)"."""
+    return "terminated (SIGTERM)" if STATE["signal"] == signal.SIGTERM else "interrupted"
 
 
 def _importing(frame) -> bool:
@@ -45,8 +67,11 @@ def _importing(frame) -> bool:
 
 
 def _on_sigint(signum, frame):  # noqa: ARG001 - the signal module's handler signature
+    if not STATE["seen"]:
+        STATE["signal"] = signum
     STATE["seen"] = True
-    _raise_when_safe(frame)
+    if STATE["armed"]:
+        _raise_when_safe(frame)
 
 
 def _on_recheck(signum, frame):  # noqa: ARG001
@@ -78,30 +103,46 @@ def _quiet_unraisable(default):
     return hook
 
 
-def install() -> None:
-    """Install the handler (only when Python's default one is in place)."""
+def install(armed: bool = True) -> None:
+    """Install the handler for SIGINT and SIGTERM (only where Python's default handling is in
+    place: a test runner's own handler is left alone); ``armed`` False only records signals
+    until :func:`arm`. A second call keeps what the first one recorded."""
+    if STATE["installed"]:
+        return
     STATE["seen"] = False
+    STATE["armed"] = armed
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return
     signal.signal(signal.SIGINT, _on_sigint)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _on_sigint)
     signal.signal(signal.SIGALRM, _on_recheck)
     sys.unraisablehook = _quiet_unraisable(sys.__unraisablehook__)
     STATE["installed"] = True
 
 
+def arm() -> bool:
+    """From now on a signal raises KeyboardInterrupt (when safe, module doc) instead of being
+    only recorded. True when a signal came before: the caller then stops at once."""
+    STATE["armed"] = True
+    return STATE["seen"]
+
+
 def exit_interrupted() -> None:
-    """Exit with code 130: no further KeyboardInterrupt, and no death by SIGINT or SIGSEGV at exit.
+    """Exit with code 130 (143 after SIGTERM): no further KeyboardInterrupt, and no death by
+    SIGINT or SIGSEGV at exit.
 
     ``exec`` of a source string resets CPython's "unhandled KeyboardInterrupt" mark (set when an
     interrupt escaped an earlier ``exec`` of a string, even if it was caught later)."""
     if STATE["installed"]:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         exec("pass", {})  # noqa: S102 - see the docstring
         if STATE["inside_numba"]:
             import os
 
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(130)
-    sys.exit(130)
+            os._exit(exit_code())
+    sys.exit(exit_code())

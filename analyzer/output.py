@@ -1,6 +1,7 @@
 """Printing results: exactly one JSON object on stdout with --json, a readable table otherwise."""
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -113,7 +114,14 @@ def check_output_dir(folder: str | Path) -> Path:
     if not text.strip() or "\x00" in text:
         raise UserError("--out needs a folder name")
     p = Path(text)
-    resolved = p.resolve()
+    try:
+        resolved = p.resolve()
+        p.exists()
+    except (OSError, RuntimeError) as exc:  # a name too long, a loop of symbolic links
+        from analyzer.userfile import shown
+
+        reason = getattr(exc, "strerror", None) or "a loop of symbolic links"
+        raise UserError(f"--out {shown(text)}: {reason}") from None
     if any(str(resolved) == t or str(resolved).startswith(t + "/") for t in SYSTEM_TREES):
         raise UserError(f"--out {text}: refusing to write under {resolved.parts[1]}")
     if p.exists() and not p.is_dir():
@@ -145,31 +153,51 @@ def _check_target(p: Path) -> None:
         raise UserError(f"refusing to write {p}: it exists and is not a regular file")
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
-    from analyzer.errors import UserError
+#: errno values of a write that failed for want of room or by the device, not by a bad path:
+#: an I/O failure (exit code 1), where a bad path is bad input (exit code 2)
+IO_ERRNOS = frozenset(e for e in (getattr(errno, n, None) for n in
+                                  ("ENOSPC", "EDQUOT", "EIO", "EFBIG")) if e is not None)
+#: every file written by :func:`atomic_write_bytes` in this command, in order (reset by
+#: `pushluck` per command): a command that fails part-way takes back the incomplete set
+WRITTEN: list[Path] = []
 
+
+def _write_failed(exc: OSError, what: str):
+    """The one-line error for a write that failed: :class:`IOFailure` for a full disk or a
+    device error, :class:`UserError` for anything else (permissions, a bad path)."""
+    from analyzer.errors import IOFailure, UserError
+
+    cls = IOFailure if exc.errno in IO_ERRNOS else UserError
+    return cls(f"{what}: {exc.strerror or exc}")
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename; a full
+    disk raises :class:`~analyzer.errors.IOFailure` and leaves no temporary file behind."""
     p = Path(path)
     _check_target(p)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create {p.parent}: {exc.strerror}") from None
+        raise _write_failed(exc, f"cannot create {p.parent}") from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     except OSError as exc:
-        raise UserError(f"cannot write in {p.parent}: {exc.strerror}") from None
+        raise _write_failed(exc, f"cannot write in {p.parent}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _write_failed(exc, f"cannot write {p}") from None
         raise
+    WRITTEN.append(p)
     return p
 
 
