@@ -354,7 +354,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
     if "piles" not in pos:
         raise UserError("give the capture piles (--piles 'SEAT0;SEAT1' or piles in --position)")
     np_ = pos.pop("players", None)
-    r = _rules(rules_file, set_, int(np_) if np_ is not None else None)
+    r = _rules(rules_file, set_, np_)  # typed there: a string or a list is refused
     mp = parse_policy(policy)
     op = parse_policy(opponents_policy)
     checked = check_position(pos, r)
