@@ -48,30 +48,45 @@ for _k in (1, 2, 3):
 SHORTHAND = {"threshold": "stop_at", "cards": "after", "rollout": "rollouts"}
 
 
+def knob(default, low, high):
+    """A bot knob with its allowed range (inclusive), checked by :func:`parse_bot` whatever the
+    knob is called on the command line. Every number a bot loops over is bounded this way:
+    ``tokens_per_point`` 1e-10 made a bid search step through 10^10 gains (a game that never
+    ended and ignored Ctrl-C)."""
+    return dataclasses.field(default=default, metadata={"range": (low, high)})
+
+
+#: the largest value-model weight or bonus (points or tokens): far beyond any sensible setting,
+#: small enough that every sum of them stays exact in float64
+WEIGHT_MAX = 1000.0
+
+
 @dataclass(frozen=True)
 class Bot:
     name: str = "threshold"
-    stop_at: int = 7
-    after: int = 4
-    draw_chance: float = 0.5
-    card: float = 1.0
-    token: float = 0.25
-    bust: float = 3.0
-    opp: float = 0.0
+    stop_at: int = knob(7, -60, 60)
+    after: int = knob(4, 1, 200)
+    draw_chance: float = knob(0.5, 0.0, 1.0)
+    card: float = knob(1.0, 0.0, WEIGHT_MAX)
+    token: float = knob(0.25, 0.0, WEIGHT_MAX)
+    bust: float = knob(3.0, 0.0, WEIGHT_MAX)
+    opp: float = knob(0.0, 0.0, WEIGHT_MAX)
     reward: str = "value"
     bid: str = "value"
     buy: str = "value"
-    tokens_per_point: float = 3.0
-    card_bonus: float = 0.5
-    opp_weight: float = 0.0
-    min_gain: float = 0.0
+    #: at least 0.01: the bid search (kernels/ten/whole_decisions.py idle_gain) takes about
+    #: 1 / tokens_per_point steps
+    tokens_per_point: float = knob(3.0, 0.01, WEIGHT_MAX)
+    card_bonus: float = knob(0.5, 0.0, WEIGHT_MAX)
+    opp_weight: float = knob(0.0, 0.0, WEIGHT_MAX)
+    min_gain: float = knob(0.0, 0.0, WEIGHT_MAX)
     pay_with_cards: bool = False
-    rollouts: int = 16
+    rollouts: int = knob(16, 1, 1000)
     band_by: str = "none"
-    cut_1: int = 0
-    cut_2: int = 0
-    stop_at_2: int = 7
-    stop_at_3: int = 7
+    cut_1: int = knob(0, 0, 200)
+    cut_2: int = knob(0, 0, 200)
+    stop_at_2: int = knob(7, -60, 60)
+    stop_at_3: int = knob(7, -60, 60)
     if_1: str = ""
     then_1: str = ""
     if_2: str = ""
@@ -157,20 +172,17 @@ def _convert(t, k, typ, v):
 
 
 def _validate(t, b: Bot) -> None:
-    checks = [(-60 <= b.stop_at <= 60, "stop_at must be -60..60"),
-              (1 <= b.after <= 200, "after must be 1..200"),
-              (1 <= b.rollouts <= 1000, "rollouts must be 1..1000"),
-              (-60 <= min(b.stop_at_2, b.stop_at_3) <= max(b.stop_at_2, b.stop_at_3) <= 60,
-               "stop_at_2 and stop_at_3 must be -60..60"),
-              (b.band_by == "none" or b.name == "threshold",
+    for f in dataclasses.fields(Bot):
+        if "range" in f.metadata:
+            low, high = f.metadata["range"]
+            if not low <= getattr(b, f.name) <= high:
+                raise UserError(f"bot '{t}': {f.name} must be {low:g}..{high:g}, got "
+                                f"{getattr(b, f.name):g}")
+    checks = [(b.band_by == "none" or b.name == "threshold",
                "band_by applies to the threshold bot only"),
               (b.band_by == "none" or 1 <= b.cut_1 <= 200, "band_by needs cut_1 in 1..200"),
               (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut_2 must be 0 (two bands) or "
-               "above cut_1 (at most 200)"),
-              (0 <= b.draw_chance <= 1, "draw_chance must be 0..1"),
-              (b.tokens_per_point > 0, "tokens_per_point must be > 0"),
-              (min(b.card, b.token, b.bust, b.opp, b.card_bonus, b.opp_weight, b.min_gain) >= 0,
-               "card, token, bust, opp, card_bonus, opp_weight and min_gain must be ≥ 0")]
+               "above cut_1 (at most 200)")]
     clauses = (b.if_1, b.then_1, b.if_2, b.then_2, b.if_3, b.then_3)
     checks.append((b.name == "table" or not any(clauses) and b.otherwise == "stop",
                    "if_k, then_k and otherwise apply to the table bot only"))
