@@ -109,6 +109,12 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     so far, so the paired differences always exist; a dropped candidate is scored at the end
     against the final reference on the rounds it played.
 
+    Ctrl-C or SIGTERM during a round ends the race after the last finished round (the round in
+    progress is dropped, so every survivor keeps the same blocks); the result is that of the
+    finished rounds, ``cost["interrupted"]`` is True and the command is marked interrupted
+    (:func:`analyzer.errors.mark_interrupted`: it prints and writes what finished, then exits
+    130). An interrupt before the first round finished propagates (nothing finished).
+
     Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); cost gives
     ``trials_spent`` (every block played, every candidate) and ``trials_flat`` = candidates ×
     the largest sample a survivor reached (evaluating every candidate to the same precision),
@@ -155,13 +161,24 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     def best(ids):
         return max(ids, key=lambda i: float(np.concatenate(hist[i]).mean()))
 
+    from analyzer.runner import Progress
+
+    stopped = False
+    bar = Progress("racing rules", max_rounds, "rounds")  # on a terminal, after a round
     for rnd in range(max_rounds):
+        try:
+            played = {i: np.asarray(values(i, rnd), dtype=float) for i in alive}
+        except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
+            bar.close()
+            if rounds == 0 or not _interrupt(exc):
+                raise
+            stopped = True  # Ctrl-C or SIGTERM: the rounds that finished are the result
+            break
         rounds += 1
         trace.append(len(alive))
         for i in alive:
-            v = np.asarray(values(i, rnd), dtype=float)
-            hist[i].append(v)
-            spent += len(v)
+            hist[i].append(played[i])
+            spent += len(played[i])
         ref = best(alive)
         st = {i: paired(i, ref) for i in alive}
         floor: dict[int, float] = {}
@@ -173,8 +190,17 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
         if indifference > 0 and rnd >= 1:
             alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
                                       indifference, why)
+        bar.update(rounds, f"{len(alive)} rules left")
         if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
             break
+        if _interrupt(None):  # an interrupt whose exception something swallowed
+            stopped = True
+            break
+    bar.close()
+    if stopped:
+        from analyzer.errors import mark_interrupted
+
+        mark_interrupted()
     ref = best(alive)
     out = []
     for i in range(m):
@@ -188,7 +214,16 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
                  "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
                  "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
                  "saving": m * nmax / spent, "alive_per_round": trace,
-                 "indifference": indifference, "indifferent": len(why)}
+                 "indifference": indifference, "indifferent": len(why), "interrupted": stopped}
+
+
+def _interrupt(exc) -> bool:
+    """True when ``exc`` is, or follows, a Ctrl-C or SIGTERM of this process (a signal landing
+    inside a compiled kernel's call can surface as a SystemError); ``exc`` None asks only
+    whether a signal came."""
+    from analyzer.interrupts import sigint_seen
+
+    return isinstance(exc, KeyboardInterrupt) or sigint_seen()
 
 
 def _drop_indifferent(alive: list, vals: list, cx: list, z: float, delta: float,
