@@ -360,17 +360,23 @@ def table_cases(tmp: Path) -> list[tuple[list[str], str]]:
     return cases
 
 
+def special_files(tmp: Path, target: Path, names=("plain-file", "fifo", "link")):
+    """A plain file, a FIFO and a symbolic link to ``target``, named ``names`` in ``tmp`` (made
+    once, kept on later calls)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    a_file, fifo, link = (tmp / n for n in names)
+    a_file.write_text("x")
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    if not link.is_symlink():
+        link.symlink_to(target)
+    return a_file, fifo, link
+
+
 def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
     """The bullets of issue 12 ("Bad input", "Writing files safely"), each expected to exit 2."""
     files = bad_files(tmp / "files")
-    a_file = tmp / "plain-file"
-    a_file.write_text("x")
-    fifo = tmp / "fifo"
-    if not fifo.exists():
-        os.mkfifo(fifo)
-    link = tmp / "link"
-    if not link.is_symlink():
-        link.symlink_to(tmp / "elsewhere")
+    a_file, fifo, link = special_files(tmp, tmp / "elsewhere")
     position = str(DATA / "gostop_position_example.toml")
     c = [
         # found by the extended table when the new commands joined it: non-finite or negative

@@ -351,3 +351,134 @@ def test_an_interrupt_caught_after_escaping_exec_still_exits_130(tmp_path):
         "    print('caught')\n"
         "interrupts.exit_interrupted()\n", tmp_path)
     assert done.stdout == "caught\n" and done.returncode == 130, done
+
+
+# ---------------------------------------------------------------- issue 33: signals
+def _caught(pid: int) -> int:
+    """The mask of signals ``pid`` has handlers for (SigCgt in /proc/PID/status)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("SigCgt:"):
+                    return int(line.split()[1], 16)
+    except OSError:
+        pass
+    return 0
+
+
+def _wait_for_handler(proc: subprocess.Popen, timeout: float = 10.0) -> bool:
+    """Poll until the process handles SIGTERM (pushluck's handler, installed before Typer,
+    NumPy or Numba are imported; Python alone leaves SIGTERM to the default action)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.poll() is None:
+        if _caught(proc.pid) & (1 << (signal.SIGTERM - 1)):
+            return True
+        time.sleep(0.001)
+    return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig):
+    """The handler is in place before the heavy imports (Typer alone takes about 0.1 s), and a
+    signal that lands while they run ends the process with one line and 128 + the signal
+    (a KeyboardInterrupt traceback before; SIGTERM killed the process silently)."""
+    proc = _start(["pig", "simulate", "-n", "100000000000", "--seed", "1", "--json"])
+    try:
+        assert _wait_for_handler(proc), "no SIGTERM handler within 10 s of the start"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err = err.decode(errors="replace")
+    assert proc.returncode == 128 + sig, err[-500:]
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err[-500:]
+    assert err.startswith("pushluck: interrupted" if sig == signal.SIGINT else
+                          "pushluck: terminated (SIGTERM)"), err
+    assert out == b""
+
+
+def test_sigterm_in_a_report_keeps_finished_parts_and_releases_the_lock(tmp_path,
+                                                                       clean_report):
+    """SIGTERM (a scheduler stopping a job) is Ctrl-C: the finished part is kept, the lock
+    released, one line, exit 143 (the process died silently and left its lock before)."""
+    code, err, out = _interrupt_report(tmp_path, clean_report[0].read_text(), signal.SIGTERM)
+    if code == 0:
+        pytest.skip("the part finished before the signal landed (machine too fast)")
+    assert code == 143, err[-500:]
+    assert "Traceback" not in err and "terminated (SIGTERM)" in err.splitlines()[-1], err[-800:]
+    assert not (out / ".pushluck.lock").exists()
+    assert (out / "parts" / "turn.json").exists()
+    assert not (out / "parts" / "matchups.json").exists()
+
+
+def test_sigterm_during_simulate_prints_what_finished_with_exit_143():
+    proc, master = _start_on_a_terminal(["pig", "simulate", "-n", "100000000000", "--seed", "1",
+                                         "--json"])
+    try:
+        seen = _read_until(master, b"\x1b[")
+        assert seen, "no progress bar appeared"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 143, err[-500:]
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["n"] > 0
+    assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [
+    ["ten", "game-advice", "--players", "2", "--band-by", "none"],
+    pytest.param(["trash-pandas", "game-advice", "--players", "2", "--band-by", "none"],
+                 marks=FULL)], ids=["ten", "trash-pandas"])
+def test_sigint_in_game_advice_prints_and_writes_the_finished_rounds(tmp_path, args):
+    """Ctrl-C once the race's bar shows (after its first round): the front of the finished
+    rounds is printed as JSON marked interrupted, its rule files are written marked
+    interrupted, exit 130 (before: exit 130 with nothing printed or written)."""
+    out_dir = tmp_path / "rules"
+    proc, master = _start_on_a_terminal([*args, "--seed", "1", "--json", "--out", str(out_dir)])
+    try:
+        seen = _read_until(master, b"\x1b[", timeout=600)
+        assert seen, "no progress bar: the first round did not finish"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 130, err[-500:]
+    assert b"Traceback" not in err
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["race"]["interrupted"] is True
+    assert payload["race"]["rounds"] >= 1 and payload["front"]
+    files = sorted(out_dir.glob("rule_cx*.json"))
+    assert len(files) == len(payload["front"])
+    assert all(json.loads(f.read_text())["interrupted"] is True for f in files)
+
+
+def test_sigint_in_pig_advice_is_one_line_at_any_moment():
+    """Ctrl-C inside a compiled call surfaced as "SystemError: CPUDispatcher(...) returned a
+    result with an exception set" (exit 1). Three moments, each must end in one line, 130."""
+    for delay in (0.5, 1.5, 3.0):
+        proc = _start(["pig", "advice", "--json"])
+        try:
+            assert _wait_for_handler(proc)
+            time.sleep(delay)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        err = err.decode(errors="replace")
+        if proc.returncode == 0:
+            continue  # finished before the signal
+        assert proc.returncode == 130, (delay, err[-500:])
+        assert "Traceback" not in err and "Error" not in err, (delay, err[-500:])
+        assert "interrupted" in err.splitlines()[-1]

@@ -192,8 +192,7 @@ def _start_process() -> None:
     handler; a Ctrl-C or SIGTERM that came while Python was still importing ends it here."""
     _startup.begin()
     if interrupts.arm():
-        sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: nothing finished\n")
-        _exit_interrupted()
+        _stopped_with_nothing()
 
 
 def _flush_output(code) -> None:
@@ -207,6 +206,11 @@ def _flush_output(code) -> None:
             raise SystemExit(1) from None
     except BrokenPipeError:
         pass
+
+
+def _stopped_with_nothing() -> None:
+    sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: nothing finished\n")
+    _exit_interrupted()
 
 
 def _exit_interrupted() -> None:
@@ -261,8 +265,9 @@ def _main(argv: list[str] | None) -> None:
         sys.stderr.write(f"pushluck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt, Interrupted) as exc:
-        what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "nothing finished"
-        sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: {what}\n")
+        if not (isinstance(exc, Interrupted) and str(exc)):
+            _stopped_with_nothing()
+        sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: {exc}\n")
         _exit_interrupted()
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
@@ -270,11 +275,20 @@ def _main(argv: list[str] | None) -> None:
         sys.stderr.write(f"pushluck: error: {' '.join(str(exc).split())}{_take_back(argv)}\n")
         sys.exit(1)
     except OSError as exc:  # a path or a write the system refused where no check caught it
+        if interrupts.sigint_seen():
+            _stopped_with_nothing()
         _os_error(exc, argv)
-    if interrupts.sigint_seen() and not was_interrupted():
+    except Exception:
+        # Ctrl-C landing inside a compiled kernel's call can surface as another exception
+        # ("SystemError: CPUDispatcher(...) returned a result with an exception set"): after a
+        # signal, any failure is the interrupt's
+        if not interrupts.sigint_seen():
+            raise
+        _stopped_with_nothing()
+    if rv == 130 and interrupts.sigint_seen() and not was_interrupted():
         # Typer turns a KeyboardInterrupt that escaped the command into a return value of 130:
         # nothing was printed, so say why the command stopped
-        sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: nothing finished\n")
+        _stopped_with_nothing()
     if was_interrupted() or interrupts.sigint_seen():
         _exit_interrupted()
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -17,6 +17,9 @@ from analyzer.games.canasta.score import classify_meld
 from analyzer.typecheck import need_bool, need_table, need_text, need_text_or_texts
 
 NT = len(TYPE_NAMES)  # card types
+#: the largest score a position may state (in size): far above any game's target, and what the
+#: kernels' 64-bit counters hold with room to spare (10**30 overflowed them)
+SCORE_MAX = 10**6
 OBJECTIVES = ("own", "lead")
 
 
@@ -109,9 +112,9 @@ def _player(d: dict, who: str, rules: CanastaRules, is_me: bool) -> Player:
         raise UserError(f"{who}: 'kitty' must be \"picked\" or \"unpicked\"")
     score = d.get("score", 0)
     red = d.get("red_threes", 0)
-    for key, v in (("score", score), ("red_threes", red)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise UserError(f"{who}: '{key}' must be an integer")
+    for key, v, top in (("score", score, SCORE_MAX), ("red_threes", red, SCORE_MAX)):
+        if isinstance(v, bool) or not isinstance(v, int) or not -top <= v <= top:
+            raise UserError(f"{who}: '{key}' must be an integer of at most {top:,} in size")
     clean = can[0] + can[2] + can[3]  # red, wild, sevens: the kitty comes with the first
     if kitty == "unpicked" and clean > 0:
         raise UserError(f"{who}: owns a red, wild or sevens canasta, so the kitty was already "
