@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import signal
 import sys
+from contextlib import contextmanager
 
 STATE = {"seen": False, "installed": False, "inside_numba": False, "armed": False,
-         "signal": signal.SIGINT}
+         "signal": signal.SIGINT, "held": 0, "pending": False}
 COMPILER_PATHS = ("/numba/", "/llvmlite/")
 RECHECK_SECONDS = 0.02
 
@@ -87,12 +88,30 @@ def _inside_numba(frame) -> bool:
 
 
 def _raise_when_safe(frame) -> None:
+    if STATE["held"]:
+        STATE["pending"] = True  # raised when the block of held() ends
+        return
     if _importing(frame):
         signal.setitimer(signal.ITIMER_REAL, RECHECK_SECONDS)
         return
     if _inside_numba(frame):
         STATE["inside_numba"] = True
     raise KeyboardInterrupt
+
+
+@contextmanager
+def held():
+    """A block that a signal must not cut half-way (drawing or closing the progress bar: Rich
+    left half-updated fails when stopped): a Ctrl-C or SIGTERM inside it is raised as
+    KeyboardInterrupt when the block ends."""
+    STATE["held"] += 1
+    try:
+        yield
+    finally:
+        STATE["held"] -= 1
+        if not STATE["held"] and STATE["pending"]:
+            STATE["pending"] = False
+            raise KeyboardInterrupt
 
 
 def _quiet_unraisable(default):

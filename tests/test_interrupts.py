@@ -378,14 +378,19 @@ def _wait_for_handler(proc: subprocess.Popen, timeout: float = 10.0) -> bool:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig):
-    """The handler is in place before the heavy imports (Typer alone takes about 0.1 s), and a
-    signal that lands while they run ends the process with one line and 128 + the signal
-    (a KeyboardInterrupt traceback before; SIGTERM killed the process silently)."""
+@pytest.mark.parametrize("sig,delay", [(signal.SIGINT, 0.0), (signal.SIGTERM, 0.0),
+                                       (signal.SIGINT, 0.05), (signal.SIGINT, 0.15)],
+                         ids=["SIGINT", "SIGTERM", "SIGINT-50ms", "SIGINT-150ms"])
+def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig, delay):
+    """The handler is in place before the heavy imports (Typer alone takes about 0.1 s): a
+    signal the moment it is installed, or ``delay`` later while the imports run, ends the
+    process with one line and 128 + the signal (before: a KeyboardInterrupt traceback, and
+    SIGTERM killed the process silently). Python's own start-up (the ``site`` imports, before
+    any pushluck code runs) is the only moment left without it."""
     proc = _start(["pig", "simulate", "-n", "100000000000", "--seed", "1", "--json"])
     try:
         assert _wait_for_handler(proc), "no SIGTERM handler within 10 s of the start"
+        time.sleep(delay)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -397,6 +402,25 @@ def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig):
     assert err.startswith("pushluck: interrupted" if sig == signal.SIGINT else
                           "pushluck: terminated (SIGTERM)"), err
     assert out == b""
+
+
+def _signal_on_a_terminal(args: list[str], sig: int, bar_within: float = 300.0,
+                          pause: float = 0.5) -> tuple[int, bytes, bytes]:
+    """Start ``args`` with stderr on a terminal, send ``sig`` once the progress bar shows (and
+    ``pause`` seconds more); (exit code, stdout, stderr)."""
+    proc, master = _start_on_a_terminal(args)
+    try:
+        seen = _read_until(master, b"\x1b[", timeout=bar_within)
+        assert seen, f"no progress bar within {bar_within} s"
+        time.sleep(pause)
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return proc.returncode, out, err
 
 
 def test_sigterm_in_a_report_keeps_finished_parts_and_releases_the_lock(tmp_path,
@@ -414,46 +438,26 @@ def test_sigterm_in_a_report_keeps_finished_parts_and_releases_the_lock(tmp_path
 
 
 def test_sigterm_during_simulate_prints_what_finished_with_exit_143():
-    proc, master = _start_on_a_terminal(["pig", "simulate", "-n", "100000000000", "--seed", "1",
-                                         "--json"])
-    try:
-        seen = _read_until(master, b"\x1b[")
-        assert seen, "no progress bar appeared"
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=120)
-        err = seen + _read_until(master, b"\0", timeout=2)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert proc.returncode == 143, err[-500:]
+    code, out, err = _signal_on_a_terminal(["pig", "simulate", "-n", "100000000000", "--seed",
+                                            "1", "--json"], signal.SIGTERM)
+    assert code == 143, err[-500:]
     payload = json.loads(out)
     assert payload["interrupted"] is True and payload["n"] > 0
     assert b"Traceback" not in err
 
 
 @pytest.mark.parametrize("args", [
-    ["ten", "game-advice", "--players", "2", "--band-by", "none"],
-    pytest.param(["trash-pandas", "game-advice", "--players", "2", "--band-by", "none"],
-                 marks=FULL)], ids=["ten", "trash-pandas"])
+    ["ten", "game-advice", "--players", "2", "--band-by", "none", "--precision", "0.0001"],
+    pytest.param(["trash-pandas", "game-advice", "--players", "2", "--band-by", "none",
+                  "--precision", "0.0001"], marks=FULL)], ids=["ten", "trash-pandas"])
 def test_sigint_in_game_advice_prints_and_writes_the_finished_rounds(tmp_path, args):
     """Ctrl-C once the race's bar shows (after its first round): the front of the finished
     rounds is printed as JSON marked interrupted, its rule files are written marked
     interrupted, exit 130 (before: exit 130 with nothing printed or written)."""
     out_dir = tmp_path / "rules"
-    proc, master = _start_on_a_terminal([*args, "--seed", "1", "--json", "--out", str(out_dir)])
-    try:
-        seen = _read_until(master, b"\x1b[", timeout=600)
-        assert seen, "no progress bar: the first round did not finish"
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)
-        err = seen + _read_until(master, b"\0", timeout=2)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert proc.returncode == 130, err[-500:]
+    code, out, err = _signal_on_a_terminal([*args, "--seed", "1", "--json", "--out",
+                                            str(out_dir)], signal.SIGINT, 600, 0.0)
+    assert code == 130, err[-500:]
     assert b"Traceback" not in err
     payload = json.loads(out)
     assert payload["interrupted"] is True and payload["race"]["interrupted"] is True

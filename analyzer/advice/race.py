@@ -161,6 +161,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     def best(ids):
         return max(ids, key=lambda i: float(np.concatenate(hist[i]).mean()))
 
+    from analyzer.interrupts import held
     from analyzer.runner import Progress
 
     stopped = False
@@ -168,39 +169,48 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     for rnd in range(max_rounds):
         try:
             played = {i: np.asarray(values(i, rnd), dtype=float) for i in alive}
+            trace.append(len(alive))
+            for i in alive:
+                hist[i].append(played[i])
+            rounds += 1  # the round is recorded: what follows only reads it
+            ref = best(alive)
+            st = {i: paired(i, ref) for i in alive}
+            floor: dict[int, float] = {}
+            run = math.inf
+            for c in sorted(set(cx[i] for i in alive)):
+                run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
+                floor[c] = run
+            alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
+            if indifference > 0 and rnd >= 1:
+                alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
+                                          indifference, why)
+            with held():
+                bar.update(rounds, f"{len(alive)} rules left")
         except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
-            bar.close()
+            with held():
+                bar.close()
             if rounds == 0 or not _interrupt(exc):
                 raise
-            stopped = True  # Ctrl-C or SIGTERM: the rounds that finished are the result
+            del trace[rounds:]  # a round cut short is dropped whole: every survivor keeps
+            for h in hist:      # the same finished rounds (common random numbers)
+                del h[rounds:]
+            stopped = True
             break
-        rounds += 1
-        trace.append(len(alive))
-        for i in alive:
-            hist[i].append(played[i])
-            spent += len(played[i])
-        ref = best(alive)
-        st = {i: paired(i, ref) for i in alive}
-        floor: dict[int, float] = {}
-        run = math.inf
-        for c in sorted(set(cx[i] for i in alive)):
-            run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
-            floor[c] = run
-        alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
-        if indifference > 0 and rnd >= 1:
-            alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
-                                      indifference, why)
-        bar.update(rounds, f"{len(alive)} rules left")
         if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
             break
         if _interrupt(None):  # an interrupt whose exception something swallowed
             stopped = True
             break
-    bar.close()
+    try:
+        with held():
+            bar.close()
+    except KeyboardInterrupt:  # it came as the last round ended: the race is complete
+        stopped = True
     if stopped:
         from analyzer.errors import mark_interrupted
 
         mark_interrupted()
+    spent = sum(len(v) for h in hist for v in h)
     ref = best(alive)
     out = []
     for i in range(m):

@@ -246,9 +246,9 @@ def _main(argv: list[str] | None) -> None:
     from analyzer.output import WRITTEN
 
     WRITTEN.clear()
-    command = typer.main.get_command(build_app())
-    bound_integers(command)
     try:
+        command = typer.main.get_command(build_app())  # a signal may land here too
+        bound_integers(command)
         rv = command.main(args=argv, prog_name="pushluck", standalone_mode=False)
     except UserError as exc:
         sys.stderr.write(f"pushluck: error: {' '.join(str(exc).split())}\n")
