@@ -80,6 +80,18 @@ def environment_problem(env, cpus: int) -> str | None:
     return None
 
 
+def threading_layer_failure(exc: BaseException) -> str | None:
+    """The one-line reason when ``exc`` is Numba failing to load the threading layer that
+    NUMBA_THREADING_LAYER asks for (``tbb`` where Intel TBB is not installed: Numba finds out
+    only when the first parallel kernel starts), else None."""
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer is None or not isinstance(exc, ValueError) or "threading layer" not in str(exc):
+        return None
+    return (f"NUMBA_THREADING_LAYER={layer[:40]!r}: Numba cannot load that threading layer on "
+            f"this machine (workqueue always works; omp and tbb need their libraries), or "
+            f"unset it")
+
+
 def _stand_in_for_closed_streams() -> None:
     for fd in (0, 1, 2):
         try:

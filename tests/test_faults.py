@@ -278,8 +278,11 @@ def test_numba_num_threads_out_of_range_is_one_line_before_numba_starts(value):
 
 
 # ---------------------------------------------------------------- stdout and a full disk
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
 @pytest.mark.parametrize("where", ["full", "closed"])
-def test_stdout_on_a_full_device_or_closed_is_one_line_exit_1(where):
+def test_stdout_on_a_full_device_or_closed_is_one_line_exit_1(where, buffered):
+    """Buffered (a user's shell), the failure comes when the interpreter flushes at exit;
+    unbuffered (PYTHONUNBUFFERED=1), at the write."""
     if where == "full" and not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")
     kw = {}
@@ -288,7 +291,8 @@ def test_stdout_on_a_full_device_or_closed_is_one_line_exit_1(where):
     else:
         kw["preexec_fn"] = lambda: os.close(1)
     try:
-        full = {**os.environ, "PYTHONPATH": str(ROOT)}
+        full = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+                "PYTHONPATH": str(ROOT), **({} if buffered else {"PYTHONUNBUFFERED": "1"})}
         done = subprocess.run([sys.executable, "-m", "analyzer", "pig", "decide", "--me", "10",
                                "--opp", "20"], stderr=subprocess.PIPE, text=True, env=full,
                               cwd=str(ROOT), timeout=120,
@@ -367,3 +371,48 @@ def test_the_write_helper_classifies_a_full_disk_as_an_io_failure(tmp_path, monk
     with pytest.raises(UserError, match="Permission denied"):
         output.atomic_write_bytes(tmp_path / "b.csv", b"x")
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- a race cut short
+class _Cx:
+    def __init__(self, complexity):
+        self.complexity = complexity
+
+
+def _values_interrupted_at(stop_round: int, after_calls: int):
+    """Per-block values (4 blocks a round, every candidate alike up to noise, so none is
+    dropped) that raise KeyboardInterrupt in round ``stop_round`` once ``after_calls``
+    candidates played it."""
+    calls = {"n": 0}
+
+    def values(i, rnd):
+        if rnd == stop_round:
+            if calls["n"] == after_calls:
+                raise KeyboardInterrupt
+            calls["n"] += 1
+        return [((rnd * 7 + b * 3 + i * 5) % 11 - 5) / 10 for b in range(4)]
+    return values
+
+
+def test_a_race_interrupted_mid_round_keeps_the_finished_rounds_whole():
+    """Ctrl-C in round 3 after two candidates played it: the result is that of rounds 1-2
+    (each candidate 2 rounds x 4 blocks = 8 blocks), the race and the command say
+    interrupted. Ctrl-C in the first round: nothing finished, the interrupt propagates."""
+    from analyzer.advice.race import race_blocks
+    from analyzer.errors import reset_interrupted, was_interrupted
+
+    reset_interrupted()
+    try:
+        scored, cost = race_blocks([_Cx(2), _Cx(2), _Cx(3)],
+                                   _values_interrupted_at(2, 2), 1, 10, precision=0.0)
+        assert cost["interrupted"] is True and was_interrupted()
+        assert cost["rounds"] == 2 and len(cost["alive_per_round"]) == 2
+        played = [s.extra["rounds"] for s in scored if s.extra["survived"]]
+        assert played and all(r == 2 for r in played), played
+        assert cost["blocks_spent"] == sum(s.extra["rounds"] for s in scored) * 4
+        reset_interrupted()
+        with pytest.raises(KeyboardInterrupt):
+            race_blocks([_Cx(2), _Cx(3)], _values_interrupted_at(0, 1), 1, 10)
+        assert not was_interrupted()
+    finally:
+        reset_interrupted()

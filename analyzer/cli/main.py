@@ -278,13 +278,17 @@ def _main(argv: list[str] | None) -> None:
         if interrupts.sigint_seen():
             _stopped_with_nothing()
         _os_error(exc, argv)
-    except Exception:
+    except Exception as exc:
         # Ctrl-C landing inside a compiled kernel's call can surface as another exception
         # ("SystemError: CPUDispatcher(...) returned a result with an exception set"): after a
         # signal, any failure is the interrupt's
-        if not interrupts.sigint_seen():
+        if interrupts.sigint_seen():
+            _stopped_with_nothing()
+        layer = _startup.threading_layer_failure(exc)
+        if layer is None:
             raise
-        _stopped_with_nothing()
+        sys.stderr.write(f"pushluck: error: {layer}\n")
+        sys.exit(2)
     if rv == 130 and interrupts.sigint_seen() and not was_interrupted():
         # Typer turns a KeyboardInterrupt that escaped the command into a return value of 130:
         # nothing was printed, so say why the command stopped
