@@ -422,13 +422,21 @@ class SearchState:
 
         from analyzer.output import note
 
-        if not self.path.exists():
+        import io
+
+        from analyzer.errors import UserError
+        from analyzer.userfile import read_user_bytes
+
+        if not self.path.exists() and not self.path.is_symlink():
             return 0, []
-        try:
-            with np.load(self.path, allow_pickle=False) as data:
+        try:  # a regular file only (a FIFO there hung the search), then its arrays
+            raw = read_user_bytes(self.path, limit=1 << 32)
+            with np.load(io.BytesIO(raw), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: data[k] for k in data.files if k != "meta"}
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+            if not isinstance(meta, dict) or not isinstance(meta.get("cells"), list):
+                raise ValueError("not a search state")
+        except (UserError, OSError, ValueError, KeyError, zipfile.BadZipFile):
             note(f"tune: {self.path} is unreadable; starting afresh")
             return 0, []
         if meta.get("fingerprint") != self.fingerprint or len(meta["cells"]) != len(cells):
