@@ -12,7 +12,11 @@ places make that unreliable, and each was seen in tests that interrupt a report 
   "unhandled KeyboardInterrupt" even after our code caught it, and kills the process with SIGINT
   at exit (exit status -2 instead of 130);
 * inside Numba or LLVM while a kernel is compiled or loaded from the cache: their objects can be
-  left half built, and freeing them as the interpreter shuts down crashed once (SIGSEGV).
+  left half built, and freeing them as the interpreter shuts down crashed once (SIGSEGV);
+* inside the Python code Numba runs during a compiled call (unboxing its arguments, boxing its
+  result): the call then returns a result with the exception set ("SystemError:
+  CPUDispatcher(...) returned a result with an exception set"), or crashed (SIGSEGV, 1 in 24
+  Ctrl-C in `pig advice`).
 
 SIGTERM (``kill PID``, a job scheduler stopping a run) is treated like Ctrl-C: the same handler,
 what finished is kept and printed, a report's lock is released, and the exit code is 143
@@ -26,7 +30,9 @@ middle of an import.
 
 So the handler installed here (i) sets a flag that survives a swallowed exception (the runner and
 the report check it between batches and parts), (ii) does not raise inside an import but re-checks
-every 20 ms until the import is over, and (iii) `prepare_interrupted_exit` clears CPython's
+every 20 ms until the import is over, nor inside Numba's Python code for up to 2 s (a compiled
+call's callbacks end within milliseconds; a compile that goes on is stopped inside after all),
+and (iii) `prepare_interrupted_exit` clears CPython's
 remembered interrupt and ignores a second Ctrl-C while the process shuts down; after an
 interrupt inside Numba or LLVM it ends the process without the interpreter's clean-up
 (``os._exit``), which is safe because every file we write is complete or not yet renamed.
@@ -35,12 +41,15 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 from contextlib import contextmanager
 
 STATE = {"seen": False, "installed": False, "inside_numba": False, "armed": False,
          "signal": signal.SIGINT, "held": 0, "pending": False}
 COMPILER_PATHS = ("/numba/", "/llvmlite/")
 RECHECK_SECONDS = 0.02
+#: how long an interrupt waits for Numba's own Python code to return before it is raised there
+NUMBA_PATIENCE = 2.0
 
 
 def sigint_seen() -> bool:
@@ -95,15 +104,22 @@ def _raise_when_safe(frame) -> None:
         signal.setitimer(signal.ITIMER_REAL, RECHECK_SECONDS)
         return
     if _inside_numba(frame):
-        STATE["inside_numba"] = True
+        now = time.monotonic()
+        since = STATE.setdefault("numba_since", now)
+        if now - since < NUMBA_PATIENCE:  # a call's own Python callbacks end within ms
+            signal.setitimer(signal.ITIMER_REAL, RECHECK_SECONDS)
+            return
+        STATE["inside_numba"] = True  # a compile that goes on: stop inside it after all
+    STATE.pop("numba_since", None)
     raise KeyboardInterrupt
 
 
 @contextmanager
-def held():
+def held(quiet: bool = False):
     """A block that a signal must not cut half-way (drawing or closing the progress bar: Rich
     left half-updated fails when stopped): a Ctrl-C or SIGTERM inside it is raised as
-    KeyboardInterrupt when the block ends."""
+    KeyboardInterrupt when the block ends, or (``quiet``) only recorded (:func:`sigint_seen`),
+    for a block that ends a piece of work anyway, such as closing the bar."""
     STATE["held"] += 1
     try:
         yield
@@ -111,7 +127,8 @@ def held():
         STATE["held"] -= 1
         if not STATE["held"] and STATE["pending"]:
             STATE["pending"] = False
-            raise KeyboardInterrupt
+            if not quiet:
+                raise KeyboardInterrupt
 
 
 def _quiet_unraisable(default):

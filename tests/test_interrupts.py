@@ -354,27 +354,12 @@ def test_an_interrupt_caught_after_escaping_exec_still_exits_130(tmp_path):
 
 
 # ---------------------------------------------------------------- issue 33: signals
-def _caught(pid: int) -> int:
-    """The mask of signals ``pid`` has handlers for (SigCgt in /proc/PID/status)."""
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("SigCgt:"):
-                    return int(line.split()[1], 16)
-    except OSError:
-        pass
-    return 0
-
-
 def _wait_for_handler(proc: subprocess.Popen, timeout: float = 10.0) -> bool:
     """Poll until the process handles SIGTERM (pushluck's handler, installed before Typer,
     NumPy or Numba are imported; Python alone leaves SIGTERM to the default action)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and proc.poll() is None:
-        if _caught(proc.pid) & (1 << (signal.SIGTERM - 1)):
-            return True
-        time.sleep(0.001)
-    return False
+    from tests.fuzz_process import wait_until_handled
+
+    return wait_until_handled(proc, signal.SIGTERM, timeout)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")

@@ -161,7 +161,6 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     def best(ids):
         return max(ids, key=lambda i: float(np.concatenate(hist[i]).mean()))
 
-    from analyzer.interrupts import held
     from analyzer.runner import Progress
 
     stopped = False
@@ -184,11 +183,9 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
             if indifference > 0 and rnd >= 1:
                 alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
                                           indifference, why)
-            with held():
-                bar.update(rounds, f"{len(alive)} rules left")
+            bar.update(rounds, f"{len(alive)} rules left")
         except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
-            with held():
-                bar.close()
+            bar.close()
             if rounds == 0 or not _interrupt(exc):
                 raise
             del trace[rounds:]  # a round cut short is dropped whole: every survivor keeps
@@ -201,11 +198,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
         if _interrupt(None):  # an interrupt whose exception something swallowed
             stopped = True
             break
-    try:
-        with held():
-            bar.close()
-    except KeyboardInterrupt:  # it came as the last round ended: the race is complete
-        stopped = True
+    bar.close()
     if stopped:
         from analyzer.errors import mark_interrupted
 
