@@ -130,6 +130,57 @@ def position_type_cases(tmp: Path, limit_per_file: int | None = None):
     return cases
 
 
+#: a cheap command per game that reads --rules FILE
+RULES_COMMANDS = {"pig": ["pig", "turn", "--hold", "20"], "trash-pandas": ["trash-pandas", "odds"],
+                  "ten": ["ten", "deck"], "magdagdon": ["magdagdon", "score", "--board",
+                                                       "..../..../..../...."],
+                  "gostop": ["gostop", "score", "--captures", "01B 03B 08B"],
+                  "canasta": ["canasta", "check", "QS,QH,QD"]}
+
+
+def rules_type_cases(tmp: Path):
+    """Every house-rule key of every game given, in a --rules file, a value of another type
+    (a string where a boolean belongs, a boolean where a number belongs, a list, a table):
+    refused in one line by the rules loader (analyzer/rules.py)."""
+    import dataclasses
+    import typing
+
+    from analyzer.games import get_game
+
+    root = tmp / "rules-files"
+    root.mkdir(parents=True, exist_ok=True)
+    cases = []
+    for game, argv in RULES_COMMANDS.items():
+        cls = get_game(game).load("rules")
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            typ = hints[f.name]
+            values = (BOOL_WORDS if typ is bool else ["7"] if typ in (int, float) else []) + \
+                [v for v in WRONG if not _fits(typ, v)]
+            for k, v in enumerate(values):
+                p = root / f"{game}-{f.name}-{k}.toml"
+                p.write_text(toml_document({f.name: v}), encoding="utf-8")
+                cases.append((argv + ["--rules", str(p)], "invalid"))
+    return cases
+
+
+def _fits(typ, v) -> bool:
+    """True when ``v`` is of the rules field's type (so it may be a valid value)."""
+    import typing
+
+    origin = typing.get_origin(typ)
+    if origin in (list, tuple):
+        inner = (typing.get_args(typ) or (str,))[0]
+        return isinstance(v, list) and all(_fits(inner, x) for x in v)
+    if typ is bool:
+        return isinstance(v, bool)
+    if typ is int:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if typ is float:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    return isinstance(v, typ) if isinstance(typ, type) else True
+
+
 # ---------------------------------------------------------------- rule files of every shape
 #: a command per game that plays ``rule:FILE`` (FILE replaced by the file)
 RULE_COMMANDS = [
@@ -349,7 +400,7 @@ def hostile_out_cases(tmp: Path, per_command: int | None = None):
     return cases
 
 
-def run_prepared(case, timeout: float = 30.0) -> list[str]:
+def run_prepared(case, timeout: float = 120.0) -> list[str]:
     """Run a case of any form (two items, or three with ``prepare``)."""
     if len(case) == 2:
         return fh.run_case(case[0], case[1], timeout)

@@ -48,8 +48,8 @@ def _run(label: str, cases, runner, tally: collections.Counter, failures: list) 
 def main(argv: list[str]) -> int:
     """``fuzz_main.py [RANDOM_N] [--only CMD,CMD] [--classes A,B]``: the issue cases, the table,
     RANDOM_N random cases (restricted to the commands named after --only, e.g. the fast ones)
-    and the classes named after --classes (default: all of table, positions, rules, floats,
-    hostile-out, knobs, env, signals, disk, stdout)."""
+    and the classes named after --classes (default: all of table, positions, rules-types,
+    rules, floats, hostile-out, knobs, env, signals, disk, stdout)."""
     only = classes = None
     if "--only" in argv:
         i = argv.index("--only")
@@ -72,7 +72,8 @@ def main(argv: list[str]) -> int:
         if only is not None:
             cases = [c for c in cases if " ".join(c[0][:2]) in only or c[0][0] in only]
         _run("table", cases, lambda c: fh.run_case(*c), tally, failures)
-    inprocess = {"positions": fc.position_type_cases, "rules": fc.rule_file_cases,
+    inprocess = {"positions": fc.position_type_cases, "rules-types": fc.rules_type_cases,
+                 "rules": fc.rule_file_cases,
                  "floats": fc.float_option_cases, "hostile-out": fc.hostile_out_cases}
     for name, make in inprocess.items():
         if wanted(name):

@@ -5,6 +5,11 @@ with exit 2 and exactly one stderr line when the input is invalid (never exit 0)
 runs the issue's own cases and a fast sample of the table plus a few Hypothesis examples;
 ``make fuzz`` (``PUSHLUCK_FUZZ=full``) runs the whole table (thousands of cases) and many more
 Hypothesis examples. The table and the runner live in ``tests/fuzz_harness.py``.
+
+Issue 33's classes (tests/fuzz_classes.py) run here too, sampled in ``make test`` and whole under
+``make fuzz``: positions of every type, rule files of every shape, huge and tiny floats, hostile
+files inside --out. Those that need real processes (bot knobs, the environment, signals, a full
+disk, stdout) run only in ``make fuzz`` (tests/fuzz_main.py, tests/fuzz_process.py).
 """
 from __future__ import annotations
 
@@ -168,6 +173,16 @@ def test_positions_of_every_type(tmp):
     if not FULL:
         cases = [c for c in cases if c[1] == "invalid"]
     failures = [f for c in _sample(cases, 40, 8) for f in fc.run_prepared(c)]
+    assert failures == [], "\n".join(failures)
+
+
+def test_house_rules_of_every_type(tmp):
+    """Every house-rule key of every game, in a --rules file, with a value of another type
+    ("false" where a boolean belongs, a list where a number belongs, …): one line, exit 2."""
+    from tests import fuzz_classes as fc
+
+    failures = [f for c in _sample(fc.rules_type_cases(tmp), 40, 11)
+                for f in fc.run_prepared(c)]
     assert failures == [], "\n".join(failures)
 
 
