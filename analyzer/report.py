@@ -7,11 +7,16 @@ A part kind's ``compute(params, rules, seed)`` returns a :class:`PartResult`: th
 Monte Carlo number's interval, n and seed, and metadata. Computing returns bytes instead of
 writing, so a part can run on a Dask worker and still be written here, atomically.
 
+A recipe is validated whole before any part starts: its fields, the house rules (by the game's
+own rules checks), each part's parameters (by the kind's declared :class:`Param` checks) and
+each part's own settings check (``PartKind.check``, the same parsing its ``compute`` does).
+
 Part seeds: part ``i`` of a recipe with seed ``S`` uses ``SeedSequence([S, i])`` → 63-bit int,
 so parts are independent and a part's numbers do not depend on which other parts ran.
-Resume: after a part's files are written its manifest ``parts/<name>.json`` is written last; a
+Files: part ``P`` writes only under ``P/`` and its manifest ``parts/P.json`` is written last
+(:mod:`analyzer.report_folder` describes the folder and why one folder holds one report). A
 rerun with the same recipe, part parameters, rules and seed skips parts whose manifest and files
-are present. Reruns are byte-identical (deterministic numbers, fixed chart metadata, no
+are intact. Reruns are byte-identical (deterministic numbers, fixed chart metadata, no
 timestamps in any file).
 """
 from __future__ import annotations
@@ -26,6 +31,7 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.output import atomic_write_bytes, atomic_write_text, note
+from analyzer.report_folder import LAYOUT, RESERVED
 from analyzer.report_params import Param, check_params
 from analyzer.rules import load_toml
 
@@ -46,6 +52,9 @@ class PartKind:
     description: str = ""
     #: the parameters it takes: name -> :class:`analyzer.report_params.Param` (none if omitted)
     params: dict | None = None
+    #: ``check(params, rules)``: the part's own settings parsing (the one its ``compute``
+    #: starts with), run on the whole recipe before any part starts; raises UserError
+    check: Callable[[dict, dict], object] | None = None
 
 
 def game_parts(game: str) -> dict[str, PartKind]:
@@ -82,14 +91,23 @@ RECIPE_DIR = Path(__file__).resolve().parent.parent / "reports" / "recipes"
 
 
 def recipe_path(name_or_path: str) -> Path:
+    """A recipe file given by path (``*.toml``) or by name under ``reports/recipes``."""
+    import re
+
     p = Path(name_or_path)
-    if p.suffix == ".toml" and p.exists():
-        return p
-    candidate = RECIPE_DIR / f"{name_or_path}.toml"
-    if candidate.exists():
-        return candidate
+    try:
+        if p.suffix == ".toml" and p.exists():
+            return p
+    except OSError as exc:  # a name too long for the system, a loop of links
+        raise UserError(f"cannot read the recipe {name_or_path[:80]!r}…: {exc.strerror}") \
+            from None
+    if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name_or_path):
+        candidate = RECIPE_DIR / f"{name_or_path}.toml"
+        if candidate.exists():
+            return candidate
     available = ", ".join(sorted(x.stem for x in RECIPE_DIR.glob("*.toml"))) or "none"
-    raise UserError(f"no recipe '{name_or_path}' (a .toml file, or one of: {available})")
+    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:80] + "…"
+    raise UserError(f"no recipe '{shown}' (a .toml file, or one of: {available})")
 
 
 def available_recipes() -> list[Path]:
@@ -157,22 +175,46 @@ def load_recipe(path: Path) -> Recipe:
         raise UserError(f"{path}: {where}: {' '.join(err['msg'].split())}") from None
     if spec.game not in REGISTRY:
         raise UserError(f"{path}: game: unknown game '{spec.game}' (games: {', '.join(REGISTRY)})")
+    rules = dict(spec.rules)
+    check_rules(path, spec.game, rules)
+    kinds = game_parts(spec.game)
     names = set()
     parts = []
     for part in spec.parts:
-        if part.name in names:
-            raise UserError(f"{path}: part name '{part.name}' used twice")
-        names.add(part.name)
+        if part.name.lower() in names:
+            raise UserError(f"{path}: part name '{part.name}' used twice (letter case aside)")
+        names.add(part.name.lower())
+        if part.name in RESERVED:
+            raise UserError(f"{path}: part name '{part.name}' is reserved (the report keeps its "
+                            f"manifests there); choose another name")
         if not part.kind.startswith(spec.game + "."):
             raise UserError(f"{path}: part '{part.name}': kind '{part.kind}' is not a "
                             f"{spec.game} part")
-        kinds = game_parts(spec.game)
         name = part.kind.partition(".")[2]
-        if name in kinds:  # an unknown kind is refused with the known ones when the run starts
-            check_params(f"{path}: parts.{part.name}", kinds[name].params, part.params)
+        if name not in kinds:
+            known = ", ".join(f"{spec.game}.{n}" for n in kinds) or "none"
+            raise UserError(f"{path}: part '{part.name}': unknown part kind '{part.kind}' "
+                            f"(known: {known})")
+        where = f"{path}: parts.{part.name}"
+        check_params(where, kinds[name].params, part.params)
+        if kinds[name].check is not None:
+            try:
+                kinds[name].check(dict(part.params), rules)
+            except UserError as exc:
+                raise UserError(f"{where}: {exc}") from None
         parts.append({k: v for k, v in part.model_dump().items() if v is not None})
-    return Recipe(path, spec.title, spec.game, spec.seed, dict(spec.rules), parts,
-                  spec.description)
+    return Recipe(path, spec.title, spec.game, spec.seed, rules, parts, spec.description)
+
+
+def check_rules(path: Path, game: str, rules: dict) -> None:
+    """The recipe's house rules, checked by the game's own rules class (keys, types, limits)."""
+    from analyzer.games import get_game
+    from analyzer.rules import build_rules
+
+    try:
+        build_rules(get_game(game).load("rules"), None, None, rules)
+    except UserError as exc:
+        raise UserError(f"{path}: rules: {exc}") from None
 
 
 def part_seed(seed: int, index: int) -> int:
@@ -180,8 +222,8 @@ def part_seed(seed: int, index: int) -> int:
 
 
 def _fingerprint(kind: str, params: dict, rules: dict, seed: int) -> str:
-    text = json.dumps({"kind": kind, "params": params, "rules": rules, "seed": seed},
-                      sort_keys=True)
+    text = json.dumps({"kind": kind, "params": params, "rules": rules, "seed": seed,
+                       "layout": LAYOUT}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -190,151 +232,118 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _inside(out_dir: Path, rel: str) -> Path:
-    """``out_dir / rel``, refusing absolute names, ``..`` and anything that resolves outside."""
-    rp = Path(rel)
-    if rp.is_absolute() or ".." in rp.parts or "\x00" in rel or not rel.strip():
-        raise UserError(f"refusing the file name '{rel}': it would leave {out_dir}")
-    target = out_dir / rp
-    if not str(target.resolve()).startswith(str(out_dir.resolve()) + "/"):
-        raise UserError(f"refusing the file name '{rel}': it resolves outside {out_dir}")
-    return target
-
-
-def _files_intact(out_dir: Path, manifest: dict) -> bool:
-    """Every file the manifest lists is there with the recorded SHA-256 (a truncated or
-    replaced file makes the part run again)."""
-    hashes = manifest.get("sha256") or {}
-    for rel in manifest.get("files", []):
-        try:
-            data = _inside(out_dir, rel).read_bytes()
-        except (OSError, UserError):
-            return False
-        if hashes.get(rel) != _sha256(data):
-            return False
-    return bool(hashes)
-
-
-class ReportLock:
-    """``out_dir/.pushluck.lock`` holding the owner's pid: a second report into the same folder
-    is refused while the owner lives; a lock left by a dead process is taken over."""
-
-    def __init__(self, out_dir: Path):
-        self.path = out_dir / ".pushluck.lock"
-
-    def __enter__(self):
-        import os
-
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    pid = int(self.path.read_text().strip() or "0")
-                except (OSError, ValueError):
-                    pid = 0
-                if pid and _alive(pid):
-                    raise UserError(f"another pushluck report (pid {pid}) is writing "
-                                    f"{self.path.parent}; wait for it or choose another --out")
-                self.path.unlink(missing_ok=True)  # stale: its owner is gone
-                continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(str(os.getpid()))
-            return self
-        raise UserError(f"cannot take the lock {self.path}")
-
-    def __exit__(self, *exc):
-        self.path.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
+def report_folder(out_dir: Path, root: Path | None = None) -> Path:
+    """``out_dir`` checked as an output folder; with ``root`` (``report all``'s --out) it must
+    be a folder directly inside ``root``, reached without a symbolic link."""
     import os
 
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    from analyzer.output import check_output_dir, open_folder
+
+    if root is not None:
+        root = check_output_dir(root)
+        os.close(open_folder(root, [Path(out_dir).name], create=True))
+    return check_output_dir(out_dir)
 
 
-def _clean_stale_temporaries(out_dir: Path) -> None:
-    """Remove half-written ``.NAME.XXXX.tmp`` files left by a killed run (under the lock)."""
-    for p in out_dir.rglob(".*.tmp"):
-        if p.is_file() and not p.is_symlink():
-            p.unlink(missing_ok=True)
+def _clean_section_folders() -> None:
+    """Remove the private ``pushluck-section-PID-…`` folders of section parts whose process
+    has ended (a kill -9 skips their clean-up)."""
     import os
+    import re
     import shutil
     import tempfile
 
+    from analyzer.output import pid_alive
+
     for d in Path(tempfile.gettempdir()).glob("pushluck-section-*"):
-        try:
-            pid = int(d.name.split("-")[2])
-        except (IndexError, ValueError):
-            continue
-        if pid != os.getpid() and not _alive(pid):
+        m = re.fullmatch(r"pushluck-section-([0-9]{1,10})-[A-Za-z0-9_]{1,16}", d.name)
+        if m and int(m[1]) != os.getpid() and not pid_alive(int(m[1])) and not d.is_symlink() \
+                and d.is_dir():
             shutil.rmtree(d, ignore_errors=True)
 
 
 def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
-               scheduler: str = "local", progress: bool | None = None) -> dict:
+               scheduler: str = "local", progress: bool | None = None,
+               root: Path | None = None) -> dict:
     """Run every part not already written, then write index.md and index.html.
 
     A part's files are written atomically, then its manifest (with each file's SHA-256) last; a
     part interrupted by Ctrl-C is never recorded, so a rerun computes it again. On resume a part
-    is reused only if its fingerprint matches and every file has its recorded hash.
+    is reused only if its fingerprint matches and every file has its recorded hash. A folder
+    holding another report (recipe, seed or rules) gets this one instead (the old one is named
+    on stderr; none of its parts is reused); while parts are missing the index says the report
+    is incomplete and lists only this report's parts.
     """
+    from analyzer import report_folder as rf
     from analyzer.errors import Interrupted, was_interrupted
     from analyzer.interrupts import sigint_seen
-    from analyzer.output import check_output_dir
+    from analyzer.output import FolderLock
 
     seed = recipe.seed if seed is None else seed
-    out_dir = check_output_dir(out_dir)
-    (out_dir / "parts").mkdir(exist_ok=True)
-    with ReportLock(out_dir):
-        _clean_stale_temporaries(out_dir)
-        todo, done = [], {}
+    out_dir = report_folder(out_dir, root)
+    rf.check_folder(recipe, out_dir, seed)  # special files are refused before the lock
+    with FolderLock(out_dir, "report"):
+        replaced = rf.check_folder(recipe, out_dir, seed)  # now that no other run can write
+        if replaced:
+            note(f"report: --out {out_dir} held {replaced}; this run replaces it (nothing of "
+                 "it is reused; until every part is written the index says the report is "
+                 "incomplete)")
+        rf.prepare(recipe, out_dir)
+        rf.clean_temporaries(recipe, out_dir)
+        _clean_section_folders()
+        todo, done, old = [], {}, {}
         for i, part in enumerate(recipe.parts):
             kind = part["kind"]
-            part_kind(kind)  # validate early
             params = dict(part.get("params", {}))
             ps = part_seed(seed, i)
             fp = _fingerprint(kind, params, recipe.rules, ps)
-            manifest = _read_manifest(out_dir, part["name"])
-            if manifest and manifest.get("fingerprint") == fp and _files_intact(out_dir, manifest):
+            manifest = rf.read_manifest(out_dir, part["name"])
+            if manifest and manifest["fingerprint"] == fp and rf.files_intact(out_dir, manifest):
                 done[part["name"]] = manifest
                 continue
+            old[part["name"]] = rf.previous_files(recipe, out_dir, part["name"])
             todo.append((i, part, kind, params, ps, fp))
         skipped = len(done)
         if skipped:
             note(f"report: {skipped} part(s) already written with this seed, skipped (resume)")
         total = len(recipe.parts)
+        from analyzer.report_site import write_index, write_pending_index
+
+        if todo:
+            atomic_write_text(out_dir / rf.IDENTITY, rf.identity_text(recipe, seed), root=out_dir)
+            write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts
+                                                        if p["name"] in done])
         try:
             for i, part, kind, params, ps, fp, result in _compute_all(todo, recipe, scheduler):
                 if was_interrupted() or sigint_seen():
                     raise KeyboardInterrupt
+                name = part["name"]
                 written, hashes = [], {}
                 for rel, data in sorted(result.files.items()):
-                    atomic_write_bytes(_inside(out_dir, rel), data)
-                    written.append(rel)
-                    hashes[rel] = _sha256(data)
-                manifest = {"name": part["name"], "title": part.get("title", part["name"]),
+                    target = rf.file_rel(name, rel)
+                    atomic_write_bytes(out_dir / target, data, root=out_dir)
+                    written.append(target)
+                    hashes[target] = _sha256(data)
+                manifest = {"name": name, "title": part.get("title", name),
                             "kind": kind, "params": params, "seed": ps, "fingerprint": fp,
                             "files": written, "sha256": hashes, "summary": result.summary,
                             "meta": result.meta}
-                atomic_write_text(out_dir / "parts" / f"{part['name']}.json",
+                atomic_write_text(out_dir / rf.MANIFESTS / f"{name}.json",
                                   json.dumps(manifest, indent=2, sort_keys=True,
-                                             default=_json_default))
-                done[part["name"]] = manifest
-                note(f"report: [{len(done)}/{total}] {part['name']} written")
+                                             default=_json_default), root=out_dir)
+                rf.remove_replaced(out_dir, old[name], written)
+                done[name] = manifest
+                if len(done) < total:
+                    write_pending_index(recipe, seed, out_dir, [p for p in recipe.parts
+                                                                if p["name"] in done])
+                note(f"report: [{len(done)}/{total}] {name} written")
         except KeyboardInterrupt:
             raise Interrupted(f"{len(done)} of {total} part(s) of {recipe.title!r} are written "
                               f"in {out_dir}; the unfinished part was not recorded; rerun the "
                               f"same command to resume") from None
         ordered = [done[p["name"]] for p in recipe.parts]
-        from analyzer.report_site import write_index
-
+        if not todo:  # a folder from before the identity file: it now says which report it is
+            atomic_write_text(out_dir / rf.IDENTITY, rf.identity_text(recipe, seed), root=out_dir)
         write_index(recipe, seed, out_dir, ordered)
     return {"recipe": str(recipe.path), "title": recipe.title, "game": recipe.game, "seed": seed,
             "out": str(out_dir), "parts": [m["name"] for m in ordered], "skipped": skipped,
@@ -370,14 +379,6 @@ def _compute_all(todo, recipe: Recipe, scheduler: str):
             bar.close()
 
 
-def _read_manifest(out_dir: Path, name: str) -> dict | None:
-    p = out_dir / "parts" / f"{name}.json"
-    try:
-        return json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None
-
-
 def _json_default(obj):
     if isinstance(obj, np.generic):
         return obj.item()
@@ -393,12 +394,16 @@ def section_part(game: str, report_section: Callable[[Path, int, bool], str],
     can run on a Dask worker) and are written into the report folder atomically.
     """
 
+    def check(params: dict, rules: dict) -> None:
+        if rules:
+            raise UserError(f"the {game}.{name} part takes no [rules] overrides (it reports "
+                            "the default rules)")
+
     def compute(params: dict, rules: dict, seed: int) -> PartResult:
+        import os
         import tempfile
 
-        if rules:
-            raise UserError(f"the {game} section part takes no [rules] overrides")
-        import os
+        check(params, rules)
 
         with tempfile.TemporaryDirectory(prefix=f"pushluck-section-{os.getpid()}-") as tmp:
             root = Path(tmp)
@@ -407,4 +412,4 @@ def section_part(game: str, report_section: Callable[[Path, int, bool], str],
                      for p in sorted(root.rglob("*")) if p.is_file()}
         return PartResult(files, summary, {"quick": bool(params.get("quick", False))})
 
-    return PartKind(game, name, compute, description, {"quick": Param("bool")})
+    return PartKind(game, name, compute, description, {"quick": Param("bool")}, check)

@@ -16,8 +16,8 @@ from analyzer.errors import UserError
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: ``kind`` is ``int``, ``float``, ``bool``, ``str``, ``ints`` (a list of int), ``strs``
-    (a list of str), ``weights`` (a table of ``names`` = number), ``range`` (``[low, high]`` with low < high) or ``int-rows`` (a list of lists
+    """One parameter: ``kind`` is ``int``, ``float``, ``bool``, ``str``, ``ints`` (a list of
+    distinct ints), ``strs`` (a list of distinct str), ``weights`` (a table of ``names`` = number), ``range`` (``[low, high]`` with low < high) or ``int-rows`` (a list of lists
     of ``width`` ints). ``low``/``high`` bound every integer; ``max_items`` bounds lists."""
 
     kind: str
@@ -76,8 +76,11 @@ def check_value(where: str, value, p: Param):
         return value
     if p.kind == "str":
         return _str(where, value, p)
-    if p.kind == "ints":
-        return [_int(f"{where}[{i}]", v, p) for i, v in enumerate(_list(where, value, p))]
+    if p.kind == "ints":  # each item once: a repeated player count or score is a typo
+        items = [_int(f"{where}[{i}]", v, p) for i, v in enumerate(_list(where, value, p))]
+        if len(set(items)) != len(items):
+            raise UserError(f"{where} lists an item twice")
+        return items
     if p.kind == "strs":
         items = [_str(f"{where}[{i}]", v, p) for i, v in enumerate(_list(where, value, p))]
         if len(set(items)) != len(items):

@@ -15,7 +15,7 @@ import platform
 import re
 from pathlib import Path
 
-from analyzer.output import atomic_write_text
+from analyzer.output import atomic_write_text, read_regular
 
 HTML_MAX_ROWS = 60
 STYLE = (
@@ -64,10 +64,12 @@ def _words(column: str) -> str:
     return str(column).replace("_", " ")
 
 
-def _csv_table(path: Path) -> str:
+def _csv_table(data: bytes) -> str:
+    import io
+
     import pandas as pd
 
-    df = pd.read_csv(path)
+    df = pd.read_csv(io.BytesIO(data))
     shown = df.head(HTML_MAX_ROWS).rename(columns=_words)
     table = shown.to_html(index=False, na_rep="—", border=0,
                           float_format=lambda v: f"{v:.6g}")
@@ -96,8 +98,27 @@ def write_index(recipe, seed: int, out_dir: Path, parts: list[dict]) -> None:
                 md += [f"![{m['name']}]({f})", ""]
             elif f.endswith(".csv") and f"({f})" not in m["summary"]:
                 md += [f"Table: [{f}]({f})", ""]
-    atomic_write_text(out_dir / "index.md", "\n".join(md) + "\n")
-    atomic_write_text(out_dir / "index.html", _page(recipe, seed, facts, parts, out_dir))
+    atomic_write_text(out_dir / "index.md", "\n".join(md) + "\n", root=out_dir)
+    atomic_write_text(out_dir / "index.html", _page(recipe, seed, facts, parts, out_dir),
+                      root=out_dir)
+
+
+def write_pending_index(recipe, seed: int, out_dir: Path, done: list[dict]) -> None:
+    """index.md and index.html of a report whose parts are being computed: they say so, and
+    which parts are written, so that an interrupted run never leaves a page describing other
+    tables than the folder holds (the full index replaces them when every part is written)."""
+    esc = html.escape
+    cmd = f"pushluck report {recipe.path.stem} --seed {seed}"
+    names = [p["name"] for p in done]
+    line = (f"This report is incomplete: {len(names)} of {len(recipe.parts)} part(s) are "
+            f"written ({', '.join(names) or 'none'}); a run is computing the rest or was "
+            f"interrupted. Run `{cmd}` with the same --out to finish it.")
+    md = f"# {recipe.title}\n\n{line}\n"
+    page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{esc(recipe.title)} (incomplete)</title><style>{STYLE}</style></head>"
+            f"<body>\n<h1>{esc(recipe.title)}</h1>\n{markdown_html(line)}</body></html>\n")
+    atomic_write_text(out_dir / "index.md", md, root=out_dir)
+    atomic_write_text(out_dir / "index.html", page, root=out_dir)
 
 
 def _page(recipe, seed: int, facts: list[str], parts: list[dict], out_dir: Path) -> str:
@@ -118,9 +139,11 @@ def _page(recipe, seed: int, facts: list[str], parts: list[dict], out_dir: Path)
         body.append(markdown_html(summary))
         tables_in_text = _has_table(summary)
         for f in m["files"]:
-            path = out_dir / f
+            data = read_regular(out_dir / f, root=out_dir)
+            if data is None:  # checked when the part was reused or written; gone since
+                continue
             if f.endswith(".svg"):
-                svg = path.read_text(encoding="utf-8")
+                svg = data.decode("utf-8", "replace")
                 svg = svg[svg.find("<svg"):]
                 png = f[:-4] + ".png"
                 body.append(f"<figure>{svg}<figcaption>{esc(m['title'])}; part seed "
@@ -128,7 +151,7 @@ def _page(recipe, seed: int, facts: list[str], parts: list[dict], out_dir: Path)
                             f"<a href='{esc(f)}'>SVG</a></figcaption></figure>")
             elif f.endswith(".csv"):
                 if not tables_in_text:
-                    body.append(_csv_table(path))
+                    body.append(_csv_table(data))
                 body.append(f"<p class='meta'>table: <a href='{esc(f)}'>{esc(f)}</a> (CSV)</p>")
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             f"<title>{esc(recipe.title)}</title><style>{STYLE}</style></head><body>\n" +
@@ -149,10 +172,10 @@ def write_top_index(out_root: Path, results: list[dict]) -> None:
                      f"{esc(r['title'])}</a></h2><p class='meta'>game {esc(r['game'])}, seed "
                      f"{r['seed']}, {len(r['parts'])} part(s)</p>"
                      + (f"<p class='meta'>tables: {links}</p>" if links else "") + "</div>")
-    atomic_write_text(out_root / "index.md", "\n".join(lines) + "\n")
+    atomic_write_text(out_root / "index.md", "\n".join(lines) + "\n", root=out_root)
     atomic_write_text(out_root / "index.html",
                       "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>"
                       f"pushluck reports</title><style>{STYLE}</style></head><body>"
                       "<h1>pushluck reports</h1><p>One page per game: what the analysis found, "
                       "with every Monte Carlo figure's interval, sample size and seed.</p>" +
-                      "".join(cards) + "</body></html>\n")
+                      "".join(cards) + "</body></html>\n", root=out_root)

@@ -49,6 +49,35 @@ class Metric:
     kind: str = "mean"  # "rate" or "mean"
     job_key: str = ""  # metrics with the same key share one kernel run per cell
     check_policy: Callable | None = None  # (policy: str) -> None, raises UserError
+    square: int | None = None  # the Σx² column of the per-trial quantity, where the kernel has one
+    #: the range [a, b] of one trial's value, known from the rules (never from a sample): a
+    #: pair, or ``(rules, policy) -> (a, b)``; rates are always in [0, 1]. ``None``: no range is
+    #: known, and `tune --target` uses an asymptotic interval for it (analyzer/tune_target.py).
+    bounds: tuple | Callable | None = None
+    #: ``(rules, policy, keys) -> reason``: why changing the rule ``keys`` cannot change a single
+    #: trial under ``rules`` and ``policy``, in words ("" when it may, or when unknown)
+    no_effect: Callable | None = None
+    #: knobs of the policy's bot that `tune --target --space KNOB=…` may vary, and
+    #: ``(policy, knob, value) -> policy`` that sets one (every seat's bot)
+    knobs: tuple = ()
+    set_knob: Callable | None = None
+
+    def range_for(self, rules, policy: str) -> tuple[float, float] | None:
+        """The range of one trial's value under ``rules`` and ``policy`` (None: unknown)."""
+        if self.kind == "rate":
+            return (0.0, 1.0)
+        if callable(self.bounds):
+            return tuple(float(x) for x in self.bounds(rules, policy))
+        return None if self.bounds is None else (float(self.bounds[0]), float(self.bounds[1]))
+
+    def sums(self, totals) -> tuple[float, float | None]:
+        """(Σx, Σx²) of the per-trial quantity from a row of column totals (Σx² is Σx for a
+        rate, whose trials are 0 or 1; None when the kernel keeps no square)."""
+        cols = self.column if isinstance(self.column, tuple) else (self.column,)
+        s = float(sum(float(totals[c]) for c in cols))
+        if self.kind == "rate":
+            return s, s
+        return s, (None if self.square is None else float(totals[self.square]))
 
 
 def metrics_of(game: str) -> list[Metric]:
@@ -147,15 +176,17 @@ def build_cells(game: str, metric: Metric, sweeps: list[str], policy: str | None
     return baseline, cells
 
 
-def check_space_keys(flag: str, keys: list[str], rules_cls) -> None:
-    """Every swept key is a rule of the game (or ``policy``), named in the flag that gave it."""
+def check_space_keys(flag: str, keys: list[str], rules_cls, knobs: list[str] = ()) -> None:
+    """Every swept key is a rule of the game (or ``policy``, or one of ``knobs``: the knobs of
+    the policy's bot a space may name), named in the flag that gave it."""
     import dataclasses
 
     known = {f.name for f in dataclasses.fields(rules_cls)}
     for key in keys:
-        if key != "policy" and key not in known:
+        if key != "policy" and key not in known and key not in knobs:
+            extra = f"; bot knobs: {', '.join(knobs)}" if knobs else ""
             raise UserError(f"{flag}: unknown rule '{key}' (known: policy, "
-                            f"{', '.join(sorted(known))})")
+                            f"{', '.join(sorted(known))}{extra})")
 
 
 def _canonical(rules):
@@ -331,10 +362,29 @@ def _rows(metrics: list[Metric], cells: list[Cell], sums: list[dict], z: float,
                 diff = block - _quantity(base[key], m)
                 d = _stat(batch_mean(diff, counts, z))
                 d["effect"] = _effect(diff, d)
+                if not np.any(diff):
+                    d["why"] = no_effect_reason(m, cells[0], cell, int(counts.sum()))
                 row[f"{m.name}_vs_baseline"] = d
         row["n"] = int(counts.sum())
         rows.append(row)
     return rows
+
+
+def no_effect_reason(m: Metric, baseline: Cell, cell: Cell, n: int) -> str:
+    """Why ``cell`` played every trial exactly as the baseline did, in words: the game's own
+    reason when the changed rule keys cannot matter under the policy (``Metric.no_effect``),
+    else what the identical trials do and do not show."""
+    changed = [k for k, v in cell.settings.items()
+               if k != "policy" and getattr(baseline.rules, k, v) != v]
+    if cell.same_as_baseline:
+        return "the same game as the baseline (the rule values given are the baseline's)"
+    if cell.policy == baseline.policy and m.no_effect is not None:
+        why = m.no_effect(cell.rules, cell.policy, changed)
+        if why:
+            return why
+    what = " and ".join(changed) if changed else "the change"
+    return (f"{what} changed none of the {n:,} trials under this policy (common random "
+            f"numbers); it may still matter in situations these trials never reached")
 
 
 def _effect(diff: np.ndarray, d: dict) -> str:

@@ -2,40 +2,42 @@
 
 Problem
 -------
-A *space* is the Cartesian product of values of a few rule keys (``--space key=lo..hi[:step]`` or
-``key=v1,v2,…``; ``policy`` may be a key). A *target* is ``metric in [lo, hi]`` (the cell must
-meet it) or ``metric ~ v`` (the cells closest to ``v`` are wanted). Each cell's metrics are
-Monte Carlo means of per-trial quantities (a game's tuning metrics, :mod:`analyzer.tune`).
+A *space* is the Cartesian product of values of a few keys (``--space key=lo..hi[:step]`` or
+``key=v1,v2,…``): rule keys, ``policy``, or a knob of the policy's bot where the game lets a
+space name one (Trash Pandas whole games: ``--space stop-at=2..5``). A *target* is
+``metric in [lo, hi]`` (the cell must meet it) or ``metric ~ v`` (the cells closest to ``v``
+are wanted). Each cell's metrics are Monte Carlo means of per-trial quantities (a game's tuning
+metrics, :mod:`analyzer.tune`).
 
-Search: successive elimination (a racing bandit)
-------------------------------------------------
-Round ``r = 1, 2, …`` gives every *undecided* cell more trials: the same seed and the same blocks
-for every cell (common random numbers), the total doubling each round (``B·2^(r−1)`` blocks of
-``b`` trials). After each round every undecided cell gets an interval per target metric, and
+Search
+------
+Round 1 gives every cell the first round's trials; each later round gives every cell that is
+still undecided (or still racing for a ``~`` target) more trials, as many as its own interval
+suggests it needs (:mod:`analyzer.tune_stats`: the cells close to a bound get more, the cells
+far from every bound are decided in round 1 and never sampled again). Every cell plays the same
+trials: block ``k`` of the seed is the same stream for every cell (common random numbers), and
+each round continues a cell with the blocks after the ones it has (disjoint blocks: no trial is
+used twice). Blocks come in groups of :data:`GROUP`; each group's blocks are twice the size of
+the last group's, so a cell at ``n`` trials has ``O(log n)`` blocks and a round's step is a
+sixteenth of ``n`` at most. Only each cell's column totals are kept.
 
-* it **meets** an ``in`` target when its interval lies inside ``[lo, hi]``, **fails** it when the
-  interval is disjoint from ``[lo, hi]``; a cell that fails one target is eliminated, a cell that
-  meets every ``in`` target is accepted; otherwise it stays undecided;
-* for ``~ v`` targets a cell stays in the race while the lower bound of its distance ``|m − v|``
-  is at most the smallest upper bound among the cells still in the race.
-
-The first round screens the whole space at low precision (the bandit step: most cells of a large
-space are decided there); later rounds spend trials only on the close calls. The search stops
-when every cell is decided (and at most ``keep`` cells remain in a ``~`` race), or at the trial
-budget, the time limit, or an interrupt.
-
-Guarantee (stated in every output)
-----------------------------------
-Intervals: Wilson for rates (0/1 per trial), batch means over the blocks for means. Round ``r``
-uses ``α_r = α / 2^r`` split by Bonferroni over the ``m_r`` cells still undecided and the ``T``
-target metrics: ``z_r = Φ⁻¹(1 − α_r / (2·m_r·T))``. By the union bound over rounds, cells and
-targets, with probability ≥ 1 − α every verdict ("meets", "fails") is right: the whole search's
-family-wise error rate is at most α (default 0.05). Undecided cells carry no claim.
-
-Cost comparison: a full grid at the final precision would give every cell as many trials as the
-most-sampled cell; both figures are printed.
+The search stops when every cell is decided (and at most ``keep`` remain in a ``~`` race), when
+a cell would pass :data:`MOST_ROUNDS_OF_FIRST` times the first round, at the trial budget, the
+time limit, or an interrupt. The guarantee (every interval, so every verdict, holds together with
+probability ≥ 1 − α at whatever point the search stops) and the cost comparison with the
+equal-guarantee grid are stated in :mod:`analyzer.tune_stats`.
 """
 from __future__ import annotations
+
+import itertools
+import math
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.errors import UserError
 
 import itertools
 import math
@@ -49,7 +51,9 @@ import numpy as np
 from analyzer.errors import UserError
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-FIRST_BLOCKS = 32
+GROUP = 16  # blocks of one size; each group's blocks are twice the last group's
+MOST_ROUNDS_OF_FIRST = 4096  # no cell gets more than this many times the first round's trials
+MAX_ROUNDS = 60
 
 
 @dataclass(frozen=True)
@@ -122,35 +126,81 @@ def parse_space(text: str) -> tuple[str, list[str]]:
     return key, values
 
 
+
+
 @dataclass
 class SearchCell:
     label: str
     settings: dict
     rules: object
     policy: str
-    sums: dict = field(default_factory=dict)  # job key → (blocks, columns) per-block sums
+    totals: dict = field(default_factory=dict)  # job key → column totals over its blocks
+    blocks: int = 0  # blocks played (the same for every job of the cell)
+    seconds: float = 0.0  # kernel seconds spent on the cell
+    rate: float = 0.0  # kernel seconds per trial in the cell's largest round (all its jobs)
+    rate_trials: int = 0  # the trials of that round
+    ranges: dict = field(default_factory=dict)  # metric → (a, b) per trial, or None
     verdict: str = "undecided"  # "meets", "fails", "undecided"
     failed_on: str = ""
     in_race: bool = True
-    stats: dict = field(default_factory=dict)  # metric → (estimate, low, high)
+    decided_round: int = 0
+    stats: dict = field(default_factory=dict)  # metric → statistic (analyzer.tune_stats)
     aliases: list = field(default_factory=list)  # settings of cells with the very same rules
 
-    @property
-    def blocks(self) -> int:
-        return min((s.shape[0] for s in self.sums.values()), default=0)
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """Block ``k`` holds ``b·2^(k // GROUP)`` trials: groups of :data:`GROUP` blocks, each
+    group's blocks twice the size of the last group's (module doc). The layout depends only on
+    the first round's size, so block ``k`` is the same trials in every cell."""
+
+    b: int
+
+    @classmethod
+    def for_first_round(cls, n0: int) -> "BlockPlan":
+        return cls(max(1, n0 // GROUP))
+
+    def size(self, k: int) -> int:
+        return self.b << (k // GROUP)
+
+    def trials(self, blocks: int) -> int:
+        """Trials in blocks ``0 … blocks − 1``."""
+        j, r = divmod(blocks, GROUP)
+        return self.b * (GROUP * ((1 << j) - 1) + r * (1 << j))
+
+    def blocks_for(self, n: float) -> int:
+        """The fewest blocks holding at least ``n`` trials."""
+        k = 0
+        while self.trials(k) < n:
+            k += GROUP if self.trials(k + GROUP) < n else 1
+        return k
+
+    def stretches(self, first: int, last: int) -> list[tuple[int, int, int]]:
+        """``(start block, blocks, block size)`` runs of equal-sized blocks covering
+        ``first … last − 1``."""
+        out = []
+        k = first
+        while k < last:
+            end = min(last, (k // GROUP + 1) * GROUP)
+            out.append((k, end - k, self.size(k)))
+            k = end
+        return out
 
 
 def build_space(game: str, metrics, space: list[str], policy: str | None, rules_file, sets):
     from analyzer.rules import build_rules
+    from analyzer.tune import check_space_keys
 
     head = metrics[0]
     parsed = [parse_space(s) for s in space]
+    knob_names = set(head.knobs or ())
+    parsed = [((k.replace("_", "-") if k.replace("_", "-") in knob_names else k), v)
+              for k, v in parsed]
     keys = [k for k, _ in parsed]
     if len(set(keys)) != len(keys):
         raise UserError("a --space key is given twice")
-    from analyzer.tune import check_space_keys
-
-    check_space_keys("--space", keys, head.rules_cls)
+    check_space_keys("--space", [k for k in keys if k not in knob_names], head.rules_cls,
+                     knobs=sorted(knob_names))
     base_policy = policy or head.default_policy
     cells, seen = [], {}
     total = math.prod(len(v) for _, v in parsed)
@@ -159,85 +209,49 @@ def build_space(game: str, metrics, space: list[str], policy: str | None, rules_
     for combo in itertools.product(*[vals for _, vals in parsed]):
         settings = dict(zip(keys, combo))
         cell_policy = settings.get("policy", base_policy)
+        for k, v in settings.items():
+            if k in knob_names:
+                cell_policy = head.set_knob(cell_policy, k, v)
         if head.check_policy:
             head.check_policy(cell_policy)
-        rule_sets = list(sets or []) + [f"{k}={v}" for k, v in settings.items() if k != "policy"]
+        rule_sets = list(sets or []) + [f"{k}={v}" for k, v in settings.items()
+                                        if k != "policy" and k not in knob_names]
         rules = build_rules(head.rules_cls, rules_file, rule_sets)
         label = ", ".join(f"{k}={v}" for k, v in settings.items())
         canon = getattr(rules, "canonical", None)
         key = (canon() if canon else rules, cell_policy)
         same = seen.get(key)
         if same is not None:  # the same rule set twice (a key that another key switches off)
-            same.aliases.append(_typed(settings, rules))
+            same.aliases.append(_typed(settings, rules, knob_names))
             continue
-        cell = SearchCell(label, _typed(settings, rules), rules, cell_policy)
+        cell = SearchCell(label, _typed(settings, rules, knob_names), rules, cell_policy)
         seen[key] = cell
         cells.append(cell)
     return cells
 
 
-def _typed(settings: dict, rules) -> dict:
-    """Space values with the rule's own type (50, not "50")."""
-    return {k: (v if k == "policy" else getattr(rules, k)) for k, v in settings.items()}
+def build_space_keys(game: str, targets_text: list[str], space: list[str]) -> list[str]:
+    """The space's keys as its cells name them (a bot knob in its own spelling)."""
+    from analyzer.tune import get_metric
+
+    head = get_metric(game, parse_target(targets_text[0]).metric)
+    knob_names = set(head.knobs or ())
+    keys = [parse_space(s)[0] for s in space]
+    return [k.replace("_", "-") if k.replace("_", "-") in knob_names else k for k in keys]
 
 
-def interval(metric, sums: np.ndarray, counts: np.ndarray, z: float) -> tuple[float, float, float]:
-    """(estimate, low, high) of ``metric`` from per-block sums: Wilson for rates, batch means
-    for means (module doc)."""
-    from analyzer.stats import wilson
-    from analyzer.tune import batch_mean, _quantity
-
-    q = _quantity(sums, metric)
-    n = float(counts.sum())
-    if metric.kind == "rate":
-        s = wilson(float(q.sum()), int(n), z)
-    else:
-        s = batch_mean(q, counts, z)
-    return s.estimate, s.ci_low, s.ci_high
-
-
-def decide_cells(cells, updated, metrics_by_name, targets, z: float, counts_of) -> None:
-    """New intervals for the ``updated`` cells, then every verdict and the ``~`` races over all
-    cells (module doc)."""
-    for c in updated:
-        counts = counts_of(c.blocks)
-        for t in targets:
-            m = metrics_by_name[t.metric]
-            c.stats[t.metric] = interval(m, c.sums[m.job_key or m.name][:c.blocks], counts, z)
-        if c.verdict != "undecided":
-            continue
-        verdicts = []
-        for t in (t for t in targets if t.kind == "in"):
-            est, lo, hi = c.stats[t.metric]
-            if hi < t.lo or lo > t.hi:
-                c.verdict, c.failed_on, c.in_race = "fails", t.text, False
-                break
-            verdicts.append(t.lo <= lo and hi <= t.hi)
-        if c.verdict == "undecided" and all(verdicts):
-            c.verdict = "meets"
-    for t in (t for t in targets if t.kind == "near"):
-        racing = [c for c in cells if c.in_race and c.verdict != "fails" and c.stats]
-        best_upper = min((_dist_bounds(c.stats[t.metric], t.value)[1] for c in racing),
-                         default=math.inf)
-        for c in racing:
-            if _dist_bounds(c.stats[t.metric], t.value)[0] > best_upper:
-                c.in_race = False
-
-
-def _dist_bounds(stat, v: float) -> tuple[float, float]:
-    _est, lo, hi = stat
-    lower = 0.0 if lo <= v <= hi else min(abs(lo - v), abs(hi - v))
-    return lower, max(abs(lo - v), abs(hi - v))
-
-
-def z_for_round(r: int, alive: int, n_targets: int, alpha: float) -> float:
-    """``Φ⁻¹(1 − α/2^r / (2·alive·T))`` (module doc)."""
-    a = alpha / 2 ** r / (2 * max(alive, 1) * max(n_targets, 1))
-    return NormalDist().inv_cdf(1.0 - a)
+def _typed(settings: dict, rules, knob_names=frozenset()) -> dict:
+    """Space values with the rule's own type (50, not "50"); policies and knobs as given."""
+    return {k: (v if k == "policy" or k in knob_names else getattr(rules, k))
+            for k, v in settings.items()}
 
 
 def validate(game: str, targets_text: list[str], space: list[str], policy, rules_file, sets):
     """Every check of a search's input, before any seed is drawn or trial run."""
+    _setup(game, targets_text, space, policy, rules_file, sets)
+
+
+def _setup(game, targets_text, space, policy, rules_file, sets):
     from analyzer.tune import get_metric
 
     if not targets_text:
@@ -245,153 +259,316 @@ def validate(game: str, targets_text: list[str], space: list[str], policy, rules
     if not space:
         raise UserError("give at least one --space KEY=…")
     targets = [parse_target(t) for t in targets_text]
-    metrics = [get_metric(game, name) for name in dict.fromkeys(t.metric for t in targets)]
-    build_space(game, metrics, space, policy, rules_file, sets)
+    names = list(dict.fromkeys(t.metric for t in targets))
+    metrics = [get_metric(game, name) for name in names]
+    for m in metrics[1:]:
+        if m.rules_cls is not metrics[0].rules_cls:
+            raise UserError("all --target metrics must belong to the same game")
+    for m in metrics:
+        if m.kind != "rate" and m.bounds is None and m.square is None:
+            raise UserError(f"metric '{m.name}' has neither a known range nor a kernel column "
+                            f"of its square: it cannot be a --target")
+    cells = build_space(game, metrics, space, policy, rules_file, sets)
+    for c in cells:
+        c.ranges = {m.name: _range(m, c.rules, c.policy) for m in metrics}
+    return targets, metrics, cells
 
 
 def search(game: str, targets_text: list[str], space: list[str], policy: str | None, n0: int,
            seed: int, rules_file=None, sets=None, scheduler: str = "local", alpha: float = 0.05,
            budget: int | None = None, time_limit: float | None = None, keep: int = 1,
-           max_rounds: int = 12, state=None) -> dict:
+           max_rounds: int = MAX_ROUNDS, state=None) -> dict:
     """Run the search (module doc); ``state`` (a :class:`SearchState`) saves each round and
     restores an interrupted search."""
-    from analyzer.errors import was_interrupted
-    from analyzer.tune import get_metric
+    from analyzer.tune_stats import family_beta
 
-    if not targets_text:
-        raise UserError("give at least one --target")
-    if not space:
-        raise UserError("give at least one --space KEY=…")
     if not (0 < alpha < 1):
         raise UserError("--alpha must lie strictly between 0 and 1")
-    targets = [parse_target(t) for t in targets_text]
-    names = list(dict.fromkeys(t.metric for t in targets))
-    metrics = [get_metric(game, name) for name in names]
-    by_name = {m.name: m for m in metrics}
-    cells = build_space(game, metrics, space, policy, rules_file, sets)
-    block = max(1, n0 // FIRST_BLOCKS)
-    counts_of = lambda blocks: np.full(blocks, float(block))  # noqa: E731
-    has_near = any(t.kind == "near" for t in targets)
+    if n0 <= 0:
+        raise UserError(f"the first round needs at least one trial (got {n0})")
+    targets, metrics, cells = _setup(game, targets_text, space, policy, rules_file, sets)
+    plan = BlockPlan.for_first_round(n0)
+    jobs = list(dict.fromkeys(m.job_key or m.name for m in metrics))
+    family, beta = family_beta(alpha, len(cells), len(metrics))
+    most_blocks = plan.blocks_for(plan.trials(GROUP) * MOST_ROUNDS_OF_FIRST)
+    ctx = _Context(game, metrics, targets, plan, seed, scheduler, beta, keep, most_blocks)
     done_rounds, rounds = (state.restore(cells) if state is not None else (0, []))
-    t_start, spent = time.perf_counter(), sum(c.blocks * block for c in cells)
+    t_start = time.perf_counter()
+    spent = sum(plan.trials(c.blocks) for c in cells) * len(jobs)
     stopped_by = "max-rounds"
     for r in range(done_rounds + 1, max_rounds + 1):
-        todo = [c for c in cells if _needs_more(c, cells, keep, has_near)]
-        if not todo:
-            stopped_by = "decided"
-            break
-        target_blocks = FIRST_BLOCKS * 2 ** (r - 1)
-        cost = sum(max(target_blocks - c.blocks, 0) for c in todo) * block * len(
-            {m.job_key or m.name for m in metrics})
-        if budget is not None and spent + cost > budget and rounds:
-            stopped_by = "budget"
+        wanted = ctx.wanted(cells, r)
+        if not wanted:
+            stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
             break
         if time_limit is not None and time.perf_counter() - t_start >= time_limit:
             stopped_by = "time-limit"
             break
-        spent += _run_round(game, metrics, todo, target_blocks, block, seed, scheduler)
-        if was_interrupted():  # a partial round decides nothing; the saved state is intact
+        todo = ctx.within_budget(wanted, None if budget is None or not rounds
+                                 else budget - spent, len(jobs))
+        if not todo:
+            stopped_by = "budget"
+            break
+        ran = _run_round(ctx, todo)
+        if ran is None:  # interrupted: the round is dropped, the saved state is intact
             stopped_by = "interrupt"
             break
-        z = z_for_round(r, len(todo), len(metrics), alpha)
-        decide_cells(cells, todo, by_name, targets, z, counts_of)
-        rounds.append({"round": r, "cells": len(todo), "blocks_per_cell": target_blocks,
-                       "trials_per_cell": target_blocks * block, "z": z})
+        spent += ran
+        ctx.decide(cells, [c for c, _ in todo], r)
+        rounds.append({"round": r, "cells": len(todo), "trials": ran,
+                       "most_trials_per_cell": max(plan.trials(b) for _c, b in todo)})
         if state is not None:
             state.save(cells, r, rounds)
     else:
-        if not [c for c in cells if _needs_more(c, cells, keep, has_near)]:
-            stopped_by = "decided"
-    return _result(game, targets, cells, rounds, block, seed, alpha, spent, stopped_by, keep)
+        if not ctx.wanted(cells, max_rounds + 1):
+            stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
+    if stopped_by == "interrupt" and not rounds:
+        from analyzer.errors import Interrupted
+
+        raise Interrupted("no round of the search had finished")
+    from analyzer.tune_report import search_result
+
+    return search_result(ctx, cells, rounds, spent, stopped_by, alpha, family,
+                         time.perf_counter() - t_start)
 
 
-def _needs_more(c: SearchCell, cells, keep: int, has_near: bool) -> bool:
-    if c.verdict == "undecided":
-        return True
-    if not has_near or c.verdict != "meets" or not c.in_race:
-        return False
-    return sum(x.in_race and x.verdict == "meets" for x in cells) > keep
+class _Context:
+    """What every round of one search needs: its metrics, targets, block plan and level."""
+
+    def __init__(self, game, metrics, targets, plan: BlockPlan, seed: int, scheduler: str,
+                 beta: float, keep: int, most_blocks: int):
+        self.game, self.metrics, self.targets, self.plan = game, metrics, targets, plan
+        self.by_name = {m.name: m for m in metrics}
+        self.seed, self.scheduler, self.beta, self.keep = seed, scheduler, beta, keep
+        self.most_blocks = most_blocks
+        self.has_near = any(t.kind == "near" for t in targets)
+
+    def needs_more(self, c: SearchCell, cells) -> bool:
+        if c.verdict == "undecided":
+            return True
+        if not self.has_near or c.verdict != "meets" or not c.in_race:
+            return False
+        return sum(x.in_race and x.verdict == "meets" for x in cells) > self.keep
+
+    def capped(self, cells) -> list:
+        return [c for c in cells if self.needs_more(c, cells) and c.blocks >= self.most_blocks]
+
+    def wanted(self, cells, r: int) -> list[tuple[SearchCell, int, float, float]]:
+        """``(cell, blocks it should reach, trials it is predicted to need, trials it would
+        need in a plausible best case)`` for the cells that need more (analyzer.tune_stats:
+        next round)."""
+        from analyzer.tune_stats import RACE_GROWTH, growth, need_ratio
+
+        out = []
+        first = self.plan.trials(GROUP)
+        for c in cells:
+            if not self.needs_more(c, cells) or c.blocks >= self.most_blocks:
+                continue
+            if r == 1 or not c.stats:
+                out.append((c, GROUP, float(first), float(first)))
+                continue
+            n = self.plan.trials(c.blocks)
+            if c.verdict == "undecided":
+                open_ = [t for t in self.targets if t.kind == "in"
+                         and not _met(c.stats[t.metric], t)]
+                ratio = max((need_ratio(c.stats[t.metric], t.lo, t.hi) for t in open_),
+                            default=1.0)
+                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, 2.0) for t in open_),
+                           default=1.0)
+                g, need, plausible = growth(ratio), n * ratio, n * best
+            else:
+                g, need, plausible = RACE_GROWTH, n * RACE_GROWTH, n * RACE_GROWTH
+            blocks = min(max(self.plan.blocks_for(n * g), c.blocks + 1), self.most_blocks)
+            out.append((c, blocks, need, plausible))
+        return out
+
+    def within_budget(self, wanted, remaining: float | None, jobs: int):
+        """The wanted steps, or under a budget those of the cells closest to a verdict that fit
+        (smallest predicted need first), leaving out a cell whose need even in a plausible best
+        case exceeds what the rest of the budget could give it (analyzer.tune_stats)."""
+        steps = [(c, b) for c, b, _need, _best in wanted]
+        if remaining is None:
+            return steps
+        chosen, left = [], remaining
+        for c, b, _need, plausible in sorted(wanted, key=lambda w: w[2]):
+            have = self.plan.trials(c.blocks)
+            cost = (self.plan.trials(b) - have) * jobs
+            if cost <= left and (plausible - have) * jobs <= left:
+                chosen.append((c, b))
+                left -= cost
+        return [(c, b) for c, b in steps if any(c is x for x, _ in chosen)]
+
+    def decide(self, cells, updated, r: int) -> None:
+        """New intervals for the ``updated`` cells, then every verdict and the ``~`` races."""
+        from analyzer.tune_stats import distance, in_verdict, statistic
+
+        first = self.plan.trials(GROUP)
+        for c in updated:
+            n = self.plan.trials(c.blocks)
+            for t in self.targets:
+                m = self.by_name[t.metric]
+                s, q = m.sums(c.totals[m.job_key or m.name])
+                c.stats[t.metric] = statistic(n, s, q, c.ranges[t.metric], self.beta, first)
+            if c.verdict != "undecided":
+                continue
+            met = []
+            for t in (t for t in self.targets if t.kind == "in"):
+                v = in_verdict(c.stats[t.metric], t.lo, t.hi)
+                if v == "fails":
+                    c.verdict, c.failed_on, c.in_race, c.decided_round = "fails", t.text, False, r
+                    break
+                met.append(v == "meets")
+            if c.verdict == "undecided" and all(met):
+                c.verdict, c.decided_round = "meets", r
+        for t in (t for t in self.targets if t.kind == "near"):
+            racing = [c for c in cells if c.in_race and c.verdict != "fails" and c.stats]
+            best = min((distance(c.stats[t.metric], t.value)["ci_high"] for c in racing),
+                       default=math.inf)
+            for c in racing:
+                if distance(c.stats[t.metric], t.value)["ci_low"] > best:
+                    c.in_race, c.decided_round = False, r
 
 
-def _run_round(game, metrics, todo, target_blocks: int, block: int, seed: int,
-               scheduler: str) -> int:
-    """Give each cell in ``todo`` the blocks up to ``target_blocks`` (CRN: same seed, same
-    blocks for every cell), locally or as Dask tasks. Returns the trials run."""
+def _met(stat: dict, t) -> bool:
+    return t.lo <= stat["ci_low"] and stat["ci_high"] <= t.hi
+
+
+#: a block at least this large runs in a kernel call of its own (a Ctrl-C is noticed between)
+ALONE = 1 << 16
+
+
+def cell_task(game: str, name: str, rules_kwargs: dict, policy: str, seed: int,
+              stretches: list, job=None) -> tuple[np.ndarray, int, float]:
+    """One cell's share of a round: the column totals of the blocks in ``stretches`` (runs of
+    equal-sized blocks, :meth:`BlockPlan.stretches`), added one block at a time in block order,
+    the blocks finished and the kernel seconds. Runs locally (``job`` given: built and warmed
+    once per search) or as a Dask task; the same code, so the same numbers. Block ``k``'s
+    trials come from its key, ``SeedSequence(seed, spawn_key=(k,))`` (analyzer.rng)."""
+    from analyzer.interrupts import sigint_seen
+    from analyzer.rng import block_keys
+
+    if job is None:
+        from analyzer.cluster import one_numba_thread_per_task
+        from analyzer.runner import warm_up
+        from analyzer.tune import get_metric
+
+        one_numba_thread_per_task()
+        m = get_metric(game, name)
+        job = m.make_job(m.rules_cls(**rules_kwargs), policy)
+        warm_up(job)
+    total, blocks, seconds = None, 0, 0.0
+    for start, count, size in stretches:
+        step = 1 if size >= ALONE else count
+        for first in range(start, start + count, step):
+            m = min(step, start + count - first)
+            keys = block_keys(seed, first, m)
+            t0 = time.perf_counter()
+            rows = np.asarray(job.run_blocks(keys, np.full(m, size, dtype=np.int64)),
+                              dtype=np.float64)
+            seconds += time.perf_counter() - t0
+            for row in rows:
+                total = row.copy() if total is None else total + row
+            blocks += m
+            if sigint_seen():  # a Ctrl-C whose KeyboardInterrupt Python swallowed
+                raise KeyboardInterrupt
+    return total, blocks, seconds
+
+
+def _run_round(ctx: _Context, todo) -> int | None:
+    """Give each cell of ``todo`` (cell, blocks to reach) its new blocks, locally or as Dask
+    tasks; apply them only if every job of the round finished. Returns the trials run, or None
+    after an interrupt (nothing applied)."""
     import dataclasses
 
-    from analyzer.tune import block_sums_task
+    from analyzer.errors import Interrupted, mark_interrupted, was_interrupted
 
     jobs = []
-    for c in todo:
-        for key in dict.fromkeys(m.job_key or m.name for m in metrics):
-            name = next(m.name for m in metrics if (m.job_key or m.name) == key)
-            have = c.sums[key].shape[0] if key in c.sums else 0
-            if have < target_blocks:
-                jobs.append((c, key, (game, name, dataclasses.asdict(c.rules), c.policy,
-                                      (target_blocks - have) * block, seed, block, 0, have)))
-    if scheduler == "local":
-        results = []
-        for _c, _k, args in jobs:
-            results.append(block_sums_task(*args))
-            from analyzer.errors import was_interrupted
+    for c, target in todo:
+        for key in dict.fromkeys(m.job_key or m.name for m in ctx.metrics):
+            name = next(m.name for m in ctx.metrics if (m.job_key or m.name) == key)
+            jobs.append((c, key, target, (ctx.game, name, dataclasses.asdict(c.rules), c.policy,
+                                          ctx.seed, ctx.plan.stretches(c.blocks, target))))
+    results = []
+    try:
+        if ctx.scheduler == "local":
+            from analyzer.runner import Progress
 
-            if was_interrupted():
-                break
-    else:
-        from analyzer.cluster import client_for
+            bar = Progress(f"tune {ctx.game}: round", len(jobs), "cells")
+            try:
+                for i, (c, key, _t, args) in enumerate(jobs):
+                    results.append(cell_task(*args, job=_local_job(ctx, c, key)))
+                    if was_interrupted():
+                        return None
+                    bar.update(i + 1)
+            finally:
+                bar.close()
+        else:
+            from analyzer.cluster import client_for
 
-        with client_for(scheduler) as client:
-            futures = [client.submit(block_sums_task, *args, pure=False) for _c, _k, args in jobs]
-            results = client.gather(futures)
+            with client_for(ctx.scheduler) as client:
+                futures = [client.submit(cell_task, *args, pure=False) for *_x, args in jobs]
+                results = client.gather(futures)
+    except (KeyboardInterrupt, Interrupted):
+        mark_interrupted()
+        return None
     trials = 0
-    for (c, key, args), sums in zip(jobs, results):
-        if sums.shape[0] != target_blocks - (c.sums[key].shape[0] if key in c.sums else 0):
-            continue  # an interrupted partial job is dropped, never half-counted
-        c.sums[key] = sums if key not in c.sums else np.vstack([c.sums[key], sums])
-        trials += args[4]
+    for (c, key, target, _args), (total, blocks, seconds) in zip(jobs, results):
+        if blocks != target - c.blocks:
+            mark_interrupted()
+            return None
+    spent = {}
+    for (c, key, target, _args), (total, blocks, seconds) in zip(jobs, results):
+        have = c.totals.get(key)
+        c.totals[key] = total if have is None else have + total
+        c.seconds += seconds
+        spent[id(c)] = spent.get(id(c), 0.0) + seconds
+        trials += ctx.plan.trials(target) - ctx.plan.trials(c.blocks)
+    for c, target in todo:
+        step = ctx.plan.trials(target) - ctx.plan.trials(c.blocks)
+        if step >= c.rate_trials:  # the per-trial rate of the largest round (least overhead)
+            c.rate, c.rate_trials = spent[id(c)] / step, step
+        c.blocks = target
     return trials
 
 
-def _result(game, targets, cells, rounds, block, seed, alpha, spent, stopped_by, keep) -> dict:
-    most = max((c.blocks for c in cells), default=0) * block
-    grid = most * len(cells)
-    rows = []
-    for c in cells:
-        label = c.label + (f" (and {len(c.aliases)} more with the same rules)"
-                           if c.aliases else "")
-        row = {"cell": label, **c.settings, "policy": c.policy, "verdict": c.verdict,
-               "failed_on": c.failed_on or None, "n": c.blocks * block,
-               "same_rules_as": c.aliases}
-        if any(t.kind == "near" for t in targets):
-            row["in_race"] = c.in_race and c.verdict != "fails"
-        for name, (est, lo, hi) in c.stats.items():
-            row[name] = {"estimate": est, "ci_low": lo, "ci_high": hi, "n": c.blocks * block}
-        rows.append(row)
-    eliminated = {}
-    for c in cells:
-        if c.verdict == "fails":
-            eliminated[c.failed_on] = eliminated.get(c.failed_on, 0) + 1
-    return {
-        "game": game, "exact": False, "seed": seed, "targets": [t.text for t in targets],
-        "cells": len(cells), "meets": sum(c.verdict == "meets" for c in cells),
-        "fails": sum(c.verdict == "fails" for c in cells),
-        "undecided": sum(c.verdict == "undecided" for c in cells),
-        "eliminated_by_target": eliminated, "rounds": rounds, "stopped_by": stopped_by,
-        "trials_spent": spent, "full_grid_trials": grid,
-        "saving": (grid / spent) if spent else None, "keep": keep, "alpha": alpha,
-        "method": ("successive elimination on common random numbers (same seed and blocks for "
-                   "every cell; blocks doubling each round); Wilson intervals for rates, batch "
-                   "means for means; round r uses alpha/2^r split by Bonferroni over the "
-                   f"undecided cells and target metrics, so all verdicts hold together with "
-                   f"probability ≥ {1 - alpha:g}; undecided cells carry no claim"),
-        "rows": rows,
-    }
+_JOBS: dict = {}
+
+
+def _local_job(ctx: _Context, c: SearchCell, key: str):
+    """The cell's kernel job, built once per search and process (a job is rules + policy)."""
+    name = next(m.name for m in ctx.metrics if (m.job_key or m.name) == key)
+    m = ctx.by_name[name]
+    ident = (ctx.game, key, repr(c.rules), c.policy)
+    if ident not in _JOBS:
+        from analyzer.runner import warm_up
+
+        if len(_JOBS) > 512:
+            _JOBS.clear()
+        _JOBS[ident] = m.make_job(c.rules, c.policy)
+        warm_up(_JOBS[ident])
+    return _JOBS[ident]
+
+
+_RANGES: dict = {}
+
+
+def _range(m, rules, policy: str):
+    """``m.range_for`` once per metric, rules and policy in this process (it may solve a turn)."""
+    ident = (m.game, m.name, repr(rules), policy)
+    if ident not in _RANGES:
+        if len(_RANGES) > 4096:
+            _RANGES.clear()
+        _RANGES[ident] = m.range_for(rules, policy)
+    return _RANGES[ident]
 
 
 class SearchState:
-    """``DIR/search-state.npz``: every cell's per-block sums, verdicts and the rounds done,
-    saved atomically after each round; restored only when the search's settings are identical
-    (their fingerprint), so an interrupted search resumes where its last full round ended."""
+    """``DIR/search-state.npz``: every cell's column totals, blocks, seconds, verdicts and the
+    rounds done, saved atomically after each round; restored only when the search's settings
+    are identical (their fingerprint), so an interrupted search resumes where its last full
+    round ended."""
+
+    VERSION = 2
 
     def __init__(self, folder, settings: dict):
         import hashlib
@@ -399,8 +576,8 @@ class SearchState:
         from pathlib import Path
 
         self.path = Path(folder) / "search-state.npz"
-        self.fingerprint = hashlib.sha256(
-            json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()
+        self.fingerprint = hashlib.sha256(json.dumps(
+            {**settings, "state": self.VERSION}, sort_keys=True, default=str).encode()).hexdigest()
 
     def save(self, cells, done_rounds: int, rounds: list) -> None:
         import io
@@ -410,21 +587,21 @@ class SearchState:
 
         meta = {"fingerprint": self.fingerprint, "done_rounds": done_rounds, "rounds": rounds,
                 "cells": [{"label": c.label, "verdict": c.verdict, "failed_on": c.failed_on,
-                           "in_race": c.in_race, "stats": c.stats} for c in cells]}
-        arrays = {f"{i}|{k}": v for i, c in enumerate(cells) for k, v in c.sums.items()}
+                           "in_race": c.in_race, "blocks": c.blocks, "seconds": c.seconds,
+                           "rate": c.rate, "rate_trials": c.rate_trials,
+                           "decided_round": c.decided_round, "stats": c.stats} for c in cells]}
+        arrays = {f"{i}|{k}": v for i, c in enumerate(cells) for k, v in c.totals.items()}
         buf = io.BytesIO()
         np.savez(buf, meta=np.array(json.dumps(meta)), **arrays)
         atomic_write_bytes(self.path, buf.getvalue())
 
     def restore(self, cells) -> tuple[int, list]:
+        import io
         import json
         import zipfile
 
-        from analyzer.output import note
-
-        import io
-
         from analyzer.errors import UserError
+        from analyzer.output import note
         from analyzer.userfile import read_user_bytes
 
         if not self.path.exists() and not self.path.is_symlink():
@@ -436,16 +613,25 @@ class SearchState:
                 arrays = {k: data[k] for k in data.files if k != "meta"}
             if not isinstance(meta, dict) or not isinstance(meta.get("cells"), list):
                 raise ValueError("not a search state")
-        except (UserError, OSError, ValueError, KeyError, zipfile.BadZipFile):
+            saved = meta["cells"]
+            if meta.get("fingerprint") != self.fingerprint or len(saved) != len(cells):
+                note(f"tune: {self.path} belongs to another search; starting afresh")
+                return 0, []
+            for i, (c, m) in enumerate(zip(cells, saved)):
+                c.verdict, c.failed_on, c.in_race = m["verdict"], m["failed_on"], m["in_race"]
+                c.blocks, c.seconds = int(m["blocks"]), float(m["seconds"])
+                c.rate, c.rate_trials = float(m["rate"]), int(m["rate_trials"])
+                c.decided_round = int(m["decided_round"])
+                c.stats = {k: dict(v) for k, v in m["stats"].items()}
+                c.totals = {key.split("|", 1)[1]: v for key, v in arrays.items()
+                            if key.split("|", 1)[0] == str(i)}
+            done, rounds = int(meta["done_rounds"]), list(meta["rounds"])
+        except (UserError, OSError, ValueError, KeyError, TypeError, AttributeError,
+                zipfile.BadZipFile):
             note(f"tune: {self.path} is unreadable; starting afresh")
+            for c in cells:
+                c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds = "undecided", "", True, 0, 0.0
+                c.decided_round, c.stats, c.totals, c.rate, c.rate_trials = 0, {}, {}, 0.0, 0
             return 0, []
-        if meta.get("fingerprint") != self.fingerprint or len(meta["cells"]) != len(cells):
-            note(f"tune: {self.path} belongs to another search; starting afresh")
-            return 0, []
-        for i, (c, m) in enumerate(zip(cells, meta["cells"])):
-            c.verdict, c.failed_on, c.in_race = m["verdict"], m["failed_on"], m["in_race"]
-            c.stats = {k: tuple(v) for k, v in m["stats"].items()}
-            c.sums = {key.split("|", 1)[1]: v for key, v in arrays.items()
-                      if key.split("|", 1)[0] == str(i)}
-        note(f"tune: resuming after round {meta['done_rounds']} from {self.path}")
-        return int(meta["done_rounds"]), list(meta["rounds"])
+        note(f"tune: resuming after round {done} from {self.path}")
+        return done, rounds

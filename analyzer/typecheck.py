@@ -44,7 +44,7 @@ def need_text_or_texts(value, where: str):
     raise UserError(f"{where} must be a string or a list of strings, got {_shown(value)}")
 
 
-def seat_number(key, where: str) -> int | None:
+def seat_key(key) -> int | None:
     """A table key that names a seat (``[seat.2]``) as an int, or None if it is not written
     with the ASCII digits 0-9 (``"²"`` is a digit to Python, not to a reader)."""
     text = str(key)

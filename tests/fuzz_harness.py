@@ -78,19 +78,19 @@ COMMANDS: dict[str, dict] = {
     "gostop simulate": dict(base=["-n", "50", "--seed", "1"], int=["--players", "--nagari-before"],
                             n=["-n"], float=["--precision", "--time-limit"],
                             list=["--seats", "--vs"], file=["--rules"], set=True, out=["--out"]),
-    "gostop decide": dict(base=["--position", "POSITION", "-n", "20", "--seed", "1"],
+    "gostop decide": dict(base=["POSITION", "-n", "20", "--seed", "1"],
                           int=["--players", "--me", "--stock", "--nagari"], n=["-n"],
                           float=["--precision", "--time-limit"],
                           list=["--hand", "--layout", "--stacks", "--piles", "--go-counts",
                                 "--last-go", "--shaken", "--bombs", "--skip-tokens", "--policy",
-                                "--opponents-policy"],
-                          file=["--position", "--rules"], set=True),
+                                "--seats", "--example"],
+                          file=[0, "--rules"], set=True),
     "canasta score": dict(base=["SCORE"], file=[0], set=True),
     "canasta check": dict(base=["QS,QH,QD"], int=["--score"], list=[0, "--existing"],
                           file=["--rules"], set=True),
     "canasta meld-odds": dict(base=["--score", "0", "-n", "20", "--seed", "1"],
                               int=["--score", "--players", "--within-turns"], n=["-n"],
-                              list=["--policy"], file=["--rules"], set=True),
+                              list=["--seats"], file=["--rules"], set=True),
     "canasta simulate": dict(base=["-n", "2", "--seed", "1"], int=["--players"], n=["-n"],
                              float=["--time-limit"], list=["--seats"], file=["--rules"],
                              set=True, out=["--out"]),
@@ -108,13 +108,13 @@ COMMANDS: dict[str, dict] = {
     # whole games (issues 13, 14), rules of thumb (15) and the target search (17)
     "trash-pandas game": dict(base=["-n", "30", "--seed", "1"], int=["--players"], n=["-n"],
                               float=["--precision", "--time-limit"],
-                              list=["--seats", "--policy", "--vs"], file=["--rules"], set=True,
+                              list=["--seats", "--vs"], file=["--rules"], set=True,
                               out=["--out"]),
     "trash-pandas decide": dict(base=["TPOSITION", "-n", "20", "--seed", "1"], n=["-n"],
-                                float=["--precision", "--time-limit"], list=["--policy"],
-                                file=[0, "--rules"], set=True),
+                                float=["--precision", "--time-limit"],
+                                list=["--seats", "--example"], file=[0, "--rules"], set=True),
     "ten game": dict(base=["-n", "5", "--seed", "1"], int=["--players"], n=["-n"],
-                     float=["--precision", "--time-limit"], list=["--seats", "--policy", "--vs"],
+                     float=["--precision", "--time-limit"], list=["--seats", "--vs"],
                      file=["--deck", "--rules"], set=True),
     "ten decide": dict(base=["TENPOSITION", "-n", "10", "--seed", "1"], n=["-n"],
                        float=["--precision", "--time-limit"], list=["--seats"],
@@ -193,7 +193,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         "copies-inf": "[cards.feesh]\nname = \"Feesh\"\ncopies = inf\npoints = [5, 3, 1]\n",
         "points-str": "[cards.feesh]\nname = \"Feesh\"\ncopies = 7\npoints = \"531\"\n",
         "copies-huge": "[numbers]\ncopies = [99999999999999999999, 3, 3, 3, 3, 3, 1, 1, 1]\n",
-        "position-go": "[position]\nplayers = 2\nme = 0\ngo_counts = [1000000, 0]\n",
+        "position-go": "[position]\nplayers = 2\nme = 1\ngo_counts = [1000000, 0]\n",
         "recipe-range": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.hold-thresholds\"\n"
                         "[parts.params]\nrange = [35, 10]\n",
         "recipe-range-1": RECIPE + "[[parts]]\nname = \"x\"\nkind = \"pig.hold-thresholds\"\n"
@@ -400,8 +400,8 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["gostop", "score", "--captures", "01B", "--shaken", "1000000000000000000"],
         ["gostop", "score", "--captures", "01B", "--opponent-gos", "a,b"],
         ["gostop", "score", "--captures", "01B", "--nagari-streak", "-1"],
-        ["gostop", "decide", "--position", str(files["position-go"]), "-n", "10"],
-        ["gostop", "decide", "--position", position, "--go-counts", "1000000,0", "-n", "10"],
+        ["gostop", "decide", str(files["position-go"]), "-n", "10"],
+        ["gostop", "decide", position, "--go-counts", "1000000,0", "-n", "10"],
         ["pig", "simulate", "--precision", "nan", "-n", "10"],
         ["pig", "simulate", "--time-limit", "nan", "-n", "10"],
         ["pig", "simulate", "--time-limit", "inf", "-n", "10"],
@@ -428,7 +428,7 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["pig", "solve", "--goal", "20", "--out", str(fifo)],
         ["pig", "solve", "--goal", "20", "--out", str(link)],
         # this round's policies: rollout bots and rules played back from advice
-        ["trash-pandas", "game", "--seats", "rollout:0;heuristic;heuristic", "-n", "5"],
+        ["trash-pandas", "game", "--seats", "rollout:0,heuristic,heuristic", "-n", "5"],
         ["trash-pandas", "game", "--seats", "rollout:99999999999999999999", "-n", "5"],
         ["trash-pandas", "game", "--seats", "rollout:-1", "-n", "5"],
         ["trash-pandas", "game", "-n", "5", "--chart"],
@@ -440,9 +440,70 @@ def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
         ["trash-pandas", "simulate", "--policy", f"rule:{files['binary']}", "-n", "10"],
         ["ten", "simulate", "--policy", f"rule:{tmp / 'no-such.json'}", "-n", "10"],
         ["magdagdon", "simulate", "--policy", "greedy:which=nosuch", "-n", "10"],
-        ["magdagdon", "simulate", "--policy", "greedy:max_cost=nan", "-n", "10"],
+        ["magdagdon", "simulate", "--policy", "greedy:max-cost=nan", "-n", "10"],
     ]
-    return [(argv, "invalid") for argv in c]
+    return [(argv, "invalid") for argv in c] + report_folder_cases(tmp / "report-folders")
+
+
+#: A two-part recipe whose parts are quick: hostile folders are refused before either runs.
+TINY_RECIPE = """title = "fuzz"
+game = "pig"
+seed = 5
+[[parts]]
+name = "turn"
+kind = "pig.hold-thresholds"
+[parts.params]
+range = [15, 16]
+[[parts]]
+name = "m"
+kind = "pig.matchups"
+[parts.params]
+games = 100
+pairs = ["hold:20,hold:25"]
+"""
+
+
+def report_folder_cases(tmp: Path) -> list[tuple[list[str], str]]:
+    """Hostile files and folders inside a report's --out (issue 33): a link or a file where a
+    folder of the report goes, a FIFO at the lock, the identity, a manifest or a part's file,
+    a folder holding the report of another seed, the filesystem root. Each is refused in one
+    line before any part runs (a FIFO is never opened, so none of them may hang)."""
+    import json
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    recipe = tmp / "tiny.toml"
+    recipe.write_text(TINY_RECIPE)
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    cases = []
+
+    def folder(name: str, rel: str, what: str) -> None:
+        out = tmp / name
+        target = out / rel
+        if not os.path.lexists(target):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if what == "link":
+                target.symlink_to(elsewhere)
+            elif what == "fifo":
+                os.mkfifo(target)
+            elif what == "file":
+                target.write_text("x")
+            else:  # another seed's identity
+                target.write_text(json.dumps({"recipe": "tiny", "game": "pig", "seed": 6,
+                                              "rules": {}, "layout": 2}))
+        cases.append(["report", str(recipe), "--out", str(out)])
+
+    folder("parts-link", "parts", "link")
+    folder("part-link", "turn", "link")
+    folder("parts-file", "parts", "file")
+    folder("part-file", "m", "file")
+    for i, rel in enumerate([".pushluck.lock", ".pushluck-report.json", "parts/turn.json",
+                             "m/matchups.csv", "turn/deeper/x"]):
+        folder(f"fifo-{i}", rel, "fifo")
+    folder("other-seed", ".pushluck-report.json", "identity")
+    cases.append(["report", str(recipe), "--out", "/"])
+    cases.append(["report", str(recipe), "--out", str(tmp / ("x" * 5000))])
+    return [(argv, "invalid") for argv in cases]
 
 
 def random_cases(tmp: Path, count: int, seed: int = 12) -> list[tuple[list[str], str]]:

@@ -385,7 +385,7 @@ def test_canasta_raced_loss_agrees_with_a_fresh_stream():
 # ----- Trash Pandas whole games (Monte Carlo, raced) ------------------------------------------
 def test_trash_pandas_game_stop_rules_are_the_bots_knobs_in_words():
     from analyzer.games.trash_pandas.advice_game import StopRule, family
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_bot
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
     fam = family(TrashPandasRules())
@@ -423,7 +423,7 @@ def test_trash_pandas_game_stop_rules_play_as_their_words_say():
     import numpy as np
 
     from analyzer.games.trash_pandas.advice_game import family
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_bot
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from kernels.trash_pandas.whole_bots import keep_rolling
     from kernels.trash_pandas.whole_state import NROWS, NT, SC, STASH
@@ -461,7 +461,7 @@ def test_trash_pandas_game_advice_cli_reports_both_costs(cli):
 # ----- Ten whole games (Monte Carlo, raced) ---------------------------------------------------
 def test_ten_game_draw_rules_are_the_bots_in_words():
     from analyzer.games.ten.advice_game import DrawRule, family
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.lineup import parse_bot
 
     fam = family()
     # 11 + 8 single thresholds, 2·4·30 two-band pairs, 2·12 three-band triples
@@ -483,7 +483,8 @@ def test_ten_game_draw_rules_play_as_their_words_say():
     """Every banded candidate: Rule.acts on (T, deck, tokens) = the kernel's threshold test
     N − C < banded_bound(bot, cards left, tokens)."""
     from analyzer.games.ten.advice_game import family
-    from analyzer.games.ten.bots import bot_rows, parse_bot
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.lineup import parse_bot
     from kernels.ten.whole_engine import banded_bound
 
     for cand in family():
@@ -505,7 +506,7 @@ def test_ten_game_rule_files_play_back_as_the_bot_they_name(tmp_path):
 
     from analyzer.errors import UserError
     from analyzer.games.ten.advice_game import DrawRule
-    from analyzer.games.ten.bots import parse_bot, parse_seats
+    from analyzer.games.ten.lineup import parse_bot, parse_seats
 
     def played(rule: dict):
         f = tmp_path / "r.json"
@@ -548,7 +549,7 @@ def test_trash_pandas_game_rule_files_play_back_as_the_bot_they_name(tmp_path):
 
     from analyzer.errors import UserError
     from analyzer.games.trash_pandas.advice_game import StopRule
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_bot
 
     def played(rule: dict):
         f = tmp_path / "r.json"

@@ -145,8 +145,8 @@ def test_cell_intervals_hold_their_counts():
 
 def test_raced_front_prints_where_each_rule_goes_wrong():
     """A front row that carries ``mistakes`` prints its summary under the front; one without
-    prints nothing more (analyzer/advice/cli.py::raced_lines)."""
-    from analyzer.advice.cli import raced_lines
+    prints nothing more (analyzer/advice/cli.py::mistakes_block)."""
+    from analyzer.advice.cli import mistakes_block
 
     X = {"T": np.array([7, 7, 2])}
     m = where_wrong(2, np.array([0, 1, 1]), X, np.array([False, False, True]),
@@ -155,8 +155,8 @@ def test_raced_front_prints_where_each_rule_goes_wrong():
     rows = [{"complexity": 0, "words": "Always draw.", "loss": loss},
             {"complexity": 2, "words": "Draw while T is at most 6.", "loss": loss,
              "mistakes": m}]
-    text = "\n".join(raced_lines(rows, 3))
-    assert "cx 2:" in text and "cx 0:" not in text
+    text = "\n".join(mistakes_block(rows))
+    assert "size 2:" in text and "size 0:" not in text
     assert "T 7: stop where the best rule would draw (1.000 per game)" in text
     assert "wrong decisions per game 1.000" in text and "(2 games, seed 5)" in text
 
@@ -174,7 +174,7 @@ def test_a_candidate_of_several_decisions_prints_each_under_its_label():
     rows = [{"complexity": 4, "mistakes": [dict(wrong, decision="take the pile"),
                                            dict(right, decision="go out")]}]
     lines = mistakes_block(rows)
-    assert lines[0] == "  cx 4:" and lines[1] == "    take the pile:"
+    assert lines[0] == "  size 4:" and lines[1] == "    take the pile:"
     assert lines[2].startswith("      wrong decisions per game 1.000")
     at = lines.index("    go out:")
     assert lines[at + 1].startswith("      wrong decisions per game 0.000") and \

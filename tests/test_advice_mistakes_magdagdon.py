@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.magdagdon import advice as A
-from analyzer.games.magdagdon.play import parse_policy
+from analyzer.games.magdagdon.lineup import parse_policy
 from analyzer.games.magdagdon.rules import MagdagdonRules, difficulty
 from kernels.magdagdon.record import K_SPEND, K_WHICH
 

@@ -21,7 +21,8 @@ def _write(tmp_path, name, data):
 
 def test_pig_rule_file_plays_its_exact_value(tmp_path):
     from analyzer.games.pig.advice import PigEvaluator
-    from analyzer.games.pig.play import parse_policy_pair, simulate
+    from analyzer.games.pig.play import simulate
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.games.pig.rules import PigRules
     from analyzer.runner import RunSpec
 
@@ -36,7 +37,8 @@ def test_pig_rule_file_plays_its_exact_value(tmp_path):
 def test_trash_pandas_rule_file_plays_its_exact_value(tmp_path):
     from analyzer.games.trash_pandas.advice import TurnEvaluator
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.games.trash_pandas.play import simulate
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
     from analyzer.runner import RunSpec
 

@@ -6,7 +6,7 @@ are derived by hand in the comments.
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.games.canasta.play import parse_policies, parse_policy
+from analyzer.games.canasta.lineup import parse_policies, parse_policy
 from analyzer.games.canasta.rules import (BLACK3, JOKER, RED3, TWO, CanastaRules, card_types,
                                           cards_value, parse_card, requirement,
                                           share_value_total)

@@ -10,7 +10,7 @@ import pytest
 
 from analyzer.games.canasta import play as M
 from analyzer.games.canasta.decide import decide
-from analyzer.games.canasta.play import parse_policies, parse_policy
+from analyzer.games.canasta.lineup import parse_policies, parse_policy
 from analyzer.games.canasta.rules import PER_SHARE, VALUES, CanastaRules
 from analyzer.games.canasta.score import classify_meld
 from analyzer.rng import block_keys

@@ -43,7 +43,8 @@ CASES = [
 
 def _seats(text: str, players: int):
     from analyzer.games.canasta.advice import knob_pair
-    from analyzer.games.canasta.play import CanastaPolicy, parse_policies
+    from analyzer.games.canasta.play import CanastaPolicy
+    from analyzer.games.canasta.lineup import parse_policies
 
     if text == "takers":
         return [CanastaPolicy("greedy", take=1, take_min=3), CanastaPolicy("greedy", take=0),

@@ -9,7 +9,8 @@ import random
 import numpy as np
 
 from analyzer.games.canasta.decide import parse_position
-from analyzer.games.canasta.play import make_job, parse_policies, policy_array, rules_arrays
+from analyzer.games.canasta.play import make_job, policy_array, rules_arrays
+from analyzer.games.canasta.lineup import parse_policies
 from analyzer.games.canasta.pyengine import first_choice_allowed
 from analyzer.games.canasta.rules import PER_SHARE, CanastaRules
 from analyzer.runner import run

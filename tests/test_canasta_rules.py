@@ -12,7 +12,7 @@ from analyzer.cli.main import main
 from analyzer.errors import UserError
 from analyzer.games.canasta import play as M
 from analyzer.games.canasta.decide import decide
-from analyzer.games.canasta.play import parse_policies, parse_policy
+from analyzer.games.canasta.lineup import parse_policies, parse_policy
 from analyzer.games.canasta.rules import CanastaRules, card_types
 from analyzer.games.canasta.score import check_melds, round_score
 from analyzer.runner import RunSpec

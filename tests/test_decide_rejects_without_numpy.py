@@ -43,7 +43,7 @@ face_down = 9
 
 GOSTOP = """[position]
 players = 2
-me = 0
+me = 1
 hand = "07R 10R 11J1 09A"
 layout = "04J1 08J1 12D 07J1"
 piles = ["01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1",
@@ -76,7 +76,7 @@ frozen = false
 
 GAMES = {  # game: (argv before the position file, a valid position)
     "trash-pandas": (["trash-pandas", "decide"], TRASH_PANDAS),
-    "gostop": (["gostop", "decide", "--position"], GOSTOP),
+    "gostop": (["gostop", "decide"], GOSTOP),
     "canasta": (["canasta", "decide"], CANASTA),
 }
 
@@ -92,7 +92,7 @@ CASES = [  # game, (text replaced, replacement), what the one-line message must 
     ("gostop", ('layout = "04J1 08J1', 'layout = "04J1 04J2 04R 08J1'),
      "layout holds 3 single cards of month 4"),
     ("gostop", ("go_counts = [0, 0]", "go_counts = [1, 0]\nlast_go = [40, 0]"),
-     "seat 0 is not at a go/stop decision: score 7 does not exceed the score of the last go"),
+     "seat 1 is not at a go/stop decision: score 7 does not exceed the score of the last go"),
     ("canasta", ('melds = [["QS", "QH", "QD", "QC", "2C"]]', 'melds = [["QS", "QH"]]'),
      "me: meld QS QH is not legal"),
     ("canasta", ("stock = 148", "stock = 100"), "the position does not add up"),

@@ -19,7 +19,7 @@ CASES = {
     "canasta": (["canasta", "decide"], "canasta_position_example.toml", "nosuch_key = 1\n"),
     "trash-pandas": (["trash-pandas", "decide"], "trash_pandas_position_example.toml",
                      "nosuch_key = 1\n"),
-    "gostop": (["gostop", "decide", "--position"], "gostop_position_example.toml",
+    "gostop": (["gostop", "decide"], "gostop_position_example.toml",
                "nosuch_key = 1\n"),
 }
 
@@ -48,7 +48,7 @@ def test_a_bad_position_is_one_line_and_loads_no_numba(game, tmp_path):
 
 @pytest.mark.parametrize("game,argv", [
     ("ten", ["ten", "decide"]), ("canasta", ["canasta", "decide"]),
-    ("gostop", ["gostop", "decide", "--position"]),
+    ("gostop", ["gostop", "decide"]),
     ("trash_pandas", ["trash-pandas", "decide"])])
 def test_the_bench_rows_impossible_positions_are_refused_without_numba(game, argv):
     """The files `pushluck bench` times on the refusal path are refused for what they say."""

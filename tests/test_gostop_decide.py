@@ -10,6 +10,7 @@ import pytest
 from analyzer.errors import UserError
 from analyzer.games.gostop import decide as GD
 from analyzer.games.gostop import play as PL
+from analyzer.games.gostop import lineup as LU
 from analyzer.games.gostop import rules as R
 from analyzer.runner import RunSpec
 from kernels.gostop import deal as KD
@@ -23,7 +24,7 @@ R2 = R.GoStopRules()
 # 5 cards are unseen: 2 in seat 1's hand and a stock of 3 (1 + 2 turns, no joker unseen).
 UNSEEN = ["04R", "09J1", "10J2", "12R", "07J2"]
 ENDGAME = {
-    "me": 0,
+    "me": 1,
     "hand": "11J1",
     "layout": "04J1 09R 07A 12B",
     "piles": ("01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1 06J2 05R 06R;"
@@ -70,7 +71,7 @@ def _exact_go_value(pos, rules, pol_me, pol_opp):
 
 @pytest.mark.parametrize("pols", [("greedy", "greedy"), ("go:1", "greedy")])
 def test_decide_matches_exact_enumeration(pols):
-    me, opp = PL.parse_policy(pols[0]), PL.parse_policy(pols[1])
+    me, opp = LU.parse_policy(pols[0]), LU.parse_policy(pols[1])
     exact = _exact_go_value(ENDGAME, R2, me, opp)
     out = GD.decide(dict(ENDGAME), R2, me, opp, RunSpec(20_000, 7, progress=False))
     go = out["go_payment"]
@@ -97,7 +98,8 @@ def test_forced_stop_position():
     ({"hand": "11J1 Z1"}, "unknown card"),
     ({"layout": "04J1 09R 07A"}, "do not add up"),
     ({"layout": "04J1 09R 07A 12B", "stacks": "12A,12R@1"}, "three cards"),
-    ({"me": 2}, "seats are"),
+    ({"me": 3}, "seats are 1..2"),
+    ({"me": 0}, "seats count from 1"),
     ({"go_counts": [1, 0], "last_go": [9, 0]}, "does not exceed"),
     ({"stock": 4}, "must be 3"),
     ({"piles": "01B"}, "one capture pile per seat"),
@@ -136,7 +138,7 @@ def test_cli_score_json():
     (["score", "--captures", "01B", "--opponents", "01B"], "appears twice"),
     (["score", "--captures", "01B", "--set", "sake_cup=maybe"], "sake_cup"),
     (["simulate", "-n", "0", "--seed", "1"], "'-n' / '--trials'"),
-    (["simulate", "-n", "10", "--seed", "1", "--seats", "bold"], "unknown Go-Stop policy"),
+    (["simulate", "-n", "10", "--seed", "1", "--seats", "bold"], "unknown policy 'bold'"),
     (["decide", "--piles", "01B;02A", "--hand", "03B", "--seed", "1"], "do not add up"),
 ])
 def test_cli_bad_input_one_line_exit_2(args, needle):
@@ -157,7 +159,7 @@ def test_cli_simulate_and_decide_json(tmp_path):
     pos = tmp_path / "pos.toml"
     pos.write_text("[position]\n" + "\n".join(
         f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}" for k, v in ENDGAME.items()))
-    rc, out, err = cli("decide", "--position", str(pos), "-n", "2000", "--seed", "3", "--json")
+    rc, out, err = cli("decide", str(pos), "-n", "2000", "--seed", "3", "--json")
     assert rc == 0, err
     d = json.loads(out)
     assert d["stop_payment"] == 9 and d["n"] == 2000
@@ -166,7 +168,7 @@ def test_cli_simulate_and_decide_json(tmp_path):
 
 def test_decide_is_thread_count_independent():
     import numba
-    me, opp = PL.parse_policy("go:2"), PL.parse_policy("random")
+    me, opp = LU.parse_policy("go:2"), LU.parse_policy("random")
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -205,12 +207,12 @@ def _position_from_state(S, me, rules):
         cs = [name(S[KSt.LAY + 4 * m + i]) for i in range(S[KSt.LN + m])]
         if len(cs) == 3:
             own = S[KSt.SOWN + m]
-            tag = f"@{own}" if own >= 0 and S[KSt.STRN + m] == PV[own, KS.V_TURNS] - 1 else ""
+            tag = f"@{own + 1}" if own >= 0 and S[KSt.STRN + m] == PV[own, KS.V_TURNS] - 1 else ""
             stacks.append(",".join(cs) + tag)
         else:
             singles += cs
     return {
-        "players": n, "me": me,
+        "players": n, "me": me + 1,
         "hand": " ".join(name(S[KSt.HAND + me * KSt.MAXH + i]) for i in range(S[KSt.HN + me])),
         "layout": " ".join(singles), "stacks": ";".join(stacks),
         "piles": ";".join(" ".join(name(S[KSt.PILE + q * KS.MAXC + i])

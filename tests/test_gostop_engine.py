@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.gostop import play as PL
+from analyzer.games.gostop import lineup as LU
 from analyzer.games.gostop.decide import make_state
 from analyzer.games.gostop.play import make_job_for_tests
 from analyzer.games.gostop import rules as R
@@ -238,7 +239,7 @@ def test_invariants_over_seeded_deals(rules, pols, n):
     """Card conservation and layout checks after every turn (kernel check_state); equal turns;
     stop only when eligible (score recomputed here from the winner's pile cards); zero-sum
     payments; stacks never exceed three cards."""
-    pl = PL.parse_seats(pols, rules.players)
+    pl = LU.parse_seats(pols, rules.players)
     H = rules.hand_size
     seen = {KSt.OUT_WIN: 0, KSt.OUT_NAGARI: 0, KSt.OUT_CHONG: 0}
     for outcome, w, err, S, PS, PV, EV, net in _debug(rules, pl, n):
@@ -267,7 +268,7 @@ def test_chongtong_holder_has_four_of_a_month():
     # G10: the holder is paid 5 by each opponent (2 players: 5; 3 players: 10 in total)
     for rules in (R.GoStopRules(), R.GoStopRules(players=3)):
         found = 0
-        for outcome, w, err, S, PS, PV, EV, net in _debug(rules, PL.parse_seats(
+        for outcome, w, err, S, PS, PV, EV, net in _debug(rules, LU.parse_seats(
                 "greedy", rules.players), 600, seed=3):
             if outcome == KSt.OUT_CHONG:
                 found += 1
@@ -315,7 +316,7 @@ def test_g9_nagari_three_players():
                        go_counts=gos, last_go=last, turns=[7, 7, 6])
         S = b.S
         S[KS.POLB:KS.POLB + KS.MAXP * KS.NPOL] = PL.policy_array(
-            PL.parse_seats("go:5", 3)).reshape(-1)
+            LU.parse_seats("go:5", 3)).reshape(-1)
         s = np.zeros(4, np.uint64)
         assert KD.run_from(S, s, 2, False) == -1                # nagari: no stop, no payment
         assert KD.check_state(S, False) == 0

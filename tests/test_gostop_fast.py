@@ -19,7 +19,8 @@ import hashlib
 import numpy as np
 import pytest
 
-from analyzer.games.gostop.play import parse_seats, policy_array
+from analyzer.games.gostop.play import policy_array
+from analyzer.games.gostop.lineup import parse_seats
 from analyzer.games.gostop.rules import GoStopRules, rules_vector
 from analyzer.rng import block_keys
 from kernels.gostop import score as KS

@@ -12,6 +12,7 @@ from analyzer.errors import UserError
 from analyzer.games.gostop import rules as GR
 from analyzer.games.gostop import score as SC
 from analyzer.games.gostop import play as PL
+from analyzer.games.gostop import lineup as LU
 from analyzer.rules import build_rules
 from kernels.gostop import score as KS
 
@@ -194,14 +195,14 @@ def test_rules_defaults_and_validation():
 
 
 def test_policy_parsing():
-    assert PL.parse_policy("go:2").label == "go:2"
-    assert PL.parse_policy("go:2:3").turns == 3
-    assert [p.label for p in PL.parse_seats("greedy", 3)] == ["greedy"] * 3
+    assert LU.parse_policy("go:2").label == "go:2"
+    assert LU.parse_policy("go:2:3").turns == 3
+    assert [p.label for p in LU.parse_seats("greedy", 3)] == ["greedy"] * 3
     with pytest.raises(UserError):
-        PL.parse_policy("bold")
+        LU.parse_policy("bold")
     with pytest.raises(UserError):
-        PL.parse_seats("greedy,random,greedy", 2)
-    a = PL.policy_array(PL.parse_seats("greedy,go:3:2", 2))
+        LU.parse_seats("greedy,random,greedy", 2)
+    a = PL.policy_array(LU.parse_seats("greedy,go:3:2", 2))
     assert a[1, 1] == 3 and a[1, 2] == 2 and np.all(a[0, :2] == 0)
 
 

@@ -48,7 +48,8 @@ def stop_at_6_runs():
     statistics as the command, each run on its own block stream of a fixed seed."""
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.play import (PolicyEvaluator, build_tables, make_job,
-                                                  parse_policy, turn_statistics)
+                                                  turn_statistics)
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
     from analyzer.rng import block_keys
 

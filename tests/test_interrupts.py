@@ -101,7 +101,7 @@ POSITION = str(Path(__file__).resolve().parent.parent / "analyzer" / "data"
     ["pig", "simulate", "-n", "100000000000"],
     ["gostop", "simulate", "-n", "10000000000"],
     pytest.param(["ten", "simulate", "-n", "100000000000"], marks=FULL),
-    pytest.param(["gostop", "decide", "--position", POSITION, "-n", "10000000000"], marks=FULL),
+    pytest.param(["gostop", "decide", POSITION, "-n", "10000000000"], marks=FULL),
     pytest.param(["magdagdon", "simulate", "-n", "10000000000"], marks=FULL),
 ], ids=["pig", "gostop", "ten", "gostop-decide", "magdagdon"])
 def test_sigint_during_simulate_prints_what_finished(args):
@@ -126,7 +126,7 @@ def test_sigint_during_simulate_prints_what_finished(args):
 
 
 @pytest.mark.parametrize("args,bar_within", [
-    (["trash-pandas", "game", "--seats", "rollout:256;heuristic;heuristic"], 90),
+    (["trash-pandas", "game", "--seats", "rollout:256,heuristic,heuristic"], 90),
     (["ten", "game", "--seats", "rollout:1000"], 25),
 ], ids=["trash-pandas", "ten"])
 def test_sigint_stops_a_slow_rollout_game_promptly(args, bar_within):

@@ -81,9 +81,9 @@ def test_policies_carry_power_knobs_and_rule_files(tmp_path):
     import json
 
     from analyzer.games.magdagdon.advice import PowerRule
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
 
-    p = parse_policy("greedy:max_cost=10,min_empty=3,which=reroll")
+    p = parse_policy("greedy:max-cost=10:min-empty=3:which=reroll")
     assert dict(p.power) == PowerRule(10, 3, 0, 2).knobs()
     assert parse_policy("greedy").power == ()
     # a knob left out keeps the bots' habit (their threshold stays in the rule arrays)
@@ -91,7 +91,7 @@ def test_policies_carry_power_knobs_and_rule_files(tmp_path):
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"game": "magdagdon", "rule": PowerRule(20, 0, 6, 1).to_json()}))
     assert dict(parse_policy(f"rule:{f}").power) == PowerRule(20, 0, 6, 1).knobs()
-    for bad in ("greedy:colour=red", "greedy:max_cost=-3", "greedy:which=both", "max_cost=3"):
+    for bad in ("greedy:colour=red", "greedy:max-cost=-3", "greedy:which=both", "max_cost=3"):
         with pytest.raises(UserError):
             parse_policy(bad)
 
@@ -115,7 +115,7 @@ def test_the_family_and_its_words():
 def test_raced_power_losses_agree_with_a_fresh_stream():
     from analyzer.advice.race import race_policies
     from analyzer.games.magdagdon.advice import BLOCK, NEVER, MagdagdonRacer, PowerRule
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import MagdagdonRules, difficulty
 
     r = MagdagdonRules()

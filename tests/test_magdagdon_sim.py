@@ -13,6 +13,7 @@ from analyzer.games.magdagdon import arrays as A
 from analyzer.games.magdagdon import decide as D
 from analyzer.games.magdagdon import exact as X
 from analyzer.games.magdagdon import play as MP
+from analyzer.games.magdagdon import lineup as LU
 from analyzer.games.magdagdon import rules as M
 from analyzer.rng import block_keys
 from analyzer.rules import build_rules
@@ -42,7 +43,7 @@ def adjacent_ok(cells, n, tol):
        st.sampled_from(["greedy", "max-dice", "min-dice"]))
 def test_whole_game_invariants(seed, dname, pname):
     d = DIFFS[dname]
-    pol = MP.parse_policy(pname)
+    pol = LU.parse_policy(pname)
     G = A.kernel_inputs(R, d, book=True)
     key = block_keys(seed, 0, 1)[0]
     cells, score, turns, mag, ruins, used = K.play_one(key, 0, pol.mode, pol.k,
@@ -77,7 +78,7 @@ def test_best_one_empty_cell_placements_are_exact():
     text = "3456/3456/3456/345."
     cells = M.parse_board(text, R)
     out = D.best(cells, [5, 6, 1, 1], R, DIFFS["nightmare"], 0, RunSpec(50, 1),
-                 MP.parse_policy("greedy"))
+                 LU.parse_policy("greedy"))
     vals = {x["order"][0]: x["mean_final_score"] for x in out["top"]}
     for v in (5, 6):
         exact = X.score(M.parse_board(text[:-1] + str(v), R), R, DIFFS["nightmare"])["score"]
@@ -98,7 +99,7 @@ def test_best_reroll_value_matches_exact_expectation():
               for v in ("6", "5", "x")}
     exact = np.mean([finals["6"] if 6 in roll else finals["5"] if 5 in roll else finals["x"]
                      for roll in itertools.product(range(1, 7), repeat=4)])
-    out = D.best(cells, [1, 1, 1, 1], R, d, 1, RunSpec(4000, 11), MP.parse_policy("greedy"),
+    out = D.best(cells, [1, 1, 1, 1], R, d, 1, RunSpec(4000, 11), LU.parse_policy("greedy"),
                  top=50)
     stat = [x for x in out["top"] if x.get("reroll") == [1, 1, 1, 1]][0]["mean_final_score"]
     assert abs(stat.estimate - exact) <= 4.5 * stat.se
@@ -110,7 +111,7 @@ def test_simulate_deterministic_across_threads_and_paired_identity():
     from analyzer.runner import run
 
     d = DIFFS["peaceful"]
-    job = MP.make_job(R, d, MP.parse_policy("greedy"))
+    job = MP.make_job(R, d, LU.parse_policy("greedy"))
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -120,7 +121,7 @@ def test_simulate_deterministic_across_threads_and_paired_identity():
     finally:
         numba.set_num_threads(old)
     assert np.array_equal(a, b)
-    out = MP.simulate_paired(R, d, MP.parse_policy("greedy"), MP.parse_policy("greedy"),
+    out = MP.simulate_paired(R, d, LU.parse_policy("greedy"), LU.parse_policy("greedy"),
                              RunSpec(600, 5))
     diff = out["difference_a_minus_b"]
     assert diff.estimate == 0 and diff.se == 0

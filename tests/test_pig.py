@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from analyzer.games.pig.exact import decide, solve, turn_stats
-from analyzer.games.pig.play import make_job, parse_policy, parse_policy_pair
+from analyzer.games.pig.play import make_job
+from analyzer.games.pig.lineup import parse_policy, parse_policy_pair
 from analyzer.games.pig.rules import PigRules
 from analyzer.runner import run
 from analyzer.stats import wilson
@@ -93,7 +94,7 @@ def test_cli_solve_and_simulate_json(cli):
 
 @pytest.mark.parametrize("args,needle", [
     (["pig", "simulate", "--trials", "0"], "--trials"),
-    (["pig", "simulate", "--seats", "hold:20"], "two policies"),
+    (["pig", "simulate", "--seats", "hold:20,hold:20,optimal"], "3 policies for 2 seats"),
     (["pig", "decide", "--me", "120", "--opp", "0"], "goal"),
     (["pig", "solve", "--set", "goal=x"], "goal"),
 ])

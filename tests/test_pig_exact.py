@@ -22,7 +22,8 @@ import pytest
 from numba import njit
 
 from analyzer.games.pig.exact import decide, solve
-from analyzer.games.pig.play import make_job, parse_policy_pair
+from analyzer.games.pig.play import make_job
+from analyzer.games.pig.lineup import parse_policy_pair
 from analyzer.games.pig.rules import PigRules
 from analyzer.runner import run
 from analyzer.stats import wilson

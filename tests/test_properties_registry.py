@@ -55,7 +55,8 @@ def pig_free_option():
 
 
 def pig_mc_vs_exact():
-    from analyzer.games.pig.play import make_job, parse_policy_pair
+    from analyzer.games.pig.play import make_job
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.runner import run
     from analyzer.stats import wilson
 
@@ -67,7 +68,8 @@ def pig_mc_vs_exact():
 # ---------------------------------------------------------------- trash pandas
 def tp_distribution():
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     s = TurnSolver()
     for pol in ("optimal", "stop-at:3", "stop-at:6"):
@@ -80,7 +82,8 @@ def tp_distribution():
 
 def tp_policy_evaluation():
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
+    from analyzer.games.trash_pandas.lineup import parse_policy
 
     s = TurnSolver()
     for cards in ((0, 0, 0), (1, 1, 1), (0, 2, 1)):
@@ -103,7 +106,8 @@ def tp_free_option():
 
 
 def tp_mc_vs_exact():
-    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.games.trash_pandas.play import simulate
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
     from analyzer.runner import RunSpec
 

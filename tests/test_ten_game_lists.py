@@ -26,7 +26,7 @@ def test_ladder_holds_each_family_and_each_behaviour_once():
     # "if the pile is at most 15 cards, stop; if T >= 7 stop; otherwise draw" is in; a list
     # whose exception never changes a decision (C <= 0 draw before T >= 2 stop... ) is not
     texts = {r.bot_text() for r in lad}
-    assert "table:if_1=deck<=15,then_1=stop,if_2=T>=7,then_2=stop,otherwise=draw" in texts
+    assert "table:if-1=deck<=15:then-1=stop:if-2=T>=7:then-2=stop:otherwise=draw" in texts
     assert "threshold:7" in texts and "cards:4" in texts
 
 
@@ -35,7 +35,8 @@ def test_every_ladder_rule_plays_as_its_words_say():
     whole state grid = Rule.acts (catches a flipped comparison, a wrong feature id or an
     off-by-one between the rule, its bot text and the table)."""
     from analyzer.games.ten.advice_game import TableRule, ladder, state_grid
-    from analyzer.games.ten.bots import bot_rows, parse_bot
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.lineup import parse_bot
     from analyzer.games.ten.draw_table import table_acts, table_rows
     from kernels.ten.whole_table import table_draws
 
@@ -64,11 +65,11 @@ def test_feature_ids_are_the_kernels():
 
 def test_table_threshold_words_and_bot():
     from analyzer.games.ten.advice_game import TableRule
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.lineup import parse_bot
 
     r = TableRule(Rule("threshold", "deck", ">=", (30,)))
     assert r.words() == "Draw while the draw pile is at least 30 cards; otherwise stop."
-    assert r.bot_text() == "table:if_1=deck>=30,then_1=draw,otherwise=stop"
+    assert r.bot_text() == "table:if-1=deck>=30:then-1=draw:otherwise=stop"
     assert parse_bot(r.bot_text()).if_1 == "deck>=30"
 
 
@@ -91,7 +92,7 @@ def _raced(tmp_path):
 def test_raced_rules_play_back_from_their_json_with_the_same_win_shares(tmp_path):
     """Each candidate's JSON row (as `--json` prints it) written to a file and read back with
     ``rule:`` is the same bot, and its win shares on the race's keys give the race's loss."""
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.lineup import parse_bot
 
     racer, rows, res = _raced(tmp_path)
     ref = res["reference"]
@@ -118,7 +119,8 @@ def test_saving_is_the_ratio_of_the_two_costs(cli):
     got = cli("ten", "game-advice", "--players", "2", "--rounds", "3", "--precision", "1e-9",
               "--seed", "4", "--band-by", "none", "--json", check_json=True)
     race = got["race"]
-    assert race["saving"] == pytest.approx(race["blocks_flat"] / race["blocks_spent"])
+    assert race["saving_same_sample"] == pytest.approx(race["blocks_flat"] / race["blocks_spent"])
+    assert race["saving"] == pytest.approx(race["grid"]["blocks"] / race["blocks_spent"])
     assert race["trials_spent"] == 16 * race["blocks_spent"]  # blocks of 16 games
     assert race["blocks_spent"] == 32 * sum(race["alive_per_round"])  # 16 blocks × 2 seats
     assert race["blocks_flat"] == race["candidates"] * 32 * race["rounds"]
@@ -132,7 +134,7 @@ def test_list_rule_file_plays_in_ten_game_and_bad_files_exit_2(cli, tmp_path):
     f.write_text(json.dumps(good))
     got = cli("ten", "game", "--players", "2", "--seats", f"rule:{f},threshold", "-n", "256",
               "--seed", "1", "--json", check_json=True)
-    assert got["lineups"][0]["bots"][0].startswith("table:if_1=tokens>=6")
+    assert got["lineups"][0]["bots"][0].startswith("table:if-1=tokens>=6")
     clause = {"feature": "T", "op": ">=", "value": 7, "act": False}
     bads = [
         ({"kind": "list", "default_act": True, "clauses": [clause] * 4}, "at most 3 clauses"),
@@ -146,7 +148,7 @@ def test_list_rule_file_plays_in_ten_game_and_bad_files_exit_2(cli, tmp_path):
           "band_feature": "busts", "cuts": [1]}, "banded by deck or tokens"),
     ]
     from analyzer.errors import UserError
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.lineup import parse_bot
 
     for i, (bad, message) in enumerate(bads):
         f = tmp_path / f"bad{i}.json"

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.games.ten.exact import Model, best, solve
+from analyzer.games.ten.best import best
+from analyzer.games.ten.exact import Model, solve
 from analyzer.games.ten.pile import pile_answer
 from analyzer.games.ten.rules import (TenRules, ValueModel, deck_counts, load_deck, parse_card,
                                       turn_state)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.games.ten.exact import (KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, Model, TenPolicy, best,
+from analyzer.games.ten.best import best
+from analyzer.games.ten.exact import (KIND_CARDS, KIND_OPTIMAL, KIND_TOTAL, Model, TenPolicy,
                                       solve)
 from analyzer.games.ten.play import (NSTAT, make_job, paired_stats, policy_stats, simulate,
                                      thresholds)

@@ -5,16 +5,17 @@ enumerated feature state."""
 import numpy as np
 import pytest
 
-from analyzer.games.ten.bots import bot_rows, parse_bot, parse_seats
+from analyzer.games.ten.bots import bot_rows
+from analyzer.games.ten.lineup import parse_bot, parse_seats
 from analyzer.games.ten.rules import TenRules, load_deck
 from analyzer.games.ten.whole import Setup
 from analyzer.rng import block_keys
 from tests.test_ten_whole import _compare
 
-LISTS = ("table:if_1=tokens>=6,then_1=stop,if_2=deck<=30,then_2=draw,if_3=T>=7,then_3=stop,"
-         "otherwise=draw;"
-         "table:if_1=busts>=1,then_1=stop,if_2=C<=1,then_2=draw,otherwise=stop;"
-         "table:if_1=cards>=4,then_1=stop,if_2=T<=5,then_2=draw,otherwise=stop;"
+LISTS = ("table:if-1=tokens>=6:then-1=stop:if-2=deck<=30:then-2=draw:if-3=T>=7:then-3=stop:"
+         "otherwise=draw,"
+         "table:if-1=busts>=1:then-1=stop:if-2=C<=1:then-2=draw:otherwise=stop,"
+         "table:if-1=cards>=4:then-1=stop:if-2=T<=5:then-2=draw:otherwise=stop,"
          "threshold")
 
 
@@ -42,9 +43,9 @@ def test_list_equal_to_a_threshold_plays_bit_identically():
     cards:4: the same sums on the same blocks, whichever seat plays them."""
     keys = block_keys(4, 0, 3)
     counts = np.full(3, 32, dtype=np.int64)
-    for rule, bot in (("table:if_1=T>=7,then_1=stop,otherwise=draw", "threshold:7"),
-                      ("table:if_1=T<=6,then_1=draw,otherwise=stop", "threshold:7"),
-                      ("table:if_1=cards>=4,then_1=stop,otherwise=draw", "cards:4")):
+    for rule, bot in (("table:if-1=T>=7:then-1=stop:otherwise=draw", "threshold:7"),
+                      ("table:if-1=T<=6:then-1=draw:otherwise=stop", "threshold:7"),
+                      ("table:if-1=cards>=4:then-1=stop:otherwise=draw", "cards:4")):
         sums = []
         for seats in (f"{rule},threshold:8,cards:5", f"{bot},threshold:8,cards:5"):
             st = Setup(TenRules(), load_deck(), 3, [parse_seats(seats, 3)])
@@ -52,7 +53,7 @@ def test_list_equal_to_a_threshold_plays_bit_identically():
         assert np.array_equal(sums[0], sums[1]), rule
     # and a list that differs by one (T ≥ 8) does not
     a = Setup(TenRules(), load_deck(), 3, [parse_seats(
-        "table:if_1=T>=8,then_1=stop,otherwise=draw,threshold:8,cards:5", 3)])
+        "table:if-1=T>=8:then-1=stop:otherwise=draw,threshold:8,cards:5", 3)])
     b = Setup(TenRules(), load_deck(), 3, [parse_seats("threshold:7,threshold:8,cards:5", 3)])
     assert not np.array_equal(np.asarray(a.job().run_blocks(keys, counts)),
                               np.asarray(b.job().run_blocks(keys, counts)))
@@ -63,10 +64,10 @@ STATES = {"T": range(-3, 12), "C": range(0, 8), "cards": range(1, 9), "deck": (0
 
 
 @pytest.mark.parametrize("text", [
-    "table:if_1=tokens>=6,then_1=stop,if_2=deck<=30,then_2=draw,if_3=T>=7,then_3=stop,"
+    "table:if-1=tokens>=6:then-1=stop:if-2=deck<=30:then-2=draw:if-3=T>=7:then-3=stop:"
     "otherwise=draw",
-    "table:if_1=busts>=1,then_1=stop,if_2=C<=1,then_2=draw,otherwise=stop",
-    "table:if_1=cards<=3,then_1=draw,if_2=T>=6,then_2=stop,otherwise=draw",
+    "table:if-1=busts>=1:then-1=stop:if-2=C<=1:then-2=draw:otherwise=stop",
+    "table:if-1=cards<=3:then-1=draw:if-2=T>=6:then-2=stop:otherwise=draw",
 ])
 def test_kernel_reads_the_table_as_table_acts_and_the_words(text):
     """kernels/ten/whole_table.table_draws on every enumerated state = ``table_acts`` of the
@@ -98,15 +99,15 @@ def test_table_bot_knobs_are_checked():
     from analyzer.errors import UserError
 
     for text, message in [
-        ("table:if_1=score>=3,then_1=stop", "FEATURE one of"),
-        ("table:if_1=T<7,then_1=stop", "FEATURE<=V"),
-        ("table:if_1=T>=7", "then_1 must be draw or stop"),
-        ("table:if_2=T>=7,then_2=stop", "if_2 needs if_1"),
-        ("table:then_1=stop", "then_1 needs if_1"),
-        ("table:if_1=T>=7,then_1=maybe", "then_1 must be one of"),
-        ("threshold:if_1=T>=7,then_1=stop", "table bot only"),
+        ("table:if-1=score>=3:then-1=stop", "FEATURE one of"),
+        ("table:if-1=T<7:then-1=stop", "FEATURE<=V"),
+        ("table:if-1=T>=7", "then-1 must be draw or stop"),
+        ("table:if-2=T>=7:then-2=stop", "if-2 needs if-1"),
+        ("table:then-1=stop", "then-1 needs if-1"),
+        ("table:if-1=T>=7:then-1=maybe", "knob 'then-1' must be one of"),
+        ("threshold:if-1=T>=7:then-1=stop", "unknown knob 'if-1' for threshold"),
     ]:
         with pytest.raises(UserError, match=message):
             parse_bot(text)
-    b = parse_bot("table:if_1= T >= 7,then_1=stop,otherwise=draw")
-    assert b.if_1 == "T>=7" and b.label == "table:if_1=T>=7,then_1=stop,otherwise=draw"
+    b = parse_bot("table:if-1= T >= 7:then-1=stop:otherwise=draw")
+    assert b.if_1 == "T>=7" and b.label == "table:if-1=T>=7:then-1=stop:otherwise=draw"

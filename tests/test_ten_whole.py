@@ -10,7 +10,7 @@ from analyzer.games.ten.rules import ValueModel, load_deck, parse_card, turn_sta
 from analyzer.games.ten.exact import KIND_TOTAL, Model, TenPolicy, solve
 from analyzer.games.ten.score import score_collection
 from analyzer.games.ten import whole_reference as reference
-from analyzer.games.ten.bots import parse_seats
+from analyzer.games.ten.lineup import parse_seats
 from analyzer.games.ten.cards import codes_of
 from analyzer.games.ten.whole import Setup, lineup_stats, score_tables
 from analyzer.games.ten.rules import TenRules
@@ -57,15 +57,15 @@ def test_kernel_matches_reference_mixed_bots(monkeypatch):
     """Random, exact and card-count bots and other rules (scored through the kernel's scorer)."""
     _score_through_the_kernel(monkeypatch)
     rules = TenRules(all_pass="active-free", spent_cards="market", bust_tokens=4)
-    for players, seats in [(4, "random,exact,cards:5,threshold:8,bid=random,pay_with_cards=true"),
-                           (2, "random:draw_chance=0.7,random"), (3, "exact:token=0.5")]:
+    for players, seats in [(4, "random,exact,cards:5,threshold:8:bid=random:pay-with-cards=true"),
+                           (2, "random:draw-chance=0.7,random"), (3, "exact:token=0.5")]:
         st = Setup(rules, load_deck(), players, [parse_seats(seats, players)], check=True)
         _compare(st, block_keys(5, 3, 1)[0], 3)
 
 
 def test_conservation_over_ten_thousand_games():
     st = Setup(TenRules(), load_deck(), 4,
-               [parse_seats("random,threshold:pay_with_cards=true,exact,cards:5", 4)], check=True)
+               [parse_seats("random,threshold:pay-with-cards=true,exact,cards:5", 4)], check=True)
     res = run(st.job(), 10_000, 2026, progress=False)
     s = lineup_stats(res.sums, 0, 1, 4)
     assert s["n"] == 10_000 and s["violations"] == 0
@@ -102,8 +102,8 @@ def test_first_turn_bust_rate_matches_exact_one_turn_solver():
 def test_kernel_matches_reference_rollout_bots():
     """The rollout bot draws its rollouts from the game's stream: the reference must make the
     same draws in the same order, so whole games agree record by record."""
-    for players, seats in [(4, "rollout:6,threshold,rollout:3,stop_at=9,opp=0.2,exact"),
-                           (2, "rollout:4,card=1.5,bust=1,random")]:
+    for players, seats in [(4, "rollout:6,threshold,rollout:3:stop-at=9:opp=0.2,exact"),
+                           (2, "rollout:4:card=1.5:bust=1,random")]:
         st = Setup(TenRules(), load_deck(), players, [parse_seats(seats, players)], check=True)
         _compare(st, block_keys(8, 1, 1)[0], 2)
 
@@ -122,7 +122,7 @@ def test_rollout_bot_parses_and_refuses_bad_knobs():
 
     bot = parse_seats("rollout:32", 2)[0]
     assert bot.name == "rollout" and bot.rollouts == 32 and bot.label == "rollout:rollouts=32"
-    with pytest.raises(UserError, match="rollouts must be 1..1000"):
+    with pytest.raises(UserError, match="knob 'rollouts' must be in 1..1000"):
         parse_seats("rollout:0", 2)
 
 
@@ -130,9 +130,9 @@ def test_kernel_matches_reference_banded_threshold_bots(monkeypatch):
     """Stop bounds in bands of the cards left and of the tokens held, kernel = reference
     (scored through the kernel's scorer)."""
     _score_through_the_kernel(monkeypatch)
-    seats = ("threshold:stop_at=6,band_by=deck,cut_1=60,stop_at_2=9;"
-             "threshold:stop_at=5,band_by=tokens,cut_1=2,cut_2=5,stop_at_2=8,stop_at_3=10;"
-             "threshold:stop_at=9,band_by=deck,cut_1=30,cut_2=90,stop_at_2=5,stop_at_3=7")
+    seats = ("threshold:stop-at=6:band-by=deck:cut-1=60:stop-at-2=9,"
+             "threshold:stop-at=5:band-by=tokens:cut-1=2:cut-2=5:stop-at-2=8:stop-at-3=10,"
+             "threshold:stop-at=9:band-by=deck:cut-1=30:cut-2=90:stop-at-2=5:stop-at-3=7")
     st = Setup(TenRules(), load_deck(), 3, [parse_seats(seats, 3)], check=True)
     _compare(st, block_keys(12, 0, 1)[0], 4)
 
@@ -140,13 +140,14 @@ def test_kernel_matches_reference_banded_threshold_bots(monkeypatch):
 def test_banded_bound_by_hand():
     """kernels/ten/whole_engine.banded_bound: cuts 30 and 90 give bounds 9 / 5 / 7 below 30,
     from 30 and from 90 cards left; by tokens, 0..1 → 5, 2..4 → 8, 5.. → 10."""
-    from analyzer.games.ten.bots import bot_rows, parse_bot
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.lineup import parse_bot
     from kernels.ten.whole_engine import banded_bound
 
-    deck = bot_rows([parse_bot("threshold:stop_at=9,band_by=deck,cut_1=30,cut_2=90,"
-                               "stop_at_2=5,stop_at_3=7")], {})[0]
-    tokens = bot_rows([parse_bot("threshold:stop_at=5,band_by=tokens,cut_1=2,cut_2=5,"
-                                 "stop_at_2=8,stop_at_3=10")], {})[0]
+    deck = bot_rows([parse_bot("threshold:stop-at=9:band-by=deck:cut-1=30:cut-2=90:"
+                               "stop-at-2=5:stop-at-3=7")], {})[0]
+    tokens = bot_rows([parse_bot("threshold:stop-at=5:band-by=tokens:cut-1=2:cut-2=5:"
+                                 "stop-at-2=8:stop-at-3=10")], {})[0]
     plain = bot_rows([parse_bot("threshold:6")], {})[0]
     assert [banded_bound(deck, left, 0) for left in (0, 29, 30, 89, 90, 129)] == \
         [9, 9, 5, 5, 7, 7]
@@ -155,14 +156,14 @@ def test_banded_bound_by_hand():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("threshold:band_by=deck", "needs cut_1"),
-    ("threshold:band_by=tokens,cut_1=4,cut_2=3", "cut_2 must be 0"),
-    ("cards:band_by=deck,cut_1=10", "threshold bot only"),
-    ("threshold:band_by=score,cut_1=3", "must be one of"),
+    ("threshold:band-by=deck", "needs cut-1"),
+    ("threshold:band-by=tokens:cut-1=4:cut-2=3", "cut-2 must be 0"),
+    ("cards:band-by=deck:cut-1=10", "unknown knob 'band-by' for cards"),
+    ("threshold:band-by=score:cut-1=3", "must be one of"),
 ])
 def test_banded_knobs_are_checked(text, message):
     from analyzer.errors import UserError
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.lineup import parse_bot
 
     with pytest.raises(UserError, match=message):
         parse_bot(text)

@@ -62,6 +62,8 @@ def test_decide_example_position():
     ('wild = "r#"', "r1", 4, "only for phase"),
     ('phase = "bid"', "r1", 4, "'phase' must be one of"),
     ('phase = "auction"\nwild = "**"\nout = "**"', "r1", 4, "'**' is listed 2 times"),
+    ("active = 0", "r1", 4, "'active' = 0: seats count from 1"),
+    ("me = 3", "r1", 4, "'me' = 3: seats are 1..2"),
 ])
 def test_impossible_positions_are_refused(tmp_path, extra, c0, t0, needle):
     p = tmp_path / "pos.toml"
@@ -76,10 +78,10 @@ def test_busted_tableau_and_bad_bot_are_refused(tmp_path):
     p.write_text(BASE.format(extra="", c0="r1", t0=4).replace('"r5,$2"', '"r9,r4"'))
     r = _run("decide", str(p), "-n", "10")
     assert r.returncode == 2 and "already busted" in r.stderr
-    r = _run("game", "--seats", "threshold:stop_at=x", "-n", "10")
-    assert r.returncode == 2 and "stop_at" in r.stderr
+    r = _run("game", "--seats", "threshold:stop-at=x", "-n", "10")
+    assert r.returncode == 2 and "stop-at" in r.stderr
     r = _run("game", "--seats", "threshold,random,cards", "--players", "2", "-n", "10")
-    assert r.returncode == 2 and "3 bots for 2 players" in r.stderr
+    assert r.returncode == 2 and "3 bots for 2 seats" in r.stderr
 
 
 @pytest.mark.parametrize("name,first,some", [

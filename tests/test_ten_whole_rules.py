@@ -4,12 +4,12 @@ from collections import Counter
 
 import pytest
 
-from analyzer.games.ten.bots import parse_bot
+from analyzer.games.ten.lineup import parse_bot
 from analyzer.games.ten.position import scripted_game
 from analyzer.games.ten.rules import TenRules
 
 R = TenRules()
-QUIET = "threshold:bid=never,buy=never,reward=currency"
+QUIET = "threshold:bid=never:buy=never:reward=currency"
 
 
 def bots(*texts):
@@ -18,7 +18,7 @@ def bots(*texts):
 
 def test_auction_bid_capped_by_means():
     # seat 1 values the wild at 1 point × 100 tokens but holds 2 tokens: it bids 2 and pays 2
-    g = scripted_game(R, bots(QUIET, "threshold:tokens_per_point=100,buy=never", QUIET), "r#",
+    g = scripted_game(R, bots(QUIET, "threshold:tokens-per-point=100:buy=never", QUIET), "r#",
                       tokens=[0, 2, 0])
     assert g["collections"][1] == Counter({"r#": 1})
     assert g["tokens"] == [0, 0, 0]
@@ -35,8 +35,8 @@ def test_random_bids_never_exceed_means():
 
 def test_active_player_bids_last_and_one_above():
     # seat 1 bids its means (3); the active seat 0, last, bids 4 and wins
-    g = scripted_game(R, bots("threshold:tokens_per_point=100,buy=never,reward=currency",
-                              "threshold:tokens_per_point=100,buy=never"), "b#", tokens=[10, 3])
+    g = scripted_game(R, bots("threshold:tokens-per-point=100:buy=never:reward=currency",
+                              "threshold:tokens-per-point=100:buy=never"), "b#", tokens=[10, 3])
     assert g["collections"][0] == Counter({"b#": 1})
     assert g["tokens"] == [6, 3]
     assert g["record"]["auction_price"] == 4
@@ -44,7 +44,7 @@ def test_active_player_bids_last_and_one_above():
 
 def test_payment_with_bust_token_loses_the_change():
     # r5 drawn, pile empty → forced stop, numbers; buy b2 (price 2) with the only bust token (3)
-    g = scripted_game(R, bots("threshold:reward=numbers,bid=never", QUIET), "r5", market="b2",
+    g = scripted_game(R, bots("threshold:reward=numbers:bid=never", QUIET), "r5", market="b2",
                       tokens=[0, 0], busts=[1, 0])
     assert g["collections"][0] == Counter({"r5": 1, "b2": 1})
     assert g["tokens"] == [0, 0] and g["busts"] == [0, 0]
@@ -52,7 +52,7 @@ def test_payment_with_bust_token_loses_the_change():
 
 
 def test_identical_card_ban():
-    b = bots("threshold:reward=numbers,bid=never,card_bonus=2")
+    b = bots("threshold:reward=numbers:bid=never:card-bonus=2")
     g = scripted_game(R, b, "o9", collections=["r3"], market="r3", tokens=[10])
     assert g["market"] == Counter({"r3": 1}) and g["collections"][0]["r3"] == 1
     g = scripted_game(R, b, "o9", collections=["r3"], market="r4", tokens=[10])
@@ -61,14 +61,14 @@ def test_identical_card_ban():
 
 def test_token_cap_on_gains():
     # seat 0 takes the numbers with C = 8: seat 1 (8 tokens) reaches the cap of 10, seat 2 gains 8
-    b = bots("threshold:stop_at=60,reward=numbers,buy=never,bid=never", QUIET, QUIET)
+    b = bots("threshold:stop-at=60:reward=numbers:buy=never:bid=never", QUIET, QUIET)
     g = scripted_game(R, b, "$5,$3", tokens=[0, 8, 0])
     assert g["tokens"] == [0, 10, 8]
     assert g["supply"] == R.currency_tokens - 18
 
 
 def test_busts():
-    b = bots("threshold:stop_at=60,buy=never,bid=never", QUIET, QUIET)
+    b = bots("threshold:stop-at=60:buy=never:bid=never", QUIET, QUIET)
     g = scripted_game(R, b, "$5,$3,$4", tokens=[0, 0, 0])  # currency bust: nobody gains
     assert g["tokens"] == [0, 0, 0] and g["busts"] == [1, 0, 0]
     assert g["record"]["currency_busts"] == 1
@@ -80,11 +80,11 @@ def test_busts():
 
 def test_final_buy_round_order():
     # seat 1 draws the last card and takes currency; the final round goes 2, 0, 1
-    want = "threshold:reward=currency,bid=never"
+    want = "threshold:reward=currency:bid=never"
     g = scripted_game(R, bots(want, want, want), "$1", active=1, market="g4",
                       collections=["g3", "g3", "g3"], tokens=[10, 9, 10])
     assert g["collections"][2]["g4"] == 1
-    never = "threshold:reward=currency,bid=never,buy=never"
+    never = "threshold:reward=currency:bid=never:buy=never"
     g = scripted_game(R, bots(never, want, never), "$1", active=1, market="g4",
                       collections=["g3", "g3", "g3"], tokens=[10, 9, 10])
     assert g["collections"][1]["g4"] == 1  # the last player is included, last
@@ -112,14 +112,14 @@ def test_tie_breaks():
 
 
 def test_first_draw_is_mandatory():
-    b = bots("threshold:stop_at=-60,buy=never,bid=never,reward=currency")
+    b = bots("threshold:stop-at=-60:buy=never:bid=never:reward=currency")
     g = scripted_game(R, b * 2, "r2,r3")
     assert g["record"]["turns"] == 2 and g["market"] == Counter({"r2": 1, "r3": 1})
 
 
 def test_spent_cards_rule():
     # seat 0 with no tokens wins a bid paid with a collection card only if allowed to pay so
-    b = bots("threshold:tokens_per_point=100,pay_with_cards=true,buy=never,reward=currency",
+    b = bots("threshold:tokens-per-point=100:pay-with-cards=true:buy=never:reward=currency",
              QUIET)
     g = scripted_game(R, b, "**", collections=["r1,r1", ""], tokens=[0, 0])
     assert g["collections"][0] == Counter({"r1": 1, "**": 1}) and g["out"]["r1"] == 1
@@ -137,7 +137,7 @@ def test_player_counts_run(players):
 def test_rollout_bot_stops_when_every_rollout_busts():
     # after r9 the pile holds r5, r6, r7: every rollout busts (worth bust·token = 0.75) and
     # stopping with one card is worth 1, so the rollout bot stops; seat 1 then busts on r5, r6
-    g = scripted_game(R, bots("rollout:8,buy=never,reward=numbers", QUIET), "r9,r5,r6,r7")
+    g = scripted_game(R, bots("rollout:8:buy=never:reward=numbers", QUIET), "r9,r5,r6,r7")
     assert g["record"]["first_turn_bust"] == 0
     assert g["collections"][0] == Counter({"r9": 1, "r7": 1})
     assert g["record"]["number_busts"] == 1
@@ -146,7 +146,7 @@ def test_rollout_bot_stops_when_every_rollout_busts():
 def test_rollout_bot_draws_when_every_rollout_gains():
     # after r1 the pile holds r2, r3: every rollout takes both (T = 6 < 7, then the pile is
     # empty) and is worth 3 cards against 1 now, so it draws on and takes r1, r2, r3
-    g = scripted_game(R, bots("rollout:4,buy=never,reward=numbers", QUIET), "r1,r2,r3")
+    g = scripted_game(R, bots("rollout:4:buy=never:reward=numbers", QUIET), "r1,r2,r3")
     assert g["collections"][0] == Counter({"r1": 1, "r2": 1, "r3": 1})
     assert g["record"]["turns"] == 1
 

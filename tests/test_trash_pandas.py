@@ -8,8 +8,8 @@ import pytest
 
 from analyzer.errors import UserError
 from analyzer.games.trash_pandas.exact import TurnSolver
-from analyzer.games.trash_pandas.play import (PolicyEvaluator, build_tables, make_job,
-                                              parse_policy, simulate)
+from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, make_job, simulate
+from analyzer.games.trash_pandas.lineup import parse_policy
 from analyzer.games.trash_pandas.rules import (TrashPandasRules, ValueModel, parse_held,
                                                parse_values)
 from analyzer.games.trash_pandas.score import load_deck, majority_points, parse_stash, score

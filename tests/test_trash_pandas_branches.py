@@ -8,7 +8,8 @@ exact solver), and the no-card kernel is run under cap 1 too.
 """
 import pytest
 
-from analyzer.games.trash_pandas.play import parse_policy, simulate
+from analyzer.games.trash_pandas.play import simulate
+from analyzer.games.trash_pandas.lineup import parse_policy
 from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
 from analyzer.runner import RunSpec
 
@@ -91,6 +92,7 @@ def test_a_rule_that_would_roll_on_stops_at_the_bonus_cap(cap):
     import math
 
     from analyzer.advice import Rule
+    from analyzer.games.trash_pandas.advice import rule_tables
     from analyzer.games.trash_pandas.play import (PolicyEvaluator, PolicySpec, TurnSolver,
                                                   build_tables, make_job)
     from kernels.trash_pandas import COLUMNS
@@ -98,7 +100,8 @@ def test_a_rule_that_would_roll_on_stops_at_the_bonus_cap(cap):
     rules = TrashPandasRules(bonus_cap=cap)
     solver = TurnSolver(ValueModel(), rules)
     rule = Rule("threshold", "tokens", "<=", (5,))
-    tables = build_tables(PolicySpec("rule", rule=rule, source="test"), solver, 0, 0, 1)
+    tables = build_tables(PolicySpec("rule", rule=rule, source="test", tables=rule_tables),
+                          solver, 0, 0, 1)
     res = RunSpec(60_000, 3, progress=False).run(make_job(tables, solver))
     s = dict(zip(COLUMNS, res.sums))
     k = s["all_six"]

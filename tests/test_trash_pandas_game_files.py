@@ -26,7 +26,7 @@ def _files(root: Path) -> dict:
 def test_game_chart_writes_only_under_out_and_is_reproducible(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     argv = ["game", "--players", "3", "-n", "600", "--seed", "4", "--no-progress",
-            "--vs", "solver;heuristic;heuristic", "--out", "res", "--chart", "--json"]
+            "--vs", "solver,heuristic,heuristic", "--out", "res", "--chart", "--json"]
     code, out, _err = _run(argv, capsys)
     assert code == 0
     result = json.loads(out)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from analyzer.games.trash_pandas.exact import TurnSolver
-from analyzer.games.trash_pandas.play import build_tables, parse_policy
+from analyzer.games.trash_pandas.play import build_tables
+from analyzer.games.trash_pandas.lineup import parse_policy
 from analyzer.games.trash_pandas.rules import TrashPandasRules, ValueModel
 from analyzer.rng import block_keys
 

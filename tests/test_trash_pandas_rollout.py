@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from analyzer.cli.main import main as pushluck
-from analyzer.games.trash_pandas.bots import lineup_array, parse_bot, parse_lineup
+from analyzer.games.trash_pandas.bots import lineup_array
+from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
 from analyzer.games.trash_pandas.position import parse_position
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.score import deck_arrays
@@ -31,7 +32,7 @@ def _json(argv, capsys):
 
 
 def test_rollout_games_are_legal_after_every_turn():
-    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup("rollout:4;random;heuristic", None, 3)],
+    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup("rollout:4,random,heuristic", 3)],
                       check=True)
     keys = block_keys(4, 0, 4)
     out = setup.run_blocks(keys, np.full(4, 10, dtype=np.int64))
@@ -43,9 +44,9 @@ def test_rollout_games_are_legal_after_every_turn():
 
 def test_rollout_bot_beats_the_random_bot_in_either_seat(capsys):
     out = _json(["game", "--players", "2", "-n", "240", "--seed", "3",
-                 "--seats", "rollout:8;random", "--vs", "random;rollout:8"], capsys)
+                 "--seats", "rollout:8,random", "--vs", "random,rollout:8"], capsys)
     first, swapped = out["lineups"]
-    assert first["lineup"] == "rollout:8;random"
+    assert first["lineup"] == "rollout:8,random"
     assert first["seats"][0]["win_rate"]["ci_low"] > 0.5
     assert swapped["seats"][1]["win_rate"]["ci_low"] > 0.5
 
@@ -110,7 +111,7 @@ def test_rollout_bot_spends_nanners_on_a_repeat_even_when_its_knob_says_no(tmp_p
     from kernels.trash_pandas.whole_rollout import after_roll_rollout
 
     pos, deck, rules = _end_game(tmp_path, NANNERS_END, nanners=1)
-    bots, rest = _kernel_args(pos, deck, rules, "rollout:64,nanners-saves=no")
+    bots, rest = _kernel_args(pos, deck, rules, "rollout:64:nanners-saves=no")
     roll_tab, after_tab, s = rest[4:]
     face = pos.rolled
     assert after_roll(pos.g0, pos.me, bots[0], pos.held, 0, face, roll_tab, after_tab, s) == TAKE

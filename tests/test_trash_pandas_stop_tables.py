@@ -7,7 +7,8 @@
 * kernel = plain-Python reference game by game for line-ups with table bots, cards conserved;
 * a table rule equal to a knob rule plays its games bit for bit; one that differs does not;
 * a rule file played back (``rule:FILE.json``) replays the race's games: the same loss;
-* the race reports saving = blocks_flat / blocks_spent; bad rule files exit 2 in one line.
+* the race reports saving against the equal-guarantee grid (and blocks_flat / blocks_spent);
+  bad rule files exit 2 in one line.
 """
 import json
 
@@ -18,7 +19,7 @@ from analyzer.advice import Rule
 from analyzer.advice.table import table_acts
 from analyzer.games.trash_pandas.advice_game import (FEATURE_IDS, StopRule, TableRule,
                                                      candidates, state_grid)
-from analyzer.games.trash_pandas.bots import parse_bot
+from analyzer.games.trash_pandas.lineup import parse_bot
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.whole import GameSetup
 from analyzer.rng import block_keys
@@ -120,9 +121,9 @@ def test_the_family_keeps_one_rule_of_each_behaviour_the_simplest():
 
 
 def _setup(players, seats, check=True):
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
 
-    return GameSetup(RULES, players, [parse_lineup(seats, None, players)], check=check)
+    return GameSetup(RULES, players, [parse_lineup(seats, players)], check=check)
 
 
 @pytest.mark.parametrize("players, seats", [
@@ -143,7 +144,7 @@ def test_kernel_and_reference_play_the_same_games_with_table_bots(players, seats
             name = f"rule:{f}"
         texts.append(name)
     assert parse_bot(texts[seats.index("LIST3")]).table == TableRule(LIST3).table()
-    kernel_equals_reference(players, ";".join(texts), RULES)
+    kernel_equals_reference(players, ",".join(texts), RULES)
 
 
 def _games(bot, seed=7, blocks=4, n=200):
@@ -173,7 +174,8 @@ def test_table_rules_equal_to_knob_rules_play_their_games_bit_for_bit():
 
 
 def test_a_played_back_rule_file_replays_the_race_and_its_loss(tmp_path):
-    """A small race of four rules (two lists): saving = blocks_flat / blocks_spent, and each
+    """A small race of four rules (two lists): saving = the equal-guarantee grid's blocks /
+    blocks_spent (saving_same_sample = blocks_flat / blocks_spent), and each
     rule's row from the race, written as a rule file and played back by `rule:`, gives the
     same per-block win shares, hence the same loss against the reference, exactly."""
     from analyzer.advice.race import candidate_row, race_family
@@ -183,7 +185,8 @@ def test_a_played_back_rule_file_replays_the_race_and_its_loss(tmp_path):
     racer = GameRacer(RULES, 2, 5, blocks_per_seat=2)
     res = race_family(cands, racer.values, BLOCK, 2, 0.0, "games")
     cost = res["race"]
-    assert cost["saving"] == cost["blocks_flat"] / cost["blocks_spent"]
+    assert cost["saving_same_sample"] == cost["blocks_flat"] / cost["blocks_spent"]
+    assert cost["saving"] == cost["grid"]["blocks"] / cost["blocks_spent"]
     assert cost["trials_spent"] == cost["blocks_spent"] * BLOCK
     ref = res["reference"]
     again = GameRacer(RULES, 2, 5, blocks_per_seat=2)
@@ -208,9 +211,9 @@ def test_game_plays_a_list_rule_file_and_refuses_bad_ones(cli, tmp_path):
                              "rule": Rule("list", clauses=(("tokens", ">=", 3, False),))
                              .to_json()}))
     args = ["--players", "3", "-n", "2000", "--seed", "3", "--json"]
-    a = cli("trash-pandas", "game", "--seats", f"rule:{f};heuristic;heuristic", *args,
+    a = cli("trash-pandas", "game", "--seats", f"rule:{f},heuristic,heuristic", *args,
             check_json=True)
-    b = cli("trash-pandas", "game", "--seats", "heuristic:stop-at=3,bonus-stop-at=3;heuristic;"
+    b = cli("trash-pandas", "game", "--seats", "heuristic:stop-at=3:bonus-stop-at=3,heuristic,"
             "heuristic", *args, check_json=True)
     assert a["lineups"][0]["seats"] == b["lineups"][0]["seats"]
     assert a["lineups"][0]["lineup"].startswith(f"rule:{f}")
@@ -243,12 +246,12 @@ def test_each_line_up_runs_on_its_engine_and_the_engines_agree():
     and on the rule-table twin."""
     from kernels.trash_pandas import whole_games, whole_rollout, whole_tables
 
-    plain = _setup(3, "heuristic;random;heuristic", check=False)
+    plain = _setup(3, "heuristic,random,heuristic", check=False)
     assert plain.kernel("play_games") is whole_games.play_games
     table = plain.with_lineups([(TableRule(LIST3).bot(),) + plain.lineups[0][1:]])
     assert table.kernel("play_games") is whole_tables.play_games
     assert table.kernel("decide_blocks") is whole_tables.decide_blocks
-    roll = _setup(3, "rollout:2;heuristic;heuristic", check=False)
+    roll = _setup(3, "rollout:2,heuristic,heuristic", check=False)
     assert roll.kernel("play_games") is whole_rollout.play_games
     keys, counts = block_keys(11, 0, 3), np.full(3, 300, dtype=np.int64)
     args = (3, plain.deck.copies, plain.deck.pts, plain.deck.per_card, plain.deal,
@@ -261,7 +264,7 @@ def test_each_line_up_runs_on_its_engine_and_the_engines_agree():
 def test_a_rollout_seat_sees_table_bots_play_by_their_tables():
     """A rollout seat's worlds play the other seats' bots: a table opponent equal to a knob
     opponent ("stop at 3") gives the same games bit for bit, one that differs does not."""
-    roll = _setup(3, "rollout:2;heuristic;heuristic", check=False)
+    roll = _setup(3, "rollout:2,heuristic,heuristic", check=False)
     seat0 = roll.lineups[0][0]
     keys, counts = block_keys(3, 0, 2), np.full(2, 6, dtype=np.int64)
 

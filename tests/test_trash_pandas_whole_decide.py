@@ -115,15 +115,15 @@ def test_impossible_positions_are_one_line_and_exit_2(tmp_path, capsys, text, wo
 
 def test_game_json_has_statistics_and_vs_compares_on_the_same_games(capsys):
     out = _json(["game", "--players", "3", "-n", "3000", "--seed", "2", "--no-progress",
-                 "--seats", "heuristic", "--vs", "solver;heuristic;heuristic"], capsys)
+                 "--seats", "heuristic", "--vs", "solver,heuristic,heuristic"], capsys)
     assert out["game"] == "trash-pandas" and out["exact"] is False and out["seed"] == 2
     first, second = out["lineups"]
     assert sum(s["win_rate"]["estimate"] for s in first["seats"]) == pytest.approx(1.0)
     for key in ("estimate", "se", "ci_low", "ci_high", "n"):
         assert key in first["turns"] and key in second["vs_first"][0]["win_rate_change"]
-    assert second["lineup"] == "solver;heuristic;heuristic"
+    assert second["lineup"] == "solver,heuristic,heuristic"
 
 
 def test_bad_bot_knob_is_one_line_exit_2(capsys):
-    code, out, err = _run(["game", "--policy", "heuristic:stop-at=9", "-n", "10"], capsys)
+    code, out, err = _run(["game", "--seats", "heuristic:stop-at=9", "-n", "10"], capsys)
     assert code == 2 and "stop-at" in err and err.count("\n") == 1

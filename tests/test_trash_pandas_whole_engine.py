@@ -10,7 +10,7 @@ turn solver.
 import numpy as np
 import pytest
 
-from analyzer.games.trash_pandas.bots import parse_lineup
+from analyzer.games.trash_pandas.lineup import parse_lineup
 from analyzer.games.trash_pandas.whole import GameSetup
 from analyzer.games.trash_pandas.reference import KEYS, play_reference_game
 from analyzer.games.trash_pandas.rules import TrashPandasRules
@@ -19,7 +19,7 @@ from analyzer.rng import block_keys
 
 
 def _setup(players, seats, rules=TrashPandasRules(), copies=None, check=True):
-    return GameSetup(rules, players, [parse_lineup(seats, None, players)], check=check,
+    return GameSetup(rules, players, [parse_lineup(seats, players)], check=check,
                      deck=deck_arrays(rules.deck, copies))
 
 
@@ -27,17 +27,27 @@ CASES = [
     (3, "heuristic", TrashPandasRules()),
     (2, "random", TrashPandasRules()),
     (4, "solver", TrashPandasRules()),
-    (3, "heuristic;random;solver", TrashPandasRules(mask_card="discard", kitteh_chain=False)),
-    (4, "random;heuristic:stop-at=5,yumyum-at=1;random;heuristic:block=no,trash-tree=draw",
+    (3, "heuristic,random,solver", TrashPandasRules(mask_card="discard", kitteh_chain=False)),
+    (4, "random,heuristic:stop-at=5:yumyum-at=1,random,heuristic:block=no:trash-tree=draw",
      TrashPandasRules(consolation="optional", tie="shared", deal="2345", bonus_cap=4)),
-    (2, "heuristic:keep=0,steal-from=biggest-hand,block-with=doggo;random",
+    (2, "heuristic:keep=0:steal-from=biggest-hand:block-with=doggo,random",
      TrashPandasRules(bonus_turn=False)),
-    (3, "heuristic:band-by=deck,cut-1=15,stop-at=2,stop-at-2=5;"
-        "heuristic:band-by=behind,cut-1=1,cut-2=3,stop-at=2,stop-at-2=4,stop-at-3=6;heuristic",
+    (3, "heuristic:band-by=deck:cut-1=15:stop-at=2:stop-at-2=5,"
+        "heuristic:band-by=behind:cut-1=1:cut-2=3:stop-at=2:stop-at-2=4:stop-at-3=6,heuristic",
      TrashPandasRules()),
-    (4, "heuristic:band-by=deck,cut-1=8,cut-2=25,stop-at=1,stop-at-2=3,stop-at-3=6;random;"
-        "heuristic:band-by=behind,cut-1=2,stop-at=5,stop-at-2=2;solver",
+    (4, "heuristic:band-by=deck:cut-1=8:cut-2=25:stop-at=1:stop-at-2=3:stop-at-3=6,random,"
+        "heuristic:band-by=behind:cut-1=2:stop-at=5:stop-at-2=2,solver",
      TrashPandasRules(bonus_cap=4)),
+    # the rule readings away from the rulebook's, and the knobs of Feesh saves and declines
+    (3, "heuristic;solver;random",
+     TrashPandasRules(feesh_timing="resolve", gain_lock="all", shiny_timing="resolve")),
+    (4, "heuristic:feesh-saves=no;solver:feesh-saves=no;heuristic:decline-last-card=trailing;"
+        "random",
+     TrashPandasRules(consolation="optional", gain_lock="all")),
+    (2, "solver:decline-last-card=trailing;heuristic:decline-last-card=never",
+     TrashPandasRules(consolation="optional", shiny_timing="resolve", bonus_cap=5)),
+    (3, "heuristic:blammo-saves=no;heuristic:nanners-saves=no,keep=0;solver",
+     TrashPandasRules(feesh_timing="any", kitteh_chain=False)),
 ]
 
 
@@ -62,7 +72,7 @@ def test_kernel_and_reference_play_the_same_games(players, seats, rules):
 
 
 def test_cards_are_conserved_after_every_turn_over_many_games():
-    setup = _setup(3, "heuristic;random;solver")
+    setup = _setup(3, "heuristic,random,solver")
     keys = block_keys(11, 0, 24)
     out = setup.run_blocks(keys, np.full(24, 500, dtype=np.int64))
     s = dict(zip(setup.columns(), out.sum(axis=0)))
@@ -72,7 +82,7 @@ def test_cards_are_conserved_after_every_turn_over_many_games():
     assert s["L0:win0"] + s["L0:win1"] + s["L0:win2"] == pytest.approx(12_000)
     # and every card effect happened somewhere in these games
     for name in ("blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny",
-                 "paw_steals", "shiny_steals", "mask_reactions", "bonus_turns"):
+                 "paw_steals", "shiny_steals", "mask_reactions", "bonus_turns", "feesh_saves"):
         assert s[f"L0:{name}"] > 0, name
 
 
@@ -135,7 +145,7 @@ def test_banded_stop_limits_follow_the_feature_by_hand():
     """The stop limit in bands (whole_bots.keep_rolling and the reference), with the cards left
     and the stash sizes set by hand: deck 9/12/20 against cuts 10 and 20 gives limits 2/4/6;
     stashes 2, 5, 3 put seat 0 three cards behind (seat 1 leads: 0 behind)."""
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_bot
     from analyzer.games.trash_pandas.reference import Game, bot_dict
     from kernels.rng import seed_trial
     from kernels.trash_pandas.whole_bots import keep_rolling, stash_behind
@@ -149,10 +159,10 @@ def test_banded_stop_limits_follow_the_feature_by_hand():
     s = np.zeros(4, dtype=np.uint64)
     seed_trial(block_keys(1, 0, 1)[0], 0, s)
     tab = np.zeros(1, dtype=np.uint8)
-    deck = parse_bot("heuristic:band-by=deck,cut-1=10,cut-2=20,stop-at=2,stop-at-2=4,stop-at-3=6"
+    deck = parse_bot("heuristic:band-by=deck:cut-1=10:cut-2=20:stop-at=2:stop-at-2=4:stop-at-3=6"
                      ).row()
-    behind = parse_bot("heuristic:band-by=behind,cut-1=3,stop-at=2,stop-at-2=5").row()
-    plain = parse_bot("heuristic:stop-at=4,bonus-stop-at=2").row()
+    behind = parse_bot("heuristic:band-by=behind:cut-1=3:stop-at=2:stop-at-2=5").row()
+    plain = parse_bot("heuristic:stop-at=4:bonus-stop-at=2").row()
 
     def limit(bot, p, left, mode):
         g[SC, 0] = left
@@ -176,12 +186,12 @@ def test_banded_stop_limits_follow_the_feature_by_hand():
 
 @pytest.mark.parametrize("text, message", [
     ("heuristic:band-by=deck", "needs cut-1"),
-    ("heuristic:band-by=behind,cut-1=3,cut-2=2", "cut-2 must be 0"),
-    ("heuristic:band-by=score,cut-1=3", "must be one of"),
+    ("heuristic:band-by=behind:cut-1=3:cut-2=2", "cut-2 must be 0"),
+    ("heuristic:band-by=score:cut-1=3", "must be one of"),
 ])
 def test_banded_stop_knobs_are_checked(text, message):
     from analyzer.errors import UserError
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_bot
 
     with pytest.raises(UserError, match=message):
         parse_bot(text)

@@ -8,7 +8,7 @@ loop, so these checks hold for the kernel too. Expected values are worked out by
 import numpy as np
 import pytest
 
-from analyzer.games.trash_pandas.bots import parse_bot
+from analyzer.games.trash_pandas.lineup import parse_bot
 from analyzer.games.trash_pandas.reference import (BLAMMO, DOGGO, FEESH, KITTEH, NANNERS,
                                                          PIE, SHINY, YUMYUM, Game)
 from analyzer.games.trash_pandas.rules import TrashPandasRules
@@ -185,7 +185,10 @@ def test_recycle_acts_as_a_token_not_held():
 
 
 def test_all_six_resolve_then_a_bonus_turn_capped_at_three():
-    g = make(bots="heuristic:stop-at=6,bonus-stop-at=3", pile={PIE: 20})
+    # every gain locked through the bonus turn, so the Pies drawn stay unplayed (the rulebook's
+    # lock: tests/test_trash_pandas_rule_readings.py)
+    g = make(bots="heuristic:stop-at=6:bonus-stop-at=3", pile={PIE: 20},
+             rules=TrashPandasRules(gain_lock="all"))
     script = [0, 1, 2, 3, 4, 5]  # all six: trash 2 draws, trash-tree, mask (reveal), paw (none)
     # resolve: recycle is nothing; trash draws 2; trash-tree: spare 2 Pies > 2 trees slots? no:
     # 2 > 2 is false → draws 1; mask reveals one (no one reacts: empty hands); paw: no target

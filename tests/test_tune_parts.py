@@ -378,7 +378,8 @@ def test_block_sums_task_runs_the_metric_job_in_blocks(monkeypatch):
     assert np.all((0 <= sums[:, WINS]) & (sums[:, WINS] <= 25))
     assert np.all(sums[:, WINS] == sums[:, GAME_COLUMNS.index("seat0_wins")])
     assert np.all(sums[:, TURNS] >= 25)  # every game takes at least one turn
-    from analyzer.games.pig.play import make_job, parse_policy_pair
+    from analyzer.games.pig.play import make_job
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.games.pig.rules import PigRules
     from analyzer.runner import run
 

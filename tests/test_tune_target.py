@@ -1,10 +1,11 @@
 """`tune --target`: designing house rules to a target with stated confidence."""
 import json
+import math
 
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.tune_target import SearchState, parse_space, parse_target, search, z_for_round
+from analyzer.tune_target import BlockPlan, SearchState, parse_space, parse_target, search
 
 TARGET = "turn_value in [1.12, 1.14]"
 SPACE = ["bonus_cap=1..5", "bonus_turn=true,false"]
@@ -13,7 +14,8 @@ SPACE = ["bonus_cap=1..5", "bonus_turn=true,false"]
 def _exact_turn_values():
     """Exact mean turn value of stop-at:6 per rule set (the policy evaluator, not the kernel)."""
     from analyzer.games.trash_pandas.exact import TurnSolver
-    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables, parse_policy
+    from analyzer.games.trash_pandas.play import PolicyEvaluator, build_tables
+    from analyzer.games.trash_pandas.lineup import parse_policy
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
     out = {}
@@ -24,6 +26,12 @@ def _exact_turn_values():
                                     s).turn()["mean_value"]
             out[(cap, bonus)] = value
     return out
+
+
+def _stable(rows):
+    """The rows without their timings (kernel seconds differ from run to run)."""
+    return json.dumps([{k: v for k, v in r.items() if k != "seconds"} for r in rows],
+                      sort_keys=True)
 
 
 def test_parsing_targets_and_spaces():
@@ -44,11 +52,81 @@ def test_parsing_targets_and_spaces():
             parse_space(bad)
 
 
-def test_round_quantiles_hand_values():
-    # round 1, 10 cells, 1 target, alpha 0.05: Φ⁻¹(1 − 0.025/20) = Φ⁻¹(0.99875)
-    assert z_for_round(1, 10, 1, 0.05) == pytest.approx(3.023341, abs=1e-5)
-    # round 3, 1 cell: Φ⁻¹(1 − 0.05/8/2) = Φ⁻¹(0.996875)
-    assert z_for_round(3, 1, 1, 0.05) == pytest.approx(2.734369, abs=1e-5)
+def test_family_level_and_grid_z_hand_values():
+    from analyzer.tune_stats import family_beta, grid_z
+
+    # 6 cells, 1 target metric, alpha 0.05: K = 6 intervals, each at level 1 − 0.05/6
+    assert family_beta(0.05, 6, 1) == (6, pytest.approx(0.05 / 6))
+    assert family_beta(0.05, 60, 2) == (120, pytest.approx(0.05 / 120))
+    # the grid's own Bonferroni z: Φ⁻¹(1 − 0.05/12) = 2.6383, Φ⁻¹(1 − 0.05/120) = 3.3415
+    assert grid_z(0.05, 6) == pytest.approx(2.638257, abs=1e-5)
+    assert grid_z(0.05, 60) == pytest.approx(3.341479, abs=1e-5)
+
+
+def test_block_plan_by_hand():
+    plan = BlockPlan.for_first_round(128)  # b = 128 // 16 = 8 trials a block in group 0
+    assert plan.b == 8 and [plan.size(k) for k in (0, 15, 16, 31, 32)] == [8, 8, 16, 16, 32]
+    assert [plan.trials(k) for k in (0, 1, 16, 17, 32, 33)] == [0, 8, 128, 144, 384, 416]
+    assert plan.blocks_for(384) == 32 and plan.blocks_for(385) == 33 and plan.blocks_for(1) == 1
+    assert plan.stretches(10, 40) == [(10, 6, 8), (16, 16, 16), (32, 8, 32)]
+    assert BlockPlan.for_first_round(5).b == 1  # a first round below 16 trials: 16 blocks of 1
+
+
+def test_verdicts_distances_and_growth_by_hand():
+    from analyzer.tune_stats import distance, growth, in_verdict, need_ratio
+
+    st = {"estimate": 1.0, "ci_low": 0.9, "ci_high": 1.1, "se": 0.03, "n": 100}
+    assert in_verdict(st, 0.8, 1.2) == "meets"
+    assert in_verdict(st, 1.15, 2.0) == "fails" and in_verdict(st, 0.0, 0.85) == "fails"
+    assert in_verdict(st, 0.95, 2.0) == "" and in_verdict(st, 0.0, 1.05) == ""
+    assert in_verdict(st, 0.9, 1.1) == "meets"  # touching the bounds is inside
+    # |μ − 1.3| in [0.2, 0.4]; |μ − 1.05| in [0, 0.15]
+    d = distance(st, 1.3)
+    assert (d["estimate"], d["ci_low"], d["ci_high"]) == pytest.approx((0.3, 0.2, 0.4))
+    assert distance(st, 1.05)["ci_low"] == 0.0
+    assert distance(st, 1.05)["ci_high"] == pytest.approx(0.15)
+    # estimate 1.0, target [0.95, 2]: half-width 0.1 on the low side, 0.05 to clear: (0.1/0.05)²
+    assert need_ratio(st, 0.95, 2.0) == pytest.approx(4.0)
+    # estimate below the target [1.04, 2]: the high side (0.1) must clear 0.04: (2.5)²
+    assert need_ratio(st, 1.04, 2.0) == pytest.approx(6.25)
+    assert need_ratio(st, 1.0, 2.0) == float("inf")  # on the bound: never decided by trials
+    assert growth(4.0) == 2.0 and growth(1.0) == 1.25 and growth(1.5) == pytest.approx(1.65)
+    assert growth(float("inf")) == 2.0
+
+
+def test_equal_grid_by_hand():
+    from types import SimpleNamespace
+
+    from analyzer.tune_stats import equal_grid
+    from analyzer.tune_target import SearchCell
+
+    plan = BlockPlan.for_first_round(1024)
+    t = parse_target("x in [0.4, 0.6]")
+    ctx = SimpleNamespace(targets=[t], plan=plan)
+
+    def cell(est, lo, hi, sd, verdict, blocks, seconds):
+        c = SearchCell("c", {}, None, "p", verdict=verdict, decided_round=1, blocks=blocks,
+                       seconds=seconds, rate=seconds / plan.trials(blocks),
+                       failed_on=t.text if verdict == "fails" else "")
+        c.stats = {"x": {"estimate": est, "ci_low": lo, "ci_high": hi, "sd": sd, "se": 0,
+                         "n": 1}}
+        return c
+
+    cells = [cell(0.5, 0.45, 0.55, 0.5, "meets", 32, 2.0),  # half-width 0.05, 0.1 from a bound
+             cell(0.7, 0.65, 0.75, 0.4, "fails", 16, 1.0),  # half-width 0.05, 0.1 past 0.6
+             cell(0.61, 0.5, 0.72, 0.5, "undecided", 16, 1.0)]
+    z = 2.3940  # Φ⁻¹(1 − 0.05/(2·3)) = Φ⁻¹(0.991667)
+    g = equal_grid(ctx, cells, 0.05, 3, 1)
+    assert g["z"] == pytest.approx(z, abs=1e-4)
+    per_cell = math.ceil((g["z"] * 0.5 / 0.05) ** 2)  # the widest need: sd 0.5 at 0.05
+    assert g["trials_per_cell"] == per_cell and g["trials"] == 3 * per_cell
+    assert g["deciding_trials_per_cell"] == math.ceil((g["z"] * 0.5 / 0.1) ** 2)
+    rate = 2.0 / plan.trials(32) + 1.0 / plan.trials(16) + 1.0 / plan.trials(16)
+    average = 4.0 / (plan.trials(32) + 2 * plan.trials(16))
+    assert g["seconds"] == pytest.approx(per_cell * sum(min(r, average) for r in (
+        2.0 / plan.trials(32), 1.0 / plan.trials(16), 1.0 / plan.trials(16))))
+    assert rate > 0
+    assert equal_grid(ctx, [cells[2]], 0.05, 3, 1) is None  # nothing decided: no grid
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -66,7 +144,9 @@ def test_search_returns_exactly_the_cells_whose_exact_values_meet_the_target(see
     assert meets == expected
     # the five rule sets without a bonus turn are one game, counted once
     assert res["cells"] == 6
-    assert res["trials_spent"] < res["full_grid_trials"]
+    grid = res["equal_grid"]
+    assert grid["trials"] == 6 * grid["trials_per_cell"] and res["saving"] == pytest.approx(
+        grid["trials"] / res["trials_spent"])
 
 
 def test_closest_target_keeps_the_closest_cell():
@@ -87,7 +167,7 @@ def test_resume_from_the_state_file_gives_the_uninterrupted_answer(tmp_path):
     assert part["stopped_by"] in ("max-rounds", "decided") and (tmp_path / "search-state.npz").exists()
     resumed = search("trash-pandas", [TARGET], SPACE, "stop-at:6", 32_768, 5,
                      state=SearchState(tmp_path, settings))
-    assert json.dumps(resumed["rows"], sort_keys=True) == json.dumps(full["rows"], sort_keys=True)
+    assert _stable(resumed["rows"]) == _stable(full["rows"])
     other = SearchState(tmp_path, {"t": "something else"})  # another search's state is not used
     assert other.restore([]) == (0, [])
 
@@ -101,12 +181,12 @@ def test_same_answer_on_one_and_two_threads_and_on_dask():
     one = search(*args)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     two = search(*args)
-    assert json.dumps(one["rows"], sort_keys=True) == json.dumps(two["rows"], sort_keys=True)
+    assert _stable(one["rows"]) == _stable(two["rows"])
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         remote = search(*args, scheduler=cluster.scheduler_address)
-    assert json.dumps(remote["rows"], sort_keys=True) == json.dumps(one["rows"], sort_keys=True)
+    assert _stable(remote["rows"]) == _stable(one["rows"])
 
 
 def test_cli_target_json_and_errors(cli, tmp_path):

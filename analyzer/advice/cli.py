@@ -77,44 +77,105 @@ def front_payload(payload: dict, front, features, decision, max_loss) -> list[di
     return rows
 
 
+def plain_fields(payload: dict, rows: Sequence[dict], unit: str, exact: bool,
+                 against: str = "perfect play", digits: int = 4) -> None:
+    """The plain fields of the JSON (:mod:`analyzer.advice.words`): ``unit_words``, the
+    sentence to ``remember`` and, for a race, each row's ``verdict``."""
+    from analyzer.advice.words import add_verdicts, remember
+
+    if not exact:
+        add_verdicts(rows)
+        add_verdicts(payload.get("all") or [])
+        if payload.get("simplest_within"):
+            add_verdicts([payload["simplest_within"]])
+    payload["unit_words"] = unit
+    payload["remember"] = remember(payload, rows, unit, against, exact, digits)
+
+
 def tail_lines(payload: dict, what: str) -> list[str]:
-    """The --max-loss answer (if asked) and the closing line ``what``."""
+    """The --max-loss answer (if asked), where the rule files are (or how to write them) and the
+    closing line ``what``."""
+    from analyzer.words import sig
+
     out = []
     if "max_loss" in payload:
         p = payload["simplest_within"]
-        loss = None if p is None else p["loss"]
-        if isinstance(loss, dict):
-            loss = loss["estimate"]
-        out.append(f"Simplest rule within {payload['max_loss']}: " +
-                   ("none found" if p is None else f"{p['words']} (loss {loss:.4f})"))
+        unit = payload.get("unit_words", "")
+        if p is None:
+            out.append(f"Simplest rule within --max-loss {payload['max_loss']:g}: none found")
+        else:
+            L = p["loss"]
+            cost = (f"loss {sig(L)} {unit}" if not isinstance(L, dict) else
+                    f"loss {sig(L['estimate'])} {unit}, at most {sig(L['ci_high'])} (95%)")
+            out.append(f"Simplest rule within --max-loss {payload['max_loss']:g} "
+                       f"(size {p['complexity']}, {cost.strip()}): {p['words']}")
     if payload.get("written"):
         out.append("Rules written (play one back as the policy rule:FILE): " +
                    ", ".join(payload["written"]))
+    else:
+        out.append("To play a rule back: --out DIR writes each rule above as "
+                   "DIR/rule_cx<size>.json, then give rule:DIR/rule_cx<size>.json as a policy.")
     out.append(what)
     return out
 
 
-def front_block(rows: Sequence[dict], unit: str, digits: int = 4) -> list[str]:
-    from analyzer.advice import front_text
+def advice_text(payload: dict, rows: Sequence[dict], *, title, unit: str, exact: bool,
+                footer: str, against: str = "perfect play", digits: int = 4, extra=None,
+                wrong: Sequence[str] = (), more: Sequence[str] = ()) -> str:
+    """An advice run as text that fits 80 columns (:mod:`analyzer.advice.words`): ``title`` (a
+    line or lines), the sentence to remember, the simplest rules and what they cost (``unit``;
+    ``extra(row)`` names the bot), for a race the rules not separated from the best found,
+    where each rule goes wrong (a race's rows carry it; an exact game passes its ``wrong``
+    lines), ``more`` lines, the race's cost, the --max-loss answer, rule files and ``footer``."""
+    from analyzer.advice.words import fit, front_lines, not_separated_lines, race_line, remember
 
-    return ["Pareto front (complexity = numbers + conditions to remember):",
-            front_text(rows, unit, digits)]
+    lines = [title] if isinstance(title, str) else list(title)
+    lines += [remember(payload, rows, unit, against, exact, digits), ""]
+    lines += front_lines(rows, unit, against, exact, digits, extra)
+    if not exact:
+        lines += not_separated_lines(payload.get("all") or rows, rows, unit, digits)
+        wrong = mistakes_block(rows)
+    if wrong:
+        lines += ["Where each rule goes wrong:", *wrong]
+    lines += list(more)
+    if not exact:
+        lines.append(race_line(payload["race"]))
+    return "\n".join(fit(lines + tail_lines(payload, footer)))
+
+
+def per_turn(m: dict) -> str:
+    """How often a turn rule goes wrong: "0.167 wrong decisions per turn"."""
+    return f"{m['wrong_per_turn']:.3f} wrong decisions per turn"
+
+
+def emit_exact(payload: dict, rows: Sequence[dict], res: dict, *, title, unit: str, where,
+               out, json: bool, how_often=per_turn, against: str = "perfect play") -> None:
+    """An exact game's advice run: its plain fields (:func:`plain_fields`), --out's rule files,
+    then the text (:func:`advice_text`: after "size N: " ``how_often(mistakes)`` and
+    ``where(mistakes)`` say how often and where each rule goes wrong; the footer counts the
+    rules evaluated) or the JSON object."""
+    from analyzer.output import emit
+
+    plain_fields(payload, rows, unit, exact=True, against=against)
+    write_rules(out, payload)
+
+    def render():
+        wrong = [f"  size {r['complexity']}: {how_often(r['mistakes'])}{where(r['mistakes'])}"
+                 for r in rows]
+        return advice_text(payload, rows, title=title, unit=unit, exact=True, against=against,
+                           wrong=wrong,
+                           footer=f"{res['evaluations']} rules evaluated exactly in "
+                                  f"{res['seconds']:.1f} s")
+
+    emit(payload, json, render)
 
 
 def race_line(cost: dict) -> str:
-    """Both costs of a race (:func:`analyzer.advice.race.race_blocks`) in one line."""
-    u = cost["unit"]
-    return (f"Racing: {cost['trials_spent']:,} {u} spent vs {cost['trials_flat']:,} to take every "
-            f"one of the {cost['candidates']} rules to the survivors' sample "
-            f"({cost['trials_flat'] / cost['trials_spent']:.1f}× fewer); {cost['survivors']} "
-            f"survived {cost['rounds']} rounds" + _zone_words(cost))
+    """What a race cost against the equal-guarantee grid, in one line
+    (:func:`analyzer.advice.words.race_line`; the report parts quote it)."""
+    from analyzer.advice.words import race_line as line
 
-
-def _zone_words(cost: dict) -> str:
-    if not cost.get("indifference"):
-        return ""
-    return (f"; {cost['indifferent']} dropped for gaining less than {cost['indifference']:g} "
-            f"over a simpler rule (--indifference)")
+    return line(cost)
 
 
 def write_rules(out, payload: dict) -> list[str]:
@@ -163,33 +224,18 @@ def raced_payload(payload: dict, res: dict, max_loss, out) -> list[dict]:
     return rows
 
 
-def raced_lines(rows, digits: int, unit: str = "", extra=None) -> list[str]:
-    """The front of a race as lines: complexity, loss [interval] and the rule in words (then
-    ``extra(row)`` in brackets when given); then, for each row that carries ``mistakes``, where
-    that rule goes wrong (:func:`analyzer.advice.mistakes.mistake_lines`; a list of such
-    summaries, each labelled by its ``decision``, when a candidate makes several decisions)."""
-    w = 2 * digits + 14
-    lines = [f"  {'cx':>3}  {('loss ' + unit).strip():>{w}}  rule"]
-    for x in rows:
-        L = x["loss"]
-        txt = f"{L['estimate']:.{digits}f} [{L['ci_low']:.{digits}f}, {L['ci_high']:.{digits}f}]"
-        lines.append(f"  {x['complexity']:>3}  {txt:>{w}}  {x['words']}" +
-                     (f" ({extra(x)})" if extra else ""))
-    return lines + mistakes_block(rows)
-
-
 def mistakes_block(rows) -> list[str]:
     """For each front row that carries ``mistakes`` (a Monte Carlo game's record, as made by
     :func:`analyzer.advice.mistakes.where_wrong`, or a list of them labelled by ``decision``
     when a candidate makes several decisions), where that rule goes wrong
-    (:func:`analyzer.advice.mistakes.mistake_lines`)."""
+    (:func:`analyzer.advice.mistakes.mistake_lines`), under "size N:"."""
     from analyzer.advice.mistakes import mistake_lines
 
     lines = []
     for x in rows:
         if x.get("mistakes") is None:
             continue
-        lines.append(f"  cx {x['complexity']}:")
+        lines.append(f"  size {x['complexity']}:")
         parts = x["mistakes"] if isinstance(x["mistakes"], list) else [x["mistakes"]]
         for m in parts:
             if m.get("decision"):
@@ -198,18 +244,19 @@ def mistakes_block(rows) -> list[str]:
     return lines
 
 
-def emit_raced(payload: dict, res: dict, title: str, *, max_loss, out, json: bool,
-               digits: int = 4, unit: str = "", extra=None, more=None) -> None:
-    """Fill ``payload`` from a race (:func:`raced_payload`) and print it: ``title``, the front
-    (:func:`raced_lines` with ``digits``, ``unit``, ``extra``), the lines ``more(payload)``
-    gives, the race's costs and the tail; or the JSON object with ``--json``."""
+def emit_raced(payload: dict, res: dict, title: str, *, max_loss, out, json: bool, unit: str,
+               digits: int = 4, extra=None, more=None) -> None:
+    """Fill ``payload`` from a race (:func:`raced_payload`, :func:`plain_fields` with the loss's
+    ``unit`` in words) and print it (:func:`advice_text`; ``more(payload)`` adds lines); or the
+    JSON object with ``--json``."""
     from analyzer.output import emit
 
     rows = raced_payload(payload, res, max_loss, out)
+    plain_fields(payload, rows, unit, exact=False, digits=digits)
 
     def render():
-        lines = [title, *raced_lines(rows, digits, unit, extra=extra),
-                 *(more(payload) if more else []), race_line(res["race"])]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+        return advice_text(payload, rows, title=title, unit=unit, exact=False, digits=digits,
+                           extra=extra, more=more(payload) if more else (),
+                           footer=f"{res['seconds']:.1f} s")
 
     emit(payload, json, render)

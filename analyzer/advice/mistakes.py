@@ -224,7 +224,7 @@ def mistake_lines(m: Mapping, indent: str = "       ", top: int = 3) -> list[str
     frequent wrong cells ("where: rule does X, best does Y, k per game")."""
     w = m["wrong_per_game"]
     if w.get("exact_value") == 0.0:
-        return [f"{indent}the best known rule: no wrong decisions by definition"]
+        return [f"{indent}the best rule found: no wrong decisions by definition"]
     head = (f"{indent}wrong decisions per game {w['estimate']:.3f} [{w['ci_low']:.3f}, "
             f"{w['ci_high']:.3f}] of {m['decisions_per_game']['estimate']:.2f} "
             f"({m['games']:,} games, seed {m['seed']})")

@@ -12,9 +12,11 @@ above a simpler or equally simple rule's): it can then be neither on the Pareto 
 best of its complexity. The race ends when every survivor's half-width is at most
 ``precision`` or after ``max_rounds``.
 
-Cost accounting: ``trials_spent`` is the sum over rounds of batch × survivors; ``trials_flat``
-is what evaluating every candidate to the largest sample any survivor reached would cost
-(``n_candidates × n_max``); both are returned.
+Cost accounting (:func:`race`): ``trials_spent`` is the sum over rounds of batch × survivors;
+``trials_flat`` is what evaluating every candidate to the largest sample any survivor reached
+would cost (``n_candidates × n_max``). :func:`race_blocks` compares instead with the uniform
+grid that gives the same guarantee (:func:`equal_guarantee_grid`): a grid looks once, so its
+Bonferroni family is the candidates alone and its z smaller than the race's.
 
 :func:`race_blocks` is the form the Monte Carlo games use: per-block values instead of sums, the
 running best survivor as reference (so no pilot round is spent choosing one) and Student-t
@@ -115,11 +117,17 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     (:func:`analyzer.errors.mark_interrupted`: it prints and writes what finished, then exits
     130). An interrupt before the first round finished propagates (nothing finished).
 
-    Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); cost gives
-    ``trials_spent`` (every block played, every candidate) and ``trials_flat`` = candidates ×
-    the largest sample a survivor reached (evaluating every candidate to the same precision),
-    with ``blocks_spent``/``blocks_flat``, rounds, survivors, the normal quantile ``z`` and
-    ``alive_per_round`` (the candidates that played each round).
+    Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); each extra says
+    ``best_found`` (it is the final reference: the best by sample mean, not shown best) and
+    ``separated`` (its loss interval lies wholly above 0: shown worse than the best found).
+    cost gives ``trials_spent`` (every block played, every candidate), the uniform grid that
+    gives the same guarantee (``grid``, :func:`equal_guarantee_grid`) and ``saving`` = grid
+    trials / trials spent; ``trials_flat`` = candidates × the largest sample a survivor
+    reached (``saving_same_sample`` = its ratio: a grid at the race's own z, which a grid does
+    not need), ``blocks_spent``/``blocks_flat``, rounds, survivors, the normal quantile ``z``,
+    ``tests`` (tests per candidate and round), ``seconds`` of racing, ``not_separated`` (the
+    survivors other than the best found whose interval reaches 0) and ``alive_per_round``
+    (the candidates that played each round).
 
     Indifference zone (``indifference`` = δ > 0): from the second round on, a survivor i is
     also dropped when it cannot be shown to beat rule j by more than δ, j the best (highest
@@ -133,10 +141,13 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     like a simpler one (every paired block equal) is such a rule. Its extra then says
     ``indifferent_to`` (j's index); ``cost["indifferent"]`` counts them.
     """
+    import time
+
     import numpy as np
 
     from analyzer.stats import bonferroni_z
 
+    t0 = time.perf_counter()
     m = len(rules)
     tests = 2 if indifference > 0 else 1
     z = bonferroni_z(max(1, tests * m * max_rounds), 1.0 - alpha)
@@ -208,16 +219,58 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     out = []
     for i in range(m):
         loss, se, h, k = paired(i, ref)
-        extra = {"survived": i in alive, "se": se, "rounds": len(hist[i])}
+        extra = {"survived": i in alive, "se": se, "rounds": len(hist[i]),
+                 "best_found": i == ref, "separated": i != ref and loss - h > 0}
         if i in why:
             extra["indifferent_to"] = why[i]
         out.append(Scored(rules[i], loss, loss - h, loss + h, k * block, extra))
     nmax = max(len(np.concatenate(hist[i])) for i in alive)
+    seconds = time.perf_counter() - t0
+    grid = equal_guarantee_grid(m, tests, z, nmax, block, alpha, seconds / spent)
     return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
                  "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
-                 "survivors": len(alive), "candidates": m, "z": z, "reference_index": ref,
-                 "saving": m * nmax / spent, "alive_per_round": trace,
-                 "indifference": indifference, "indifferent": len(why), "interrupted": stopped}
+                 "survivors": len(alive), "candidates": m, "z": z, "tests": tests,
+                 "max_rounds": max_rounds,
+                 "reference_index": ref, "grid": grid, "saving": grid["blocks"] / spent,
+                 "saving_same_sample": m * nmax / spent, "seconds": seconds,
+                 "not_separated": [i for i in alive if i != ref and not out[i].extra["separated"]],
+                 "alive_per_round": trace, "indifference": indifference,
+                 "indifferent": len(why), "interrupted": stopped}
+
+
+def equal_guarantee_grid(m: int, tests: int, z_race: float, k: int, block: int,
+                         alpha: float = 0.05, seconds_per_block: float = 0.0) -> dict:
+    """The uniform grid that gives a race's guarantee: every one of the ``m`` candidates played
+    on the same n blocks, once, its intervals at the grid's own Bonferroni quantile
+    ``z_g = bonferroni_z(tests · m)`` (one look: no rounds to correct for), n the fewest blocks
+    whose interval is as narrow as the race's where it made its last decisions, the survivors'
+    ``k`` blocks at the race's quantile ``q = t_quantile(z_race, k − 1)``. For one candidate's
+    paired SD σ the two half-widths are t(z_g, n − 1)·σ/√n and q·σ/√k, so σ drops out:
+
+        n = min { n ≥ 2 : t_quantile(z_g, n − 1) / √n ≤ q / √k }   (≈ k·(z_g/q)²).
+
+    Returns the grid's ``z``, ``blocks_per_rule``, ``blocks`` (m · n), ``trials`` (× ``block``)
+    and ``seconds`` (at the race's own ``seconds_per_block``: an estimate, not a run)."""
+    from analyzer.stats import bonferroni_z
+
+    z_g = bonferroni_z(max(1, tests * m), 1.0 - alpha)
+    if k < 2:
+        n = max(1, k)
+    else:
+        target = t_quantile(z_race, k - 1) / math.sqrt(k)
+
+        def wide(n):  # the grid's half-width per unit σ is still above the race's
+            return t_quantile(z_g, n - 1) / math.sqrt(n) > target
+
+        lo, hi = 1, 2
+        while wide(hi):
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:  # wide(lo) or lo = 1, not wide(hi)
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if wide(mid) else (lo, mid)
+        n = hi
+    return {"z": z_g, "tests": tests * m, "blocks_per_rule": n, "blocks": m * n,
+            "trials": m * n * block, "seconds": m * n * seconds_per_block}
 
 
 def _interrupt(exc) -> bool:
@@ -308,14 +361,16 @@ def race_family(family: Sequence, values: Callable, block: int, max_rounds: int,
 
 
 def candidate_row(s: Scored) -> dict:
-    """A raced candidate as JSON: words, data, complexity, loss statistic, survived, and where
+    """A raced candidate as JSON: words, data, complexity, loss statistic, survived, whether it
+    is the best found and whether it is separated from it (:func:`race_blocks`), and where
     it goes wrong when a game recorded that (``extra["mistakes"]``, as made by
     :func:`analyzer.advice.mistakes.where_wrong`)."""
     c = s.rule
     row = {"complexity": c.complexity, "words": c.words(), "rule": c.to_json(),
            "loss": {"estimate": s.loss, "se": s.extra.get("se"), "ci_low": s.lo,
                     "ci_high": s.hi, "n": s.n},
-           "survived": s.extra.get("survived")}
+           "survived": s.extra.get("survived"), "best_found": s.extra.get("best_found", False),
+           "separated": s.extra.get("separated", False)}
     if s.extra.get("mistakes") is not None:
         row["mistakes"] = s.extra["mistakes"]
     return row

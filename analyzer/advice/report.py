@@ -1,5 +1,6 @@
-"""Report helpers for rules of thumb: the Pareto front as a tidy table and a loss-vs-complexity
-chart. pandas and matplotlib are imported inside the functions (report parts only)."""
+"""Report helpers for rules of thumb: the simplest rules and what they cost (the front) as a tidy
+table and a loss-vs-complexity chart. pandas and matplotlib are imported inside the functions
+(report parts only)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -9,7 +10,8 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
                 exact: bool | None = None):
     """(files, markdown) for front rows as made by :func:`analyzer.advice.rule_row`; the
     Markdown leaves the interval columns out when ``exact`` (by default: when every interval
-    has zero width)."""
+    has zero width). Raced rows (they say ``best_found``) get a ``verdict`` column: best found,
+    not separated from the best found, or shown worse (:func:`analyzer.advice.words.verdict`)."""
     import json
 
     import pandas as pd
@@ -21,9 +23,13 @@ def front_files(rows: Sequence[dict], unit: str, title: str, stem: str = "advice
         L = r["loss"]
         return L if not isinstance(L, dict) else L[key]
 
+    from analyzer.advice.words import verdict
+
+    raced = any("best_found" in r for r in rows)
     df = pd.DataFrame([{"complexity": r["complexity"], "loss": loss(r, "estimate"),
                         "ci_low": loss(r, "ci_low"), "ci_high": loss(r, "ci_high"),
-                        "rule": r["words"], "rule_data": json.dumps(r["rule"], sort_keys=True)}
+                        "rule": r["words"], "rule_data": json.dumps(r["rule"], sort_keys=True),
+                        **({"verdict": verdict(r)} if raced else {})}
                        for r in rows])
     fig, ax = new_figure(7, 4.5)
     ax.errorbar(df.complexity, df.loss, yerr=[df.loss - df.ci_low, df.ci_high - df.loss],

@@ -101,7 +101,7 @@ class Rule:
         """The rule in plain words."""
         def num(name, v):
             u = features[name].unit
-            return f"{v} {u}".strip()
+            return f"{v}%" if u == "%" else f"{v} {u}".strip()
 
         if self.kind == "threshold":
             f = features[self.feature]
@@ -355,18 +355,6 @@ def rule_row(s: Scored, features: Sequence[Feature], decision: Decision) -> dict
         row["loss"] = s.loss
     row.update({k: v for k, v in s.extra.items() if k != "se"})
     return row
-
-
-def front_text(rows: Sequence[dict], unit: str, digits: int = 4) -> str:
-    """The front as readable lines: complexity, loss and the rule in words."""
-    lines = [f"  {'cx':>3}  {'loss (' + unit + ')':>22}  rule"]
-    for r in rows:
-        loss = r["loss"]
-        txt = (f"{loss:.{digits}f}" if not isinstance(loss, dict) else
-               f"{loss['estimate']:.{digits}f} [{loss['ci_low']:.{digits}f}, "
-               f"{loss['ci_high']:.{digits}f}]")
-        lines.append(f"  {r['complexity']:>3}  {txt:>22}  {r['words']}")
-    return "\n".join(lines)
 
 
 def exact_search(features: Sequence[Feature], evaluator, max_bands: int = 3,

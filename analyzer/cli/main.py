@@ -34,7 +34,13 @@ Examples:
 
   pushluck pig decide --me 50 --opp 60 --turn 12
 
-  pushluck report pig --out reports/out"""
+  pushluck ten decide --example auction
+
+  pushluck report pig --out pig-report
+
+Conventions shared by every game (docs/conventions.md): seats count from 1; `decide POSITION`
+(`<game> position --template` prints one to fill in); --seats A,B,C one bot per seat, --vs a
+line-up to compare, --policy the studied seat; bot knobs NAME:knob=value:knob=value."""
 
 
 #: Every integer option has a range: a value beyond these bounds is refused by the option parser
@@ -152,25 +158,41 @@ def build_app() -> typer.Typer:
 
     @app.callback()
     def _top(version: bool = typer.Option(
-            False, "--version", is_eager=True, help="Print the version and exit.")):
-        if version:
-            from importlib import metadata
-
-            try:
-                v = metadata.version("pushluck")
-            except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare tree
-                v = "unknown"
-            sys.stdout.write(f"pushluck {v}\n")
-            raise typer.Exit(0)
+            False, "--version", is_eager=True, expose_value=False, callback=_print_version,
+            help="Print the version and exit.")):
+        pass
 
     return app
 
 
+def _print_version(ctx, param, value) -> None:
+    """``--version``: eager, so it answers before Click asks for a command."""
+    if not value:
+        return
+    from analyzer import __version__
+
+    sys.stdout.write(f"pushluck {__version__}\n")
+    ctx.exit(0)
+
+
+def _bare_example(args: list[str]) -> list[str]:
+    """``--example`` with no name (last, or before another option) asks for the list of names:
+    it gets an empty name, which the command answers with the list (analyzer/examples.py)."""
+    out: list[str] = []
+    for i, a in enumerate(args):
+        out.append(a)
+        if a == "--example" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run `pushluck`; a drawn seed is printed after the command ran, never before an error."""
+    from analyzer.compile_notice import watch
     from analyzer.options import flush_notes
 
     flush_notes(keep=False)
+    watch()  # one stderr line if a kernel really compiles (never on a cache load)
     if argv is None:  # a real process (tests pass their arguments and keep pytest's handler)
         _start_process()
     try:
@@ -243,13 +265,18 @@ def _take_back(argv: list[str] | None) -> str:
 
 
 def _main(argv: list[str] | None) -> None:
+    from analyzer.examples import ExampleList
     from analyzer.output import WRITTEN
 
     WRITTEN.clear()
     try:
         command = typer.main.get_command(build_app())  # a signal may land here too
         bound_integers(command)
-        rv = command.main(args=argv, prog_name="pushluck", standalone_mode=False)
+        args = _bare_example(list(sys.argv[1:] if argv is None else argv))
+        rv = command.main(args=args, prog_name="pushluck", standalone_mode=False)
+    except ExampleList as exc:
+        sys.stdout.write(f"{exc}\n")
+        sys.exit(0)
     except UserError as exc:
         sys.stderr.write(f"pushluck: error: {' '.join(str(exc).split())}\n")
         sys.exit(2)

@@ -25,8 +25,10 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
                help="A recipe file, a recipe name under reports/recipes (e.g. pig), or 'all'.")]
            = None,
            out: Annotated[Optional[str], typer.Option(
-               "--out", callback=_checked_out, help="Output folder (default reports/out/<recipe>; with 'all' the "
-                             "parent of one folder per recipe).")] = None,
+               "--out", callback=_checked_out,
+               help="Output folder (default ./pushluck-report/<recipe>, created in the current "
+                    "folder; with 'all' the parent of one folder per recipe, default "
+                    "./pushluck-report).")] = None,
            seed: Annotated[Optional[int], typer.Option(
                "--seed", min=0, help="Override the recipe's seed.")] = None,
            scheduler: SchedulerOpt = "local",
@@ -37,9 +39,11 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
 
     Examples:
 
-      pushluck report pig --out /tmp/pig-report
+      pushluck report pig --out pig-report
 
-      pushluck report all --out reports/out
+      pushluck report pig
+
+      pushluck report all --out all-reports
 
       pushluck report --list
 
@@ -62,11 +66,20 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
         return
     if recipe is None:
         raise UserError("name a recipe (or 'all'); see `pushluck report --list`")
-    default_root = Path("reports/out")
+    default_root = Path("pushluck-report")
+    if out is None:
+        default_root.mkdir(exist_ok=True)
     if recipe == "all":
+        from analyzer.report import report_folder
+        from analyzer.report_folder import check_folder
+
         root = Path(out) if out else default_root
-        results = [run_recipe(load_recipe(p), root / p.stem, seed, scheduler)
-                   for p in available_recipes()]
+        recipes = [load_recipe(p) for p in available_recipes()]  # every recipe checked first
+        for rec in recipes:  # and every folder: no link, no special file inside
+            folder = report_folder(root / rec.path.stem, root)
+            check_folder(rec, folder, rec.seed if seed is None else seed)
+        results = [run_recipe(rec, root / rec.path.stem, seed, scheduler, root=root)
+                   for rec in recipes]
         write_top_index(root, results)
         payload = {"out": str(root), "reports": results}
         emit(payload, json, lambda: "\n".join(

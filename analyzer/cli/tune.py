@@ -26,14 +26,16 @@ def tune(game: Annotated[str, typer.Argument(
              "-n", "--trials", min=1, max=10**10, metavar="N",
              help="Trials per cell in the game's unit (turns, games, deals or rounds): with "
                   "--sweep every cell's (default 1,000,000); with --target the first round's "
-                  "(default 32,768; later rounds double it for undecided cells).")] = None,
+                  "(default 32,768, rounded down to a multiple of 16; later rounds add trials "
+                  "to the undecided cells).")] = None,
          target: Annotated[Optional[List[str]], typer.Option(
              "--target", metavar="'METRIC in [LO, HI]' | 'METRIC ~ V'",
              help="Design to a target (repeatable): keep the cells whose metric certainly lies "
                   "in [LO, HI]; with '~ V', the cells closest to V.")] = None,
          space: Annotated[Optional[List[str]], typer.Option(
              "--space", metavar="KEY=LO..HI[:STEP] | KEY=V1,V2,…",
-             help="The rule values a --target search explores (repeatable; policy allowed).")]
+             help="The values a --target search explores (repeatable): a rule key, policy, or "
+                  "a bot knob where the game allows (Trash Pandas whole games: stop-at=1..6).")]
          = None,
          alpha: Annotated[float, typer.Option(
              "--alpha", min=1e-9, max=0.5, metavar="A",
@@ -41,7 +43,8 @@ def tune(game: Annotated[str, typer.Argument(
          = 0.05,
          budget: Annotated[Optional[int], typer.Option(
              "--budget", min=1, max=10**13, metavar="TRIALS",
-             help="With --target: stop before a round would exceed this many trials in all.")]
+             help="With --target: spend at most this many trials in all (the first round "
+                  "always runs); the cells closest to a verdict get them first.")]
          = None,
          keep: Annotated[int, typer.Option(
              "--keep", min=1, max=1000, metavar="K",
@@ -69,19 +72,25 @@ def tune(game: Annotated[str, typer.Argument(
 
       pushluck tune pig --sweep goal=50,100 --metric p_first_wins -n 100000
 
-      pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=0..5 --seed 1
+      pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=1..5 --seed 1
 
       pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --policy hold:20,hold:20
 
       pushluck tune trash-pandas --list-metrics
 
-    With --target (designing house rules to a target): a racing search over the --space cells on
-    common random numbers; each round gives the undecided cells twice the trials; a cell is kept
-    when its interval lies inside every "in" target, eliminated when it lies outside one; all
-    verdicts together hold with probability ≥ 1 − alpha (Bonferroni over cells, targets and
-    rounds with alpha/2^r in round r). Prints the trials spent and what a full grid at the same
-    final precision would have cost. With --out, the search saves its state after each round and
-    an interrupted search resumes from it.
+    With --target (designing house rules to a target): a search over the --space cells on
+    common random numbers; the first round screens every cell, later rounds add trials only to
+    the cells still undecided, most to those closest to a bound. A cell is kept when its
+    interval lies inside every "in" target, eliminated when it lies outside one; with "~ V" the
+    closest cells come first, with their distance. Each interval is a confidence sequence at
+    level 1 − alpha/K (K = cells × target metrics): valid at every sample size, so all verdicts
+    together hold with probability ≥ 1 − alpha wherever the search stops. Conditions: a metric
+    with a known range per trial (rates, and metrics that declare one) gets the betting
+    confidence sequence, valid at any n; one without gets an asymptotic one (valid as n grows),
+    and the method line says so. It prints the trials and seconds spent beside a grid with the
+    same guarantee (one n for every cell, its own Bonferroni z). With --out, the search takes
+    the folder's lock, saves its state after each round, writes what finished after a Ctrl-C,
+    and an interrupted search resumes from it.
 
     With --sweep:
     Every cell of the Cartesian product of the --sweep values runs the same trials as the
@@ -98,11 +107,23 @@ def tune(game: Annotated[str, typer.Argument(
 
     get_game(game)  # an unknown game is refused before anything else, naming the games
     if list_metrics:
+        import textwrap
+
         ms = metrics_of(game)
+        ranges = [m.range_for(m.rules_cls(), m.default_policy) for m in ms]
+
+        def said(rng) -> str:
+            return (f"per-trial range [{rng[0]:g}, {rng[1]:g}]" if rng else
+                    "no known range: asymptotic intervals with --target")
+
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
-                                         "default_policy": m.default_policy} for m in ms]},
-             json, lambda: "\n".join(f"{m.name:18} {m.description} (default policy "
-                                     f"{m.default_policy})" for m in ms))
+                                         "default_policy": m.default_policy,
+                                         "range": list(rng) if rng else None}
+                                        for m, rng in zip(ms, ranges)]},
+             json, lambda: "\n".join(textwrap.fill(
+                 f"{m.name:19} {m.description} (default policy {m.default_policy}; "
+                 f"{said(rng)})", 80, subsequent_indent=" " * 20)
+                 for m, rng in zip(ms, ranges)))
         return
     if target or space:
         if sweep:
@@ -131,95 +152,41 @@ def tune(game: Annotated[str, typer.Argument(
         result["files"] = files
         note(f"wrote {', '.join(files)}")
 
-    def render():
-        head = names[0]
+    from analyzer.tune_text import render_sweep
 
-        def fmt(st, sign=""):
-            return (f"{st['estimate']:{sign}.5f} [{st['ci_low']:{sign}.5f}, "
-                    f"{st['ci_high']:{sign}.5f}]")
-
-        rows = []
-        for r in result["rows"]:
-            line = [r["cell"] + (f" (+{len(r['same_rules_as'])} same)" if r["same_rules_as"]
-                                 else ""), r["policy"]]
-            for name in names:
-                line.append(fmt(r[name]))
-                d = r.get(f"{name}_vs_baseline")
-                line.append("—" if d is None else f"{fmt(d, '+')} {d['effect']}")
-            rows.append(line)
-        headers = ["cell", "policy"]
-        for name in names:
-            headers += [name, f"{name} − baseline"]
-        chain = ""
-        for item in result["ranking"][:8]:
-            chain += item["cell"] + (f" {item['vs_next']} " if "vs_next" in item else "")
-        text = [f"tune {game}: {result['cells']} cells × n = {n:,}, seed {seed}",
-                f"method: {result['method']}", table(rows, headers, "l" * len(headers)),
-                f"ranked by {head} ({rank}): {chain.strip()}",
-                "  ('>' a resolved paired difference, '≈' not resolved, '=' identical on "
-                "every trial)"]
-        if result["rerun"]:
-            text.append("re-run on a fresh stream:")
-            text.append(table([[r["cell"], fmt(r[head]),
-                                "—" if r["cell"] == "baseline" else
-                                f"{fmt(r[head + '_vs_baseline'], '+')} "
-                                f"{r[head + '_vs_baseline']['effect']}"]
-                               for r in result["rerun"]],
-                              ["cell", head, f"{head} − baseline"], "lll"))
-        return "\n".join(text)
-
-    emit(result, json, render)
+    emit(result, json, lambda: render_sweep(result, names, n))
 
 
 def _target_search(game, targets, space, policy, n0, seed, rules_file, sets, scheduler, alpha,
                    budget, time_limit, keep, out, chart, as_json) -> None:
+    """A `--target` search; with ``--out`` under the folder's lock, saving its state after every
+    round and writing what finished even after a Ctrl-C (marked interrupted)."""
+    import contextlib
     from pathlib import Path
 
-    from analyzer.output import emit, note, table
-    from analyzer.tune_target import SearchState, parse_space, search
+    from analyzer.output import emit, note
+    from analyzer.tune_target import SearchState, build_space_keys, search
+    from analyzer.tune_text import render_search
 
     state = None
+    lock = contextlib.nullcontext()
     if out:
+        from analyzer.output import FolderLock
+
+        lock = FolderLock(Path(out), "tune search")
         state = SearchState(out, {"game": game, "targets": targets, "space": space,
                                   "policy": policy, "n0": n0, "seed": seed, "alpha": alpha,
                                   "rules": rules_file, "sets": sets, "keep": keep})
-    result = search(game, targets, space, policy, n0, seed, rules_file, sets, scheduler, alpha,
-                    budget, time_limit, keep, state=state)
-    keys = [parse_space(s)[0] for s in space]
-    if out:
-        from analyzer.tune_report import write_search_outputs
+    with lock:
+        result = search(game, targets, space, policy, n0, seed, rules_file, sets, scheduler,
+                        alpha, budget, time_limit, keep, state=state)
+        keys = build_space_keys(game, targets, space)
+        if out:
+            from analyzer.tune_report import write_search_outputs
 
-        result["files"] = write_search_outputs(result, keys, Path(out), chart)
-        note(f"wrote {', '.join(result['files'])}")
-
-    def render():
-        names = list(dict.fromkeys(t.split()[0] for t in result["targets"]))
-        rows = []
-        for r in result["rows"]:
-            line = [r["cell"], r["verdict"] + (f" ({r['failed_on']})" if r["failed_on"] else "")]
-            for name in names:
-                st = r.get(name)
-                line.append("—" if st is None else
-                            f"{st['estimate']:.4g} [{st['ci_low']:.4g}, {st['ci_high']:.4g}]")
-            line.append(f"{r['n']:,}")
-            rows.append(line)
-        order = {"meets": 0, "undecided": 1, "fails": 2}
-        rows.sort(key=lambda x: order[x[1].split()[0]])
-        saving = result["saving"]
-        return "\n".join([
-            f"tune {game} --target: {result['cells']} cells; targets: "
-            + "; ".join(result["targets"]),
-            table(rows, ["cell", "verdict", *names, "n"], "ll" + "l" * len(names) + "r"),
-            f"meets {result['meets']}, fails {result['fails']}, undecided "
-            f"{result['undecided']} (stopped: {result['stopped_by']}); eliminated by target: "
-            + (", ".join(f"{k}: {v}" for k, v in result["eliminated_by_target"].items())
-               or "none"),
-            f"trials spent {result['trials_spent']:,}; a full grid at the final precision: "
-            f"{result['full_grid_trials']:,}"
-            + (f" ({saving:.1f}× more)" if saving else ""),
-            f"method: {result['method']}"])
-
-    emit(result, as_json, render)
+            result["files"] = write_search_outputs(result, keys, Path(out), chart)
+            note(f"wrote {', '.join(result['files'])}")
+    emit(result, as_json, lambda: render_search(result, keys, out))
 
 
 def _write_outputs(result: dict, target, chart: bool = True) -> list[str]:

@@ -8,8 +8,9 @@ module     what belongs there
 ========== ==================================================================================
 rules.py   the rules dataclass (one ``rule(...)`` per house-rule key), deck/data files, notation
 exact.py   exact solvers (dynamic programming, enumeration); no pandas, no matplotlib
-play.py    policies and bots, the wrappers that turn rules + policy into kernel jobs, and the
-           pure-Python references of each kernel
+play.py    policies and bots (their declared knobs), the wrappers that turn rules + policy into
+           kernel jobs, and the pure-Python references of each kernel; never imports advice.py
+lineup.py  what a --policy/--seats/--vs text means (``FAMILIES``); the only reader of rule:FILE
 cli.py     its Typer sub-app: parses options, calls the modules above, prints
 report.py  report parts (``PARTS``), tables and charts (a chart used by a command lives here)
 tune.py    tuning metrics (``METRICS``)

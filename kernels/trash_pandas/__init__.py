@@ -6,8 +6,10 @@ calibration loop is in ``calibration.py`` (not re-exported). The exact solver is
 (analyzer/games/trash_pandas/exact.py). Whole games: :func:`play_games` (whole_games.py, over
 whole.py, whole_state.py and whole_bots.py; sum columns named by :func:`column_names`) and
 :func:`decide_blocks` (whole_decide.py: a position played out for each choice on common random
-numbers); a line-up with a ``rollout:K`` bot runs their twins in whole_rollout.py (imported
-only then). Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
+numbers, each trial's unseen cards drawn by :func:`sample_world`, belief.py: the belief about
+the cards a seat cannot see, also used by the ``rollout:K`` bot); a line-up with a ``rollout:K``
+bot runs their twins in whole_rollout.py (imported only then). The belief's self-play data:
+belief_data.py. Only entry points and the sum columns (:data:`COLUMNS`) are re-exported.
 """
 from kernels.lazy import lazy_exports
 
@@ -23,6 +25,7 @@ _WHERE = {
     "play_games": "kernels.trash_pandas.whole_games",
     "column_names": "kernels.trash_pandas.whole_games",
     "decide_blocks": "kernels.trash_pandas.whole_decide",
+    "sample_world": "kernels.trash_pandas.belief",
 }
 
 __getattr__, __all__ = lazy_exports(globals(), _WHERE)

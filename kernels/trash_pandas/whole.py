@@ -6,10 +6,14 @@ Setup: the pile holds ``copies``; seat i draws ``deal[i]`` cards in seat order. 
 A turn (main, cap 6; after collecting all six, a bonus turn with cap ``bonus_cap``):
 
 * roll phase: roll ``randint(6)``; the bot answers take / Blammo! (ignore, roll again) /
-  Nanners (cancel, stop). A repeat taken is a bust: tokens go back and the player draws one
-  card (``consolation`` 0 mandatory, 1 optional: the bot chooses). Below the cap the bot rolls
-  again or stops; on any stop (Nanners included, not at the cap) the opponents in seat order
-  after the player may discard Yum Yum: the first who does forces one more roll.
+  Nanners (cancel, stop). A repeat the bot would take is, under ``feesh_timing = any``
+  (``rules[RULE_FEESH]`` 0, the rulebook), offered to its Feesh: a usable Feesh fetches a
+  Blammo! or Nanners from the discard pile, spent at once (whole_bots.feesh_save). A repeat
+  taken is a bust: tokens go back; under ``shiny_timing = any`` (RULE_SHINY 0) the player may
+  still play Shiny (its own turn); then it draws one card (``consolation`` 0 mandatory,
+  1 optional: the bot chooses). Below the cap the bot rolls again or stops; on any stop (Nanners
+  included, not at the cap) the opponents in seat order after the player may discard Yum Yum:
+  the first who does forces one more roll.
 * resolve phase: recycle → a token not held (nothing when all six are held in the main turn);
   MMM Pie! doubles distinct tokens (one each); then in this order: trash (draw 2), trash-tree
   (draw 1 now, or stash 1 at the stash step), mask (draw and reveal: the card goes to the player's
@@ -20,8 +24,12 @@ A turn (main, cap 6; after collecting all six, a bonus turn with cap ``bonus_cap
 * steals: the target may block with Doggo (draw 2) or Kitteh (steal back the same kind — a
   random hand card, or a random stashed card — which is itself a steal that can be blocked);
   a blocked steal takes nothing.
-* a card gained during a turn (by anyone) cannot be played for its action until the turn ends
-  (the bonus turn is the same turn); the Feesh card is not "gained".
+* the lock (``rules[RULE_LOCK]``): 0 (the rulebook) — a card the active player gains during its
+  turn cannot be played for its action until that turn ends, and the bonus turn is a new turn
+  for this (the main turn's gains unlock when it starts); other players' new cards (Doggo
+  draws, Kitteh steal-backs) are not locked. 1 (``gain_lock = all``) — every player's gains are
+  locked until the whole turn, bonus turn included, ends. Either way a gained card may be
+  stashed, and the card a Feesh fetches is not "gained".
 * the game ends after the turn in which the last card was drawn; stashes score (state.py).
 
 Random numbers: one xoshiro256** stream per game (kernels/rng.py, array state ``s``); every draw,
@@ -46,15 +54,17 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, 
 
 COUNTERS = ("main_turns", "main_busts", "sixes", "bonus_turns", "bonus_busts", "rolls",
             "blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny",
-            "paw_steals", "shiny_steals", "mask_reactions", "stashed")
+            "paw_steals", "shiny_steals", "mask_reactions", "stashed", "feesh_saves",
+            "consolation_declined")
 (C_MAIN, C_MBUST, C_SIX, C_BONUS, C_BBUST, C_ROLLS, C_BLAMMO, C_NANNERS, C_YUM, C_DOGGO,
- C_KITTEH, C_PIE, C_FEESH, C_SHINY, C_PAW, C_SHSTEAL, C_MASK, C_STASHED) = range(18)
+ C_KITTEH, C_PIE, C_FEESH, C_SHINY, C_PAW, C_SHSTEAL, C_MASK, C_STASHED, C_FSAVE,
+ C_DECLINED) = range(20)
 NC = len(COUNTERS)
 C_VIOL = NC  # conservation violations (turns after which a check failed)
 NACC = NC + 1
 (RULE_BONUS, RULE_CAP, RULE_CONSOLATION, RULE_CHECK, RULE_MAXTURNS, RULE_MASK, RULE_CHAIN,
- RULE_TIE) = range(8)
-NRULES = 8
+ RULE_TIE, RULE_FEESH, RULE_LOCK, RULE_SHINY) = range(11)
+NRULES = 11
 BUST, STOPPED, SIX = 0, 1, 2
 ENTRY_ROLL, ENTRY_STOP, ENTRY_FACE = 0, 1, 2
 MAXTURNS = 2000
@@ -70,17 +80,37 @@ def _popcount(h):
 
 
 @njit(cache=True, _nrt=False)
-def _receive(g, p, t):
+def _locked(p, active, rules):
+    """Whether a card p gains now is locked for the rest of the turn: always under the house
+    rule ``gain_lock = all`` (RULE_LOCK 1); under the rulebook's reading (0) only the active
+    player's own gains are."""
+    return rules[RULE_LOCK] != 0 or p == active
+
+
+@njit(cache=True, _nrt=False)
+def _receive(g, p, t, active, rules):
+    """A card of type t moves into p's hand by a steal (locked as :func:`_locked` says)."""
     g[HAND + p, t] += 1
-    g[GAIN + p, t] += 1
+    if _locked(p, active, rules):
+        g[GAIN + p, t] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _draw_off_turn(g, p, active, rules, s):
+    """p draws one card (whole_state.draw marks it gained); unlocked again when p is not the
+    active player and the rulebook's lock applies."""
+    t = draw(g, p, s)
+    if t >= 0 and not _locked(p, active, rules):
+        g[GAIN + p, t] -= 1
 
 
 @njit(cache=True, _nrt=False)
 def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
     """A Paw (hand) or Shiny (stash) steal with Doggo/Kitteh blocks and Kitteh chains.
     ``first_type`` ≥ 0: the Shiny takes a face-up card of that type; −1: the Shiny takes a
-    random face-down card. Steal-backs take a random card (hand, or any stashed card). Returns 1
-    if a card moved to the original thief, 0 otherwise."""
+    random face-down card. Steal-backs take a random card (hand, or any stashed card). The
+    original thief is the active player (the lock of cards gained this turn: :func:`_locked`).
+    Returns 1 if a card moved to the original thief, 0 otherwise."""
     first = True
     original = thief
     while True:
@@ -90,8 +120,8 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
         if b == B.USE_DOGGO:
             play_card(g, victim, DOGGO)
             acc[C_DOGGO] += 1
-            draw(g, victim, s)
-            draw(g, victim, s)
+            _draw_off_turn(g, victim, original, rules, s)
+            _draw_off_turn(g, victim, original, rules, s)
             return 0
         if b == B.USE_KITTEH:
             play_card(g, victim, KITTEH)
@@ -107,7 +137,7 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
             for t in range(NT):
                 if k < g[HAND + victim, t]:
                     leave_hand(g, victim, t)
-                    _receive(g, thief, t)
+                    _receive(g, thief, t, original, rules)
                     break
                 k -= g[HAND + victim, t]
             return 1 if thief == original else 0
@@ -115,7 +145,7 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
             if g[UP + victim, first_type] < 1:
                 return 0
             take_stash_card(g, victim, first_type, True)
-            _receive(g, thief, first_type)
+            _receive(g, thief, first_type, original, rules)
             return 1
         total = 0
         for t in range(NT):
@@ -127,13 +157,13 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
             down = g[STASH + victim, t] - g[UP + victim, t]
             if k < down:
                 take_stash_card(g, victim, t, False)
-                _receive(g, thief, t)
+                _receive(g, thief, t, original, rules)
                 break
             k -= down
             if not first:
                 if k < g[UP + victim, t]:
                     take_stash_card(g, victim, t, True)
-                    _receive(g, thief, t)
+                    _receive(g, thief, t, original, rules)
                     break
                 k -= g[UP + victim, t]
         return 1 if thief == original else 0
@@ -157,6 +187,28 @@ def _mask(g, a, bots, pts, per_card, rules, acc, s):
     acc[C_MASK] += reactions
     for _ in range(reactions):
         draw(g, a, s)
+
+
+@njit(cache=True, _nrt=False)
+def feesh_fetch(g, a, t, acc):
+    """Player a discards a Feesh and takes a card of type t from the discard pile into hand,
+    not marked gained (usable this turn: the rules page's exception)."""
+    play_card(g, a, FEESH)
+    acc[C_FEESH] += 1
+    g[DISC, t] -= 1
+    g[HAND + a, t] += 1
+
+
+@njit(cache=True, _nrt=False)
+def shiny_plays(g, a, bots, pts, per_card, rules, acc, s):
+    """Player a plays Shiny after Shiny while its bot picks a target (whole_bots.shiny_pick)."""
+    while True:
+        q, t = B.shiny_pick(g, a, bots[a], pts, per_card, s)
+        if q < 0:
+            break
+        play_card(g, a, SHINY)
+        acc[C_SHINY] += 1
+        acc[C_SHSTEAL] += steal(g, a, q, True, t, bots, rules, acc, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -197,17 +249,8 @@ def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
         t = B.feesh_pick(g, a, bot, pts, per_card, s)
         if t < 0:
             break
-        play_card(g, a, FEESH)
-        acc[C_FEESH] += 1
-        g[DISC, t] -= 1
-        g[HAND + a, t] += 1
-    while True:
-        q, t = B.shiny_pick(g, a, bot, pts, per_card, s)
-        if q < 0:
-            break
-        play_card(g, a, SHINY)
-        acc[C_SHINY] += 1
-        acc[C_SHSTEAL] += steal(g, a, q, True, t, bots, rules, acc, s)
+        feesh_fetch(g, a, t, acc)
+    shiny_plays(g, a, bots, pts, per_card, rules, acc, s)
     for _ in range(2 * w[1] + later):
         t = B.stash_pick(g, a, bot, pts, per_card, s)
         if t < 0:
@@ -236,8 +279,10 @@ def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, 
 def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
                rules, roll_tab, after_tab, acc, s):
     """Roll until a bust, a stop or the cap. ``entry``: 0 roll now, 1 stop now, 2 the face
-    ``entry_face`` was just rolled and ``entry_choice`` (take/Blammo!/Nanners) is played.
-    Returns (BUST | STOPPED | SIX, held)."""
+    ``entry_face`` was just rolled and ``entry_choice`` is played: take, Blammo!, Nanners, or
+    (whole_bots ``FEESH_BLAMMO``/``FEESH_NANNERS``) a Feesh for that card from the discard pile,
+    spent at once. A repeat the bot would take (a bust) under ``feesh_timing = any`` (RULE_FEESH
+    0) is first offered to whole_bots.feesh_save. Returns (BUST | STOPPED | SIX, held)."""
     bot = bots[a]
     cap = 6 if mode == 0 else rules[RULE_CAP]
     nh = _popcount(held)
@@ -263,7 +308,14 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per
             acc[C_ROLLS] += 1
             d = after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies,
                                   rules, roll_tab, after_tab, s)
+            if d == B.TAKE and (held >> face) & 1 and rules[RULE_FEESH] == 0:
+                d = B.feesh_save(g, a, bot, held, mode, face, roll_tab, after_tab, s)
         action = ENTRY_ROLL
+        if d == B.FEESH_BLAMMO or d == B.FEESH_NANNERS:
+            t = BLAMMO if d == B.FEESH_BLAMMO else NANNERS
+            feesh_fetch(g, a, t, acc)
+            acc[C_FSAVE] += 1
+            d = B.USE_BLAMMO if t == BLAMMO else B.USE_NANNERS
         if d == B.USE_BLAMMO:
             play_card(g, a, BLAMMO)
             acc[C_BLAMMO] += 1
@@ -291,7 +343,9 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per
 def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
               rules, roll_tab, after_tab, acc, s, w):
     """Player a's whole turn (with its bonus turn) from the given entry point; clears every
-    player's gained cards at the end."""
+    player's gained cards at the end (and a's at the start of the bonus turn under the
+    rulebook's lock, RULE_LOCK 0). After a bust: Shiny plays (RULE_SHINY 0), then the
+    consolation draw (declined only when optional and the bot says so)."""
     if mode == 0 and entry == ENTRY_ROLL and held == 0:
         acc[C_MAIN] += 1
     while True:
@@ -300,8 +354,12 @@ def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_
         entry = ENTRY_ROLL
         if res == BUST:
             acc[C_MBUST if mode == 0 else C_BBUST] += 1
-            if rules[RULE_CONSOLATION] == 0 or B.takes_consolation(g, a, bots[a], s):
+            if rules[RULE_SHINY] == 0:  # Shiny on the player's own turn, a busted one too
+                shiny_plays(g, a, bots, pts, per_card, rules, acc, s)
+            if rules[RULE_CONSOLATION] == 0 or B.takes_consolation(g, a, bots[a], pts, per_card, s):
                 draw(g, a, s)
+            else:
+                acc[C_DECLINED] += 1
             break
         resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w)
         if res == SIX and rules[RULE_BONUS] != 0:
@@ -309,6 +367,9 @@ def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_
             acc[C_BONUS] += 1
             mode = 1
             held = 0
+            if rules[RULE_LOCK] == 0:  # a new turn for the lock: the main turn's gains unlock
+                for t in range(NT):
+                    g[GAIN + a, t] = 0
             continue
         if res == SIX:
             acc[C_SIX] += 1

@@ -23,6 +23,10 @@ into the twin engine kernels/trash_pandas/whole_tables.py); the plain engine's
 :func:`keep_rolling` has no table branch, so the other bots pay nothing for it.
 A bot reads its own hand, every stash's face-up cards, its own whole stash, the stash and hand
 sizes, the discard pile and the cards left; never an opponent's hand or face-down cards.
+Two knobs sit after the table words: ``bot[K_FSAVES]`` (``feesh-saves``: play a Feesh for a
+discarded Blammo!/Nanners to save a repeat, :func:`feesh_save`) and ``bot[K_DECLINE]``
+(``decline-last-card``: when an optional consolation draw is declined,
+:func:`takes_consolation`).
 
 Solver tables (built by analyzer/games/trash_pandas_policy.py ``build_tables`` with B = N = P = 3):
 ``roll_tab`` uint8[2·64·4·4·4] and ``after_tab`` uint8[2·64·4·4·4·6], index
@@ -34,22 +38,25 @@ Token indices: 0 trash, 1 trees, 2 trash-tree, 3 paw, 4 mask, 5 recycle.
 from numba import njit
 
 from kernels.rng import randint
-from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, GAIN, HAND, KITTEH, NANNERS,
-                                              NT, PIE, SC, SHINY, STASH, UP, YUMYUM, hand_size,
-                                              stash_size)
+from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, HAND, KITTEH,
+                                              NANNERS, NT, PIE, SC, SHINY, STASH, UP, YUMYUM,
+                                              hand_size, stash_size)
 
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
  K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS, K_BAND, K_CUT1, K_CUT2, K_STOP2,
  K_STOP3, K_TROWS) = range(22)
 K_TABLE = 22  # rule table rows: K_TROWS rows of TROW words from here
 TROW, TMAXROWS = 6, 4
-NK = K_TABLE + TROW * TMAXROWS
+K_FSAVES = K_TABLE + TROW * TMAXROWS  # Feesh fetches a Blammo!/Nanners to save a repeat
+K_DECLINE = K_FSAVES + 1  # an optional consolation draw: 0 always drawn, 1 not when trailing
+NK = K_DECLINE + 1
 BAND_NONE, BAND_DECK, BAND_BEHIND, BAND_TABLE = 0, 1, 2, 3
 OP_LE, OP_GE = 0, 1
 # features a stop rule table reads (analyzer/advice/table.py; F_ZERO the constant 0)
 F_ZERO, F_TOKENS, F_BONUS, F_DECK, F_BEHIND, F_HAND, F_SAVES = range(7)
 HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
+FEESH_BLAMMO, FEESH_NANNERS = 3, 4  # a Feesh for that card from the discard pile, spent at once
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
 
 
@@ -64,27 +71,81 @@ def _clip3(x):
 
 
 @njit(cache=True, _nrt=False)
+def _none_or_one_of(s, first_ok, second_ok, none, first, second):
+    """A random bot's pick, uniform over ``none`` and whichever of ``first``/``second`` is
+    allowed (one ``randint``)."""
+    k = randint(s, 1 + first_ok + second_ok)
+    if k == 0:
+        return none
+    if k == 1 and first_ok:
+        return first
+    return second
+
+
+@njit(cache=True, _nrt=False)
+def _table_index(g, p, mode, held, extra_b, extra_n):
+    """The solver tables' index (module doc) with ``extra_b``/``extra_n`` more usable
+    Blammo!/Nanners than p holds."""
+    b = _clip3(_usable(g, p, BLAMMO) + extra_b)
+    n = _clip3(_usable(g, p, NANNERS) + extra_n)
+    return (((mode * 64 + held) * 4 + b) * 4 + n) * 4 + _clip3(_usable(g, p, PIE))
+
+
+@njit(cache=True, _nrt=False)
 def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     """After rolling ``face``: 0 take it (a bust if held), 1 spend Blammo!, 2 spend Nanners."""
     b = _usable(g, p, BLAMMO)
     n = _usable(g, p, NANNERS)
     kind = int(bot[0])
     if kind == SOLVER:
-        i = (((mode * 64 + held) * 4 + _clip3(b)) * 4 + _clip3(n)) * 4 + _clip3(_usable(g, p, PIE))
-        return int(after_tab[i * 6 + face])
+        return int(after_tab[_table_index(g, p, mode, held, 0, 0) * 6 + face])
     if not (held >> face) & 1:
         return TAKE
     if kind == RANDOM:
-        k = randint(s, 1 + (b > 0) + (n > 0))
-        if k == 0:
-            return TAKE
-        if k == 1 and b > 0:
-            return USE_BLAMMO
-        return USE_NANNERS
+        return _none_or_one_of(s, b > 0, n > 0, TAKE, USE_BLAMMO, USE_NANNERS)
     if bot[K_BLAMMO] > 0 and b > 0:
         return USE_BLAMMO
     if bot[K_NANNERS] > 0 and n > 0:
         return USE_NANNERS
+    return TAKE
+
+
+@njit(cache=True, _nrt=False)
+def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
+    """p rolled ``face``, a repeat it would take (a bust): TAKE, or FEESH_BLAMMO/FEESH_NANNERS to
+    play a usable Feesh for that card from the discard pile and spend it at once (the rulebook's
+    own use of Feesh; the engine asks only under ``feesh_timing = any``).
+    Heuristic (and a rollout seat, whose base bot it is), knob ``K_FSAVES`` on: a Blammo! if
+    ``blammo-saves`` is on and p holds no usable Blammo!, else a Nanners likewise (a rollout seat
+    that took the bust holding a save card chose to: TAKE). Solver, same knob: the card its
+    after-roll table would spend on this repeat holding one more of it (fetching and spending
+    costs one card, the Feesh, as spending a held card does). Random: uniform over take and the
+    fetches the discard pile allows (one ``randint``)."""
+    if _usable(g, p, FEESH) < 1:
+        return TAKE
+    db = g[DISC, BLAMMO] > 0
+    dn = g[DISC, NANNERS] > 0
+    if not db and not dn:
+        return TAKE
+    kind = int(bot[0])
+    if kind == RANDOM:
+        return _none_or_one_of(s, db, dn, TAKE, FEESH_BLAMMO, FEESH_NANNERS)
+    if bot[K_FSAVES] <= 0:
+        return TAKE
+    if kind == SOLVER:
+        if db and after_tab[_table_index(g, p, mode, held, 1, 0) * 6 + face] == USE_BLAMMO:
+            return FEESH_BLAMMO
+        if dn and after_tab[_table_index(g, p, mode, held, 0, 1) * 6 + face] == USE_NANNERS:
+            return FEESH_NANNERS
+        return TAKE
+    hb = _usable(g, p, BLAMMO) > 0
+    hn = _usable(g, p, NANNERS) > 0
+    if kind == ROLLOUT and (hb or hn):
+        return TAKE
+    if db and bot[K_BLAMMO] > 0 and not hb:
+        return FEESH_BLAMMO
+    if dn and bot[K_NANNERS] > 0 and not hn:
+        return FEESH_NANNERS
     return TAKE
 
 
@@ -94,9 +155,7 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     that plays them asks :func:`keep_rolling_tables` (kernels/trash_pandas/whole_tables.py)."""
     kind = int(bot[0])
     if kind == SOLVER:
-        i = ((((mode * 64 + held) * 4 + _clip3(_usable(g, p, BLAMMO))) * 4
-              + _clip3(_usable(g, p, NANNERS))) * 4 + _clip3(_usable(g, p, PIE)))
-        return roll_tab[i] == 1
+        return roll_tab[_table_index(g, p, mode, held, 0, 0)] == 1
     if kind == RANDOM:
         return randint(s, 2) == 1
     band = int(bot[K_BAND])
@@ -189,12 +248,7 @@ def block_choice(g, v, bot, s):
     if not d and not k:
         return NO_BLOCK
     if int(bot[0]) == RANDOM:
-        c = randint(s, 1 + d + k)
-        if c == 0:
-            return NO_BLOCK
-        if c == 1 and d:
-            return USE_DOGGO
-        return USE_KITTEH
+        return _none_or_one_of(s, d, k, NO_BLOCK, USE_DOGGO, USE_KITTEH)
     if bot[K_BLOCK] <= 0:
         return NO_BLOCK
     if k and (bot[K_KITTEH] > 0 or not d):
@@ -377,7 +431,7 @@ def steal_target(g, p, bot, from_stash, s):
 @njit(cache=True, _nrt=False)
 def feesh_pick(g, p, bot, pts, per_card, s):
     """The discard-pile card p fetches with a usable Feesh, or -1 not to play one."""
-    if _usable(g, p, 2) < 1:
+    if _usable(g, p, FEESH) < 1:
         return -1
     nd = 0
     for t in range(NT):
@@ -398,7 +452,7 @@ def feesh_pick(g, p, bot, pts, per_card, s):
     best = -1
     best_v = -1
     for t in range(NT):  # never a Feesh: fetching one to fetch again gains nothing
-        if g[DISC, t] > 0 and t != 2 and _scorable(t, pts, per_card):
+        if g[DISC, t] > 0 and t != FEESH and _scorable(t, pts, per_card):
             v = stash_gain(g, p, t, pts, per_card)
             if v > best_v:
                 best, best_v = t, v
@@ -431,8 +485,64 @@ def shiny_pick(g, p, bot, pts, per_card, s):
 
 
 @njit(cache=True, _nrt=False)
-def takes_consolation(g, p, bot, s):
-    """With an optional consolation draw: the heuristic always draws, random flips a coin."""
+def _seen_count(g, p, j, t):
+    """Cards of type t in j's stash as seat p sees them: its own whole stash, others' face-up."""
+    return g[STASH + j, t] if j == p else g[UP + j, t]
+
+
+@njit(cache=True, _nrt=False)
+def seen_points(g, p, q, pts, per_card):
+    """q's end-of-game points if the stashes were what seat p sees (its own whole stash, the
+    others' face-up cards): the rules page's scoring (dense places, a tied group p_i − 1, floor
+    0). Face-down cards can only add to their owner's counts, so for p this is an upper bound of
+    its points; with two players it is also a lower bound of the opponent's when every place's
+    points minus one are at least the next place's (true of the shipped deck: 5/3/1, 6/2/1,
+    4/2/1), since one more card then never lowers its owner's points."""
+    players = g[SC, 2]
+    total = 0
+    for t in range(NT):
+        c = _seen_count(g, p, q, t)
+        if per_card[t] > 0:
+            total += c * per_card[t]
+            continue
+        if c <= 0:
+            continue
+        place = 0
+        tied = False
+        for j in range(players):
+            cj = _seen_count(g, p, j, t)
+            if j != q and cj == c:
+                tied = True
+            if cj > c:
+                dup = False
+                for k in range(j):
+                    if _seen_count(g, p, k, t) == cj:
+                        dup = True
+                if not dup:
+                    place += 1
+        v = pts[t, place] if place < 3 else 0
+        if tied and v > 0:
+            v -= 1
+        total += v
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def takes_consolation(g, p, bot, pts, per_card, s):
+    """With an optional consolation draw (p has just busted): random flips a coin; the
+    heuristic and the solver with ``K_DECLINE`` = 1 (``decline-last-card=trailing``) decline
+    only when the draw would take the last card of the pile — which ends the game after this
+    turn — while p's points as it sees them (:func:`seen_points`) are below some opponent's:
+    the game would then end with p behind (surely with two players and the shipped deck:
+    p's count is an upper bound and the opponent's a lower one, so declining cannot lose a win
+    there), and declining leaves the others the chance to end it later and p the chance to
+    catch up; with ``K_DECLINE`` = 0 they always draw."""
     if int(bot[0]) == RANDOM:
         return randint(s, 2) == 1
+    if bot[K_DECLINE] <= 0 or g[SC, 0] != 1:
+        return True
+    mine = seen_points(g, p, p, pts, per_card)
+    for q in range(g[SC, 2]):
+        if q != p and seen_points(g, p, q, pts, per_card) > mine:
+            return False
     return True

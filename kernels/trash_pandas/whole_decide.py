@@ -4,13 +4,15 @@ Model
 -----
 The position (state array ``g0``, kernels/trash_pandas/whole_state.py layout) holds what the
 deciding player ``me`` knows: its hand and whole stash, every face-up card, the discard pile, the
-cards left. The unseen cards (``pool`` int64[8] by type: deck file minus everything known) are
-dealt at random each trial — ``opp_hand[q]`` cards into q's hand, then ``opp_down[q]`` into q's
-face-down stash, opponents in seat order, one ``randint`` per card — and the rest form the draw
-pile (determinization). Then every choice ``c`` (row of ``choices`` int64[C, 3]: entry 0 roll now,
-1 stop now, 2 a rolled face; the face; take 0/Blammo! 1/Nanners 2) continues ``me``'s turn from the
-same state and the same random stream (common random numbers), the bots play the game to its end,
-and ``me``'s win share (ties shared) is recorded.
+cards left. Each trial draws one world from the belief ``bp`` about the unseen cards (``pool``
+int64[8] by type: deck file minus everything known; ``opp_hand[q]`` cards in q's hand,
+``opp_down[q]`` in q's face-down stash, the rest the draw pile): kernels/trash_pandas/belief.py
+``sample_world``, on the trial's stream. Then every choice ``c`` (row of ``choices`` int64[C, 3]:
+entry 0 roll now, 1 stop now, 2 a rolled face; the face; take 0/Blammo! 1/Nanners 2) continues
+``me``'s turn from that same world and the same random stream (common random numbers: the
+choices share the deal), the bots play the game to its end, and ``me``'s win share (1/k for a
+win shared by k players) is recorded. Given a full state as ``g0`` and nothing unseen (``pool0``,
+``opp_hand`` and ``opp_down`` zero), every trial plays that true state itself.
 
 Per-block sums (float64[m, 4·C]): for choice c, columns 4c Σw, 4c+1 Σw², 4c+2 Σ(w_c − w_0),
 4c+3 Σ(w_c − w_0)² (the paired difference with choice 0).
@@ -19,29 +21,20 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import seed_trial
+from kernels.trash_pandas.belief import sample_world
 from kernels.trash_pandas.whole import NACC, continue_game, win_share
-from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, SC, deal_unseen
-
-
-@njit(cache=True)
-def determinize(g, g0, pool0, pool, opp_hand, opp_down, me, s):
-    """Copy ``g0`` into ``g`` and deal the unseen ``pool0`` (module doc)."""
-    for r in range(NROWS):
-        for t in range(NT):
-            g[r, t] = g0[r, t]
-    for t in range(NT):
-        pool[t] = pool0[t]
-    deal_unseen(g, pool, opp_hand, opp_down, me, s)
+from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, SC
 
 
 @njit(cache=True, parallel=True)
 def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, choices, bots,
-                  pts, per_card, copies, rules, roll_tab, after_tab):
+                  pts, per_card, copies, rules, roll_tab, after_tab, bp):
     """Per-block sums of ``me``'s win share after each choice (module doc).
 
     keys uint64[m, 4], counts int64[m] trials per block; g0 int64[19, 8]; pool0 int64[8];
-    opp_hand/opp_down int64[4]; choices int64[C, 3]; bots float64[4, NK]; the rest as
-    engine.play_games.
+    opp_hand/opp_down int64[4]; choices int64[C, 3]; bots float64[4, NK]; bp the belief's
+    parameter vector (belief.py; its feasibility is checked by the caller); the rest as
+    whole_games.play_games.
     """
     m = keys.shape[0]
     nc = choices.shape[0]
@@ -49,7 +42,6 @@ def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, c
     for blk in prange(m):
         g = np.zeros((NROWS, NT), dtype=np.int64)
         gd = np.zeros((NROWS, NT), dtype=np.int64)
-        pool = np.zeros(NT, dtype=np.int64)
         s = np.zeros(4, dtype=np.uint64)
         sd = np.zeros(4, dtype=np.uint64)
         acc = np.zeros(NACC, dtype=np.float64)
@@ -58,7 +50,7 @@ def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, c
         players = g0[SC, 2]
         for t in range(counts[blk]):
             seed_trial(keys[blk], t, s)
-            determinize(gd, g0, pool0, pool, opp_hand, opp_down, me, s)
+            sample_world(gd, g0, pool0, opp_hand, opp_down, me, bp, s)
             first = 0.0
             for c in range(nc):
                 g[:, :] = gd

@@ -79,9 +79,11 @@ def play_games(keys, counts, players, copies, pts, per_card, deal, rules, lineup
     """Whole games, per-block sums (columns: :func:`column_names`).
 
     keys int64/uint64[m, 4] block keys; counts int64[m] games per block; copies int64[8];
-    pts int64[8, 3]; per_card int64[8]; deal int64[4] cards dealt to seat i; rules int64[8]
+    pts int64[8, 3]; per_card int64[8]; deal int64[4] cards dealt to seat i; rules int64[11]
     (bonus turn 0/1, bonus cap, consolation 0 mandatory/1 optional, conservation check 0/1,
-    turn cap, Mask card 0 to hand/1 to discard, Kitteh chains 0/1, tie 0 tie-breaks/1 shared);
+    turn cap, Mask card 0 to hand/1 to discard, Kitteh chains 0/1, tie 0 tie-breaks/1 shared,
+    Feesh 0 any moment of the own turn/1 resolve only, lock 0 the active player's gains/1 every
+    player's through the bonus turn, Shiny 0 any moment of the own turn/1 resolve only);
     lineups float64[L, 4, NK] bot knobs per line-up and seat; roll_tab/after_tab the solver
     tables (bots.py). Game t of a block replays the same stream for every line-up
     (common random numbers: the same deal, the same dice until the decisions differ).

@@ -10,9 +10,11 @@ seat ``a`` compares its legal choices c (stop/roll; take = bust/Blammo!/Nanners)
     V(c) = (1/K) Σ_k share_a(game played to its end from world k after choice c),
 
 where world k deals the cards ``a`` cannot see (opponents' hands and face-down stashes, the draw
-pile) consistently at random from what it can see (kernels/trash_pandas/whole_state.py
-``deal_unseen``: the unseen pool is the deck file minus its hand, every face-up card, its own
-face-down cards and the discard pile; each opponent keeps its hand size and face-down count), and
+pile) from the belief that knows the bots' stash rule (kernels/trash_pandas/belief.py
+``rule_params``: a uniform deal of the unseen pool — the deck file minus its hand, every face-up
+card, its own face-down cards and the discard pile — in which each opponent keeps its hand size
+and face-down count and a face-down stash holds only types its bot stashes; the learned tilt of
+``decide``'s default belief is not available inside the engine) and
 share_a is its win share (ties shared, whole.py ``win_share``). Every choice is played in the same
 world on the same random stream (common random numbers). The rest of the game is played by the
 *base* bots: every seat by its own bot, a rollout seat by the heuristic bot with the same knobs.
@@ -55,8 +57,9 @@ from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas import whole_decide as D
 from kernels.trash_pandas import whole_games as G
 from kernels.trash_pandas import whole_tables as T
-from kernels.trash_pandas.whole_state import (BLAMMO, DECK, GAIN, HAND, MAXP, NANNERS, NROWS,
-                                              NT, SC, STASH, UP, deal_unseen)
+from kernels.trash_pandas.belief import (RULE_SIZE, open_params, public_view, rule_params,
+                                         sample_world)
+from kernels.trash_pandas.whole_state import BLAMMO, GAIN, HAND, MAXP, NANNERS, NROWS, NT, SC
 from kernels.twin import twin
 
 
@@ -71,31 +74,19 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
     for q in range(MAXP):
         if int(base[q, B.K_KIND]) == B.ROLLOUT:
             base[q, B.K_KIND] = B.HEURISTIC
-    view = g.copy()  # what seat a sees: hidden cards removed and counted
+    view = np.zeros((NROWS, NT), dtype=np.int64)  # what seat a sees, and what it cannot
     pool = np.zeros(NT, dtype=np.int64)
     opp_hand = np.zeros(MAXP, dtype=np.int64)
     opp_down = np.zeros(MAXP, dtype=np.int64)
-    for t in range(NT):
-        pool[t] = g[DECK, t]
-        view[DECK, t] = 0
-    for q in range(players):
-        if q == a:
-            continue
-        for t in range(NT):
-            down = g[STASH + q, t] - g[UP + q, t]
-            pool[t] += g[HAND + q, t] + down
-            opp_hand[q] += g[HAND + q, t]
-            opp_down[q] += down
-            view[HAND + q, t] = 0
-            view[GAIN + q, t] = 0
-            view[STASH + q, t] = g[UP + q, t]
+    public_view(g, a, view, pool, opp_hand, opp_down)
+    bp = np.zeros(RULE_SIZE, dtype=np.float64)
+    rule_params(bp, bots, pts, per_card)
     x = next_u64(s)
     key = np.empty(4, dtype=np.uint64)
     for j in range(4):
         key[j] = mix64(x ^ (np.uint64(j) * GOLDEN))
     world = np.zeros((NROWS, NT), dtype=np.int64)
     gc = np.zeros((NROWS, NT), dtype=np.int64)
-    left = np.zeros(NT, dtype=np.int64)
     sw = np.zeros(4, dtype=np.uint64)
     sc = np.zeros(4, dtype=np.uint64)
     acc = np.zeros(W.NACC, dtype=np.float64)
@@ -104,9 +95,10 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
     sums = np.zeros(2 * nch, dtype=np.float64)  # Σ share_c, then Σ (share_c − share_0)²
     for k in range(int(bots[a, B.K_ROLLOUTS])):
         seed_trial(key, k, sw)
-        world[:, :] = view
-        left[:] = pool
-        deal_unseen(world, left, opp_hand, opp_down, a, sw)
+        if not sample_world(world, view, pool, opp_hand, opp_down, a, bp, sw):
+            open_params(bp)  # a state the bots could not have reached: deal uniformly
+            seed_trial(key, k, sw)
+            sample_world(world, view, pool, opp_hand, opp_down, a, bp, sw)
         first = 0.0
         for c in range(nch):
             gc[:, :] = world

@@ -12,7 +12,7 @@ of :data:`CARDS`: 0 blammo, 1 doggo, 2 feesh, 3 kitteh, 4 pie, 5 nanners, 6 shin
   cards p may play for their action now (a gained card may still be stashed);
 * ``g[DISC, t]``      the public discard pile; ``g[DECK, t]`` the draw pile (as counts: a draw takes
   one card uniformly at random from the pile, which is the same law as drawing from a shuffled
-  pile and lets a decision position re-deal unseen cards by counts);
+  pile and lets a decision position deal unseen cards by counts);
 * ``g[SC, 0]`` cards left in the draw pile, ``g[SC, 1]`` 1 once the last card has been drawn,
   ``g[SC, 2]`` players.
 
@@ -24,6 +24,8 @@ not needed; a profile of play_games (perf, one core) put about 70% of its time i
 atomic instructions. Results are unchanged (tests/test_kernel_pins.py).
 
 The row and type indices live in layout.py (no Numba import, so parsing a position needs none).
+Dealing the cards a seat cannot see (``decide``, the ``rollout:K`` bot) is a belief's job:
+kernels/trash_pandas/belief.py.
 
 Conservation: for every type t, Σ_p (hand + stash) + discard + deck = copies[t].
 Removing a card from a hand other than by playing it (stash, stolen) uses up a gained card first
@@ -225,30 +227,3 @@ def conserved(g, copies, nplayers):
     for t in range(NT):
         n += g[DECK, t]
     return n == g[SC, 0]
-
-
-@njit(cache=True, _nrt=False)
-def deal_unseen(g, pool, opp_hand, opp_down, me, s):
-    """Determinization: deal the unseen cards ``pool`` (int64[8] by type; used up) at random,
-    ``opp_hand[q]`` into q's hand, then ``opp_down[q]`` into q's face-down stash, opponents in
-    seat order after ``me``, one ``randint`` per card; what is left becomes the draw pile."""
-    total = 0
-    for t in range(NT):
-        total += pool[t]
-    players = g[SC, 2]
-    for j in range(players):
-        q = (me + j) % players
-        if q == me:
-            continue
-        for row, n in ((HAND + q, opp_hand[q]), (STASH + q, opp_down[q])):
-            for _ in range(n):
-                k = randint(s, total)
-                for t in range(NT):
-                    if k < pool[t]:
-                        g[row, t] += 1
-                        pool[t] -= 1
-                        break
-                    k -= pool[t]
-                total -= 1
-    for t in range(NT):
-        g[DECK, t] = pool[t]

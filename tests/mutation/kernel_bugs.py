@@ -137,7 +137,8 @@ def main() -> int:
         result, seconds, note = run_bug(bug, scratch, args.timeout)
         rows.append((bug, result, seconds))
         print(f"{bug['id']:8s} {bug['file']:30s} {result:9s} {seconds:6.0f}  {bug['what']}"
-              + (f"\n{'':8s} {note}" if result == "error" else ""), flush=True)
+              + (f"\n{'':8s} {note}" if result in ("error", "caught") and note else ""),
+              flush=True)
     caught = sum(r in ("caught", "timeout") for _, r, _ in rows)
     judged = sum(r != "error" for _, r, _ in rows)
     print(f"\ncaught {caught} of {judged} ({caught / max(judged, 1):.0%}); "

@@ -72,6 +72,53 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
               "tests/test_blind_spots.py::test_batch_mean_hand_values",
               "tests/test_blind_spots.py::test_batch_mean_keeps_the_block_order_of_an_order"
               "_sensitive_sum"]),
+    # ---- issue 40: this round's code (decide, positions, whole-game statistics, advice,
+    # tune --target, reports). Each selection is the in-process tests of its modules; the
+    # contract tests (tests/test_*_contracts.py, tests/test_positions_by_hand.py) were written
+    # for these groups.
+    "gostop.decide": (["analyzer/games/gostop/decide.py", "analyzer/games/gostop/position.py"],
+                      ["tests/test_gostop_decide.py", "tests/test_positions_by_hand.py",
+                       "tests/test_sums_to_statistics_contracts.py",
+                       "tests/test_precision_contracts.py",
+                       "tests/test_decide_crn_contracts.py"
+                       "::test_gostop_go_minus_stop_is_the_go_value_shifted"]),
+    "gostop.play": (["analyzer/games/gostop/play.py"],
+                    ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
+                     "tests/test_precision_contracts.py", "tests/test_gostop_engine.py"]),
+    "canasta.decide": (["analyzer/games/canasta/decide.py", "analyzer/games/canasta/position.py"],
+                       ["tests/test_canasta_cli.py", "tests/test_canasta_first_choice.py",
+                        "tests/test_positions_by_hand.py",
+                        "tests/test_sums_to_statistics_contracts.py",
+                        "tests/test_precision_contracts.py",
+                        "tests/test_decide_crn_contracts.py"
+                        "::test_canasta_both_options_share_their_deals"]),
+    "canasta.play": (["analyzer/games/canasta/play.py"],
+                     ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
+                      "tests/test_canasta.py", "tests/test_canasta_cli.py"]),
+    "magdagdon.decide": (["analyzer/games/magdagdon/decide.py"],
+                         ["tests/test_magdagdon_sim.py", "tests/test_positions_by_hand.py",
+                          "tests/test_sums_to_statistics_contracts.py",
+                          "tests/test_magdagdon_reroll.py"]),
+    "ten.decide": (["analyzer/games/ten/decide.py", "analyzer/games/ten/position.py",
+                    "analyzer/games/ten/whole.py"],
+                   ["tests/test_ten_whole.py", "tests/test_ten_whole_rules.py",
+                    "tests/test_lineup_contracts.py", "tests/test_decide_crn_contracts.py",
+                    "tests/test_sums_to_statistics_contracts.py",
+                    "tests/test_precision_contracts.py"]),
+    "trash_pandas.decide": (["analyzer/games/trash_pandas/decide.py",
+                             "analyzer/games/trash_pandas/position.py",
+                             "analyzer/games/trash_pandas/whole.py"],
+                            ["tests/test_trash_pandas_whole_decide.py",
+                             "tests/test_trash_pandas_whole_engine.py",
+                             "tests/test_trash_pandas_whole_rules.py"]),
+    "advice": (["analyzer/advice/*.py"],
+               ["tests/test_advice.py", "tests/test_advice_policy.py",
+                "tests/test_advice_mistakes.py", "tests/test_canasta_rule_table.py",
+                "tests/test_gostop_rule_table.py", "tests/test_ten_table_bot.py"]),
+    "tune_target": (["analyzer/tune_target.py"], ["tests/test_tune_target.py"]),
+    "report": (["analyzer/report.py", "analyzer/report_params.py", "analyzer/report_site.py"],
+               ["tests/test_report_resume_contracts.py", "tests/test_report_tune.py",
+                "tests/test_games_registry.py"]),
 }
 
 

@@ -15,7 +15,7 @@ from analyzer.benchkit import BenchCase, BenchQuery, commands_warm
 
 def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
     """``n`` independent greedy rounds in pure Python; returns the mean round length."""
-    from analyzer.games.canasta.play import parse_policies, policy_array, rules_arrays
+    from analyzer.games.canasta.play import plain_policies, policy_array, rules_arrays
     from analyzer.games.canasta.rules import CanastaRules
 
     from analyzer.games.canasta.pyengine import python_engine
@@ -23,7 +23,7 @@ def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
     E = python_engine()
     rules = CanastaRules(players=players)
     rp, thr, reqv = rules_arrays(rules)
-    pol = policy_array(parse_policies("greedy", players))
+    pol = policy_array(plain_policies("greedy", players))
     rnd = random.Random(seed)
     hand, kit, un, can, pl, mcnt, stock, pile, g = E["new_state"](players)
     import numpy as np
@@ -43,28 +43,28 @@ def python_reference_rounds(n: int, seed: int, players: int = 2) -> float:
 
 
 def make_rounds_job(players: int = 2):
-    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.play import make_job, plain_policies
     from analyzer.games.canasta.rules import CanastaRules
     from kernels.canasta import MODE_ROUNDS
 
     rules = CanastaRules(players=players)
-    return make_job(MODE_ROUNDS, rules, parse_policies("greedy", players),
+    return make_job(MODE_ROUNDS, rules, plain_policies("greedy", players),
                     name=f"canasta {players}-player greedy rounds", unit="rounds")
 
 
 def make_games_job():
-    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.play import make_job, plain_policies
     from analyzer.games.canasta.rules import CanastaRules
     from kernels.canasta import MODE_GAMES
 
-    return make_job(MODE_GAMES, CanastaRules(), parse_policies("greedy", 2),
+    return make_job(MODE_GAMES, CanastaRules(), plain_policies("greedy", 2),
                     name="canasta 2-player greedy games to 20,000", unit="games")
 
 
 SCORE_EXAMPLE = str(Path(__file__).resolve().parents[2] / "data" / "canasta_score_example.toml")
 
 CASES = [
-    commands_warm("canasta", "advice's recording twin (where a front pair goes wrong)",
+    commands_warm("canasta", "advice's recording run (where a front pair goes wrong)",
                   ("canasta", "advice", "--rounds", "1", "--record-games", "8", "--seed", "1",
                    "--json")),
     commands_warm("canasta", "meld-odds and decide (compiled apart)",

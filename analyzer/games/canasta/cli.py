@@ -12,8 +12,10 @@ import typer
 from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
                                  race_rounds_option, record_games_option)
 from analyzer.advice.record import GAMES
-from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, policy, run_spec, trials)
+from analyzer.options import (DECIDE_PLAYOUTS, RULE_POLICY, ChartOpt, DecideTrialsOpt, ExampleOpt,
+                              JsonOpt, OutOpt, PositionArg, PrecisionOpt, ProgressOpt, RulesOpt,
+                              SeedOpt, SetOpt, TimeLimitOpt, position_command, renamed, run_spec,
+                              seats_option, trials, trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="""Railroad Canasta: a kitty, four canasta types.
 
@@ -26,13 +28,14 @@ House rules: `pushluck canasta rules`.
 Examples:
 
 \b
-  pushluck canasta score analyzer/data/canasta_score_example.toml
+  pushluck canasta score --example basic
+  pushluck canasta decide --example basic --seed 1
   pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1""")
 
-SeatsOpt = Annotated[str, typer.Option(
-    "--seats", metavar="POLICY[,POLICY…]",
-    help="One policy for every seat or one per seat (seat 0 first): greedy, builder:K[:F], or "
-         + RULE_POLICY + ".")]
+POLICIES_HELP = ("greedy (goes out as soon as allowed), builder:K[:F] (only with K canastas or "
+                 "when the stock is down to F cards; defaults 10 and 20), or " + RULE_POLICY +
+                 ". Default: greedy.")
+SeatsOpt = seats_option(POLICIES_HELP, "POLICY,POLICY…")
 
 
 def _rules(rules_file, sets, players=None):
@@ -60,8 +63,13 @@ def rules(json: JsonOpt = False):
 
 
 @app.command()
-def score(file: Annotated[str, typer.Argument(
-              metavar="FILE.toml", help="TOML file describing one player's round.")],
+def score(file: Annotated[Optional[str], typer.Argument(
+              metavar="FILE.toml", show_default=False,
+              help="TOML file describing one player's round (or --example NAME).")] = None,
+          example: Annotated[Optional[str], typer.Option(
+              "--example", metavar="NAME",
+              help="Score a shipped example round instead of a file (--example alone lists "
+                   "them).")] = None,
           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Score one player's round exactly (section 7 of docs/rules/canasta.md).
 
@@ -74,15 +82,18 @@ def score(file: Annotated[str, typer.Argument(
     Examples:
 
     \b
-      pushluck canasta score analyzer/data/canasta_score_example.toml
-      pushluck canasta score analyzer/data/canasta_score_example.toml --set bonus_wild=2000 --json
+      pushluck canasta score --example basic
+      pushluck canasta score --example basic --set bonus_wild=2000 --json
     """
+    from analyzer.examples import position_file
     from analyzer.games.canasta.score import score_from_toml
     from analyzer.output import emit, table
     from analyzer.rules import load_toml
 
     r = _rules(rules_file, set_)
-    out = {"game": "canasta", **score_from_toml(load_toml(file), r)}
+    out = {"game": "canasta",
+           **score_from_toml(load_toml(position_file("canasta-score", file, example, "score")),
+                             r)}
     b = out["breakdown"]
 
     def render():
@@ -154,31 +165,35 @@ def meld_odds(score: Annotated[int, typer.Option(
               within_turns: Annotated[int, typer.Option(
                   "--within-turns", metavar="T", min=0, max=200,
                   help="Also report melding by each of your own turns 1..T of the round.")] = 5,
-              policy_: policy("Policy of every player: greedy or builder:K[:F].") = "greedy",
-              n: trials("deals", 20000) = 20000,
+              seats: SeatsOpt = None,
+              n: trials("deals", 20000, precision=False) = 20000,
               seed: SeedOpt = None, time_limit: TimeLimitOpt = None,
               progress: ProgressOpt = None,
-              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
+              _policy: renamed("--policy", "the line-up is --seats POLICY (a single policy "
+                                           "plays every seat)") = None):
     """Chance of meeting the initial meld requirement: on the deal and within T turns.
 
     On the deal: exact (enumeration of every 13-card hand composition, hypergeometric weights)
     and Monte Carlo; a hand meets it when its best first melding action (natural melds, a wild
     meld, pairs with one wild, spare wilds on mixed melds) is worth the requirement. Within T
-    turns: Monte Carlo of the player moving first, drawing/taking and melding under the policy.
+    turns: Monte Carlo of the player moving first (seat 1), drawing/taking and melding under the
+    --seats line-up.
 
     Examples:
 
     \b
       pushluck canasta meld-odds --score 5000 --within-turns 3 -n 20000 --seed 1
-      pushluck canasta meld-odds --score -100 --players 4 --policy builder:6 --json
+      pushluck canasta meld-odds --score -100 --players 4 --seats builder:6 --json
     """
-    from analyzer.games.canasta.play import meld_odds as run_meld_odds, parse_policy
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import meld_odds as run_meld_odds
     from analyzer.output import emit
 
     r = _rules(rules_file, set_, players)
-    pol = parse_policy(policy_)
+    pols = parse_policies(seats or "greedy", r.players)
     spec = run_spec(n, seed, time_limit=time_limit, progress=progress, as_json=json)
-    out = run_meld_odds(score, within_turns, r, pol, spec)
+    out = run_meld_odds(score, within_turns, r, pols, spec)
 
     def render():
         d = out["p_requirement_on_deal"]
@@ -195,10 +210,10 @@ def meld_odds(score: Annotated[int, typer.Option(
 
 
 @app.command()
-def simulate(n: trials("games", 2000) = 2000,
+def simulate(n: trials("games", 2000, precision=False) = 2000,
              players: Annotated[Optional[int], typer.Option(
                  metavar="P", help="Number of players.")] = None,
-             seats: SeatsOpt = "greedy",
+             seats: SeatsOpt = None,
              out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
              rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
@@ -216,16 +231,17 @@ def simulate(n: trials("games", 2000) = 2000,
 
     \b
       pushluck canasta simulate -n 2000 --seats greedy,builder:10:20 --seed 1
-      pushluck canasta simulate -n 2000 --seed 1 --out /tmp/canasta --chart
+      pushluck canasta simulate -n 2000 --seed 1 --out canasta-games --chart
     """
     from analyzer.errors import UserError
-    from analyzer.games.canasta.play import parse_policies, simulate as run_simulate
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate as run_simulate
     from analyzer.output import emit, note, table
 
     if chart and not out_dir:
         raise UserError("--chart writes into a folder: give --out DIR")
     r = _rules(rules_file, set_, players)
-    pols = parse_policies(seats, r.players)
+    pols = parse_policies(seats or "greedy", r.players)
     spec = run_spec(n, seed, time_limit=time_limit, progress=progress, as_json=json)
     out = run_simulate(r, pols, spec)
     if chart:
@@ -253,15 +269,8 @@ def simulate(n: trials("games", 2000) = 2000,
 
 
 @app.command()
-def decide(position: Annotated[str, typer.Argument(
-               metavar="POSITION.toml", help="TOML file with the position.")],
-           seats: Annotated[str, typer.Option(
-               "--seats", metavar="POLICY[,POLICY…]",
-               help="Policy of every player after the decision: one for all, or one per seat "
-                    "(you first): greedy, builder:K[:F].")] = "greedy",
-           n: Annotated[Optional[int], typer.Option(
-               "-n", "--trials", min=1, metavar="N",
-               help="Playouts per option (4000 unless --precision is given).")] = None,
+def decide(position: PositionArg = None, example: ExampleOpt = None,
+           seats: SeatsOpt = None, n: DecideTrialsOpt = None,
            objective: Annotated[str, typer.Option(
                metavar="own|lead",
                help="own: your round score; lead: your round score minus the best opponent's.")]
@@ -275,35 +284,40 @@ def decide(position: Annotated[str, typer.Argument(
     every meld, placed red threes and the pile) are dealt at random into the opponents' hands
     (their stated sizes), every face-down kitty and the stock (its stated size); both options
     use the same deal and random stream (common random numbers). Everyone then follows the
-    --seats policies. Reports your expected round score under each option and the paired
-    difference with its 95% interval, and the same for your lead over the best opponent; the
-    recommendation follows --objective (own score by default) and is "too close to call" when
-    the interval contains 0; a note says when the other objective disagrees.
+    --seats line-up (you are seat 1, the opponents follow in playing order). Reports your
+    expected round score under each option and the paired difference with its 95% interval,
+    and the same for your lead over the best opponent; the recommendation follows --objective
+    (own score by default) and is "too close to call" when the interval contains 0; a note says
+    when the other objective disagrees.
 
     Position keys: phase, stock, [me] score/hand/melds/red_threes/kitty, [[opponents]]
     score/hand_size/melds/red_threes/kitty (in playing order after you), [pile] cards (bottom
-    to top)/frozen. You are the player to move.
+    to top)/frozen. You are the player to move. `canasta position --template` prints a
+    commented position file.
 
     Examples:
 
     \b
-      pushluck canasta decide analyzer/data/canasta_position_example.toml -n 4000 --seed 1
-      pushluck canasta decide analyzer/data/canasta_position_example.toml --precision 40 --seed 2
-      pushluck canasta decide analyzer/data/canasta_position_goout_example.toml --objective lead
+      pushluck canasta decide --example basic -n 4000 --seed 1
+      pushluck canasta decide --example basic --precision 40 --seed 2
+      pushluck canasta decide --example goout --objective lead
+      pushluck canasta position --template > my_position.toml
+      pushluck canasta decide my_position.toml --seats builder:10:20,greedy --seed 1
     """
-    from analyzer.games.canasta.play import parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.position import check_objective, check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
-    data = load_toml(position)
+    from analyzer.examples import position_file
+
+    data = load_toml(position_file("canasta", position, example))
     players = None
     if isinstance(data.get("opponents"), list):
         players = 1 + len(data["opponents"])
     r = _rules(rules_file, set_, players)
-    if n is None and precision is None:
-        n = 4000
-    pols = parse_policies(seats, r.players)
+    n = trials_or_default(n, precision, DECIDE_PLAYOUTS)
+    pols = parse_policies(seats or "greedy", r.players)
     check_objective(objective)  # the objective, then the position: run_decide's order
     pos = check_position(data, r)
     # the position is good: only now the playouts' modules (NumPy, the kernels)
@@ -383,7 +397,10 @@ def advice(seed: SeedOpt = None,
                "unit": "win probability (studied seat, both seats, greedy opponents)"}
     if "record_seconds" in res:
         payload["record_seconds"] = res["record_seconds"]
-    emit_raced(payload, res, f"Railroad Canasta ({r.players} players): take the pile / go out "
-               f"(Monte Carlo, seed {s}); loss in win probability against the best candidate, "
-               f"95% Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, digits=3)
+    emit_raced(payload, res, f"Railroad Canasta ({r.players} players): when to take the pile and "
+               f"when to go out, raced in whole games against greedy opponents (Monte Carlo, "
+               f"seed {s}); surviving rules only", max_loss=max_loss, out=out, json=json,
+               digits=3, unit="chance of winning")
+
+
+app.command("position")(position_command("canasta"))

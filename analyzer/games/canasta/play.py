@@ -15,7 +15,6 @@ independent, so their standard error uses the games as clusters (delta method):
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -98,39 +97,38 @@ class CanastaPolicy:
         return out
 
 
-def parse_policy(text: str) -> CanastaPolicy:
-    from analyzer.advice.rulefile import is_rule
+def _policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.canasta.advice import rule_from_file
-
-        return rule_from_file(text).policy(text.strip())
-    t = text.strip().lower()
-    if t == "greedy":
-        return CanastaPolicy("greedy")
-    m = re.fullmatch(r"builder(?::(\d+))?(?::(\d+))?", t)
-    if m:
-        k = int(m.group(1)) if m.group(1) else 10
-        f = int(m.group(2)) if m.group(2) else 20
-        if len(m.group(1) or "") > 3 or len(m.group(2) or "") > 4 or k > 100 or f > 1000:
-            raise UserError(f"policy '{text}': builder:K:F needs K <= 100 and F <= 1000")
-        if k < 4:
-            raise UserError(f"builder:{k}: going out needs at least 4 canastas anyway")
-        return CanastaPolicy("builder", go_min=k, floor=f)
-    raise UserError(f"unknown Canasta policy '{text}' (use greedy or builder:K[:F]: go out "
-                    "only with K canastas, or when the stock has at most F cards; or "
-                    "rule:FILE.json)")
+    return Family("canasta", [
+        Bot("greedy", "goes out as soon as allowed"),
+        Bot("builder", "goes out only with K canastas, or when the stock has at most F cards",
+            positional=("canastas", "stock"))],
+        [Knob("canastas", "int", 10, "go out with at least this many canastas", 4, 100),
+         Knob("stock", "int", 20, "or once the stock holds at most this many cards", 0, 1000)],
+        what="policy")
 
 
-def parse_policies(text: str, players: int) -> list[CanastaPolicy]:
-    parts = text.split(",")
-    if any(not p.strip() for p in parts):
-        raise UserError(f"--seats '{text}' has an empty item")
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UserError(f"--seats needs 1 or {players} policies, got {len(parts)}")
-    return [parse_policy(p) for p in parts]
+#: The Canasta policies (``--seats``, ``--policy``) as the shared parser reads them.
+POLICIES = _policies()
+
+
+def policy_from_spec(spec) -> CanastaPolicy:
+    """The policy of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
+    if spec.name == "builder":
+        return CanastaPolicy("builder", go_min=spec["canastas"], floor=spec["stock"])
+    return CanastaPolicy("greedy")
+
+
+def _plain():
+    from analyzer.botspec import Reader
+
+    return Reader(POLICIES.without_rule(), policy_from_spec)
+
+
+#: Policies named without rule files (``greedy,builder:10:20``): this package's own line-ups.
+_PLAIN = _plain()
+plain_policy, plain_policies = _PLAIN.one, _PLAIN.seats
 
 
 # --------------------------------------------------------------------------- kernel jobs
@@ -220,17 +218,21 @@ def ratio_stat(sx: float, sx2: float, sxy: float, sy: float, sy2: float, n: int)
 
 
 # --------------------------------------------------------------------------- meld odds
-def meld_odds(score: int, within_turns: int, rules: CanastaRules, policy: CanastaPolicy,
-              spec: RunSpec, exact: bool = True) -> dict:
+def meld_odds(score: int, within_turns: int, rules: CanastaRules,
+              policy: CanastaPolicy | list[CanastaPolicy], spec: RunSpec,
+              exact: bool = True) -> dict:
     """P(meeting the initial requirement) on the deal and by each own turn 1..``within_turns``
-    of the player moving first (``spec.n`` deals)."""
+    of the player moving first, seat 1 (``spec.n`` deals); ``policy`` plays every seat, or is a
+    line-up (one per seat)."""
     from analyzer.runner import half_width_of_proportion
     from kernels.canasta import MODE_MELD
 
     turns = within_turns
     if turns < 0 or turns > 200:
         raise UserError(f"--within-turns must be between 0 and 200 (got {turns})")
-    job = make_job(MODE_MELD, rules, [policy] * rules.players, score=score, turns=turns,
+    lineup = list(policy) if isinstance(policy, (list, tuple)) else [policy] * rules.players
+    labels = [p.label for p in lineup]
+    job = make_job(MODE_MELD, rules, lineup, score=score, turns=turns,
                    name="canasta meld-odds", unit="deals", headline=half_width_of_proportion(1))
     res = spec.run(job)
     s = res.sums
@@ -242,7 +244,8 @@ def meld_odds(score: int, within_turns: int, rules: CanastaRules, policy: Canast
                for k in range(1, turns + 1)]
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": res.n, "score": score,
             "requirement": requirement(score, rules), "players": rules.players,
-            "policy": policy.label, "within_turns": turns,
+            "policy": labels[0] if len(set(labels)) == 1 else ",".join(labels),
+            "within_turns": turns,
             "p_requirement_on_deal": on_deal, "p_exact_on_deal": ex,
             "by_turn": by_turn, "violations": _violations(s),
             "deals_per_second": res.per_second}
@@ -274,7 +277,7 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
     per_round["kitty_pickup_turn"] = ratio_stat(
         col(9, 0), col(9, 1), float(s[base + 3 * NROUNDSTAT]), col(8, 0), col(8, 1), n)
     per_round = _in_display_order(per_round)
-    seats = [{"seat": i, "policy": policies[i].label, "p_win": wilson(float(s[4 + i]), n)}
+    seats = [{"seat": i + 1, "policy": policies[i].label, "p_win": wilson(float(s[4 + i]), n)}
              for i in range(P)]
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": n, "players": P,
             "policies": [p.label for p in policies],
@@ -287,7 +290,7 @@ def simulate(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) 
 
 
 def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: RunSpec) -> dict:
-    """``spec.n`` independent rounds from 0 points with seat 0 moving first (iid: plain means)."""
+    """``spec.n`` independent rounds from 0 points with seat 1 moving first (iid: plain means)."""
     from kernels.canasta import MODE_ROUNDS, NROUNDSTAT
 
     job = make_job(MODE_ROUNDS, rules, policies, name="canasta rounds", unit="rounds")
@@ -299,7 +302,7 @@ def simulate_rounds(rules: CanastaRules, policies: list[CanastaPolicy], spec: Ru
             out[name] = wilson(float(s[1 + 2 * k]), res.n)
         elif name != "kitty_turn_sum":
             out[name] = mean_from_sums(float(s[1 + 2 * k]), float(s[2 + 2 * k]), res.n)
-    out["seat0_score"] = mean_from_sums(float(s[1 + 2 * NROUNDSTAT]),
+    out["seat1_score"] = mean_from_sums(float(s[1 + 2 * NROUNDSTAT]),
                                         float(s[2 + 2 * NROUNDSTAT]), res.n)
     out = _in_display_order(out)
     return {"game": "canasta", "exact": False, "seed": spec.seed, "n": res.n, "per_round": out,

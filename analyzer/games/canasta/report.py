@@ -24,7 +24,7 @@ def _fmt(st, digits=3) -> str:
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     import pandas as pd
 
-    from analyzer.games.canasta.play import meld_odds, parse_policies, parse_policy, simulate
+    from analyzer.games.canasta.play import meld_odds, plain_policies, plain_policy, simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import write_table
 
@@ -38,7 +38,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     # 1. meld odds by band
     rows = []
     for score in (-100, 0, 5000, 10000, 15000):
-        r = meld_odds(score, turns, rules, parse_policy("greedy"), RunSpec(n_deals, seed))
+        r = meld_odds(score, turns, rules, plain_policy("greedy"), RunSpec(n_deals, seed))
         d = r["p_requirement_on_deal"]
         row = {"cumulative_score": score, "requirement": r["requirement"],
                "p_on_deal_exact": r["p_exact_on_deal"], "p_on_deal_mc": d.estimate,
@@ -68,7 +68,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
            "Per-round figures are ratio estimates over games (cluster-robust SE).", ""]
     tab = []
     for label in ("greedy", "greedy,builder:10:20"):
-        pols = parse_policies(label, 2)
+        pols = plain_policies(label, 2)
         s = simulate(rules, pols, RunSpec(n_games, seed))
         if label == "greedy":
             save_chart(s, out_dir / "greedy_games")
@@ -85,7 +85,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
                         "estimate": st.estimate, "se": st.se, "ci_low": st.ci_low,
                         "ci_high": st.ci_high, "n_games": s["n"]})
         pr = s["per_round"]
-        md += [f"**{label}** (seat 0 first in the list): rounds per game "
+        md += [f"**{label}** (seat 1 first in the list): rounds per game "
                f"{_fmt(s['rounds_per_game'], 2)}; turns per round {_fmt(pr['turns'], 1)}; "
                f"going out {_fmt(pr['went_out'])}, sevens lock {_fmt(pr['sevens_lock'])}, "
                f"stall {_fmt(pr['stall'])}, "
@@ -94,7 +94,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
                f"{_fmt(pr['black_canastas'], 2)}, wild {_fmt(pr['wild_canastas'], 2)}, sevens "
                f"{_fmt(pr['sevens_canastas'], 2)}; kitty picked up at turn "
                f"{_fmt(pr['kitty_pickup_turn'], 1)}; points per player per round "
-               f"{_fmt(pr['points_per_player'], 0)}; P(seat 0 wins) "
+               f"{_fmt(pr['points_per_player'], 0)}; P(seat 1 wins) "
                f"{_fmt(s['seats'][0]['p_win'])}; P(first mover of round 1 wins) "
                f"{_fmt(s['p_first_mover_wins'])}.", ""]
     write_table(pd.DataFrame(tab), out_dir / "games")
@@ -146,17 +146,33 @@ def _rules(rules: dict) -> CanastaRules:
     return build_rules(CanastaRules, None, None, rules)
 
 
+def _meld_odds_settings(params: dict, rules: dict):
+    """Rules and policy of the meld-odds part (its settings check)."""
+    from analyzer.games.canasta.lineup import parse_policy
+
+    return _rules(rules), parse_policy(str(params.get("policy", "greedy")))
+
+
+def _simulate_settings(params: dict, rules: dict):
+    """Rules and (text, policies) per seat line-up of the simulate part (its settings check:
+    each line-up parsed for the rules' player count, as `canasta simulate --seats` does)."""
+    from analyzer.games.canasta.lineup import parse_policies
+
+    r = _rules(rules)
+    return r, [(text, parse_policies(text, r.players))
+               for text in params.get("seats", ["greedy", "greedy,builder:10:20"])]
+
+
 def meld_odds_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.canasta.play import meld_odds, parse_policy
+    from analyzer.games.canasta.play import meld_odds
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    r = _rules(rules)
+    r, pol = _meld_odds_settings(params, rules)
     n = int(params.get("n", 40000))
     turns = int(params.get("within_turns", 3))
-    pol = parse_policy(str(params.get("policy", "greedy")))
     rows = []
     for score in params.get("scores", [-100, 0, 5000, 10000, 15000]):
         out = meld_odds(int(score), turns, r, pol, RunSpec(n, seed, progress=False))
@@ -182,17 +198,17 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
     from analyzer.charts import figure_files
-    from analyzer.games.canasta.play import parse_policies, simulate
+    from analyzer.games.canasta.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    r = _rules(rules)
+    r, lineups = _simulate_settings(params, rules)
     games = int(params.get("n", 4000))
 
     rows = []
     charts = {}
-    for i, text in enumerate(params.get("seats", ["greedy", "greedy,builder:10:20"])):
-        out = simulate(r, parse_policies(text, r.players), RunSpec(games, seed + i, progress=False))
+    for i, (text, policies) in enumerate(lineups):
+        out = simulate(r, policies, RunSpec(games, seed + i, progress=False))
         charts.update(figure_files(chart_figure(out), f"simulate_{i + 1}"))
         items = list(out["per_round"].items()) + [("rounds_per_game", out["rounds_per_game"])]
         items += [(f"p_seat{s['seat']}_wins", s["p_win"]) for s in out["seats"]]
@@ -210,7 +226,7 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 def _policy(text: str):
     """Part-parameter check: a policy `canasta meld-odds --policy` accepts."""
-    from analyzer.games.canasta.play import parse_policy
+    from analyzer.games.canasta.lineup import parse_policy
 
     return parse_policy(text)
 
@@ -220,10 +236,12 @@ PARTS = (
     PartKind("canasta", "meld-odds", meld_odds_part,
              "initial-meld chance by cumulative score (exact + Monte Carlo)",
              {"n": Param("int", 1, 10**8), "within_turns": Param("int", 0, 200),
-              "policy": Param("str", check=_policy), "scores": Param("ints", -100_000, 100_000, max_items=20)}),
+              "policy": Param("str", check=_policy), "scores": Param("ints", -100_000, 100_000, max_items=20)},
+             _meld_odds_settings),
     PartKind("canasta", "simulate", simulate_part,
              "whole games between seat line-ups (Monte Carlo)",
-             {"n": Param("int", 1, 10**7), "seats": Param("strs", max_items=20)}),
+             {"n": Param("int", 1, 10**7), "seats": Param("strs", max_items=20)},
+             _simulate_settings),
 )
 
 
@@ -232,10 +250,8 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.canasta.advice import advise, row
-    from analyzer.games.canasta.rules import CanastaRules
-    from analyzer.rules import build_rules
 
-    r = build_rules(CanastaRules, None, None, rules)
+    r = _rules(rules)
     res = advise(r, seed, int(params.get("rounds", 12)), float(params.get("precision", 0.02)))
     rows = [row(x) for x in res["front"]]
     files, md = front_files(rows, "win probability",

@@ -1,6 +1,6 @@
 """Railroad Canasta tuning metrics (``METRICS``) for `pushluck tune canasta`.
 
-What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 0
+What belongs here: the metrics a house-rule sweep can read. They run independent rounds (seat 1
 first, scores 0) and read the per-round sums of ``kernels.canasta.trials.round_trial``.
 """
 from __future__ import annotations
@@ -10,18 +10,18 @@ from analyzer.tune import Metric
 
 
 def _rounds_job(rules: CanastaRules, policy: str):
-    from analyzer.games.canasta.play import make_job, parse_policies
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import make_job
     from kernels.canasta import MODE_ROUNDS
 
-    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players),
+    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players, "--policy"),
                     name="canasta rounds", unit="rounds")
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.canasta.play import parse_policy
+    from analyzer.games.canasta.lineup import check_lineup
 
-    for part in policy.split(","):
-        parse_policy(part)
+    check_lineup(policy)
 
 
 def _metrics() -> list[Metric]:
@@ -31,8 +31,9 @@ def _metrics() -> list[Metric]:
     # ΣX, ΣX² of the first mover's round score at 1 + 2·NROUNDSTAT.
     from kernels.canasta.trials import NROUNDSTAT
 
+    # no range declared for the means: `tune --target` gives them the asymptotic interval
     out = [Metric("canasta", name, desc, CanastaRules, _rounds_job, 1 + 2 * k, "greedy", kind,
-                  "rounds", _check_policy)
+                  "rounds", _check_policy, square=None if kind == "rate" else 2 + 2 * k)
            for name, desc, k, kind in (
                ("round_turns", "turns per round (all players)", 0, "mean"),
                ("p_going_out", "P(the round ends by going out)", 1, "rate"),
@@ -43,7 +44,7 @@ def _metrics() -> list[Metric]:
                ("points_per_player", "round score per player", 10, "mean"))]
     out.append(Metric("canasta", "first_mover_score", "round score of the first mover",
                       CanastaRules, _rounds_job, 1 + 2 * NROUNDSTAT, "greedy", "mean",
-                      "rounds", _check_policy))
+                      "rounds", _check_policy, square=2 + 2 * NROUNDSTAT))
     return out
 
 

@@ -160,10 +160,10 @@ class GoStopRacer:
         """Mean net payment of the studied seat per block of round ``rnd`` (both seats);
         ``policy`` is a play.Policy or its text."""
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.gostop.play import Policy, make_sim_job, parse_policy
+        from analyzer.games.gostop.play import Policy, make_sim_job, plain_policy
         from kernels.gostop import batch as KB
 
-        pol = policy if isinstance(policy, Policy) else parse_policy(policy)
+        pol = policy if isinstance(policy, Policy) else plain_policy(policy)
 
         def job_for(seat):
             pols = [Policy("greedy")] * self.rules.players
@@ -181,7 +181,7 @@ def record(rules, rule: Rule, n_games: int, seed: int):
     ``n_games`` fresh deals (the recording stream of :mod:`analyzer.advice.record`; the first
     half with the studied seat dealing, the rest in the other seat, as in the race). Returns
     (deal index per decision, feature arrays by advice name, True where the rule said go) and
-    the studied seat's net payment per deal, from the recording twin kernels/gostop/record.py."""
+    the studied seat's net payment per deal, from the recording run of kernels/gostop/record.py."""
     from analyzer.advice.record import STREAM
     from analyzer.games.gostop.play import Policy, policy_array, rules_vector
     from analyzer.rng import block_keys

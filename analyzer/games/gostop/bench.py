@@ -12,14 +12,14 @@ EXAMPLE_POSITION = Path(__file__).resolve().parents[2] / "data" / "gostop_positi
 
 
 def _job(players: int, seats: str):
-    from analyzer.games.gostop.play import make_sim_job, parse_seats
+    from analyzer.games.gostop.play import make_sim_job, plain_seats
     from analyzer.games.gostop.rules import GoStopRules
 
-    return make_sim_job(GoStopRules(players=players), parse_seats(seats, players))
+    return make_sim_job(GoStopRules(players=players), plain_seats(seats, players))
 
 
 def _warm_record():
-    """Compile advice's recording twin (kernels/gostop/record.py) with a few deals."""
+    """Compile advice's recording run (kernels/gostop/record.py) with a few deals."""
     from analyzer.advice import Rule
     from analyzer.games.gostop.advice import record
     from analyzer.games.gostop.rules import GoStopRules
@@ -28,10 +28,10 @@ def _warm_record():
 
 
 CASES = [
-    BenchWarm("gostop", "advice's recording twin (where a front rule goes wrong)", _warm_record,
+    BenchWarm("gostop", "advice's recording run (where a front rule goes wrong)", _warm_record,
               compiles=True),
     commands_warm("gostop", "decide and the rule-table engine of advice (compiled apart)",
-                  ("gostop", "decide", "--position", "analyzer/data/gostop_position_example.toml",
+                  ("gostop", "decide", "analyzer/data/gostop_position_example.toml",
                    "-n", "100", "--seed", "1", "--json"),
                   ("gostop", "simulate", "-n", "100", "--seats", "greedy,go:2", "--seed", "1",
                    "--json")),
@@ -45,10 +45,10 @@ CASES = [
     BenchQuery("gostop", "score with payments of two opponents", (
         "gostop", "score", "--captures", "01B 03B 08B 02A 04A 08A 05A", "--opponents",
         "11J1 11J2;01J1", "--go-count", "1", "--json")),
-    BenchQuery("gostop", "decide from the example position, 20,000 playouts", (
-        "gostop", "decide", "--position", str(EXAMPLE_POSITION),
+    BenchQuery("gostop", "decide from the example position, 4,000 playouts (the default)", (
+        "gostop", "decide", str(EXAMPLE_POSITION),
         "--seed", "1", "--json")),
     BenchQuery("gostop", "decide (impossible position: one line, exit 2)", (
-        "gostop", "decide", "--position", "analyzer/data/gostop_position_impossible.toml"),
+        "gostop", "decide", "analyzer/data/gostop_position_impossible.toml"),
         exit_code=2),
 ]

@@ -11,15 +11,21 @@ import typer
 
 from analyzer.advice.cli import (MaxLossOpt, race_indifference_option, race_precision_option,
                                  race_rounds_option, record_games_option)
-from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+from analyzer.options import (DECIDE_PLAYOUTS, RULE_POLICY, ChartOpt, DecideTrialsOpt, ExampleOpt,
+                              JsonOpt, LineupVsOpt, OutOpt, PositionArg, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, position_command, renamed,
+                              run_spec, seats_option, trials as trials_option,
+                              trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, help="""Go-Stop (Korean hwatu fishing game), 2 or 3 players.
 
 Cards: two-digit month + class (01B bright, 02A animal, 09R ribbon, 05J1 junk, 11D double junk),
 jokers X2, X3. Defaults follow the source rules (target 7 with 2 players, 3 with 3; +1 per go and
 x2 from the 3rd go; pi-bak at <= 5 junk); Korean house rules are flags
-(`pushluck gostop rules`).""")
+(`pushluck gostop rules`). Seats are numbered from 1; seat 1 deals and plays first. Go or stop
+from a real position: `gostop decide POSITION.toml` (`gostop position --template` prints one).""")
+
+DEFAULT_DEALS = 100_000
 
 
 def _rules(rules_file, sets, players=None):
@@ -167,24 +173,16 @@ def _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opp
                         f"{len(opponents.split(';'))} opponents")
 
 
-SEATS_HELP = ("One policy per seat, comma-separated, or one name for every seat (seat 0 deals and "
-              "plays first): greedy, random, go:K (go while fewer than K gos), go:K:T (and at "
-              "least T own turns left), or " + RULE_POLICY + " when the engine can play it.")
+SEATS_HELP = ("greedy, random, go:K (go while fewer than K gos), go:K:T (and at least T own "
+              "turns left), or " + RULE_POLICY + " when the engine can play it (seat 1 deals).")
 
 
 @app.command()
-def simulate(trials: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of deals to simulate (default 100,000; a cap with --precision).")]
-             = None,
+def simulate(trials: trials_option("deals", DEFAULT_DEALS) = None,
              players: Annotated[Optional[int], typer.Option(
                  metavar="N", help="2 or 3 active players (overrides the rules).")] = None,
-             seats: Annotated[str, typer.Option(metavar="POLICY[,POLICY...]", help=SEATS_HELP)]
-             = "greedy",
-             vs: Annotated[Optional[list[str]], typer.Option(
-                 "--vs", metavar="POLICY[,POLICY...]",
-                 help="Also play this line-up (as --seats) on the same deals (repeatable).")]
-             = None,
+             seats: seats_option(SEATS_HELP + " Default: greedy.", "POLICY,POLICY…") = None,
+             vs: LineupVsOpt = None,
              nagari_before: Annotated[int, typer.Option(
                  metavar="N", help="Consecutive nagari deals before each simulated deal "
                                    "(payment x2).")] = 0,
@@ -196,34 +194,35 @@ def simulate(trials: Annotated[Optional[int], typer.Option(
     often each event happens and the winner's go counts.
 
     Each deal is independent (void deals are redealt inside it); payments are net chips per seat
-    (zero-sum). Dealer advantage = seat 0's net minus the mean of the other seats. --precision
-    targets the half-width of seat 0's mean net payment. Each --vs line-up plays the same deals
+    (zero-sum). Dealer advantage = seat 1's net minus the mean of the other seats. --precision
+    targets the half-width of seat 1's mean net payment. Each --vs line-up plays the same deals
     (common random numbers); its results are listed under "vs". --out DIR writes the seats and
     events tables (CSV and Markdown); --chart adds the payment distribution (PNG and SVG).
 
     Examples:
 
-        pushluck gostop simulate -n 200000 --seed 7 --out /tmp/gostop --chart
+        pushluck gostop simulate -n 200000 --seed 7 --out gostop-deals --chart
 
         pushluck gostop simulate -n 100000 --players 3 --seats greedy,go:2,random --seed 7
 
         pushluck gostop simulate -n 100000 --seats greedy --vs go:1,greedy --vs go:2,greedy --seed 7
 
-        pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
+    A rule of thumb from `gostop advice --out DIR` plays as rule:FILE.json (`gostop advice
+    --help` shows the pair of commands).
     """
     from analyzer.errors import UserError
-    from analyzer.games.gostop.play import parse_seats, simulate as run_deals
+    from analyzer.games.gostop.lineup import parse_seats
+    from analyzer.games.gostop.play import simulate as run_deals
     from analyzer.output import emit, note
     from analyzer.runner import RunSpec
 
     r = _rules(rules_file, set_, players)
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out")
-    if trials is None and precision is None:
-        trials = 100_000
+    trials = trials_or_default(trials, precision, DEFAULT_DEALS)
     if nagari_before < 0:
         raise UserError("--nagari-before must be non-negative")
-    lineups = [parse_seats(seats, r.players)]
+    lineups = [parse_seats(seats or "greedy", r.players)]
     lineups += [parse_seats(v, r.players, "--vs") for v in vs or []]
     spec = run_spec(trials, seed, precision, time_limit, progress, json)
     out = run_deals(r, lineups[0], spec, nagari_before)
@@ -265,14 +264,12 @@ def render_simulation(out: dict) -> str:
 
 
 @app.command()
-def decide(position: Annotated[Optional[str], typer.Option(
-               metavar="FILE.toml",
-               help="TOML file with the position (keys as the flags below, in a 'position' table "
-                    "or at top level).")] = None,
+def decide(position: PositionArg = None, example: ExampleOpt = None,
            players: Annotated[Optional[int], typer.Option(
                metavar="N", help="2 or 3 active players.")] = None,
            me: Annotated[Optional[int], typer.Option(
-               metavar="SEAT", help="Seat deciding (its turn just ended; seat 0 dealt).")] = None,
+               metavar="SEAT", help="Seat deciding (its turn just ended; seats count from 1, "
+                                    "seat 1 dealt).")] = None,
            hand: Annotated[Optional[str], typer.Option(
                metavar="CARDS", help="The decider's hand.")] = None,
            layout: Annotated[Optional[str], typer.Option(
@@ -280,7 +277,7 @@ def decide(position: Annotated[Optional[str], typer.Option(
            stacks: Annotated[Optional[str], typer.Option(
                metavar="STACKS",
                help="Triple stacks, ';'-separated; '@s' = made by seat s on its latest turn, "
-                    "e.g. '05A,05R,05J1@1'.")] = None,
+                    "e.g. '05A,05R,05J1@2'.")] = None,
            piles: Annotated[Optional[str], typer.Option(
                metavar="PILES", help="Capture pile of every seat, ';'-separated in seat order.")]
            = None,
@@ -299,52 +296,63 @@ def decide(position: Annotated[Optional[str], typer.Option(
                metavar="N", help="Stock size (checked against the position).")] = None,
            nagari: Annotated[Optional[int], typer.Option(
                metavar="N", help="Consecutive nagari deals before this one.")] = None,
-           policy: Annotated[str, typer.Option(
+           seats: seats_option(SEATS_HELP + " Default: greedy.", "POLICY,POLICY…") = None,
+           policy: Annotated[Optional[str], typer.Option(
                metavar="POLICY",
-               help="The decider's policy after going (greedy stops at the next chance; go:K, "
-                    "go:K:T, random).")] = "greedy",
-           opponents_policy: Annotated[str, typer.Option(
-               metavar="POLICY", help="The opponents' policy.")] = "greedy",
-           trials: Annotated[Optional[int], typer.Option(
-               "-n", "--trials", min=1, metavar="N",
-               help="Number of playouts of the go branch (default 20,000; a cap with "
-                    "--precision).")] = None,
+               help="The decider's own policy after going, in place of its --seats entry "
+                    "(greedy stops at the next chance; go:K, go:K:T, random).")] = None,
+           trials: DecideTrialsOpt = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
            progress: ProgressOpt = None,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
+           _position: renamed("--position", "the position file is an argument: "
+                                            "gostop decide FILE") = None,
+           _opponents: renamed("--opponents-policy", "the line-up is --seats (one policy for "
+                                                     "every seat or one per seat), --policy the "
+                                                     "decider's") = None):
     """Go or stop? Expected net chips to the decider of each choice from a known position.
 
     Stopping pays a known amount now. Going is played out many times: the unseen cards (the
     opponents' hands and the stock) are dealt at random consistently with the position, then
-    everyone follows the stated policies. The difference go - stop comes with its 95% interval;
-    when the interval contains 0 the answer is "too close to call". --precision X samples until
-    the half-width of the difference is at most X chips.
+    everyone follows the --seats line-up (the decider --policy, when given). The difference
+    go - stop comes with its 95% interval; when the interval contains 0 the answer is "too close
+    to call". --precision X samples until the half-width of the difference is at most X chips.
+    The position is a file (POSITION.toml, keys as the flags below, in a 'position' table or at
+    top level; `gostop position --template` prints one), a shipped --example, or the flags
+    alone; flags override the file's keys. Seats count from 1.
 
     Examples:
 
-        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --seed 1
+        pushluck gostop decide --example basic --seed 1
 
-        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --precision 0.1
+        pushluck gostop decide --example basic --precision 0.1
 
-        pushluck gostop decide --position analyzer/data/gostop_position_example.toml --policy go:1
+        pushluck gostop decide --example basic --policy go:1 --seed 1
+
+        pushluck gostop position --template > my_position.toml
+
+        pushluck gostop decide my_position.toml --seats go:2,greedy --seed 1
     """
     from analyzer.errors import UserError
-    from analyzer.games.gostop.play import parse_policy
+    from analyzer.games.gostop.lineup import parse_policy, parse_seats
     from analyzer.games.gostop.position import check_position
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
     pos: dict = {}
-    if position:
-        data = load_toml(position)
+    if position is not None or example is not None:
+        from analyzer.examples import position_file
+
+        path = position_file("gostop", position, example)
+        data = load_toml(path)
         pos = data
         if "position" in data:
             stray = sorted(set(data) - {"position"})
             if stray:
-                raise UserError(f"{position}: key(s) {', '.join(stray)} outside the [position] "
+                raise UserError(f"{path}: key(s) {', '.join(stray)} outside the [position] "
                                 "table (put every key inside it)")
             if not isinstance(data["position"], dict):
-                raise UserError(f"{position}: 'position' must be a table ([position])")
+                raise UserError(f"{path}: 'position' must be a table ([position])")
             pos = data["position"]
         pos = dict(pos)
     flags = {"players": players, "me": me, "hand": hand, "layout": layout, "stacks": stacks,
@@ -352,17 +360,19 @@ def decide(position: Annotated[Optional[str], typer.Option(
              "bombs": bombs, "skip_tokens": skip_tokens, "stock": stock, "nagari": nagari}
     pos.update({k: v for k, v in flags.items() if v is not None})
     if "piles" not in pos:
-        raise UserError("give the capture piles (--piles 'SEAT0;SEAT1' or piles in --position)")
+        raise UserError("give a position file (POSITION.toml; `gostop position --template` "
+                        "prints one), --example NAME, or the capture piles (--piles 'P1;P2')")
     np_ = pos.pop("players", None)
     r = _rules(rules_file, set_, np_)  # typed there: a string or a list is refused
-    mp = parse_policy(policy)
-    op = parse_policy(opponents_policy)
+    lineup = parse_seats(seats or "greedy", r.players)
     checked = check_position(pos, r)
+    mp = parse_policy(policy) if policy is not None else lineup[checked.me]
     # the position is good: only now the playouts' modules (NumPy, the kernels)
     from analyzer.games.gostop.decide import decide as run_playouts
 
-    spec = run_spec(trials, seed, precision, time_limit, progress, json)
-    out = run_playouts(checked, r, mp, op, spec)
+    spec = run_spec(trials_or_default(trials, precision, DECIDE_PLAYOUTS), seed, precision,
+                    time_limit, progress, json)
+    out = run_playouts(checked, r, mp, lineup, spec)
     if "difference_go_minus_stop" in out:  # the margin as a statistic object, not a bare number
         from analyzer.stats import magnitude
 
@@ -409,10 +419,11 @@ def advice(seed: SeedOpt = None,
     of up to three conditions. The engine plays each as a go rule table. Each is played on the
     same deals (common random numbers), in both seats, and its loss against the best member
     (net points per deal) is raced: a rule is dropped once its loss interval lies wholly above a
-    simpler rule's. Prints the deals spent and what evaluating every rule to the same sample
-    would have cost. Each rule on the front then plays fresh deals (--record-games) that record
-    its go/stop checks: where it decides otherwise than the best rule, most often first, in
-    wrong decisions per deal with 95% intervals.
+    simpler rule's. Opens with one sentence to remember; prints the best rule found (the best by
+    sample mean, not shown best), the rules not separated from it, and the deals spent against
+    the uniform grid that gives the same guarantee. Each rule on the front then plays fresh
+    deals (--record-games) that record its go/stop checks: where it decides otherwise than the
+    best rule, most often first, in wrong decisions per deal with 95% intervals.
 
     Examples:
 
@@ -420,11 +431,14 @@ def advice(seed: SeedOpt = None,
 
       pushluck gostop advice --seed 5 --json
 
-      pushluck gostop advice --seed 5 --out gostop-rules   (rule files for --seats rule:FILE)
+    --out DIR writes each front rule as DIR/rule_cx<N>.json, to play it back:
+
+      pushluck gostop advice --seed 5 --out gostop-rules
+
+      pushluck gostop simulate -n 100000 --seats rule:gostop-rules/rule_cx2.json,greedy --seed 7
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import (front_block, front_payload, mistakes_block, race_line,
-                                     tail_lines, write_rules)
+    from analyzer.advice.cli import advice_text, front_payload, plain_fields, write_rules
     from analyzer.games.gostop.advice import DECISION, advise as search
     from analyzer.options import seed_note
     from analyzer.output import emit
@@ -443,16 +457,17 @@ def advice(seed: SeedOpt = None,
                "all": everyone, "race": res["race"],
                "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
+    plain_fields(payload, rows, "points a deal", exact=False, digits=3)
     write_rules(out, payload)
 
     def render():
-        c = res["race"]
-        lines = [f"Go-Stop ({r.players} players): when to say go (Monte Carlo, seed {s}); loss "
-                 f"in net points per deal against the best rule of the family, 95% Bonferroni "
-                 f"intervals; surviving rules only",
-                 *front_block(rows, "points", 3),
-                 *mistakes_block(rows),
-                 race_line(c)]
-        return "\n".join(lines + tail_lines(payload, f"{res['seconds']:.1f} s"))
+        return advice_text(payload, rows, title=f"Go-Stop ({r.players} players): when to say go, "
+                                                f"raced against greedy opponents in both seats "
+                                                f"(Monte Carlo, seed {s}); surviving rules only",
+                           unit="points a deal", exact=False, digits=3,
+                           footer=f"{res['seconds']:.1f} s")
 
     emit(payload, json, render)
+
+
+app.command("position")(position_command("gostop"))

@@ -33,8 +33,6 @@ from analyzer.games.gostop.rules import GoStopRules, card_name, rules_vector
 if TYPE_CHECKING:
     from analyzer.runner import RunSpec
 
-#: playouts of the go branch when neither -n nor --precision is given
-DECIDE_PLAYOUTS = 20_000
 
 
 @dataclass
@@ -85,7 +83,7 @@ def make_state(rules: GoStopRules, hands, layout, stacks, piles, stock, go_count
     for p in range(n):
         h = hands[p] if hands else []
         if len(h) > K.MAXH:
-            raise UserError(f"seat {p} holds {len(h)} cards; at most {K.MAXH}")
+            raise UserError(f"seat {p + 1} holds {len(h)} cards; at most {K.MAXH}")
         for i, c in enumerate(h):
             S[K.HAND + p * K.MAXH + i] = c
         S[K.HN + p] = len(h)
@@ -137,38 +135,43 @@ def build_position(pos: dict | Position, rules: GoStopRules) -> tuple[Built, dic
     built.unseen = p.unseen
     built.opp_sizes = p.opp_sizes
     built.remaining = p.remaining
-    info = {"me": me, "score": p.score, "stock": p.stock, "turns_left": p.remaining,
+    info = {"me": me + 1, "score": p.score, "stock": p.stock, "turns_left": p.remaining,
             "opponent_hand_sizes": [p.opp_sizes[q] for q in range(n) if q != me],
             "nagari": p.nagari, "forced_stop": p.remaining[me] == 0,
             "hand": [card_name(c, rules) for c in p.hand]}
     return built, info
 
 
-def decide(pos: dict | Position, rules: GoStopRules, me_policy: Policy, opp_policy: Policy,
-           spec: RunSpec) -> dict:
+def decide(pos: dict | Position, rules: GoStopRules, me_policy: Policy,
+           opp_policy: Policy | list[Policy], spec: RunSpec) -> dict:
     """Expected net payment to ``me`` of going and of stopping, and their difference.
 
     ``pos`` as :func:`build_position`; ``spec.n`` playouts of the go branch (``None`` without a
-    precision target: 20,000)."""
+    precision target: the shared default of every ``decide``, analyzer.options.DECIDE_PLAYOUTS).
+    ``opp_policy`` plays every other seat, or is a line-up (one policy per seat, the decider's
+    entry unused)."""
     built, info = build_position(pos, rules)  # every check before a kernel is imported
     from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import mean_from_sums, paired_difference, wilson
     from kernels.gostop import batch as K
     from kernels.gostop import score as KS
 
-    me = info["me"]
+    me = info["me"] - 1  # the seat as a program index (info counts seats from 1)
+    lineup = (list(opp_policy) if isinstance(opp_policy, (list, tuple))
+              else [opp_policy] * rules.players)
     nagari = info["nagari"]
     net = np.zeros(K.MAXP, np.int64)
     KS.settle(built.S, me, rules.players, nagari, net)
     stop_net = int(net[me])
     base = {"game": "gostop", "exact": False, "seed": spec.seed, "position": info,
             "stop_payment": stop_net,
-            "policies": {"me": me_policy.label, "opponents": opp_policy.label}}
+            "policies": {"me": me_policy.label, "opponents": ",".join(
+                dict.fromkeys(p.label for q, p in enumerate(lineup) if q != me))}}
     if info["forced_stop"]:
         base.update({"recommendation": "stop", "forced": True, "n": 0,
                      "reason": "no turn left for this seat: it must stop"})
         return base
-    pols = [opp_policy] * rules.players
+    pols = list(lineup)
     pols[me] = me_policy
     built.set_policies(pols)
     unseen = np.array(built.unseen, np.int64)
@@ -181,6 +184,8 @@ def decide(pos: dict | Position, rules: GoStopRules, me_policy: Policy, opp_poli
     job = KernelJob("gostop decide", 1024, run_blocks, half_width_of_mean(K.D_DIFF, K.D_DIFF2),
                     unit="playouts")
     if spec.n is None and spec.precision is None:
+        from analyzer.options import DECIDE_PLAYOUTS
+
         spec = replace(spec, n=DECIDE_PLAYOUTS)
     res = spec.run(job)
     s = res.sums

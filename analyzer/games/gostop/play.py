@@ -2,7 +2,7 @@
 
 Policies (``greedy``, ``random``, ``go:K``, ``go:K:T``) are parsed here and handed to the kernels
 as rows of an int64 array (``policy_array``; their behaviour is documented in
-``kernels.gostop.turn``). ``--seats A,B,...`` gives one policy per seat (seat 0 deals and plays
+``kernels.gostop.turn``). ``--seats A,B,...`` gives one policy per seat (seat 1 deals and plays
 first); a single name means every seat. ``simulate`` plays whole deals under a
 :class:`~analyzer.runner.RunSpec`. The pure-Python reference is the SAME algorithm: the engine's
 source files executed as plain Python, with ``njit`` replaced by the identity and ``prange`` by
@@ -11,7 +11,6 @@ source files executed as plain Python, with ``njit`` replaced by the identity an
 """
 from __future__ import annotations
 
-import re
 import sys
 import types
 from dataclasses import dataclass
@@ -44,40 +43,40 @@ class Policy:
         return self.kind
 
 
-def parse_policy(text: str) -> Policy:
-    from analyzer.advice.rulefile import is_rule
+def _policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.gostop.advice import rule_policy
-
-        return rule_policy(text)
-    t = text.strip().lower()
-    if t in ("greedy", "random"):
-        return Policy(t)
-    m = re.fullmatch(r"go:(\d+)(?::(\d+))?", t)
-    if m:
-        k = int(m.group(1))
-        turns = int(m.group(2)) if m.group(2) else 1
-        if not (len(m.group(1)) <= 4 and k <= 1000):
-            raise UserError(f"policy '{text}': the go threshold K is at most 1000")
-        if not (1 <= turns and len(str(m.group(2) or 1)) <= 3 and turns <= 100):
-            raise UserError(f"policy '{text}': the minimum number of turns left must be 1 to 100")
-        return Policy("go", k, turns)
-    raise UserError(f"unknown Go-Stop policy '{text}' (use greedy, random, go:K, go:K:T or "
-                    f"rule:FILE.json)")
+    return Family("gostop", [
+        Bot("greedy", "stops at the first chance"),
+        Bot("random", "goes or stops at random"),
+        Bot("go", "goes while it has said fewer than K gos (and, with T, while it has at least T "
+            "own turns left)", positional=("gos", "turns-left"))],
+        [Knob("gos", "int", 1, "go while fewer than this many gos", 0, 1000),
+         Knob("turns-left", "int", 1, "go only with at least this many own turns left", 1, 100)],
+        what="policy")
 
 
-def parse_seats(text: str, players: int, flag: str = "--seats") -> list[Policy]:
-    """One policy per seat from 'A,B,...'; a single name means every seat."""
-    parts = text.split(",")
-    if any(not p.strip() for p in parts):
-        raise UserError(f"{flag} '{text}' has an empty item")
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UserError(f"{flag} gives {len(parts)} policies for {players} players "
-                        f"(give one for everyone or one per seat)")
-    return [parse_policy(p) for p in parts]
+#: The Go-Stop policies (``--seats``, ``--vs``, ``decide --policy``) as the shared parser reads
+#: them.
+POLICIES = _policies()
+
+
+def policy_from_spec(spec) -> Policy:
+    """The :class:`Policy` of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
+    if spec.name == "go":
+        return Policy("go", spec["gos"], spec["turns-left"])
+    return Policy(spec.name)
+
+
+def _plain():
+    from analyzer.botspec import Reader
+
+    return Reader(POLICIES.without_rule(), policy_from_spec)
+
+
+#: Policies named without rule files (``greedy,go:2``): this package's own line-ups.
+_PLAIN = _plain()
+plain_policy, plain_seats = _PLAIN.one, _PLAIN.seats
 
 
 def policy_array(pols: list[Policy]) -> np.ndarray:
@@ -137,7 +136,7 @@ def simulate(rules: GoStopRules, pols: list[Policy], spec: RunSpec, nagari_prev:
     for q in range(rules.players):
         hist = s[K.C_HIST + q * K.NBIN: K.C_HIST + (q + 1) * K.NBIN]
         seats.append({
-            "seat": q, "policy": pols[q].label, "dealer": q == 0,
+            "seat": q + 1, "policy": pols[q].label, "dealer": q == 0,
             "p_win": wilson(float(s[K.C_WIN + q]), N),
             "mean_net_payment": mean_from_sums(float(s[K.C_NET + q]), float(s[K.C_NET2 + q]), N),
             "payment_histogram": {str(v - K.HMAX): int(hist[v]) for v in range(K.NBIN)
@@ -178,7 +177,7 @@ def _rules_dict(rules: GoStopRules) -> dict:
 
 def make_job_for_tests(rules: GoStopRules, policies: str, check: bool = True):
     """A simulation job with the per-turn invariant checks switched on (tests)."""
-    return make_sim_job(rules, parse_seats(policies, rules.players), 0, check)
+    return make_sim_job(rules, plain_seats(policies, rules.players), 0, check)
 
 
 # ---- pure-Python reference --------------------------------------------------------------------
@@ -234,7 +233,7 @@ def pure_python_engine():
 
 
 def python_reference_deals(n: int, seed: int, players: int = 2) -> float:
-    """n deals (greedy everywhere, default rules) in plain Python; returns seat 0's mean net."""
+    """n deals (greedy everywhere, default rules) in plain Python; returns seat 1's mean net."""
     import numpy as np
 
     from analyzer.rng import block_keys

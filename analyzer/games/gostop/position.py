@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from analyzer.errors import UserError
 from analyzer.games.gostop.rules import CardPool, GoStopRules, month_of
 from analyzer.games.gostop.score import score_cards
+from analyzer.seats import seat_number
 from analyzer.typecheck import need_text, need_text_or_texts
 
 KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts", "last_go",
@@ -21,7 +22,7 @@ KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts",
 
 #: Upper bounds of a position's counters: at most 10 turns per seat in a deal (so 10 gos, 10
 #: skip tokens), at most 4 bombs, points at a go far below 1000, 20 nagari deals in a row.
-LIMITS = {"me": 2, "go_counts": 10, "last_go": 1000, "bombs": 4, "skip_tokens": 10,
+LIMITS = {"go_counts": 10, "last_go": 1000, "bombs": 4, "skip_tokens": 10,
           "nagari": 20, "stock": 48, "players": 3}
 
 
@@ -111,9 +112,7 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
         raise UserError(f"unknown position key(s): {', '.join(sorted(unknown))} "
                         f"(known: {', '.join(sorted(KNOWN_KEYS))})")
     n = rules.players
-    me = _int(pos.get("me", 0), "me")
-    if not 0 <= me < n:
-        raise UserError(f"me = {me}: seats are 0..{n - 1}")
+    me = seat_number(pos.get("me", 1), "position 'me'", n)
     pool = CardPool(rules)
     hand = pool.parse(need_text(pos.get("hand", ""), "hand"), "hand")
     layout = pool.parse(need_text(pos.get("layout", ""), "layout"), "layout")
@@ -124,12 +123,7 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
         creator = -1
         if "@" in text:
             text, who = text.rsplit("@", 1)
-            try:
-                creator = int(who)
-            except ValueError:
-                raise UserError(f"stack creator '@{who}' must be a seat number") from None
-            if not 0 <= creator < n:
-                raise UserError(f"stack creator @{creator}: seats are 0..{n - 1}")
+            creator = seat_number(who, f"stack creator @{who}", n)
         cards = pool.parse(text, "stacks")
         if len(cards) != 3 or len({month_of(c) for c in cards}) != 1 or month_of(cards[0]) == 0:
             raise UserError(f"stack '{text}' must be exactly three cards of one month")
@@ -137,7 +131,7 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     piles_text = _as_list(pos.get("piles"), n, "piles")
     if len(piles_text) != n:
         raise UserError(f"'piles' must give one capture pile per seat ({n}), separated by ';'")
-    piles = [pool.parse(t, f"pile of seat {p}") for p, t in enumerate(piles_text)]
+    piles = [pool.parse(t, f"pile of seat {p + 1}") for p, t in enumerate(piles_text)]
     per_month = {}
     for c in layout:
         if c >= 48:
@@ -176,11 +170,11 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     t_me = len(hand) + skip[me]
     remaining = [t_me + 1 if q > me else t_me for q in range(n)]
     if t_me + 1 > H and n > 1 and me < n - 1:
-        raise UserError(f"seat {me} holds {len(hand)} cards (+{skip[me]} skips) after its turn: "
-                        f"more than a {H}-card hand allows")
+        raise UserError(f"seat {me + 1} holds {len(hand)} cards (+{skip[me]} skips) after its "
+                        f"turn: more than a {H}-card hand allows")
     if t_me >= H:
-        raise UserError(f"seat {me} holds {len(hand)} cards (+{skip[me]} skips) after its turn: a "
-                        f"{H}-card hand has at most {H - 1} turns left")
+        raise UserError(f"seat {me + 1} holds {len(hand)} cards (+{skip[me]} skips) after its "
+                        f"turn: a {H}-card hand has at most {H - 1} turns left")
     opp_sizes = [0 if q == me else remaining[q] - skip[q] for q in range(n)]
     if any(s < 0 for s in opp_sizes):
         raise UserError("an opponent has more skip tokens than turns left")
@@ -204,6 +198,6 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
         why = (f"score {score} is below the stop minimum {rules.stop_target}"
                if score < rules.stop_target else
                f"score {score} does not exceed the score of the last go ({last_go[me]})")
-        raise UserError(f"seat {me} is not at a go/stop decision: {why}")
+        raise UserError(f"seat {me + 1} is not at a go/stop decision: {why}")
     return Position(me, hand, layout, stacks_k, piles, go_counts, last_go, shaken, bombs, skip,
                     turns, remaining, opp_sizes, unseen, stock_size, nagari, score)

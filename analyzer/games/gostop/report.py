@@ -2,7 +2,7 @@
 tables `gostop simulate --out` writes, and the report section (``PARTS``).
 
 Report section: (1) 2 and 3 players, greedy everywhere: nagari/chongtong rates, wins and mean net
-payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 0 (greedy,
+payment per seat, dealer advantage, event frequencies; (2) the go appetite of seat 1 (greedy,
 go:1, go:2, go:3) against greedy opponents in 2 players, on common random numbers (same deals);
 (3) the payment distribution chart. Imports pandas/matplotlib lazily (reports, `--out`, `--chart`).
 """
@@ -80,7 +80,7 @@ def write_simulation(out: dict, out_dir, chart: bool) -> list[pathlib.Path]:
 def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str:
     import pandas as pd
 
-    from analyzer.games.gostop.play import parse_seats, simulate
+    from analyzer.games.gostop.play import plain_seats, simulate
     from analyzer.games.gostop.rules import GoStopRules
     from analyzer.runner import RunSpec
     from analyzer.tables import write_table
@@ -97,7 +97,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     sims = {}
     for players in (2, 3):
         r = GoStopRules(players=players)
-        out = simulate(r, parse_seats("greedy", players), spec)
+        out = simulate(r, plain_seats("greedy", players), spec)
         sims[players] = out
         rows += seat_rows(out)
         ev_rows += event_rows(out)
@@ -116,22 +116,22 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     payment_chart(sims[2], out_dir / "gostop_payments_2p")
     md += ["", "Event frequencies: `gostop_events.csv`; seats: `gostop_seats.csv`; chart "
            "`gostop_payments_2p.png`.", ""]
-    # go appetite of seat 0, same deals for every row
+    # go appetite of seat 1, same deals for every row
     go_rows = []
     r = GoStopRules()
     for label in ("greedy", "go:1", "go:2", "go:3"):
-        out = simulate(r, parse_seats(f"{label},greedy", 2), spec)
+        out = simulate(r, plain_seats(f"{label},greedy", 2), spec)
         m = out["seats"][0]["mean_net_payment"]
-        go_rows.append({"seat0_policy": label, "mean_net": m.estimate, "lo": m.ci_low,
+        go_rows.append({"seat1_policy": label, "mean_net": m.estimate, "lo": m.ci_low,
                         "hi": m.ci_high, "p_win": out["seats"][0]["p_win"].estimate,
                         "p_nagari": out["p_nagari"].estimate})
     write_table(pd.DataFrame(go_rows), out_dir / "gostop_go_appetite")
     md.append("Go appetite of the dealer against a greedy opponent (2 players, same deals):")
     md.append("")
-    md.append("| seat 0 policy | mean net chips [95% CI] | P(win) | P(nagari) |")
+    md.append("| seat 1 policy | mean net chips [95% CI] | P(win) | P(nagari) |")
     md.append("|---|---|---|---|")
     for g in go_rows:
-        md.append(f"| {g['seat0_policy']} | {g['mean_net']:+.3f} [{g['lo']:+.3f}, {g['hi']:+.3f}]"
+        md.append(f"| {g['seat1_policy']} | {g['mean_net']:+.3f} [{g['lo']:+.3f}, {g['hi']:+.3f}]"
                   f" | {g['p_win']:.4f} | {g['p_nagari']:.4f} |")
     md.append("")
     return "\n".join(md)

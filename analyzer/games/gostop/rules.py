@@ -34,7 +34,7 @@ GO_MODES = {"source": 0, "korean": 1, "literal_gt3": 2, "cap2": 3}
 
 @dataclass(frozen=True)
 class GoStopRules:
-    players: int = rule(2, "active players (2 or 3); seat 0 deals and plays first", min=2, max=3)
+    players: int = rule(2, "active players (2 or 3); seat 1 deals and plays first", min=2, max=3)
     target: int = rule(0, "stop minimum; 0 = the default for the player count (7 with 2 players, "
                           "3 with 3)", min=0, max=100)
     jokers: tuple[int, ...] = rule((2, 3), "junk value of each joker in the deck (0-5 jokers)",

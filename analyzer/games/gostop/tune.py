@@ -7,25 +7,25 @@ from analyzer.tune import Metric
 
 
 def _deal_job(rules, policy: str):
-    """Whole deals between ``policy`` (one for everyone, or one per seat); seat 0 deals first."""
-    from analyzer.games.gostop.play import make_sim_job, parse_seats
+    """Whole deals between ``policy`` (one for everyone, or one per seat); seat 1 deals first."""
+    from analyzer.games.gostop.lineup import parse_seats
+    from analyzer.games.gostop.play import make_sim_job
 
-    return make_sim_job(rules, parse_seats(policy, rules.players))
+    return make_sim_job(rules, parse_seats(policy, rules.players, "--policy"))
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.gostop.play import parse_policy
+    from analyzer.games.gostop.lineup import check_lineup
 
-    for part in policy.split(","):
-        if part.strip():
-            parse_policy(part)
+    check_lineup(policy)
 
 
 def _metrics() -> list[Metric]:
     from kernels.gostop import batch as K
 
+    squares = {K.C_DADV: K.C_DADV2}  # no range declared for the chips: asymptotic interval
     return [Metric("gostop", name, text, GoStopRules, _deal_job, col, "greedy", kind,
-                   job_key="deals", check_policy=_check_policy)
+                   job_key="deals", check_policy=_check_policy, square=squares.get(col))
             for name, col, kind, text in [
                 ("nagari_rate", K.C_NAGARI, "rate", "P(the deal is a nagari: nobody scores out)"),
                 ("first_player_advantage", K.C_DADV, "mean",

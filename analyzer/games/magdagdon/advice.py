@@ -225,7 +225,7 @@ RECORD_CHUNK = 512   # blocks of games recorded per kernel call (bounds the reco
 
 def record(rules, diff, policy, rule: PowerRule, n_games: int, seed: int) -> dict:
     """Play ``n_games`` fresh games (:func:`analyzer.advice.record.record_keys`) with ``rule``
-    and base placement ``policy`` in the recording twin (kernels/magdagdon/record.py), a chunk
+    and base placement ``policy`` in a recording run (kernels/magdagdon/record.py), a chunk
     of :data:`RECORD_CHUNK` blocks at a time. Returns the records as arrays ``game``, ``kind``,
     ``cost``, ``empty``, ``fix``, ``choice`` and ``games``, the per-game (score, turns,
     MAGDAGDON rolls, ruins, powers used)."""
@@ -296,46 +296,6 @@ def row(s) -> dict:
 
 
 WHICH_NAMES = {"fix-or-reroll": 0, "fix": 1, "reroll": 2}
-KNOB_HELP = ("power knobs after the name, e.g. greedy:max_cost=10,min_empty=3,which=reroll: "
-             "max_cost (spend while the next penalty is at most this; any or never), min_empty "
-             "and max_empty (spend only with at least / at most this many empty cells; 0: no "
-             "bound), which (fix-or-reroll, fix, reroll)")
-
-
-def parse_knobs(text: str, label: str) -> dict:
-    """``key=value,...`` (:data:`KNOB_HELP`) as keyword arguments of
-    :func:`analyzer.games.magdagdon.arrays.with_power_knobs`; a key left out keeps the bots'
-    habit. Unknown keys and bad values are errors."""
-    from analyzer.errors import UserError
-
-    vals: dict = {}
-    for item in text.split(","):
-        key, eq, value = item.partition("=")
-        key, value = key.strip().lower(), value.strip().lower()
-        if not eq or not value:
-            raise UserError(f"policy '{label}': '{item}' is not key=value")
-        if key == "which":
-            if value not in WHICH_NAMES:
-                raise UserError(f"policy '{label}': which must be one of "
-                                f"{', '.join(WHICH_NAMES)}")
-            vals[key] = WHICH_NAMES[value]
-        elif key in ("max_cost", "min_empty", "max_empty"):
-            if key == "max_cost" and value in ("any", "never"):
-                vals[key] = None if value == "any" else NEVER
-                continue
-            if not (value.isascii() and value.isdigit()) or len(value) > 4:
-                raise UserError(f"policy '{label}': {key} must be a whole number 0..9999")
-            vals[key] = int(value)
-        else:
-            raise UserError(f"policy '{label}': unknown power knob '{key}' (max_cost, min_empty, "
-                            f"max_empty, which)")
-    knobs = PowerRule(vals.get("max_cost"), vals.get("min_empty", 0), vals.get("max_empty", 0),
-                      vals.get("which", 0)).knobs()
-    if "max_cost" not in vals:
-        knobs["power_threshold"] = None
-    return knobs
-
-
 def rule_from_file(text: str) -> PowerRule:
     """``rule:FILE.json`` holding a power rule of ``magdagdon advice`` (its ``rule`` object)."""
     from analyzer.advice.rulefile import read_rule_data

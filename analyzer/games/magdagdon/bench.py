@@ -51,14 +51,15 @@ def feasibility_job():
 
 
 def greedy_job(difficulty: str = "survival"):
-    from analyzer.games.magdagdon.play import make_job, parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import make_job
 
     rules, diff = _inputs(difficulty)
     return make_job(rules, diff, parse_policy("greedy"))
 
 
 CASES = [
-    commands_warm("magdagdon", "advice's recording twin (where a front rule goes wrong)",
+    commands_warm("magdagdon", "advice's recording run (where a front rule goes wrong)",
                   ("magdagdon", "advice", "--rounds", "1", "--record-games", "8", "--seed", "1",
                    "--json")),
     commands_warm("magdagdon", "best (compiled apart)",

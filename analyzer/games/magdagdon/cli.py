@@ -176,6 +176,7 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
     r = _rules(rules_file, set_)
     diff = get_diff(r, difficulty)
     out = odds_of(_play_board(board, r), r, diff, powers_left)
+    from analyzer.words import percent
 
     def render():
         worst = ", ".join(x["roll"] for x in out["magdagdon_rolls"][:12])
@@ -183,9 +184,9 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
         return (f"MAGDAGDON {diff.name} board {out['board']} (exact, {out['rolls_total']} rolls)\n"
                 f"  minimum dice {out['min_dice']}, powers left {out['powers_left']}\n"
                 f"  MAGDAGDON rolls: {out['rolls_magdagdon']} of {out['rolls_total']}"
-                f"  p = {out['p_magdagdon']:.6f}\n"
+                f"  p = {percent(out['p_magdagdon'])}\n"
                 f"  after the best use of the powers left: p = "
-                f"{out['p_magdagdon_after_powers']:.6f}\n"
+                f"{percent(out['p_magdagdon_after_powers'])}\n"
                 f"  MAGDAGDON roll multisets: {worst or 'none'}{more}")
 
     emit(out, json, render)
@@ -194,7 +195,7 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
 @app.command()
 def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
          powers_left: PowersLeftOpt = None,
-         n: trials("games played out after each action", 400) = 400,
+         n: trials("games played out after each action", 400, precision=False) = 400,
          policy: policy_option("Policy playing the rest of the game: greedy, max-dice or "
                                "min-dice (default greedy).") = None,
          top: Annotated[int, typer.Option("--top", metavar="N",
@@ -218,7 +219,7 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
       pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
     """
     from analyzer.games.magdagdon.decide import best as best_of
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
     from analyzer.output import emit, table
 
@@ -249,15 +250,12 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
 
 
 @app.command()
-def simulate(n: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of games to simulate (default 20,000, or 200 when a rollout "
-                      "policy plays; a cap with --precision).")] = None,
+def simulate(n: trials("games", 20_000, note=", or 200 when a rollout policy plays") = None,
              difficulty: DiffOpt = "peaceful",
              policy: policy_option("greedy, max-dice, min-dice or rollout:K (default "
-                                   "greedy), with optional power knobs "
-                                   "(greedy:max_cost=C,min_empty=E,max_empty=E,which=W; W one of "
-                                   "fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
+                                   "greedy), with optional power knobs after it, each after a ':' "
+                                   "(greedy:max-cost=C:min-empty=E:max-empty=E:which=W; W one "
+                                   "of fix-or-reroll, fix, reroll), or " + RULE_POLICY + ".")
              = None,
              vs: VsOpt = None, out_dir: OutOpt = None, chart: ChartOpt = False,
              seed: SeedOpt = None, precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
@@ -281,11 +279,12 @@ def simulate(n: Annotated[Optional[int], typer.Option(
     \b
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
       pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
-      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out DIR --chart
-      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix,max_cost=any --vs greedy
+      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out mg-scores --chart
+      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix:max-cost=any --vs greedy
     """
     from analyzer.errors import UserError
-    from analyzer.games.magdagdon.play import parse_policy, simulate as sim, simulate_paired
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate as sim, simulate_paired
     from analyzer.games.magdagdon.rules import difficulty as get_diff
     from analyzer.output import emit, note
 
@@ -368,10 +367,12 @@ def advice(difficulty: DiffOpt = "peaceful",
     one rescues the roll, else reroll; ±1 only; reroll only). Every rule plays whole games with
     the same placement policy on the same dice (common random numbers); its loss in final score
     against the best rule is raced: a rule is dropped once its loss interval lies wholly above
-    a simpler rule's. Prints the games spent and what evaluating every rule to the same sample
-    would have cost. A rule plays back with `simulate --policy rule:FILE.json` (--out DIR
-    writes them), or spelled out as knobs: greedy:max_cost=20,which=reroll. Each rule on the
-    front then plays fresh games (--record-games) that record its MAGDAGDONs with a power left:
+    a simpler rule's. Opens with one sentence to remember; prints the best rule found (the best
+    by sample mean, not shown best), the rules not separated from it, and the games spent
+    against the uniform grid that gives the same guarantee. A rule plays back with `simulate
+    --policy rule:FILE.json` (--out DIR writes them), or spelled out as knobs:
+    greedy:max-cost=20:which=reroll. Each rule on the front then plays fresh games
+    (--record-games) that record its MAGDAGDONs with a power left:
     where it spends or accepts the ruin otherwise than the best rule, and where it rerolls when
     the best rule would use a rescuing ±1 (or the reverse), most often first, in wrong decisions
     per game with 95% intervals.
@@ -387,7 +388,7 @@ def advice(difficulty: DiffOpt = "peaceful",
     from analyzer.advice.cli import emit_raced
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.advice import advise as search
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty as get_diff, rules_dict
     from analyzer.options import seed_note
     from analyzer.rng import resolve_seed
@@ -411,10 +412,11 @@ def advice(difficulty: DiffOpt = "peaceful",
         if bots is None:
             return []
         L = bots["loss"]
-        return [f"  the bots' own rule: loss {L['estimate']:.2f} [{L['ci_low']:.2f}, "
-                f"{L['ci_high']:.2f}] ({bots['words']})"]
+        return [f"The bots' own rule (size {bots['complexity']}): loss {L['estimate']:.2f} "
+                f"[{L['ci_low']:.2f}, {L['ci_high']:.2f}] points, {bots['verdict']}: "
+                f"{bots['words']}"]
 
-    emit_raced(payload, res, f"MAGDAGDON {diff.name}, {pol.label} placement: when and which power "
-               f"(Monte Carlo, seed {s}); loss in final score against the best rule, 95% "
-               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, digits=2, unit="(points)", more=bots_line)
+    emit_raced(payload, res, f"MAGDAGDON {diff.name}, {pol.label} placement: when to spend a "
+               f"Majda Power and which (Monte Carlo, seed {s}); surviving rules only",
+               max_loss=max_loss, out=out, json=json, digits=2,
+               unit="points of final score", more=bots_line)

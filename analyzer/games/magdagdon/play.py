@@ -19,12 +19,10 @@ choices let the games run alike. Every entry point takes a :class:`~analyzer.run
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.errors import UserError
 from analyzer.games.magdagdon.arrays import kernel_inputs
 from analyzer.games.magdagdon.rules import Difficulty, MagdagdonRules, rules_dict
 from analyzer.runner import RunSpec
@@ -39,40 +37,41 @@ class Policy:
     power: tuple = ()   # power knobs: items of analyzer/games/magdagdon/advice.py PowerRule.knobs
 
 
-def parse_policy(text: str) -> Policy:
-    """greedy, max-dice, min-dice or rollout:K, optionally with power knobs after a colon
-    (``greedy:max_cost=10,which=reroll``, :data:`analyzer.games.magdagdon.advice.KNOB_HELP`),
-    or ``rule:FILE.json`` (a power rule from ``magdagdon advice``, played with greedy)."""
-    from analyzer.advice.rulefile import is_rule
-    from kernels.magdagdon import P_GREEDY, P_MAX, P_MIN, P_ROLLOUT
+def _policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.magdagdon.advice import rule_from_file
+    power = ("max-cost", "min-empty", "max-empty", "which")
+    return Family("magdagdon", [
+        Bot("greedy", "the placement maximising the board value H", power),
+        Bot("max-dice", "the most dice, then H", power),
+        Bot("min-dice", "exactly the minimum, then H", power),
+        Bot("rollout", "the 8 best placements by H, each scored by K greedy games", power,
+            positional=("rollouts",))],
+        [Knob("rollouts", "int", 8, "greedy games per candidate placement", 1, 10000),
+         Knob("max-cost", "int", None, "spend a power while the next penalty is at most this "
+              "(any, never or a number)", 0, 9999, words=("any", "never")),
+         Knob("min-empty", "int", 0, "spend only with at least this many empty cells", 0, 9999),
+         Knob("max-empty", "int", 0, "spend only with at most this many empty cells (0: no "
+              "bound)", 0, 9999),
+         Knob("which", "word", "fix-or-reroll", "which power: fix-or-reroll, fix or reroll",
+              words=("fix-or-reroll", "fix", "reroll"))],
+        what="policy")
 
-        rule = rule_from_file(text)
-        return Policy(P_GREEDY, 0, "rule:" + text.strip()[5:], tuple(rule.knobs().items()))
-    t = text.strip().lower()
-    power: tuple = ()
-    if "=" in t:
-        from analyzer.games.magdagdon.advice import parse_knobs
 
-        j = t.rfind(":", 0, t.index("="))
-        if j < 0:
-            raise UserError(f"policy '{text}': power knobs follow the policy name after a "
-                            f"colon, e.g. greedy:max_cost=10")
-        power = tuple(parse_knobs(t[j + 1:], text).items())
-        t, label = t[:j], t
-    else:
-        label = t
-    named = {"greedy": P_GREEDY, "max-dice": P_MAX, "min-dice": P_MIN}
-    if t in named:
-        return Policy(named[t], 0, label, power)
-    m = re.fullmatch(r"rollout:(\d+)", t)
-    if m and 1 <= int(m.group(1)) <= 10000:
-        return Policy(P_ROLLOUT, int(m.group(1)), label, power)
-    raise UserError(f"unknown MAGDAGDON policy '{text}' (use greedy, max-dice, min-dice or "
-                    f"rollout:K with 1 <= K <= 10000, optionally with power knobs, or "
-                    f"rule:FILE.json)")
+#: The MAGDAGDON policies (``--policy``, ``--vs``) as the shared parser reads them; the power
+#: knobs become kernel knobs in lineup.py (they are the rules of thumb of ``advice.py``).
+POLICIES = _policies()
+PLACEMENT = {"greedy": "P_GREEDY", "max-dice": "P_MAX", "min-dice": "P_MIN",
+             "rollout": "P_ROLLOUT"}
+
+
+def placement_policy(spec, power: tuple = ()) -> Policy:
+    """The :class:`Policy` of a parsed spec other than ``rule:FILE``, with its kernel power
+    knobs ``power`` (lineup.py computes them)."""
+    import kernels.magdagdon as K
+
+    k = spec["rollouts"] if spec.name == "rollout" else 0
+    return Policy(getattr(K, PLACEMENT[spec.name]), k, spec.text.strip().lower(), power)
 
 
 def policy_inputs(rules: MagdagdonRules, diff: Difficulty, policy: Policy):

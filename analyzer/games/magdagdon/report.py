@@ -69,7 +69,8 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     import pandas as pd
 
     from analyzer.charts import save_figure
-    from analyzer.games.magdagdon.play import parse_policy, simulate
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import simulate
     from analyzer.games.magdagdon.rules import DIFFICULTIES, MagdagdonRules, difficulty
     from analyzer.rules import build_rules
     from analyzer.runner import RunSpec
@@ -125,18 +126,24 @@ PARTS = [section_part("magdagdon", report_section, "section",
                       "score distributions per difficulty under the default policy")]
 
 
+def _advice_settings(params: dict, rules: dict):
+    """Rules and difficulty of the advice part (its settings check)."""
+    from analyzer.games.magdagdon.rules import MagdagdonRules, difficulty
+    from analyzer.rules import build_rules
+
+    r = build_rules(MagdagdonRules, None, None, rules)
+    return r, difficulty(r, str(params.get("difficulty", "peaceful")))
+
+
 def advice_part(params: dict, rules: dict, seed: int):
     """Which power and when: the raced power rules (``pushluck magdagdon advice``)."""
     from analyzer.advice.cli import race_line
     from analyzer.advice.report import front_files
     from analyzer.games.magdagdon.advice import advise, row
-    from analyzer.games.magdagdon.play import parse_policy
-    from analyzer.games.magdagdon.rules import MagdagdonRules, difficulty
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.report import PartResult
-    from analyzer.rules import build_rules
 
-    r = build_rules(MagdagdonRules, None, None, rules)
-    diff = difficulty(r, str(params.get("difficulty", "peaceful")))
+    r, diff = _advice_settings(params, rules)
     res = advise(r, diff, parse_policy("greedy"), seed, int(params.get("rounds", 24)),
                  float(params.get("precision", 0.5)))
     rows = [row(x) for x in res["front"]]
@@ -156,7 +163,7 @@ def _advice_kind():
     return PartKind("magdagdon", "advice", advice_part,
                     "which power and when: raced rules of thumb",
                     {"difficulty": Param("str"), "rounds": Param("int", 1, 200),
-                     "precision": Param("float", 1e-4, 100.0)})
+                     "precision": Param("float", 1e-4, 100.0)}, _advice_settings)
 
 
 PARTS = PARTS + [_advice_kind()]

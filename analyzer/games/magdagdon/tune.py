@@ -15,7 +15,8 @@ def _split(policy: str) -> tuple[str, str]:
 
 
 def _games_job(rules, policy: str):
-    from analyzer.games.magdagdon.play import make_job, parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
+    from analyzer.games.magdagdon.play import make_job
     from analyzer.games.magdagdon.rules import difficulty
 
     name, diff = _split(policy)
@@ -23,7 +24,7 @@ def _games_job(rules, policy: str):
 
 
 def _check_policy(policy: str) -> None:
-    from analyzer.games.magdagdon.play import parse_policy
+    from analyzer.games.magdagdon.lineup import parse_policy
     from analyzer.games.magdagdon.rules import difficulty
 
     name, diff = _split(policy)
@@ -35,7 +36,7 @@ def _check_policy(policy: str) -> None:
 # MAGDAGDON rolls 4, ruins 6, powers used 8.
 METRICS = [
     Metric("magdagdon", name, text, MagdagdonRules, _games_job, col, "greedy/survival", "mean",
-           "games", _check_policy)
+           "games", _check_policy, square=col + 1)  # no range declared: asymptotic interval
     for name, col, text in [
         ("mean_score", 0, "final score per game"),
         ("magdagdon_rolls", 4, "MAGDAGDON rolls per game (first roll of a turn unplaceable)"),

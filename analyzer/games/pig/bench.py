@@ -11,7 +11,8 @@ from analyzer.benchkit import BenchCase, BenchQuery, BenchTiming, BenchWarm, com
 
 def _pig_job(seats: str):
     def make():
-        from analyzer.games.pig.play import make_job, parse_policy_pair
+        from analyzer.games.pig.lineup import parse_policy_pair
+        from analyzer.games.pig.play import make_job
         from analyzer.games.pig.rules import PigRules
 
         return make_job(parse_policy_pair(seats), PigRules())

@@ -13,7 +13,8 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec)
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, run_spec, trials,
+                              trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, help="""Pig: race to 100 rolling a d6; a 1 loses the turn.
 
@@ -23,19 +24,14 @@ Rules knobs: goal, faces, bust_faces (see `pushluck pig rules`).""")
 
 SeatsOpt = Annotated[str, typer.Option(
     "--seats", metavar="A,B",
-    help="Policy of seat 0 (moves first) and seat 1: hold:H, optimal or " + RULE_POLICY +
+    help="Policy of seat 1 (moves first) and seat 2, separated by ',' (a single policy plays "
+         "both): hold:H (hold once the turn total reaches H), optimal or " + RULE_POLICY +
          ", e.g. hold:20,optimal.")]
 VsOpt = Annotated[Optional[List[str]], typer.Option(
     "--vs", metavar="A,B",
-    help="A second line-up (seat 0, seat 1) played on the same games (common random numbers).")]
-
-# -n/--trials as options.trials("games", ...), but with no cap when --precision is given alone
-# (options.trials has no "default unless --precision" form).
-TrialsOpt = Annotated[Optional[int], typer.Option(
-    "-n", "--trials", min=1, metavar="N",
-    help="Number of games to simulate (default 100,000; with --precision alone: until the "
-         "target is met).")]
+    help="A second line-up (seat 1, seat 2) played on the same games (common random numbers).")]
 DEFAULT_TRIALS = 100_000
+TrialsOpt = trials("games", DEFAULT_TRIALS)
 
 
 def _rules(rules_file, sets, goal=None):
@@ -146,16 +142,21 @@ def decide(me: Annotated[int, typer.Option(metavar="POINTS", help="Your banked s
     from analyzer.games.pig.exact import decide as decide_pig
     from analyzer.output import emit
 
+    from analyzer.words import decimals_to_show, percent, verdict
+
     r = _rules(rules_file, set_)
     d = {"game": "pig", **decide_pig(me, opp, turn, r)}
     d["rules"] = {"goal": r.goal, "faces": r.faces, "bust_faces": r.bust_faces}
+    d["verdict"] = ("roll or hold: both win as often" if d["recommendation"] == "either" else
+                    verdict(d["recommendation"], d["margin"], "chance of winning"))
 
     def render():
-        hold = "—" if d["p_win_hold"] is None else f"{d['p_win_hold']:.6f}"
-        margin = "" if d["margin"] is None else f" by {d['margin']:.6f}"
+        places = decimals_to_show(None if d["margin"] is None else 100 * d["margin"])
+        hold = ("— (a turn total of 0 must roll)" if d["p_win_hold"] is None else
+                percent(d["p_win_hold"], places))
         return (f"Pig to {r.goal}: me {me}, opponent {opp}, turn total {turn} (exact)\n"
-                f"  P(win | roll) = {d['p_win_roll']:.6f}\n  P(win | hold) = {hold}\n"
-                f"  → {d['recommendation'].upper()}{margin}")
+                f"  P(win | roll) = {percent(d['p_win_roll'], places)}\n"
+                f"  P(win | hold) = {hold}\n  → {d['verdict']}")
 
     emit(d, json, render)
 
@@ -195,7 +196,7 @@ def simulate(n: TrialsOpt = None,
     """Play whole games between two policies; the first player's win rate with its interval.
 
     --vs A,B plays a second line-up on the same games (common random numbers) and reports the
-    difference of seat 0's win rates. With --precision, -n is a cap.
+    difference of seat 1's win rates. With --precision, -n is a cap.
 
     Examples:
 
@@ -206,20 +207,22 @@ def simulate(n: TrialsOpt = None,
     A rule of thumb from `pig advice --out DIR` plays as rule:FILE.json (or FILE holding one
     row of `pig advice --json`'s front); its exact win probability is printed beside:
 
-      pushluck pig simulate --seats rule:front1.json,optimal -n 1000000 --seed 1
+      pushluck pig advice --out pig-rules
+
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.errors import UserError
     from analyzer.games.pig import play
+    from analyzer.games.pig.lineup import parse_policy_pair
     from analyzer.output import emit
 
     r = _rules(rules_file, set_)
-    pair = play.parse_policy_pair(seats)
+    pair = parse_policy_pair(seats)
     if vs and len(vs) > 1:
         raise UserError("pig simulate compares one --vs line-up at a time")
-    pair_b = play.parse_policy_pair(vs[0]) if vs else None
-    if n is None and precision is None:
-        n = DEFAULT_TRIALS
-    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    pair_b = parse_policy_pair(vs[0], "--vs") if vs else None
+    spec = run_spec(trials_or_default(n, precision, DEFAULT_TRIALS), seed, precision, time_limit,
+                    progress, json)
     if pair_b is None:
         out = play.simulate(pair, r, spec)
         w = out["p_first_player_wins"]
@@ -252,8 +255,9 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
     Searches single thresholds (hold at 25), thresholds in bands of a second feature and
     decision lists of up to 3 conditions over turn total, own and opponent's score, points
     behind and points needed; each rule is evaluated exactly (policy evaluation against the
-    optimal player, both seats). Prints the Pareto front of complexity (numbers + conditions to
-    remember) against loss, and where each front rule goes wrong most often.
+    optimal player, both seats). Opens with one sentence to remember, then the simplest rules
+    and what they cost (for each size, numbers + conditions to remember, the rule that loses
+    least), and where each of them goes wrong most often.
 
     Examples:
 
@@ -265,13 +269,13 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
 
       pushluck pig advice --out pig-rules
 
-      pushluck pig simulate --seats rule:pig-rules/rule_cx4.json,optimal -n 1000000 --seed 1
+      pushluck pig simulate --seats rule:pig-rules/rule_cx2.json,optimal -n 1000000 --seed 1
     """
     from analyzer.advice import rule_row
-    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
+    from analyzer.advice.cli import emit_exact, front_payload
     from analyzer.games.pig.advice import DECISION, advise
-    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
+    from analyzer.words import percent
 
     r = _rules(rules_file, set_)
     res = advise(r, bands, clauses)
@@ -282,27 +286,22 @@ def advice(max_loss: MaxLossOpt = None, bands: BandsOpt = 3, clauses: ClausesOpt
                "best_hold_at": rule_row(res["best_hold_at"], feats, DECISION),
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], feats, DECISION, max_loss)
-    write_rules(out, payload)
+    hold = payload["best_hold_at"]
 
-    def render():
-        hold = payload["best_hold_at"]
-        lines = [f"Pig to {r.goal}: rules of thumb against the optimal player (exact; loss = "
-                 f"0.5 − win probability averaged over both seats)",
-                 f"  best single threshold: {hold['words']} loss {hold['loss']:.4f} "
-                 f"(moving first: {hold['p_win_first']:.4f} vs optimal "
-                 f"{res['p_first_optimal']:.4f})", *front_block(rows, "win prob.")]
-        for row in rows:
-            m = row["mistakes"]
-            cell = m["cells"][0] if m["cells"] else None
-            how = "" if cell is None else ("rolls where optimal holds"
-                                           if cell["rule_rolls_should_hold"] > 0.5
-                                           else "holds where optimal rolls")
-            where = "" if cell is None else (
-                f"; most often at own {cell['own'][0]}–{cell['own'][1]}, opponent "
+    def where(m):
+        cell = m["cells"][0] if m["cells"] else None
+        if cell is None:
+            return ""
+        how = ("rolls where optimal holds" if cell["rule_rolls_should_hold"] > 0.5
+               else "holds where optimal rolls")
+        return (f"; most often at own score {cell['own'][0]}–{cell['own'][1]}, opponent "
                 f"{cell['opp'][0]}–{cell['opp'][1]} ({how})")
-            lines.append(f"  cx {row['complexity']}: wrong in {100 * m['share_wrong']:.1f}% of "
-                         f"decisions{where}")
-        return "\n".join(lines + tail_lines(
-            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
 
-    emit(payload, json, render)
+    emit_exact(payload, rows, res, title=[
+        f"Pig to {r.goal}: rules of thumb against the optimal player (exact; loss = 0.5 − win "
+        f"probability averaged over both seats)",
+        f"  best \"hold at\" rule: {hold['words']} Loss {hold['loss']:.4f}; moving first it "
+        f"wins {percent(hold['p_win_first'])}, the optimal player "
+        f"{percent(res['p_first_optimal'])}."],
+        unit="chance of winning", where=where, out=out, json=json,
+        how_often=lambda m: f"wrong in {100 * m['share_wrong']:.1f}% of decisions")

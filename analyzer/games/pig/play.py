@@ -7,12 +7,10 @@ reference of the kernel's game loop (for `pushluck bench`). No printing, no pand
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.errors import UserError
 from analyzer.games.pig.exact import solve
 from analyzer.games.pig.rules import PigRules, rules_dict
 from analyzer.runner import RunSpec
@@ -35,31 +33,23 @@ class PigPolicy:
         return "optimal" if self.kind == "optimal" else f"hold:{self.hold_at}"
 
 
-def parse_policy(text: str) -> PigPolicy:
-    from analyzer.advice.rulefile import is_rule, load_rule
+def _policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.pig.advice import FEATURE_NAMES
-
-        return PigPolicy("rule", rule=load_rule(text, FEATURE_NAMES, "pig"),
-                         source=text.strip()[len("rule:"):])
-    t = text.strip().lower()
-    if t == "optimal":
-        return PigPolicy("optimal")
-    m = re.fullmatch(r"hold:(\d+)", t)
-    if m and len(m.group(1)) <= 6 and 1 <= int(m.group(1)) <= 100000:
-        return PigPolicy("hold", int(m.group(1)))
-    raise UserError(f"unknown Pig policy '{text}' (use hold:H with 1 <= H <= 100000, optimal, "
-                    f"or rule:FILE.json)")
+    return Family("pig", [
+        Bot("optimal", "the exact solver's table"),
+        Bot("hold", "hold once the turn total reaches H", positional=("at",))],
+        [Knob("at", "int", 20, "hold once the turn total reaches this", 1, 100000)],
+        what="policy")
 
 
-def parse_policy_pair(text: str) -> tuple[PigPolicy, PigPolicy]:
-    """``A,B``: seat 0 (moves first) plays A, seat 1 plays B."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise UserError(f"a line-up is two policies separated by a comma (seat 0, then seat 1), "
-                        f"got '{text}'")
-    return parse_policy(parts[0]), parse_policy(parts[1])
+#: The Pig policies (``--seats``, ``--vs``) as the shared parser reads them.
+POLICIES = _policies()
+
+
+def policy_from_spec(spec) -> PigPolicy:
+    """The policy of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
+    return PigPolicy("optimal") if spec.name == "optimal" else PigPolicy("hold", spec["at"])
 
 
 def policy_arrays(policy: PigPolicy, rules: PigRules):
@@ -76,7 +66,7 @@ def policy_arrays(policy: PigPolicy, rules: PigRules):
 
 
 def exact_first_wins(pair, rules: PigRules) -> float:
-    """P(seat 0 wins, moving first) by policy evaluation of both seats' tables
+    """P(seat 1 wins, moving first) by policy evaluation of both seats' tables
     (kernels/pig/evaluate.py); a hold:H policy as its table (roll while k < H)."""
     from analyzer.games.pig.advice import hold_table
     from kernels.pig.evaluate import evaluate_pig
@@ -87,7 +77,7 @@ def exact_first_wins(pair, rules: PigRules) -> float:
 
 
 def make_job(pair: tuple[PigPolicy, PigPolicy], rules: PigRules, alternate: bool = False):
-    """A runner job playing whole games: seat 0 plays pair[0], seat 1 pair[1]."""
+    """A runner job playing whole games: seat 1 plays pair[0], seat 2 pair[1]."""
     from analyzer.runner import KernelJob, half_width_of_proportion
     from kernels.pig import GAME_COLUMNS, simulate_blocks
 
@@ -158,7 +148,7 @@ def simulate(pair, rules: PigRules, spec: RunSpec) -> dict:
 
 
 def simulate_paired(pair_a, pair_b, rules: PigRules, spec: RunSpec) -> dict:
-    """Pair A vs pair B on common random numbers: seat 0's win rate under each, and A − B."""
+    """Pair A vs pair B on common random numbers: seat 1's win rate under each, and A − B."""
     from analyzer.runner import KernelJob, half_width_of_mean
     from analyzer.stats import paired_difference, wilson
     from kernels.pig import PAIRED_COLUMNS, paired_blocks

@@ -101,7 +101,8 @@ def hold_thresholds_part(params: dict, rules: dict, seed: int) -> PartResult:
 def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.pig.play import parse_policy_pair, simulate
+    from analyzer.games.pig.lineup import parse_policy_pair
+    from analyzer.games.pig.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
@@ -124,7 +125,7 @@ def matchups_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 def _line_up(text: str):
     """Part-parameter check: a pairs item is a line-up `pig simulate --seats` accepts."""
-    from analyzer.games.pig.play import parse_policy_pair
+    from analyzer.games.pig.lineup import parse_policy_pair
 
     return parse_policy_pair(text)
 

@@ -34,8 +34,8 @@ def features(model: Model) -> list[Feature]:
     r = model.rules
     return [Feature("T", "T = N − C", tuple(range(2, r.bust_at, 1)), unit=""),
             Feature("cards", "the number of cards in your tableau", tuple(range(1, 9))),
-            Feature("bust", "your bust chance on the next card (%)",
-                    tuple(range(10, 91, 10)), tuple(range(5, 96, 5))),
+            Feature("bust", "your bust chance on the next card",
+                    tuple(range(10, 91, 10)), tuple(range(5, 96, 5)), "%"),
             Feature("C", "your currency total C", tuple(range(1, r.currency_bust_at)))]
 
 

@@ -9,7 +9,7 @@ best rule is analyzer/advice/record.py's.
 The model. Game g (0 … n − 1) is trial 0 of block key g of the recording stream
 (:func:`analyzer.advice.record.record_keys` with blocks of :data:`RECORD_BLOCK` = 1 game, so a
 game is identified by its key alone and the seat can change from game to game); the studied seat
-plays the rule with the bot the race used (``parse_bot(cand.bot_text())``, advice_game.py) in
+plays the rule with the bot the race used (``plain_bot(cand.bot_text())``, advice_game.py) in
 seat g mod P (P players: each seat an equal share, ±1 game) against ``threshold`` opponents, as
 in the race. Whenever the studied seat is asked whether to draw again (``wants_draw``: after a
 draw that did not bust, while the pile holds a card), the record holds the game index, the
@@ -25,7 +25,7 @@ checks game by game).
 """
 from __future__ import annotations
 
-from analyzer.games.ten.advice_game import FEATURES
+from analyzer.games.ten.draw_table import FEATURE_IDS
 from analyzer.games.ten.cards import TYPE_OF, value_of
 from analyzer.games.ten.whole_reference import RefGame
 
@@ -38,8 +38,9 @@ RECORD_BLOCK = 1
 #: 400 games take 2 to 4 s per rule and see some 12,000 draw-or-stop decisions of the studied
 #: seat with 4 players (24,000 with 2)
 GAMES = 400
-#: the recorded features, advice_game.py's
-NAMES = tuple(f.name for f in FEATURES)
+#: the recorded features: advice_game.py's, the ones the table bot reads (draw_table.py), so this
+#: module needs nothing of advice_game.py (which calls it)
+NAMES = tuple(FEATURE_IDS)
 
 
 class RecordingGame(RefGame):
@@ -89,10 +90,10 @@ def kernel_scorer():
 def setup_for(rules, spec, players: int, cand):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
     ``threshold`` bots elsewhere (the race's line-ups)."""
-    from analyzer.games.ten.bots import parse_bot
+    from analyzer.games.ten.bots import plain_bot
     from analyzer.games.ten.whole import Setup
 
-    mine, other = parse_bot(cand.bot_text()), parse_bot("threshold")
+    mine, other = plain_bot(cand.bot_text()), plain_bot("threshold")
     return Setup(rules, spec, players, [[mine if i == s else other for i in range(players)]
                                         for s in range(players)])
 

@@ -46,7 +46,7 @@ def _solve_seconds() -> float:
 def _fresh_pile():
     """`ten best` on a fresh 4-player deck: fills the on-disk solution of that pile, which then
     answers every tableau drawn from it (pile.py)."""
-    from analyzer.games.ten.exact import best
+    from analyzer.games.ten.best import best
 
     return best(_model())
 

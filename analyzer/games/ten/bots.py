@@ -1,34 +1,35 @@
-"""Ten bots for whole games, named in words: ``--policy NAME[:key=value,...]``.
+"""Ten bots for whole games, named in words: ``--seats NAME[:key=value...]`` (analyzer/botspec.py).
 
 Every bot decides from what its seat can see (its collection and tokens, the market, everyone's
 tokens, the tableau); the rules it follows are described in ``kernels/ten/whole_engine.py``.
 
-Names (draw rule): ``threshold`` (stop once T ≥ ``stop_at``; ``threshold:8`` is short for
-``threshold:stop_at=8``), ``cards`` (stop once the tableau holds ``after`` cards), ``exact`` (the
+Names (draw rule): ``threshold`` (stop once T ≥ ``stop-at``; ``threshold:8`` is short for
+``threshold:stop-at=8``), ``cards`` (stop once the tableau holds ``after`` cards), ``exact`` (the
 exact one-turn policy of ``pushluck ten best`` for a fresh deck under the value model ``card``,
 ``token``, ``bust``, ``opp``, one table per number of tokens held; it does not count cards),
-``random`` (draw with chance ``draw_chance``, and random rewards, bids and buys unless set),
+``random`` (draw with chance ``draw-chance``, and random rewards, bids and buys unless set),
 ``rollout`` (``rollout:K``: before each optional draw, K rollouts of the rest of the current turn
-under "stop once T ≥ ``stop_at``" from the draw pile's counts, valued by the same value model as
+under "stop once T ≥ ``stop-at``" from the draw pile's counts, valued by the same value model as
 ``exact`` (``card``, ``token``, ``bust``, ``opp``); it draws when their mean beats stopping now.
 Only the current turn is rolled out, with that simple base policy: a rollout of the whole game
 would need the engine to call itself, which Numba does not compile; see
 ``kernels/ten/whole_rollout.py``).
 Knobs every bot takes: ``reward`` (value | numbers | currency | random), ``bid`` and ``buy``
-(value | never | random), ``tokens_per_point`` (what a point of score is worth in tokens),
-``card_bonus`` (points per number card of a type not owned yet, for future runs),
-``opp_weight`` (points lost per token an opponent gains), ``min_gain`` (least points per token
-for a buy), ``pay_with_cards`` (bots may spend collection cards).
-Bands (``threshold`` only): ``band_by`` (none | deck: the cards left in the draw pile | tokens:
-the currency tokens you hold), ``cut_1``, ``cut_2``, ``stop_at_2``, ``stop_at_3``: stop once
-T ≥ ``stop_at`` while the feature is below ``cut_1``, ``stop_at_2`` from ``cut_1`` on,
-``stop_at_3`` from ``cut_2`` on (``cut_2`` 0: two bands), e.g.
-``threshold:stop_at=6,band_by=deck,cut_1=20,stop_at_2=8`` draws to T ≥ 8 while 20 or more cards
+(value | never | random), ``tokens-per-point`` (what a point of score is worth in tokens),
+``card-bonus`` (points per number card of a type not owned yet, for future runs),
+``opp-weight`` (points lost per token an opponent gains), ``min-gain`` (least points per token
+for a buy), ``pay-with-cards`` (bots may spend collection cards).
+Bands (``threshold`` only): ``band-by`` (none | deck: the cards left in the draw pile | tokens:
+the currency tokens you hold), ``cut-1``, ``cut-2``, ``stop-at-2``, ``stop-at-3``: stop once
+T ≥ ``stop-at`` while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
+``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), e.g.
+``threshold:stop-at=6:band-by=deck:cut-1=20:stop-at-2=8`` draws to T ≥ 8 while 20 or more cards
 are left and to T ≥ 6 after.
-Decision lists (``table`` only; ``analyzer/games/ten/draw_table.py``): ``if_1``, ``if_2``,
-``if_3`` (conditions ``FEATURE<=V`` or ``FEATURE>=V`` on T, C, cards, deck, tokens, busts),
-``then_1``..``then_3`` (draw | stop) and ``otherwise`` (draw | stop): the first condition that
-holds decides, e.g. ``table:if_1=tokens>=8,then_1=stop,if_2=T>=7,then_2=stop,otherwise=draw``.
+Decision lists (``table`` only; ``analyzer/games/ten/draw_table.py``): ``if-1``, ``if-2``,
+``if-3`` (conditions ``FEATURE<=V`` or ``FEATURE>=V`` on T, C, cards, deck, tokens, busts),
+``then-1``..``then-3`` (draw | stop) and ``otherwise`` (draw | stop): the first condition that
+holds decides, e.g. ``table:if-1=tokens>=8:then-1=stop:if-2=T>=7:then-2=stop:otherwise=draw``.
+The :class:`Bot` fields are the knobs in snake_case (``stop-at`` → ``stop_at``).
 """
 from __future__ import annotations
 
@@ -39,13 +40,9 @@ import numpy as np
 
 from analyzer.errors import UserError
 
-DRAW_NAMES = ("threshold", "cards", "exact", "random", "rollout", "table")
 RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
                 "bid": ("value", "never", "random"), "buy": ("value", "never", "random"),
                 "band_by": ("none", "deck", "tokens"), "otherwise": ("draw", "stop")}
-for _k in (1, 2, 3):
-    RULE_CHOICES[f"then_{_k}"] = ("draw", "stop")
-SHORTHAND = {"threshold": "stop_at", "cards": "after", "rollout": "rollouts"}
 
 
 def knob(default, low, high):
@@ -99,9 +96,10 @@ class Bot:
     def label(self) -> str:
         base = Bot(name=self.name, **({"reward": "random", "bid": "random", "buy": "random"}
                                       if self.name == "random" else {}))
-        knobs = [f"{f.name}={getattr(self, f.name)}" for f in dataclasses.fields(self)
+        knobs = [f"{f.name.replace('_', '-')}={_word(getattr(self, f.name))}"
+                 for f in dataclasses.fields(self)
                  if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)]
-        return self.name + (":" + ",".join(knobs) if knobs else "")
+        return self.name + "".join(":" + k for k in knobs)
 
     def value_model(self):
         from analyzer.games.ten.rules import ValueModel
@@ -109,83 +107,121 @@ class Bot:
         return ValueModel(self.card, self.token, self.bust, self.opp)
 
 
-def parse_bot(text: str) -> Bot:
-    """``NAME`` or ``NAME:key=value,...`` (``threshold:7`` and ``cards:4`` as shorthands);
-    ``rule:FILE.json`` (a draw rule written by `ten game-advice --out`) is the bot that plays it."""
-    from analyzer.advice.rulefile import is_rule
+def _word(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
-    if is_rule(text):
-        from analyzer.games.ten.advice_game import bot_for_rule
 
-        return parse_bot(bot_for_rule(text))
-    t = text.strip()
-    name, _, rest = t.partition(":")
-    name = name.strip().lower()
-    if name not in DRAW_NAMES:
-        raise UserError(f"unknown Ten bot '{name}' (bots: {', '.join(DRAW_NAMES)})")
-    vals: dict = {"name": name}
-    if name == "random":
-        vals.update(reward="random", bid="random", buy="random")
-    types = {f.name: f.type for f in dataclasses.fields(Bot)}
-    for part in [p for p in rest.split(",") if p.strip()] if rest else []:
-        if "=" not in part:
-            if name in SHORTHAND and part.strip().lstrip("-").isdigit():
-                part = f"{SHORTHAND[name]}={part.strip()}"
-            else:
-                raise UserError(f"bot '{t}': expected key=value, got '{part.strip()}'")
-        k, v = (x.strip() for x in part.split("=", 1))
-        k = k.replace("-", "_")
-        if k not in types or k == "name":
-            raise UserError(f"bot '{t}': unknown knob '{k}' (knobs: "
-                            f"{', '.join(n for n in types if n != 'name')})")
-        vals[k] = _convert(t, k, types[k], v)
-    bot = Bot(**vals)
-    _validate(t, bot)
+#: The allowed range of every number knob, by :class:`Bot` field (declared with :func:`knob`).
+_RANGE = {f.name: f.metadata["range"] for f in dataclasses.fields(Bot) if "range" in f.metadata}
+
+
+def _field(knob: str) -> str:
+    """The :class:`Bot` field of a knob (``stop-at`` → ``stop_at``)."""
+    return knob.replace("-", "_")
+
+
+def _clause(text: str, where: str) -> str:
+    from analyzer.games.ten.draw_table import parse_clause
+
+    parse_clause(text, where)
+    return text.replace(" ", "")
+
+
+def _family():
+    from analyzer.botspec import Bot as Kind, Family, Knob
+
+    d = Bot()
+    common = ("reward", "bid", "buy", "tokens-per-point", "card-bonus", "opp-weight", "min-gain",
+              "pay-with-cards")
+    value = ("card", "token", "bust", "opp")
+    bands = ("band-by", "cut-1", "cut-2", "stop-at-2", "stop-at-3")
+    table = tuple(k for i in (1, 2, 3) for k in (f"if-{i}", f"then-{i}")) + ("otherwise",)
+
+    def num(k, kind, help_=""):  # a number knob, its range from the Bot field (knob())
+        low, high = _RANGE[_field(k)]
+        return Knob(k, kind, getattr(d, _field(k)), help_, low, high)
+
+    knobs = [num("stop-at", "int", "stop once T ≥ this"),
+             num("after", "int", "stop once the tableau holds this many cards"),
+             num("draw-chance", "float", "chance to draw"),
+             *(num(k, "float") for k in value),
+             Knob("reward", "word", d.reward, words=RULE_CHOICES["reward"]),
+             Knob("bid", "word", d.bid, words=RULE_CHOICES["bid"]),
+             Knob("buy", "word", d.buy, words=RULE_CHOICES["buy"]),
+             num("tokens-per-point", "float"),
+             num("card-bonus", "float"),
+             num("opp-weight", "float"),
+             num("min-gain", "float"),
+             Knob("pay-with-cards", "bool", d.pay_with_cards),
+             num("rollouts", "int"),
+             Knob("band-by", "word", d.band_by, words=RULE_CHOICES["band_by"]),
+             num("cut-1", "int"),
+             num("cut-2", "int"),
+             num("stop-at-2", "int"),
+             num("stop-at-3", "int"),
+             *(Knob(f"if-{i}", "text", "", check=_clause) for i in (1, 2, 3)),
+             *(Knob(f"then-{i}", "word", "", words=ACTS) for i in (1, 2, 3)),
+             Knob("otherwise", "word", d.otherwise, words=ACTS)]
+    rnd = {"reward": "random", "bid": "random", "buy": "random"}
+    return Family("ten", [
+        Kind("threshold", "stop once T ≥ stop-at", ("stop-at", *bands, *common), ("stop-at",)),
+        Kind("cards", "stop once the tableau holds `after` cards", ("after", *common),
+             ("after",)),
+        Kind("exact", "the exact one-turn policy of `ten best` under card/token/bust/opp",
+             (*value, *common)),
+        Kind("random", "draw with chance draw-chance; random rewards, bids and buys unless set",
+             ("draw-chance", *common), defaults=rnd),
+        Kind("rollout", "K rollouts of the rest of the current turn under 'stop once T ≥ "
+             "stop-at', valued by card/token/bust/opp", ("rollouts", "stop-at", *value, *common),
+             ("rollouts",)),
+        Kind("table", "a decision list: the first if-K=FEATURE<=V (or >=V) that holds decides "
+             "then-K=draw|stop, else otherwise", (*table, *common))], knobs)
+
+
+ACTS = ("draw", "stop")
+#: The whole-game bots as the shared parser reads them (``--seats``, ``--vs``).
+BOTS = _family()
+
+
+def bot_from_spec(spec) -> Bot:
+    """The :class:`Bot` of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
+    kind = BOTS.bots[spec.name]
+    vals = {_field(k): spec[k] for k in (*kind.knobs, *kind.positional)}
+    bot = Bot(name=spec.name, **vals)
+    _validate(spec.text, bot)
     return bot
 
 
-def _convert(t, k, typ, v):
-    try:
-        if typ in ("int", int):
-            return int(v)
-        if typ in ("float", float):
-            x = float(v)
-            if not np.isfinite(x):
-                raise ValueError
-            return x
-        if typ in ("str", str) and k.startswith("if_"):
-            from analyzer.games.ten.draw_table import parse_clause
+def _plain():
+    from analyzer.botspec import Reader
 
-            parse_clause(v, f"bot '{t}'")
-            return v.replace(" ", "")
-        if typ in ("bool", bool):
-            if v.lower() in ("true", "yes", "1", "on"):
-                return True
-            if v.lower() in ("false", "no", "0", "off"):
-                return False
-            raise ValueError
-    except ValueError:
-        raise UserError(f"bot '{t}': knob '{k}' must be a {typ}, got '{v}'") from None
-    if k in RULE_CHOICES and v not in RULE_CHOICES[k]:
-        raise UserError(f"bot '{t}': {k} must be one of {', '.join(RULE_CHOICES[k])}, got '{v}'")
-    return v
+    return Reader(BOTS.without_rule(), bot_from_spec)
+
+
+#: Bots named by their knobs (``threshold:stop-at=8``; no ``rule:FILE``): the package's own.
+_PLAIN = _plain()
+
+
+def plain_bot(text: str) -> Bot:
+    return _PLAIN.one(text, "bot")
+
+
+def plain_seats(text: str, players: int) -> list[Bot]:
+    return _PLAIN.seats(text, players, "bots")
 
 
 def _validate(t, b: Bot) -> None:
-    for f in dataclasses.fields(Bot):
+    for f in dataclasses.fields(Bot):  # a Bot built directly (not parsed) is checked too
         if "range" in f.metadata:
             low, high = f.metadata["range"]
             if not low <= getattr(b, f.name) <= high:
-                raise UserError(f"bot '{t}': {f.name} must be {low:g}..{high:g}, got "
-                                f"{getattr(b, f.name):g}")
-    checks = [(b.band_by == "none" or b.name == "threshold",
-               "band_by applies to the threshold bot only"),
-              (b.band_by == "none" or 1 <= b.cut_1 <= 200, "band_by needs cut_1 in 1..200"),
-              (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut_2 must be 0 (two bands) or "
-               "above cut_1 (at most 200)")]
-    clauses = (b.if_1, b.then_1, b.if_2, b.then_2, b.if_3, b.then_3)
-    checks.append((b.name == "table" or not any(clauses) and b.otherwise == "stop",
-                   "if_k, then_k and otherwise apply to the table bot only"))
+                raise UserError(f"bot '{t}': {f.name.replace('_', '-')} must be "
+                                f"{low:g}..{high:g}, got {getattr(b, f.name):g}")
+    checks = [(b.band_by == "none" or 1 <= b.cut_1 <= 200, "band-by needs cut-1 in 1..200"),
+              (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut-2 must be 0 (two bands) or "
+               "above cut-1 (at most 200)")]
     for ok, msg in checks:
         if not ok:
             raise UserError(f"bot '{t}': {msg}")
@@ -193,34 +229,6 @@ def _validate(t, b: Bot) -> None:
         from analyzer.games.ten.draw_table import bot_rule
 
         bot_rule(b, f"bot '{t}'")
-
-
-def parse_seats(text: str, players: int) -> list[Bot]:
-    """``A,B,…`` one bot per seat (a single bot means every seat). A comma-separated part that
-    does not start with a bot name continues the previous bot's knobs, so
-    ``threshold:stop_at=8,bid=never,random`` is two bots; ``;`` may also separate seats."""
-    seats: list[str] = []
-    for part in text.replace(";", ",;,").split(","):
-        p = part.strip()
-        if p == ";":
-            seats.append(";")
-            continue
-        if not p:
-            if seats and seats[-1] == ";":
-                continue
-            raise UserError(f"--seats '{text}': empty entry")
-        name = p.split(":", 1)[0].strip().lower()
-        if name in DRAW_NAMES or name == "rule" or not seats or seats[-1] == ";":
-            seats.append(p)
-        else:
-            seats[-1] += "," + p
-    bots = [parse_bot(g) for g in seats if g != ";"]
-    if len(bots) == 1:
-        return bots * players
-    if len(bots) != players:
-        raise UserError(f"--seats gives {len(bots)} bots for {players} players (give one per "
-                        f"seat or a single bot for all)")
-    return bots
 
 
 def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:

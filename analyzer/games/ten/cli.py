@@ -11,8 +11,8 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.options import (RULE_POLICY, ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt,
-                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy, run_spec,
-                              trials)
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, VsOpt, policy,
+                              position_command, run_spec, trials, trials_or_default)
 
 app = typer.Typer(no_args_is_help=True, help="""Ten: draw cards until you stop or bust.
 
@@ -21,7 +21,8 @@ draw when C ≥ 11. Stopping takes either the number cards (opponents gain C tok
 Cards: r5 b9 g1 o7 (colour + value), $3 (currency), r# (colour wild), *5 (number wild), ** (full
 wild); comma-separated lists. The currency split and the player-count marks are assumptions read
 from a deck file (see `pushluck ten deck`; replace with --deck FILE). Whole games with auctions,
-rewards and buys: `ten game` (bots) and `ten decide POSITION.toml` (chance of winning).""")
+rewards and buys: `ten game` (bots) and `ten decide POSITION.toml` (chance of winning;
+`ten position --template` prints a position to fill in). Seats are numbered from 1.""")
 
 POLICIES = ("optimal (exact table), total:t (stop once T ≥ t) or cards:m (stop once the tableau "
             "holds m cards)")
@@ -91,7 +92,7 @@ def deck(deck: DeckOpt = None, players: PlayersOpt = 4, rules_file: RulesOpt = N
 
       pushluck ten deck --players 2 --json
 
-      pushluck ten deck --deck my_deck.toml --set number_wilds=10
+      pushluck ten deck --set number_wilds=10
     """
     from analyzer.games.ten.rules import deck_counts
     from analyzer.output import emit
@@ -146,14 +147,16 @@ def odds(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
     st = turn_state(r, spec, tableau, seen, players)
     o = ten_odds(st, r)
     c = o["counts"]
+    from analyzer.words import percent as pc
+
     emit({"game": "ten", **o}, json, lambda: (
         f"Ten next card (exact): N = {o['N']}, C = {o['C']}, T = {o['T']}, "
         f"{o['cards_left']} cards left\n"
-        f"  P(bust)          = {o['p_bust']:.6f}\n"
-        f"    number bust    = {o['p_number_bust']:.6f}  ({c['number_bust']} cards)\n"
-        f"    currency bust  = {o['p_currency_bust']:.6f}  ({c['currency_bust']} cards)\n"
-        f"  P(wild)          = {o['p_wild']:.6f}  ({c['wild']} cards)\n"
-        f"  P(safe)          = {o['p_safe']:.6f}  ({c['safe']} cards)"))
+        f"  P(bust)          = {pc(o['p_bust'])}\n"
+        f"    number bust    = {pc(o['p_number_bust'])}  ({c['number_bust']} cards)\n"
+        f"    currency bust  = {pc(o['p_currency_bust'])}  ({c['currency_bust']} cards)\n"
+        f"  P(wild)          = {pc(o['p_wild'])}  ({c['wild']} cards)\n"
+        f"  P(safe)          = {pc(o['p_safe'])}  ({c['safe']} cards)"))
 
 
 @app.command()
@@ -178,23 +181,29 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 
       pushluck ten best --tableau r5,r3 --json
     """
-    from analyzer.games.ten.exact import best as ten_best
+    from analyzer.games.ten.best import best as ten_best
     from analyzer.output import emit
+
+    from analyzer.words import choice_words, decimals_to_show, percent, verdict
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     b = ten_best(model)
+    choice = choice_words(b["recommendation"])
+    b["verdict"] = (f"{choice} ({b['note']})" if b["margin"] is None else
+                    "draw or stop: both are worth the same" if b["recommendation"] == "either"
+                    else verdict(choice, b["margin"], "card-equivalents (value model)"))
 
     def render():
+        d = decimals_to_show(b["margin"], least=3)
         lines = [f"Ten, best play (exact): N = {b['N']}, C = {b['C']}, T = {b['T']}, "
                  f"{b['cards_left']} cards left, {b['states']:,} states",
-                 f"  P(next card busts)   = {b['p_bust_next']:.6f}"]
+                 f"  P(next card busts)   = {percent(b['p_bust_next'])}",
+                 "  value in card-equivalents (value model):"]
         if b["ev_stop"] is not None:
-            lines.append(f"  stop, take numbers   = {b['ev_stop_numbers']:.6f}")
-            lines.append(f"  stop, take currency  = {b['ev_stop_currency']:.6f}")
-        lines.append(f"  draw, then optimally = {b['ev_draw']:.6f}")
-        rec = b["recommendation"].upper()
-        lines.append(f"  → {rec}" + (f" by {b['margin']:.6f}" if b["margin"] is not None else
-                                      f" ({b['note']})"))
+            lines.append(f"  stop, take numbers   = {b['ev_stop_numbers']:.{d}f}")
+            lines.append(f"  stop, take currency  = {b['ev_stop_currency']:.{d}f}")
+        lines.append(f"  draw, then optimally = {b['ev_draw']:.{d}f}")
+        lines.append(f"  → {b['verdict']}")
         return "\n".join(lines)
 
     emit(b, json, render)
@@ -204,10 +213,7 @@ def best(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt =
 def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + RULE_POLICY +
                              ".") = "optimal",
              vs: VsOpt = None,
-             n: Annotated[Optional[int], typer.Option(
-                 "-n", "--trials", min=1, metavar="N",
-                 help="Number of turns to simulate (default 1,000,000; a cap with "
-                      "--precision).")] = None,
+             n: trials("turns", 1_000_000) = None,
              tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt = 4,
              tokens_held: TokensOpt = 0, value: ValueOpt = None, deck: DeckOpt = None,
              seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -232,6 +238,8 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + R
     A rule from `ten advice --out DIR` plays back as rule:FILE.json (beside threshold policies,
     not beside optimal: one run plays one decision table):
 
+      pushluck ten advice --out ten-rules
+
       pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
     from analyzer.errors import UserError
@@ -239,8 +247,7 @@ def simulate(policy_: policy("The policy under study: " + POLICIES + ", or " + R
     from analyzer.games.ten.play import simulate as ten_sim
     from analyzer.output import emit
 
-    if n is None and precision is None:
-        n = 1_000_000
+    n = trials_or_default(n, precision, 1_000_000)
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
     if model.state.cards_left == 0:
         raise UserError("the draw pile is empty: there is nothing to simulate")
@@ -283,7 +290,7 @@ def thresholds(by: Annotated[str, typer.Option(
                    metavar="total|cards",
                    help="total: stop once T ≥ t; cards: stop once the tableau holds m cards.")]
                = "total",
-               n: trials("turns per policy", 200_000) = 200_000,
+               n: trials("turns per policy", 200_000, precision=False) = 200_000,
                out: OutOpt = None, chart: ChartOpt = False,
                seen: SeenOpt = None, players: PlayersOpt = 4, tokens_held: TokensOpt = 0,
                value: ValueOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
@@ -420,9 +427,8 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
       pushluck ten simulate --policy rule:ten-rules/rule_cx2.json --vs total:7 -n 200000 --seed 7
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
+    from analyzer.advice.cli import emit_exact, front_payload
     from analyzer.games.ten.advice import DECISION, advise as search
-    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
     model, _spec = _model(rules_file, set_, deck, tableau, seen, players, value, tokens_held)
@@ -432,23 +438,17 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
                "v_optimal": res["v_optimal"], "states": res["states"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
-    write_rules(out, payload)
 
-    def render():
-        lines = [f"Ten turn ({players} players): optimal value {res['v_optimal']:.4f} (exact, "
-                 f"{res['states']:,} states)", *front_block(rows, "value")]
-        for row in rows:
-            m = row["mistakes"]
-            worst = m["by_T"][0] if m["by_T"] else None
-            where = "" if worst is None else (
-                f"; most often at T = {worst['T']} ({worst['wrong_per_turn']:.3f} per turn, "
-                f"where it {'draws' if worst['rule_draws'] else 'stops'})")
-            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
-                         f"per turn{where}")
-        return "\n".join(lines + tail_lines(
-            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+    def where(m):
+        worst = m["by_T"][0] if m["by_T"] else None
+        return "" if worst is None else (
+            f"; most often at T = {worst['T']} ({worst['wrong_per_turn']:.3f} per turn, "
+            f"where it {'draws' if worst['rule_draws'] else 'stops'})")
 
-    emit(payload, json, render)
+    emit_exact(payload, rows, res, title=f"Ten turn ({players} players): perfect play is worth "
+                                         f"{res['v_optimal']:.4f} card-equivalents (exact, "
+                                         f"{res['states']:,} states)",
+               unit="card-equivalents a turn (value model)", where=where, out=out, json=json)
 
 
 def _register_whole_games() -> None:
@@ -460,3 +460,4 @@ def _register_whole_games() -> None:
 
 
 _register_whole_games()
+app.command("position")(position_command("ten"))

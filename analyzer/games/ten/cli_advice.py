@@ -53,8 +53,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     beat a simpler one by more than --indifference (default: the --precision, 0.01, one point
     of winning chance: less is not worth remembering a rule for). Most of the ladder is
     clearly worse and goes in the first rounds; the few rules left race on for up to 40 rounds
-    (20,480 games each with 4 players). Prints the games spent and what evaluating
-    every rule to the same sample would have cost (both numbers); each rule names the bot
+    (20,480 games each with 4 players). Opens with one sentence to remember; prints the best
+    rule found (the best by sample mean, not shown best), the rules not separated from it,
+    and the games spent against the uniform grid that gives the same guarantee (in games and
+    seconds); each rule names the bot
     that plays it, and --out DIR writes the front as rule files for `ten game --seats
     rule:FILE.json`. Each rule on the front then plays fresh games (--record-games, in every
     seat in turn) that record its draw-or-stop decisions: where it decides otherwise than the
@@ -87,10 +89,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     res = advise(r, spec, players, s, rounds, precision, band_by, indifference, record_games)
     payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
                "seed": s, "unit": "win probability (studied seat, every seat, threshold bots)"}
-    emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing (Monte "
-               f"Carlo, seed {s}); loss in win probability against the best rule, 95% "
-               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, extra=lambda x: x["rule"]["bot"])
+    emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing, raced "
+               f"against threshold bots in every seat (Monte Carlo, seed {s}); surviving rules "
+               f"only", max_loss=max_loss, out=out, json=json, unit="chance of winning",
+               extra=lambda x: x["rule"]["bot"])
 
 
 def register(app: typer.Typer) -> None:

@@ -6,27 +6,27 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import (JsonOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                              TimeLimitOpt, VsOpt, run_spec)
+from analyzer.options import (DECIDE_PLAYOUTS, DecideTrialsOpt, ExampleOpt, JsonOpt, LineupVsOpt,
+                              PositionArg, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
+                              TimeLimitOpt, renamed, run_spec, seats_option, trials,
+                              trials_or_default)
 
-BOTS = ("threshold[:stop_at=7], cards[:after=4], exact[:card=1,token=0.25,bust=3,opp=0], "
-        "random[:draw_chance=0.5], rollout[:rollouts=16] (before each optional draw, K rollouts "
-        "of the rest of the current turn only, under 'stop once T ≥ stop_at' from the draw "
-        "pile's counts, valued like exact's card/token/bust/opp; draws when their mean beats "
-        "stopping), table:if_1=T>=7,then_1=stop,…,otherwise=draw (a decision list of up to 3 "
-        "conditions FEATURE<=V or >=V on T, C, cards, deck, tokens, busts; the first that holds "
-        "decides), rule:FILE.json (a rule from `ten game-advice --out`); knobs for all: "
-        "reward=value|numbers|currency|random, "
-        "bid=value|never|random, buy=value|never|random, tokens_per_point=3, card_bonus=0.5, "
-        "opp_weight=0, min_gain=0, pay_with_cards=false")
-SeatsOpt = Annotated[Optional[str], typer.Option(
-    "--seats", metavar="BOT,BOT,…",
-    help="One bot per seat (a single bot means every seat): " + BOTS + ". A part without a bot "
-         "name continues the previous bot's knobs; ';' also separates seats.")]
-PolicyOpt = Annotated[Optional[str], typer.Option(
-    "--policy", metavar="BOT", help="The bot under study in every seat (same as --seats BOT).")]
+BOTS = ("threshold:T (stop once T ≥ T), cards:M (stop once the tableau holds M cards), exact "
+        "(the exact one-turn policy of `ten best`; knobs card=1, token=0.25, bust=3, opp=0), "
+        "random (knob draw-chance=0.5), rollout:K (before each optional draw, K rollouts of the "
+        "rest of the current turn only, under 'stop once T ≥ stop-at' from the draw pile's "
+        "counts, valued like exact's card/token/bust/opp; draws when their mean beats "
+        "stopping; default 16), table:if-1=T>=7:then-1=stop:…:otherwise=draw (a decision list "
+        "of up to 3 conditions FEATURE<=V or >=V on T, C, cards, deck, tokens, busts; the first "
+        "that holds decides), rule:FILE.json (a rule from `ten game-advice --out`); knobs after "
+        "the bot, each after a ':', e.g. threshold:8:bid=never; knobs for all: "
+        "reward=value|numbers|currency|random, bid=value|never|random, buy=value|never|random, "
+        "tokens-per-point=3, card-bonus=0.5, opp-weight=0, min-gain=0, pay-with-cards=no")
+SeatsOpt = seats_option(BOTS + ". Default: threshold.")
+OldPolicyOpt = renamed("--policy", "the line-up is --seats BOT (a single bot plays every seat)")
 DeckOpt = Annotated[Optional[str], typer.Option(
     "--deck", metavar="FILE.toml", help="Deck composition TOML (default: the bundled assumptions).")]
+DEFAULT_GAMES = 20_000
 
 
 def _rules(rules_file, sets, deck):
@@ -36,24 +36,22 @@ def _rules(rules_file, sets, deck):
     return build_rules(TenRules, rules_file, sets), load_deck(deck)
 
 
-def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
+def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
          players: Annotated[int, typer.Option("--players", min=1, max=5, metavar="N",
                                               help="Players (1..5).")] = 4,
-         n: Annotated[Optional[int], typer.Option(
-             "-n", "--trials", min=1, metavar="N",
-             help="Number of games per line-up (default 20,000; a cap with --precision).")]
-         = None,
+         n: trials("games per line-up", DEFAULT_GAMES) = None,
          check: Annotated[bool, typer.Option(
              "--check", help="Check card and token conservation after every turn.")] = False,
          deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
          time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
-         rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+         rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
+         _policy: OldPolicyOpt = None):
     """Whole games of Ten between bots: win rate per seat, scores, length, busts, auctions, buys.
 
     Every figure is a statistic over games (SE, 95% interval, n, seed); a shared win counts 1/k
     to each of the k winners. With --vs (repeatable, each a whole line-up in the --seats form)
     every line-up plays the same shuffled decks and the per-seat differences are paired.
-    --precision stops when seat 0's win rate (line-up A) is known to ± that.
+    --precision stops when seat 1's win rate (line-up A) is known to ± that.
 
     Examples:
 
@@ -61,23 +59,20 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
 
       pushluck ten game --seats exact,threshold,threshold,threshold --vs threshold --seed 2
 
-      pushluck ten game --players 3 --seats "threshold:8,bid=never;random;cards:5" --json
+      pushluck ten game --players 3 --seats threshold:8:bid=never,random,cards:5 --json
 
       pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
     """
-    from analyzer.errors import UserError
-    from analyzer.games.ten.decide import check_lineups, play_games
+    from analyzer.games.ten.decide import play_games
+    from analyzer.games.ten.lineup import check_lineups
     from analyzer.games.ten.whole import Setup
     from analyzer.output import emit, table
 
-    if seats and policy:
-        raise UserError("give --seats or --policy, not both")
     r, spec = _rules(rules_file, set_, deck)
-    lineups = check_lineups([seats or policy or "threshold"] + list(vs or []), players)
-    if n is None and precision is None:
-        n = 20_000
+    lineups = check_lineups([seats or "threshold"] + list(vs or []), players)
     setup = Setup(r, spec, players, lineups, check)
-    rs = run_spec(n, seed, precision, time_limit, progress, json)
+    rs = run_spec(trials_or_default(n, precision, DEFAULT_GAMES), seed, precision, time_limit,
+                  progress, json)
     out = play_games(setup, rs)
 
     def render():
@@ -107,16 +102,10 @@ def game(seats: SeatsOpt = None, policy: PolicyOpt = None, vs: VsOpt = None,
     emit(out, json, render)
 
 
-def decide(position: Annotated[str, typer.Argument(
-               metavar="POSITION.toml",
-               help="The position (format: analyzer/data/ten_position_example.toml).")],
-           seats: SeatsOpt = None,
-           n: Annotated[Optional[int], typer.Option(
-               "-n", "--trials", min=1, metavar="N",
-               help="Number of playouts per choice (default 4,000; a cap with --precision).")]
-           = None,
-           deck: DeckOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
-           time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
+def decide(position: PositionArg = None, example: ExampleOpt = None, seats: SeatsOpt = None,
+           n: DecideTrialsOpt = None, deck: DeckOpt = None, seed: SeedOpt = None,
+           precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
+           progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
     """Draw, or stop and take the numbers, or stop and take the currency; or which card to buy,
     or what to bid in an auction: the chance of winning for each choice.
@@ -130,30 +119,37 @@ def decide(position: Annotated[str, typer.Argument(
     random numbers) by the bots of --seats (or the position's `seats`, default threshold), and
     the answer is seat `me`'s chance of winning per choice with the paired differences. Beside
     it: what the one-turn value model says (`ten best`, exact). --precision stops once every
-    paired difference is known to ± that.
+    paired difference is known to ± that. Seats count from 1; `ten position --template` prints
+    a commented position file.
 
     Examples:
 
-      pushluck ten decide analyzer/data/ten_position_example.toml --seed 1
+      pushluck ten decide --example basic --seed 1
 
-      pushluck ten decide analyzer/data/ten_position_example.toml --precision 0.01 --seed 1 --json
+      pushluck ten decide --example basic --precision 0.01 --seed 1 --json
 
-      pushluck ten decide analyzer/data/ten_position_buy_example.toml -n 2000 --seed 1
+      pushluck ten decide --example buy -n 2000 --seed 1
 
-      pushluck ten decide analyzer/data/ten_position_auction_example.toml -n 2000 --seed 1
+      pushluck ten decide --example auction -n 2000 --seed 1
+
+      pushluck ten position --template > my_position.toml
+
+      pushluck ten decide my_position.toml --seats threshold:8 --seed 1
     """
+    from analyzer.examples import position_file
     from analyzer.games.ten.position import load_position
     from analyzer.output import emit
 
+    path = position_file("ten", position, example)
     r, spec = _rules(rules_file, set_, deck)
-    pos = load_position(position, r, spec)  # first: a bad position fails before numpy loads
-    from analyzer.games.ten.bots import parse_seats
+    pos = load_position(path, r, spec)  # first: a bad position fails before numpy loads
     from analyzer.games.ten.decide import decide as run_decide
+    from analyzer.games.ten.lineup import parse_seats
 
-    bots = parse_seats(seats or pos.seats or "threshold", pos.players)
-    if n is None and precision is None:
-        n = 4_000
-    rs = run_spec(n, seed, precision, time_limit, progress, json)
+    bots = parse_seats(seats or pos.seats or "threshold", pos.players,
+                       "--seats" if seats else f"{path}: seats")
+    rs = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision, time_limit,
+                  progress, json)
     out = run_decide(pos, r, spec, bots, rs)
 
     def render():
@@ -167,9 +163,10 @@ def decide(position: Annotated[str, typer.Argument(
         lines.append(f"  → {out['recommendation']} ({out['margin']})")
         t = out["turn_level"]
         if t is not None:
-            lines.append(f"  one-turn value model (exact, card=1, token=0.25): "
-                         f"{t['recommendation']}" + ("" if t["margin"] is None else
-                                                    f" by {t['margin']:.4f}"))
+            from analyzer.words import choice_words, verdict
+
+            lines.append(f"  one-turn value model (exact, card=1, token=0.25): " + verdict(
+                choice_words(t["recommendation"]), t["margin"], "card-equivalents"))
         lines.append(f"  {out['seconds']:.2f} s of playouts")
         return "\n".join(lines)
 

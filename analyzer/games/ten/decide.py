@@ -47,7 +47,8 @@ def play_games(setup, spec) -> dict:
 def _turn_level(pos, rules, spec_deck) -> dict | None:
     """The one-turn exact answer (`ten best`) for the position's tableau and seen cards."""
     from analyzer.games.ten.cards import codes_of
-    from analyzer.games.ten.exact import Model, best
+    from analyzer.games.ten.best import best
+    from analyzer.games.ten.exact import Model
     from analyzer.games.ten.rules import ValueModel, turn_state
     from kernels.ten import whole_layout as L
 
@@ -120,7 +121,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
         rec = f"too close to call at n = {n:,}" if v == "too close to call" else top
         why = f"{top} − {second} = {d.format(4)}"
     return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
-            "active": pos.active, "me": pos.me, "bots": [b.label for b in bots],
+            "active": pos.active + 1, "me": pos.me + 1, "bots": [b.label for b in bots],
             "cards_unseen": int(len(st.pile)), "p_win": wins, "differences": diffs,
             "phase": pos.phase, "wild": pos.wild,
             "recommendation": rec, "margin": why,
@@ -164,9 +165,3 @@ def choices_of(pos, rules) -> tuple[list[str], list[int]]:
             [L.bid_code(w, q, x) for x in range(top + 1)])
 
 
-def check_lineups(text_list, players):
-    from analyzer.games.ten.bots import parse_seats
-
-    if not text_list:
-        raise UserError("give at least one line-up")
-    return [parse_seats(t, players) for t in text_list]

@@ -1,7 +1,7 @@
 """Ten whole games: the ``table`` bot, a decision list of up to 3 "if … then draw/stop" clauses.
 
 What belongs here: the draw rule's features a seat can see at its draw-or-stop check, the
-table bot's clause knobs (``if_k=FEATURE<=V`` or ``>=V``, ``then_k=draw|stop``, ``otherwise``)
+table bot's clause knobs (``if-k=FEATURE<=V`` or ``>=V``, ``then-k=draw|stop``, ``otherwise``)
 as a :class:`~analyzer.advice.Rule` of kind ``list`` and as the rule table the kernel reads
 (``kernels/ten/whole_table.py``, compiled by :func:`analyzer.advice.table.table_of`). No
 printing.
@@ -10,7 +10,7 @@ Features (:data:`FEATURE_IDS`, the kernel's ``F_*``): ``T`` = N − C, ``C``, ``
 the tableau, numbers and currency), ``deck`` (cards left in the draw pile), ``tokens``
 (currency tokens held), ``busts`` (bust tokens held). The list is read in order: the first
 clause whose condition holds decides; when none holds, ``otherwise`` decides. For example
-``table:if_1=tokens>=8,then_1=stop,if_2=T>=7,then_2=stop,otherwise=draw`` stops at T ≥ 7, or
+``table:if-1=tokens>=8:then-1=stop:if-2=T>=7:then-2=stop:otherwise=draw`` stops at T ≥ 7, or
 as soon as a draw is optional while holding 8 tokens or more (the first draw of a turn is
 always made).
 """
@@ -40,7 +40,7 @@ def clause_text(feature: str, op: str, value: int) -> str:
 
 
 def bot_rule(bot, where: str = ""):
-    """The table bot's clauses (knobs ``if_k``, ``then_k``, ``otherwise``) as a list Rule."""
+    """The table bot's clauses (knobs ``if-k``, ``then-k``, ``otherwise``) as a list Rule."""
     from analyzer.advice import Rule
 
     where = where or f"bot '{bot.label}'"
@@ -50,13 +50,13 @@ def bot_rule(bot, where: str = ""):
         cond, then = getattr(bot, f"if_{k}"), getattr(bot, f"then_{k}")
         if not cond:
             if then:
-                raise UserError(f"{where}: then_{k} needs if_{k}")
+                raise UserError(f"{where}: then-{k} needs if-{k}")
             seen_gap = True
             continue
         if seen_gap:
-            raise UserError(f"{where}: if_{k} needs if_{k - 1} (clauses are numbered from 1)")
+            raise UserError(f"{where}: if-{k} needs if-{k - 1} (clauses are numbered from 1)")
         if then not in ACTS:
-            raise UserError(f"{where}: then_{k} must be draw or stop")
+            raise UserError(f"{where}: then-{k} must be draw or stop")
         clauses.append(parse_clause(cond, where) + (then == "draw",))
     if bot.otherwise not in ACTS:
         raise UserError(f"{where}: otherwise must be draw or stop")
@@ -67,9 +67,9 @@ def bot_text(rule) -> str:
     """The table bot that plays the decision list ``rule`` (integer values, ≤ 3 clauses)."""
     knobs = []
     for k, (f, op, v, act) in enumerate(rule.clauses, start=1):
-        knobs += [f"if_{k}={clause_text(f, op, int(v))}", f"then_{k}={ACTS[0 if act else 1]}"]
+        knobs += [f"if-{k}={clause_text(f, op, int(v))}", f"then-{k}={ACTS[0 if act else 1]}"]
     knobs.append(f"otherwise={ACTS[0 if rule.default_act else 1]}")
-    return "table:" + ",".join(knobs)
+    return "table:" + ":".join(knobs)
 
 
 def table_rows(bot) -> tuple:

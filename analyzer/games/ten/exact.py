@@ -28,7 +28,6 @@ fresh 4-player deck, a fraction of a second warm: see `pushluck bench --game ten
 """
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -85,27 +84,35 @@ class TenPolicy:
         return f"{'total' if self.kind == KIND_TOTAL else 'cards'}:{self.param}"
 
 
-def parse_policy(text: str) -> TenPolicy:
-    from analyzer.advice.rulefile import is_rule, load_rule
+def _turn_policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        return TenPolicy(KIND_RULE, rule=load_rule(text, ("T", "cards", "bust", "C"), "ten"),
-                         source=text.strip()[len("rule:"):])
-    t = text.strip().lower()
-    if t == "optimal":
+    return Family("ten", [
+        Bot("optimal", "the exact table"),
+        Bot("total", "stop once T ≥ t", positional=("stop-at",)),
+        Bot("cards", "stop once the tableau holds m cards", positional=("after",))],
+        [Knob("stop-at", "int", 7, "stop once T ≥ this", -60, 60),
+         Knob("after", "int", 4, "stop once the tableau holds this many cards", 1, 200)],
+        what="policy")
+
+
+#: The one-turn policies (``simulate --policy``/``--vs``), as the shared parser reads them.
+POLICIES = _turn_policies()
+
+
+def parse_policy(text: str, flag: str = "--policy") -> TenPolicy:
+    """``optimal``, ``total:t``, ``cards:m`` or ``rule:FILE.json`` (analyzer/botspec.py)."""
+    spec = POLICIES.parse(text, flag)
+    if spec.is_rule:
+        from analyzer.advice.rulefile import load_rule
+
+        return TenPolicy(KIND_RULE, rule=load_rule(spec.text, ("T", "cards", "bust", "C"), "ten"),
+                         source=spec.file)
+    if spec.name == "optimal":
         return TenPolicy(KIND_OPTIMAL)
-    m = re.fullmatch(r"(total|cards):(-?\d+)", t)
-    if m:
-        k = int(m.group(2))
-        if m.group(1) == "cards":
-            if k < 1 or k > 200:
-                raise UserError(f"policy '{text}': m in cards:m must be 1..200")
-            return TenPolicy(KIND_CARDS, k)
-        if k < -60 or k > 60:
-            raise UserError(f"policy '{text}': t in total:t must be -60..60")
-        return TenPolicy(KIND_TOTAL, k)
-    raise UserError(f"unknown Ten policy '{text}' (use optimal, total:t, cards:m or "
-                    f"rule:FILE.json)")
+    if spec.name == "cards":
+        return TenPolicy(KIND_CARDS, spec["after"])
+    return TenPolicy(KIND_TOTAL, spec["stop-at"])
 
 
 @dataclass(frozen=True)
@@ -212,53 +219,3 @@ def solve(model: Model, policies: list[TenPolicy] | None = None) -> Solution:
                         f"threshold policies with `ten simulate --policy total:t` instead")
     return Solution(model, list(policies), V, D_root, decision, nchild, cchild, int(states),
                     time.perf_counter() - t0)
-
-
-def best(model: Model) -> dict:
-    """The exact optimal decision at the root: draw or stop (and which reward).
-
-    Answered from the draw pile's solution kept on disk (``pile.py``: one solve per pile, then
-    every tableau of the turn without Numba), or by solving from the tableau when the pile's
-    solve would be too large or the tableau's card types are not known."""
-    s = model.state
-    if s.cards_left == 0:
-        raise UserError("the draw pile is empty: the turn is over (stop)")
-    from analyzer.games.ten.pile import pile_answer
-
-    t0 = time.perf_counter()
-    got = pile_answer(model)  # the pile's cached solution: no Numba (pile.py)
-    if got is None:
-        sol = solve(model)
-        got = (float(sol.D_root[0]), sol.states)
-    D_tableau, states = got
-    seconds = time.perf_counter() - t0
-    s_num, s_cur = model.stop_values()
-    ev_stop = max(s_num, s_cur)
-    R_nw = sum(s.avail)
-    R = s.cards_left
-    D0 = D_tableau if R_nw > 0 else ev_stop
-    after_wild = max(ev_stop, D0)  # a wild leaves the state unchanged; stopping is then allowed
-    ev_draw = (s.wilds / R) * after_wild + (1 - s.wilds / R) * D0
-    if model.root_forced:
-        rec, margin, ev_stop_out = "draw", None, None
-        note = "the first draw of a turn is mandatory"
-    else:
-        ev_stop_out = ev_stop
-        margin = abs(ev_draw - ev_stop)
-        note = None
-        if margin <= 1e-9:
-            rec = "either"
-        elif ev_draw > ev_stop:
-            rec = "draw"
-        else:
-            rec = "stop-numbers" if s_num >= s_cur else "stop-currency"
-    nxt = odds(s, model.rules)
-    return {"game": "ten", "N": s.N, "C": s.C, "T": s.T, "cards_left": R,
-            "p_bust_next": nxt["p_bust"],
-            "ev_stop": ev_stop_out, "ev_stop_numbers": None if model.root_forced else s_num,
-            "ev_stop_currency": None if model.root_forced else s_cur, "ev_draw": ev_draw,
-            "value": ev_draw if model.root_forced else max(ev_draw, ev_stop),
-            "recommendation": rec, "margin": margin, "note": note,
-            "value_model": model.value.to_dict(), "players": model.players,
-            "tokens_held": model.tokens_held, "states": states,
-            "solve_seconds": seconds, "exact": True}

@@ -1,10 +1,11 @@
 """Ten game positions: the TOML format of `ten decide`, its checks, and scripted games.
 
-A position (example: ``analyzer/data/ten_position_example.toml``)::
+A position (``pushluck ten position --template`` prints a commented one; the shipped examples
+are ``analyzer/data/ten_position_*example.toml``); seats are numbered from 1::
 
     players = 4          # 1..5
-    active = 0           # whose turn it is (the seat deciding; `me` defaults to it)
-    me = 0               # the seat whose chance of winning is reported
+    active = 1           # whose turn it is (the seat deciding; `me` defaults to it)
+    me = 1               # the seat whose chance of winning is reported
     tableau = "r5,$2"    # the active player's face-up tableau this turn (no wilds)
     market = "g4,o2"     # number cards in the market
     out = "$3,b#"        # cards out of the game: discarded currency, discarded or spent cards
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 
 from analyzer.errors import UserError
 from analyzer.games.ten.rules import parse_cards
+from analyzer.seats import seat_number
 from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
 from analyzer.typecheck import need_table, need_text
 
@@ -128,6 +130,8 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
 
 @dataclass
 class Position:
+    """A checked position; ``active`` and ``me`` are seat indices from 0 (the file's minus 1)."""
+
     players: int
     active: int
     me: int
@@ -163,15 +167,15 @@ def load_position(path, rules, spec) -> Position:
         if k not in KEYS:
             raise UserError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(KEYS))})")
     P = _int(data, "players", None, 1, 5, where)
-    active = _int(data, "active", 0, 0, P - 1, where)
-    me = _int(data, "me", active, 0, P - 1, where)
+    active = seat_number(data.get("active", 1), f"{where}: 'active'", P)
+    me = seat_number(data.get("me", active + 1), f"{where}: 'me'", P)
     plist = data.get("player", [])
     if not isinstance(plist, list) or len(plist) != P:
         raise UserError(f"{where}: give one [[player]] table per seat ({P}), got "
                         f"{len(plist) if isinstance(plist, list) else 'none'}")
     colls, toks, busts = [], [], []
     for q, pd in enumerate(plist):
-        w = f"{where} player {q}"
+        w = f"{where} player {q + 1}"
         need_table(pd, f"{w}: [[player]]")
         for k in pd:
             if k not in PLAYER_KEYS:
@@ -225,7 +229,7 @@ def load_position(path, rules, spec) -> Position:
         if k > deck.get(code, 0):
             places = [n for n, lst in [("market", market), ("tableau", tableau), ("out", out),
                                        ("wild", wild)]
-                      + [(f"player {q}", colls[q]) for q in range(P)] if code in lst]
+                      + [(f"player {q + 1}", colls[q]) for q in range(P)] if code in lst]
             raise UserError(f"card '{code}' is listed {k} times ({', '.join(places)}) but the "
                             f"deck holds {deck.get(code, 0)}")
     pile = [c for c, k in sorted((deck - listed).items(), key=lambda x: TYPE_OF[x[0]])

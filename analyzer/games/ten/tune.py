@@ -24,8 +24,11 @@ def _check_policy(policy: str) -> None:
 
 # kernels/ten/turn.py turn_blocks columns for one policy: 0 number busts, 1 currency busts,
 # 2 Σ number cards taken, 4 Σ tokens taken, 6 Σ value.
+# 3 Σ number cards², 5 Σ tokens², 7 Σ value² (each Σx's square in the next column). No range is
+# declared for the means (`tune --target` gives them the asymptotic interval).
 METRICS = [
-    Metric("ten", name, text, TenRules, _turn_job, col, "total:7", kind, "turn", _check_policy)
+    Metric("ten", name, text, TenRules, _turn_job, col, "total:7", kind, "turn", _check_policy,
+           square=None if kind == "rate" else col + 1)
     for name, col, kind, text in [
         ("bust_rate", (0, 1), "rate", "P(the turn busts), either kind"),
         ("number_bust_rate", 0, "rate", "P(number bust: T reaches bust_at)"),
@@ -36,9 +39,19 @@ METRICS = [
 
 
 def _whole_game_metrics():
+    """Whole-game metrics (analyzer/games/ten/whole_parts.py), each with its Σx² column; a win
+    share and the share of wilds auctioned lie in [0, 1], the other means declare no range
+    (`tune --target` gives them the asymptotic interval)."""
     from analyzer.games.ten.whole_parts import metrics
+    from kernels.ten.whole_layout import LINEUP_COLUMNS
 
-    return metrics()
+    out = metrics()
+    for m in out:
+        if m.kind != "rate":
+            m.square = LINEUP_COLUMNS.index(LINEUP_COLUMNS[m.column] + "_sq")
+        if m.name in ("seat_advantage", "wilds_auctioned"):
+            m.bounds = (0.0, 1.0)
+    return out
 
 
 METRICS += _whole_game_metrics()

@@ -173,7 +173,7 @@ def lineup_stats(sums, k: int, K: int, players: int) -> dict:
     n = int(sums[column("games", k, K)])
     seats = []
     for q in range(players):
-        seats.append({"seat": q, "win_rate": _mean(sums, f"win_{q}", k, K, n),
+        seats.append({"seat": q + 1, "win_rate": _mean(sums, f"win_{q}", k, K, n),
                       "score": _mean(sums, f"score_{q}", k, K, n),
                       "tokens_end": _mean(sums, f"tokens_{q}", k, K, n),
                       "cards_end": _mean(sums, f"cards_{q}", k, K, n)})
@@ -197,7 +197,7 @@ def paired_stats(sums, k: int, K: int, players: int) -> list[dict]:
     n = int(sums[column("games", 0, K)])
     out = []
     for q in range(players):
-        out.append({"seat": q,
+        out.append({"seat": q + 1,
                     "win_rate": paired_difference(float(sums[column(f"d_win_{q}", k, K)]),
                                                   float(sums[column(f"d_win_{q}_sq", k, K)]), n),
                     "score": paired_difference(float(sums[column(f"d_score_{q}", k, K)]),

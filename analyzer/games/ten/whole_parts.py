@@ -8,12 +8,12 @@ from analyzer.benchkit import BenchCase, BenchTiming
 
 
 def _game_setup(rules, policy: str, players: int = 4, lineups=None):
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.rules import load_deck
     from analyzer.games.ten.whole import Setup
 
     return Setup(rules, load_deck(), players,
-                 lineups or [parse_seats(policy, players)])
+                 lineups or [parse_seats(policy, players, "--policy")])
 
 
 def game_job(rules, policy: str):
@@ -22,9 +22,9 @@ def game_job(rules, policy: str):
 
 
 def check_lineup(policy: str) -> None:
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.lineup import parse_seats
 
-    parse_seats(policy, 4)
+    parse_seats(policy, 4, "--policy")
 
 
 def metrics():
@@ -32,7 +32,7 @@ def metrics():
     from analyzer.tune import Metric
     from kernels.ten.whole_layout import column
 
-    rows = [("seat_advantage", "win_0", "mean", "seat 0's (the first player's) win rate"),
+    rows = [("seat_advantage", "win_0", "mean", "seat 1's (the first player's) win rate"),
             ("game_length", "turns", "mean", "turns per whole game"),
             ("winner_score", "winner_score", "mean", "the winner's score"),
             ("busts_per_game", "busts", "mean", "busts per whole game"),
@@ -61,14 +61,14 @@ def _heuristic_job():
 def _quiet_job():
     from analyzer.games.ten.rules import TenRules
 
-    return game_job(TenRules(), "threshold:bid=never,buy=never")
+    return game_job(TenRules(), "threshold:bid=never:buy=never")
 
 
 def _decide_seconds() -> float:
     """Warm wall time of `ten decide` on the example position to ±0.01 (paired differences)."""
     import time
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.decide import decide
     from analyzer.games.ten.position import load_position
     from analyzer.games.ten.rules import TenRules, load_deck
@@ -77,7 +77,7 @@ def _decide_seconds() -> float:
     rules, spec = TenRules(), load_deck()
     path = pathlib.Path(__file__).resolve().parents[2] / "data" / "ten_position_example.toml"
     pos = load_position(path, rules, spec)
-    bots = parse_seats("threshold", pos.players)
+    bots = plain_seats("threshold", pos.players)
     decide(pos, rules, spec, bots, RunSpec(64, 1))  # compile / load the cache
     t0 = time.perf_counter()
     decide(pos, rules, spec, bots, RunSpec(None, 1, precision=0.01, progress=False))
@@ -99,7 +99,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     """Whole games: three line-ups on the same decks, per-seat win rates and the game's shape."""
     import pandas as pd
 
-    from analyzer.games.ten.bots import parse_seats
+    from analyzer.games.ten.bots import plain_seats
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.rules import TenRules
     from analyzer.runner import RunSpec
@@ -107,7 +107,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
 
     names = ["threshold", "exact,threshold,threshold,threshold",
              "threshold:reward=currency,threshold,threshold,threshold"]
-    setup = _game_setup(TenRules(), "", 4, [parse_seats(x, 4) for x in names])
+    setup = _game_setup(TenRules(), "", 4, [plain_seats(x, 4) for x in names])
     n = 2_000 if quick else 50_000
     res = play_games(setup, RunSpec(n, seed))
     recs = []
@@ -122,7 +122,7 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
              f"Whole 4-player games with auctions, rewards, buys and the final buy round, "
              f"n = {res['n']:,} games per line-up on the same shuffled decks, seed {seed} "
              f"([table](ten_whole_games.csv)). Bots: see `pushluck ten game --help`.", "",
-             "| line-up | seat 0 | seat 1 | seat 2 | seat 3 | turns | winner's score | "
+             "| line-up | seat 1 | seat 2 | seat 3 | seat 4 | turns | winner's score | "
              "busts | price per auction |", "|---|---|---|---|---|---|---|---|---|"]
     for lu in res["lineups"]:
         w = [f"{s['win_rate'].estimate:.3f} ± {s['win_rate'].se:.3f}" for s in lu["seats"]]
@@ -132,6 +132,6 @@ def report_section(out_dir: pathlib.Path, seed: int, quick: bool = False) -> str
     lines.append("")
     for d in res["differences"]:
         s0 = d["seats"][0]["win_rate"]
-        lines.append(f"Seat 0, line-up {d['of']} (paired): {s0.format(4)}.")
+        lines.append(f"Seat 1, line-up {d['of']} (paired): {s0.format(4)}.")
     lines.append("")
     return "\n".join(lines)

@@ -66,7 +66,8 @@ def rule_tables(rule: Rule, solver: TurnSolver, B: int, N: int, P: int):
 def features(cards: tuple[int, int, int]) -> list[Feature]:
     B, N, P = cards
     out = [Feature("tokens", "the number of tokens you hold", (1, 2, 3, 4, 5), unit=""),
-           Feature("bust", "the chance to bust on the next roll (%)", (17, 33, 50, 67, 83))]
+           Feature("bust", "the chance to bust on the next roll", (17, 33, 50, 67, 83),
+                   unit="%")]
     for name, words, k in (("blammo", "the Blammo! cards in your hand", B),
                            ("nanners", "the Nanners cards in your hand", N),
                            ("pie", "the MMM Pie! cards in your hand", P)):

@@ -20,7 +20,7 @@ games are the kernel's games (tests/test_advice_mistakes_whole.py checks game by
 """
 from __future__ import annotations
 
-from analyzer.games.trash_pandas.advice_game import FEATURE_IDS, FEATURES
+from analyzer.games.trash_pandas.bots import TABLE_FEATURES as FEATURE_IDS
 from analyzer.games.trash_pandas.reference import Game
 
 #: games per block key: 1, so that each game has its own key and the studied seat can rotate
@@ -31,8 +31,9 @@ RECORD_BLOCK = 1
 #: so 2,000 games would take 3 to 5 s per rule, and fronts hold 2 to 4 rules; 1,000 games take
 #: 1.3 to 2.5 s per rule and see some 13,000 roll-or-stop decisions of the studied seat
 GAMES = 1000
-#: the recorded features, advice_game.py's (its FEATURE_IDS give the stop rule table's ids)
-NAMES = tuple(f.name for f in FEATURES)
+#: the recorded features: advice_game.py's, those a stop rule table reads (bots.py gives their
+#: ids), so this module needs nothing of advice_game.py (which calls it)
+NAMES = tuple(FEATURE_IDS)
 
 
 class RecordingGame(Game):
@@ -54,10 +55,10 @@ class RecordingGame(Game):
 def setup_for(rules, players: int, cand):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
     ``heuristic`` bots elsewhere (the race's line-ups)."""
-    from analyzer.games.trash_pandas.bots import parse_bot
+    from analyzer.games.trash_pandas.bots import plain_bot
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    mine, other = cand.bot(), parse_bot("heuristic")
+    mine, other = cand.bot(), plain_bot("heuristic")
     return GameSetup(rules, players, [tuple(mine if i == s else other for i in range(players))
                                       for s in range(players)])
 

@@ -13,7 +13,8 @@ from analyzer.benchkit import (CALIBRATION_AT_TARGETS, CALIBRATION_CASE, BenchCa
 def _tp_job(policy: str, cards: tuple[int, int, int]):
     def make():
         from analyzer.games.trash_pandas.exact import TurnSolver
-        from analyzer.games.trash_pandas.play import build_tables, make_job, parse_policy
+        from analyzer.games.trash_pandas.lineup import parse_policy
+        from analyzer.games.trash_pandas.play import build_tables, make_job
 
         solver = TurnSolver()
         return make_job(build_tables(parse_policy(policy), solver, *cards), solver)
@@ -55,11 +56,11 @@ def _reference(n: int, seed: int):
 
 
 def _games_setup(players: int, bot: str):
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.bots import plain_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    return GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)])
+    return GameSetup(TrashPandasRules(), players, [plain_lineup(bot, players)])
 
 
 def _games_job(players: int, bot: str):
@@ -82,7 +83,7 @@ def _compile_rollout() -> None:
     from the bench cases' engine: warm it so that a first rollout:K game does not compile."""
     from analyzer.runner import warm_up
 
-    warm_up(_games_job(3, "rollout:1;heuristic;heuristic")())
+    warm_up(_games_job(3, "rollout:1,heuristic,heuristic")())
 
 
 def _compile_tables() -> None:
@@ -123,6 +124,9 @@ CASES = [
     BenchQuery("trash-pandas", "decide (example position) --precision 0.01",
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
                 "--precision", "0.01", "--seed", "1", "--json")),
+    BenchQuery("trash-pandas", "decide (example position) --precision 0.01 --belief uniform",
+               ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
+                "--precision", "0.01", "--seed", "1", "--belief", "uniform", "--json")),
     BenchQuery("trash-pandas", "decide (impossible position: one line, exit 2)",
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_impossible.toml"),
                exit_code=2),

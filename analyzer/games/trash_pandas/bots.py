@@ -1,6 +1,6 @@
 """Trash Pandas bots for whole games: names, knobs in words, and their kernel rows.
 
-``--policy NAME:key=value,...`` (and each entry of ``--seats A,B,…``) names a bot:
+Each entry of ``--seats A,B,…`` names a bot, ``NAME[:key=value...]`` (analyzer/botspec.py):
 
 * ``heuristic`` — rolls until ``stop-at`` tokens (``bonus-stop-at`` in a bonus turn) and plays
   its cards by the knobs below;
@@ -27,12 +27,17 @@ rather than stashed), ``steal-from`` (leader: most stashed cards; biggest-hand),
 (stash a match when an opponent's Bandit Mask reveals a card), ``block`` and ``block-with``
 (kitteh or doggo first), ``yumyum-at`` (force a stopping opponent holding at least this many
 tokens to roll; 0 never), ``trash-tree`` (stash when spare cards outnumber stash slots, or
-always draw); ``band-by`` (none, deck, behind), ``cut-1``, ``cut-2``, ``stop-at-2``,
-``stop-at-3``: a stop limit in bands of one more feature, the cards left in the draw pile
+always draw), ``feesh-saves`` (after a repeat it cannot save from hand, play a Feesh for a
+Blammo! or Nanners from the discard pile and spend it: the rulebook's use of Feesh, so only
+under ``feesh_timing = any``), ``decline-last-card`` (``trailing``: decline an optional
+consolation draw that would take the pile's last card, ending the game, while your points as
+you see them — your whole stash against the others' face-up cards — trail an opponent's;
+``never``: always draw; matters only under ``consolation = optional``); ``band-by`` (none,
+deck, behind), ``cut-1``, ``cut-2``, ``stop-at-2``, ``stop-at-3``: a stop limit in bands of one more feature, the cards left in the draw pile
 (``deck``) or the cards by which your stash trails the biggest other stash (``behind``): roll
 until ``stop-at`` tokens while the feature is below ``cut-1``, ``stop-at-2`` from ``cut-1`` on,
 ``stop-at-3`` from ``cut-2`` on (``cut-2`` 0: two bands), in main and bonus turns alike
-(``bonus-stop-at`` is then unused), e.g. ``heuristic:band-by=deck,cut-1=10,stop-at=2,stop-at-2=4``
+(``bonus-stop-at`` is then unused), e.g. ``heuristic:band-by=deck:cut-1=10:stop-at=2:stop-at-2=4``
 rolls to 4 tokens while 10 or more cards are left and to 2 after. ``rule:FILE.json`` (a rule of
 `trash-pandas game-advice`) is the heuristic bot with that stop rule: by the knobs above, or,
 for a decision list or bands of the cards in hand or of the saves in hand, by a stop rule table
@@ -70,14 +75,15 @@ KNOBS = {
     "cut-2": (18, 0, "int", (0, 200)),
     "stop-at-2": (19, 3, "int", (1, 6)),
     "stop-at-3": (20, 3, "int", (1, 6)),
+    "feesh-saves": (46, True, "bool", None),
+    "decline-last-card": (47, "trailing", "word", ("never", "trailing")),
 }
 TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (whole_bots.py)
+#: the features a stop rule table reads, by name (the game-advice features) -> the kernel's
+#: feature id (kernels/trash_pandas/whole_bots.py F_*)
+TABLE_FEATURES = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
 BAND_TABLE = 3
-NK = TABLE_INDEX + TROW * TMAXROWS
-POLICY_HELP = ("Bots: heuristic, solver, random, rollout:K (roll/stop by K determinized "
-               "rollouts of the rest of the game); knobs as NAME:key=value,... e.g. "
-               "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: "
-               + ", ".join(KNOBS) + ").")
+NK = TABLE_INDEX + TROW * TMAXROWS + 2  # the table's words, feesh-saves, decline-last-card
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,7 @@ class Bot:
                    or knobs["band-by"] != "none" and k in shown]
         if self.name == "rollout":
             changed.insert(0, str(self.rollouts))
-        return self.name + (":" + ",".join(changed) if changed else "")
+        return self.name + "".join(":" + c for c in changed)
 
     def row(self) -> np.ndarray:
         """float64[NK] kernel knobs (kernels/trash_pandas/whole_bots.py K_* indices)."""
@@ -124,103 +130,68 @@ def _word(v) -> str:
     return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
-def _parse_value(key: str, text: str):
+def _knob(key: str):
+    """The declared knob ``key`` of :data:`KNOBS` for the shared parser (analyzer/botspec.py)."""
+    from analyzer.botspec import Knob
+
     _idx, default, kind, allowed = KNOBS[key]
-    t = text.strip().lower()
-    if kind == "bool":
-        if t in ("yes", "true", "on", "1"):
-            return True
-        if t in ("no", "false", "off", "0"):
-            return False
-        raise UserError(f"bot knob '{key}' must be yes or no, got '{text}'")
     if kind == "int":
-        try:
-            v = int(t)
-        except ValueError:
-            raise UserError(f"bot knob '{key}' must be an integer, got '{text}'") from None
-        if not allowed[0] <= v <= allowed[1]:
-            raise UserError(f"bot knob '{key}' must be in {allowed[0]}..{allowed[1]}, got {v}")
-        return v
-    if t not in allowed:
-        raise UserError(f"bot knob '{key}' must be one of {', '.join(allowed)}, got '{text}'")
-    return t
+        return Knob(key, "int", default, low=allowed[0], high=allowed[1])
+    if kind == "bool":
+        return Knob(key, "bool", default)
+    return Knob(key, "word", default, words=allowed)
 
 
-def parse_bot(text: str) -> Bot:
-    """``heuristic:stop-at=4,block=no`` → Bot; unknown names, knobs and values are errors.
-    ``rule:FILE.json`` (a stop rule written by `trash-pandas game-advice --out`) is the heuristic
-    bot that plays it (by its stop knobs, or by a stop rule table for a decision list)."""
-    from analyzer.advice.rulefile import is_rule
+def _family():
+    from analyzer.botspec import Bot as Kind, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.trash_pandas.advice_game import bot_for_rule
+    knobs = tuple(KNOBS)
+    lo, hi = ROLLOUTS_RANGE
+    return Family("trash-pandas", [
+        Kind("heuristic", "rolls until stop-at tokens, plays its cards by the knobs", knobs),
+        Kind("solver", "rolls, stops and saves as the exact turn solver; the rest as heuristic",
+             knobs),
+        Kind("random", "every choice uniformly among the legal ones"),
+        Kind("rollout", f"roll/stop and Blammo!/Nanners by K determinized rollouts of the rest "
+             f"of the game, default {ROLLOUTS_DEFAULT}; the rest as heuristic", knobs,
+             positional=("rollouts",))],
+        [_knob(k) for k in KNOBS] + [Knob("rollouts", "int", ROLLOUTS_DEFAULT, low=lo, high=hi)])
 
-        return bot_for_rule(text)
-    name, _, rest = text.strip().partition(":")
-    name = name.strip().lower()
-    if name not in KINDS:
-        raise UserError(f"unknown bot '{name}' (bots: {', '.join(KINDS)})")
-    values = {k: v[1] for k, v in KNOBS.items()}
-    parts = [p.strip() for p in rest.split(",") if p.strip()]
-    rollouts = 0
-    if name == "rollout":
-        rollouts = ROLLOUTS_DEFAULT
-        if parts and "=" not in parts[0] or parts and parts[0].lower().startswith("rollouts="):
-            rollouts = _rollouts(parts.pop(0).lower().removeprefix("rollouts="))
-    for part in parts:
-        if "=" not in part:
-            raise UserError(f"bot knobs are key=value, got '{part}' in '{text}'")
-        key, val = (x.strip().lower() for x in part.split("=", 1))
-        key = key.replace("_", "-")
-        if key not in KNOBS:
-            raise UserError(f"unknown bot knob '{key}' (knobs: {', '.join(KNOBS)})")
-        if name == "random":
-            raise UserError("the random bot has no knobs")
-        values[key] = _parse_value(key, val)
+
+#: The whole-game bots as the shared parser reads them (``--seats``, ``--vs``).
+BOTS = _family()
+
+
+def bot_from_spec(spec) -> Bot:
+    """The :class:`Bot` of a parsed spec (not ``rule:FILE``: analyzer/games/trash_pandas/
+    lineup.py plays those); bands are checked here."""
+    values = {k: spec[k] for k in KNOBS}
     if values["band-by"] != "none":
         if values["cut-1"] < 1:
-            raise UserError(f"band-by={values['band-by']} needs cut-1 of at least 1 in '{text}'")
+            raise UserError(f"'{spec.text}': band-by={values['band-by']} needs cut-1 of at "
+                            f"least 1")
         if values["cut-2"] and values["cut-2"] <= values["cut-1"]:
-            raise UserError(f"cut-2 must be 0 (two bands) or above cut-1 in '{text}'")
-    return Bot(name, tuple(values.items()), rollouts)
+            raise UserError(f"'{spec.text}': cut-2 must be 0 (two bands) or above cut-1")
+    rollouts = spec["rollouts"] if spec.name == "rollout" else 0
+    return Bot(spec.name, tuple(values.items()), rollouts)
 
 
-def _rollouts(text: str) -> int:
-    """K of ``rollout:K`` (a positive integer, at most 4096)."""
-    lo, hi = ROLLOUTS_RANGE
-    try:
-        k = int(text.strip())
-    except ValueError:
-        raise UserError(f"rollout:K needs a whole number of rollouts K, got '{text}'") from None
-    if not lo <= k <= hi:
-        raise UserError(f"rollout:K needs K in {lo}..{hi}, got {k}")
-    return k
+def _plain():
+    from analyzer.botspec import Reader
+
+    return Reader(BOTS.without_rule(), bot_from_spec)
 
 
-def parse_lineup(seats: str | None, policy: str | None, players: int) -> tuple[Bot, ...]:
-    """``--seats A,B,…`` (one bot per seat; a single name for every seat) or ``--policy``.
-    Commas separate seats unless they sit inside one bot's knob list: seats are split on
-    ``;`` when given, else on commas that start a new bot name."""
-    text = seats or policy or "heuristic"
-    parts = _split_seats(text)
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UserError(f"--seats names {len(parts)} bots for {players} players")
-    return tuple(parse_bot(p) for p in parts)
+#: Bots named by their knobs (``heuristic:stop-at=4``; no ``rule:FILE``): the package's own.
+_PLAIN = _plain()
 
 
-def _split_seats(text: str) -> list[str]:
-    if ";" in text:
-        return [p.strip() for p in text.split(";") if p.strip()]
-    parts: list[str] = []
-    for piece in text.split(","):
-        head = piece.strip().partition(":")[0].strip().lower()
-        if head in KINDS or head == "rule" or not parts:
-            parts.append(piece.strip())
-        else:
-            parts[-1] += "," + piece.strip()
-    return parts
+def plain_bot(text: str) -> Bot:
+    return _PLAIN.one(text, "bot")
+
+
+def plain_lineup(text: str, players: int) -> tuple[Bot, ...]:
+    return tuple(_PLAIN.seats(text, players, "bots"))
 
 
 def lineup_array(lineups: list[tuple[Bot, ...]]) -> np.ndarray:
@@ -234,7 +205,7 @@ def lineup_array(lineups: list[tuple[Bot, ...]]) -> np.ndarray:
 
 def lineup_label(lineup: tuple[Bot, ...]) -> str:
     labels = [b.label for b in lineup]
-    return labels[0] if len(set(labels)) == 1 else ";".join(labels)
+    return labels[0] if len(set(labels)) == 1 else ",".join(labels)
 
 
 def empty_solver_tables() -> tuple[np.ndarray, np.ndarray]:

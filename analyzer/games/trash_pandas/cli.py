@@ -12,8 +12,9 @@ import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
 from analyzer.games.trash_pandas.cli_whole import _whole_rules, register as _register_whole
-from analyzer.options import (RULE_POLICY, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, policy as policy_opt, run_spec)
+from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
+                              SetOpt, TimeLimitOpt, policy as policy_opt, position_command,
+                              run_spec, trials, trials_or_default)
 
 VALUE_HELP = """Value model, in card-equivalents: trash = 2·draw, trees = 2·stash,
 trash-tree = max(draw, stash), paw = steal, mask = mask, recycle = the best token not held this
@@ -28,7 +29,8 @@ app = typer.Typer(no_args_is_help=True, help=f"""Trash Pandas: should I roll aga
 Exact stop-or-continue values for a turn (held tokens × Blammo!/Nanners/MMM Pie! in hand × bonus
 turn), Monte Carlo checks of them, and end-of-game scoring. Tokens: trash, trees, trash-tree, paw,
 mask, recycle. Whole games between bots playing every card (`game`) and "should I roll?" from a
-real position in chance of winning (`decide POSITION.toml`).
+real position in chance of winning (`decide POSITION.toml`; `position --template` prints one to
+fill in). Seats are numbered from 1.
 
 Examples:
 
@@ -36,7 +38,7 @@ Examples:
 
   pushluck trash-pandas game --players 3 -n 20000 --seed 1
 
-  pushluck trash-pandas decide analyzer/data/trash_pandas_position_example.toml --seed 1
+  pushluck trash-pandas decide --example basic --seed 1
 
 {VALUE_HELP}""")
 
@@ -48,14 +50,12 @@ PieOpt = Annotated[int, typer.Option("--pie", metavar="N", help="MMM Pie! cards 
 ValueOpt = Annotated[Optional[str], typer.Option(
     "--value", metavar="KEY=W,...", help="Value weights draw=,stash=,steal=,mask=,card=,bust= (default all 1).")]
 BonusOpt = Annotated[bool, typer.Option("--bonus", help="The turn is a bonus turn (cap 3).")]
+_TURN_POLICIES = ("optimal (the exact solver's decisions), stop-at:K (roll until K tokens; "
+                  "Blammo! then Nanners on a bust), or rule:FILE.json (a rule of thumb written "
+                  "by `advice --out DIR`).")
 
-# -n/--trials as options.trials("turns", ...), but with no cap when --precision is given alone
-# (options.trials has no "default unless --precision" form).
-TrialsOpt = Annotated[Optional[int], typer.Option(
-    "-n", "--trials", min=1, metavar="N",
-    help="Number of turns to simulate (default 1,000,000; with --precision alone: until the "
-         "target is met).")]
 DEFAULT_TRIALS = 1_000_000
+TrialsOpt = trials("turns", DEFAULT_TRIALS)
 
 
 def _rules(rules_file, sets):
@@ -127,19 +127,25 @@ def odds(held: HeldOpt = None, blammo: BlammoOpt = 0, nanners: NannersOpt = 0, p
     solver = TurnSolver(parse_values(value), _rules(rules_file, set_))
     mask = parse_held(held)
     q = {"game": "trash-pandas", **solver.query(mask, b, n, p, bonus)}
+    from analyzer.words import decimals_to_show, fit, percent, verdict
+
+    q["verdict"] = ("roll or stop: both are worth the same" if q["recommendation"] == "either"
+                    else verdict(q["recommendation"], q["margin"], "card-equivalents") +
+                    (" (the turn is at its cap)" if q["margin"] is None else ""))
 
     def render():
         held_text = ", ".join(q["held"]) or "nothing"
-        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.6f}"
-        margin = "" if q["margin"] is None else f" by {q['margin']:.6f} card-equivalents"
-        lines = [f"Trash Pandas{' bonus turn' if bonus else ''}: holding {held_text}; "
-                 f"in hand Blammo! {b}, Nanners {n}, MMM Pie! {p}  (exact)",
-                 f"  P(next roll repeats a held face)      = {q['p_bust_next']:.6f}",
-                 f"  P(next roll busts after using cards)  = {q['p_bust_next_after_cards']:.6f}",
-                 f"  value if you stop now                 = {q['ev_stop']:.6f}",
+        d = decimals_to_show(q["margin"], least=3)
+        roll = "— (the turn is at its cap)" if q["ev_roll"] is None else f"{q['ev_roll']:.{d}f}"
+        lines = [f"Trash Pandas {'bonus turn' if bonus else 'turn'} (exact): holding "
+                 f"{held_text}", f"  in hand: Blammo! {b}, Nanners {n}, MMM Pie! {p}",
+                 f"  P(next roll repeats a held face)      = {percent(q['p_bust_next'])}",
+                 f"  P(next roll busts after using cards)  = "
+                 f"{percent(q['p_bust_next_after_cards'])}",
+                 f"  value if you stop now                 = {q['ev_stop']:.{d}f}",
                  f"  value if you roll (then play optimally) = {roll}",
-                 f"  → {q['recommendation'].upper()}{margin}"]
-        return "\n".join(lines)
+                 f"  → {q['verdict']}"]
+        return "\n".join(fit(lines))
 
     emit(q, json, render)
 
@@ -198,8 +204,7 @@ def _write_policy_csv(out_dir: str, rows: list[dict]) -> None:
 
 
 @app.command(epilog=VALUE_HELP)
-def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo! then Nanners "
-                             "on a bust), or " + RULE_POLICY + ".") = "optimal",
+def simulate(policy: policy_opt(_TURN_POLICIES) = "optimal",
              n: TrialsOpt = None,
              blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
              value: ValueOpt = None, seed: SeedOpt = None, precision: PrecisionOpt = None,
@@ -217,9 +222,14 @@ def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo
 
       pushluck trash-pandas simulate --blammo 1 --precision 0.002 --json
 
+    A rule of thumb from `advice --out DIR` plays back as rule:FILE.json:
+
+      pushluck trash-pandas advice --out tp-rules
+
       pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 7
     """
-    from analyzer.games.trash_pandas.play import parse_policy, simulate as sim
+    from analyzer.games.trash_pandas.lineup import parse_policy
+    from analyzer.games.trash_pandas.play import simulate as sim
     from analyzer.games.trash_pandas.rules import parse_values
     from analyzer.output import emit
 
@@ -227,9 +237,8 @@ def simulate(policy: policy_opt("optimal, stop-at:K (roll until K tokens; Blammo
     spec_policy = parse_policy(policy or "optimal")
     values = parse_values(value)
     r = _rules(rules_file, set_)
-    if n is None and precision is None:
-        n = DEFAULT_TRIALS
-    spec = run_spec(n, seed, precision, time_limit, progress, json)
+    spec = run_spec(trials_or_default(n, precision, DEFAULT_TRIALS), seed, precision, time_limit,
+                    progress, json)
     out = sim(spec_policy, values, r, (b, n_, p), spec)
     seed = spec.seed
     if "warning" in out and not json:
@@ -274,7 +283,7 @@ def score(stash: Annotated[Optional[str], typer.Option(
 
       pushluck trash-pandas score --stash "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1"
 
-      pushluck trash-pandas score --file stash.toml --json
+      pushluck trash-pandas score --stash "A:feesh=2,shiny=1;B:feesh=2" --json
     """
     from analyzer.errors import UserError
     from analyzer.games.trash_pandas import score as ts
@@ -338,11 +347,10 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
 
       pushluck trash-pandas simulate --policy rule:tp-rules/rule_cx2.json -n 200000 --seed 1
     """
-    from analyzer.advice.cli import front_block, front_payload, tail_lines, write_rules
+    from analyzer.advice.cli import emit_exact, front_payload
     from analyzer.games.trash_pandas.advice import DECISION, advise as search
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import parse_values
-    from analyzer.output import emit
     from analyzer.rules import rules_to_dict
 
     cards = _cards(blammo, nanners, pie)
@@ -353,25 +361,25 @@ def advice(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                "unit": "card-equivalents per turn", "v_optimal": res["v_optimal"],
                "candidates_evaluated": res["evaluations"], "seconds": res["seconds"]}
     rows = front_payload(payload, res["front"], res["features"], DECISION, max_loss)
-    write_rules(out, payload)
 
-    def render():
-        lines = [f"Trash Pandas turn, in hand Blammo! {cards[0]}, Nanners {cards[1]}, "
-                 f"MMM Pie! {cards[2]}: optimal value {res['v_optimal']:.4f} (exact)",
-                 *front_block(rows, "card-eq.")]
-        for row in rows:
-            m = row["mistakes"]
-            st = m["states"][0] if m["states"] else None
-            where = "" if st is None else (
-                f"; most often with {st['tokens']} tokens, cards {st['blammo']}/{st['nanners']}"
-                f"/{st['pie']}{' (bonus turn)' if st['bonus'] else ''}, where it says "
-                f"{st['rule']}")
-            lines.append(f"  cx {row['complexity']}: {m['wrong_per_turn']:.3f} wrong decisions "
-                         f"per turn{where}")
-        return "\n".join(lines + tail_lines(
-            payload, f"{res['evaluations']} rules evaluated exactly in {res['seconds']:.1f} s"))
+    def where(m):
+        st = m["states"][0] if m["states"] else None
+        return "" if st is None else (
+            f"; most often with {st['tokens']} tokens and "
+            f"{_hand_words(st['blammo'], st['nanners'], st['pie'])}"
+            f"{' (bonus turn)' if st['bonus'] else ''}, where it says {st['rule']}")
 
-    emit(payload, json, render)
+    emit_exact(payload, rows, res, title=f"Trash Pandas turn started with {_hand_words(*cards)}: "
+                                         f"perfect play is worth {res['v_optimal']:.4f} "
+                                         f"card-equivalents (exact)",
+               unit="card-equivalents a turn", where=where, out=out, json=json)
+
+
+def _hand_words(blammo: int, nanners: int, pie: int) -> str:
+    """"no cards in hand" or "Blammo! 1, Nanners 0, MMM Pie! 0 in hand"."""
+    if blammo == nanners == pie == 0:
+        return "no cards in hand"
+    return f"Blammo! {blammo}, Nanners {nanners}, MMM Pie! {pie} in hand"
 
 
 def _register_game_advice() -> None:
@@ -382,3 +390,4 @@ def _register_game_advice() -> None:
 
 _register_game_advice()
 _register_whole(app)  # `game` and `decide` (cli_whole.py)
+app.command("position")(position_command("trash-pandas"))

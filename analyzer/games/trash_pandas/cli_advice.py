@@ -45,8 +45,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     rules by default. The studied player takes every seat in turn against heuristic
     opponents, every rule on the same deals (common random numbers); its loss in win
     probability (ties shared) against the best rule is raced: a rule is dropped once its loss
-    interval lies wholly above a simpler rule's. Prints the games spent and what evaluating
-    every rule to the same sample would have cost; each rule names the bot that plays it
+    interval lies wholly above a simpler rule's. Opens with one sentence to remember; prints the
+    best rule found (the best by sample mean, not shown best), the rules not separated from
+    it, and the games spent against the uniform grid that gives the same guarantee (in games
+    and seconds); each rule names the bot that plays it
     (`trash-pandas game --seats BOT`); with --out DIR each front rule is written as a file
     that `trash-pandas game --seats rule:FILE.json` plays back (decision lists too). Each rule
     on the front then plays fresh games (--record-games, in every seat in turn) that record
@@ -63,7 +65,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
 
       pushluck trash-pandas game-advice --out advice --seed 2
 
-      pushluck trash-pandas game --seats "rule:advice/rule_cx5.json;heuristic;heuristic" --seed 2
+      pushluck trash-pandas game --seats rule:advice/rule_cx5.json,heuristic,heuristic --seed 2
 
       pushluck trash-pandas game-advice --band-by none --max-loss 0.01 --seed 2
     """
@@ -82,10 +84,10 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
                "exact": False, "seed": s,
                "unit": "win probability (studied seat, every seat, heuristic opponents)"}
-    emit_raced(payload, res, f"Trash Pandas whole games ({players} players): when to stop rolling "
-               f"(Monte Carlo, seed {s}); loss in win probability against the best rule, 95% "
-               f"Bonferroni intervals; surviving rules only", max_loss=max_loss, out=out,
-               json=json, extra=lambda x: x["rule"]["bot"])
+    emit_raced(payload, res, f"Trash Pandas whole games ({players} players): when to stop rolling, "
+               f"raced against heuristic opponents in every seat (Monte Carlo, seed {s}); "
+               f"surviving rules only", max_loss=max_loss, out=out, json=json,
+               unit="chance of winning", extra=lambda x: x["rule"]["bot"])
 
 
 def register(app: typer.Typer) -> None:

@@ -2,12 +2,15 @@
 real position in chance of winning (parse, call whole.py / decide.py, print or write files)."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt,
-                              SeedOpt, SetOpt, TimeLimitOpt, VsOpt, run_spec, trials)
+from analyzer.games.trash_pandas.cli_calibrate import BeliefOpt
+from analyzer.options import (DECIDE_PLAYOUTS, ChartOpt, DecideTrialsOpt, ExampleOpt, JsonOpt,
+                              LineupVsOpt, OutOpt, PositionArg, PrecisionOpt, ProgressOpt,
+                              RulesOpt, SeedOpt, SetOpt, TimeLimitOpt, renamed, run_spec,
+                              seats_option, trials, trials_or_default)
 
 
 def _whole_rules(rules_file, sets):
@@ -19,24 +22,24 @@ def _whole_rules(rules_file, sets):
 
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
-SeatsOpt = Annotated[Optional[str], typer.Option(
-    "--seats", metavar="A,B,...", help="One bot per seat (a single bot: every seat); separate "
-    "seats with ';' when a bot has several knobs. Bots: heuristic, solver, random, rollout:K "
-    "(roll/stop and Blammo!/Nanners by K determinized rollouts to the end of the game, default "
-    "16; its other choices and knobs as heuristic); knobs as BOT:key=value,... e.g. "
-    "heuristic:stop-at=4,yumyum-at=0 or rollout:8,stop-at=4 (knobs: stop-at, bonus-stop-at, "
-    "blammo-saves, nanners-saves, pie, feesh, shiny, keep, steal-from, react, block, block-with, "
-    "yumyum-at, trash-tree, band-by, cut-1, cut-2, stop-at-2, stop-at-3); rule:FILE.json plays a "
-    "stop rule written by `trash-pandas game-advice --out`.")]
-PolicyOpt = Annotated[Optional[str], typer.Option(
-    "--policy", metavar="BOT", help="The bot for every seat (same as --seats with one bot).")]
+SeatsOpt = seats_option(
+    "heuristic, solver, random, rollout:K (roll/stop and Blammo!/Nanners by K determinized "
+    "rollouts to the end of the game, default 16; its other choices and knobs as heuristic); "
+    "knobs after the bot, each after a ':', e.g. heuristic:stop-at=4:yumyum-at=0 or "
+    "rollout:8:stop-at=4 (knobs: stop-at, bonus-stop-at, blammo-saves, nanners-saves, pie, feesh, "
+    "shiny, keep, steal-from, react, block, block-with, yumyum-at, trash-tree, band-by, cut-1, "
+    "cut-2, stop-at-2, stop-at-3, feesh-saves, decline-last-card); rule:FILE.json plays a stop "
+    "rule written by `trash-pandas game-advice --out`. Default: heuristic.")
+OldPolicyOpt = renamed("--policy", "the line-up is --seats BOT (a single bot plays every seat)")
+DEFAULT_GAMES = 20_000
 
 
-def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: SeatsOpt = None,
-         policy: PolicyOpt = None, vs: VsOpt = None, seed: SeedOpt = None,
+def game(players: PlayersOpt = 3, n: trials("games", DEFAULT_GAMES) = None,
+         seats: SeatsOpt = None, vs: LineupVsOpt = None, seed: SeedOpt = None,
          precision: PrecisionOpt = None, time_limit: TimeLimitOpt = None,
          progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
-         out_dir: OutOpt = None, chart: ChartOpt = False, json: JsonOpt = False):
+         out_dir: OutOpt = None, chart: ChartOpt = False, json: JsonOpt = False,
+         _policy: OldPolicyOpt = None):
     """Whole games between bots: win rate per seat, points, margin, length, busts, bonus turns
     and card plays, each with SE and 95% interval; --vs replays the same games with another
     line-up and reports the paired change in each seat's win rate. --out DIR writes the seats,
@@ -52,29 +55,27 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
 
       pushluck trash-pandas game --players 3 -n 20000 --seed 1
 
-      pushluck trash-pandas game --players 2 --seats heuristic --vs "solver;heuristic" --seed 7
+      pushluck trash-pandas game --players 2 --seats heuristic --vs solver,heuristic --seed 7
 
       pushluck trash-pandas game --players 4 --set deal=2345 -n 20000 --json
 
       pushluck trash-pandas game --seats rollout:8,heuristic,heuristic -n 200 --seed 1
 
-      pushluck trash-pandas game -n 20000 --vs "solver;heuristic;heuristic" --out /tmp/tp --chart
+      pushluck trash-pandas game -n 20000 --vs solver,heuristic,heuristic --out tp-games --chart
     """
     from analyzer.errors import UserError
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, render_game, simulate_games
     from analyzer.output import emit, note
 
-    if seats and policy:
-        raise UserError("give --seats or --policy, not both")
     if chart and out_dir is None:
         raise UserError("--chart writes into --out DIR: give --out too")
     r = _whole_rules(rules_file, set_)
-    lineups = [parse_lineup(seats, policy, players)]
-    lineups += [parse_lineup(v, None, players) for v in (vs or [])]
+    lineups = [parse_lineup(seats, players)]
+    lineups += [parse_lineup(v, players, "--vs") for v in (vs or [])]
     setup = GameSetup(r, players, lineups)
-    spec = run_spec(None if precision is not None and n == 20_000 else n, seed, precision,
-                    time_limit, progress, json)
+    spec = run_spec(trials_or_default(n, precision, DEFAULT_GAMES), seed, precision, time_limit,
+                    progress, json)
     out = simulate_games(setup, spec)
     if out_dir is not None:
         from analyzer.games.trash_pandas.whole_charts import write_game
@@ -85,58 +86,66 @@ def game(players: PlayersOpt = 3, n: trials("games", 20_000) = 20_000, seats: Se
     emit(out, json, lambda: render_game(out))
 
 
-def decide(position: Annotated[str, typer.Argument(metavar="POSITION.toml", help=(
-               "The position (format: analyzer/games/trash_pandas/position.py and the "
-               "README)."))],
-           n: trials("playouts per choice", None) = None, policy: PolicyOpt = None,
+def decide(position: PositionArg = None, example: ExampleOpt = None,
+           seats: SeatsOpt = None, n: DecideTrialsOpt = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
-           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False):
+           rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
+           belief: BeliefOpt = "model", _policy: OldPolicyOpt = None):
     """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
-    choice is played out to the end of the game on the same determinized deals, by the bot
-    given with --policy for every seat (default heuristic); the exact turn-level answer is shown
-    beside it. The position format is documented in the README and in
-    analyzer/games/trash_pandas/position.py.
+    choice is played out to the end of the game on the same deals of the unseen cards (drawn
+    from --belief), by the bots of --seats (default heuristic in every seat); the answer names
+    them, and the exact turn-level answer is shown beside it. `trash-pandas position
+    --template` prints a commented position file (seats count from 1).
 
     Examples:
 
-      pushluck trash-pandas decide analyzer/data/trash_pandas_position_example.toml --seed 1
+      pushluck trash-pandas decide --example basic --seed 1
 
-      pushluck trash-pandas decide my_position.toml --precision 0.01 --json
+      pushluck trash-pandas position --template > my_position.toml
+
+      pushluck trash-pandas decide my_position.toml --precision 0.02 --json
     """
+    from analyzer.examples import position_file
+    from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.position import build_position, check_position
     from analyzer.games.trash_pandas.score import WHOLE_CARDS, deck_arrays, whole_deck
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
+    check_belief(belief)
+    path = position_file("trash-pandas", position, example)
     r = _whole_rules(rules_file, set_)
     cards = whole_deck(r.deck)
-    checked = check_position(load_toml(position), [cards[k].copies for k in WHOLE_CARDS],
-                             r.bonus_cap)
+    checked = check_position(load_toml(path), [cards[k].copies for k in WHOLE_CARDS],
+                             r.bonus_cap, reveal_to_hand=r.mask_card == "hand")
     # the position is good: only now the simulation's modules (NumPy, the kernels)
-    from analyzer.games.trash_pandas.bots import parse_lineup
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup
 
     deck = deck_arrays(deck=cards)
     pos = build_position(checked)
-    if n is None and precision is None:
-        n = 20_000
-    setup = GameSetup(r, pos.players, [parse_lineup(None, policy, pos.players)], deck=deck,
+    setup = GameSetup(r, pos.players, [parse_lineup(seats, pos.players)], deck=deck,
                       from_setup=False)
-    spec = run_spec(n, seed, precision, time_limit, progress, json)
-    out = run_decide(pos, setup, spec)
+    spec = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision,
+                    time_limit, progress, json)
+    out = run_decide(pos, setup, spec, belief)
     emit(out, json, lambda: render_decide(out))
 
 
 GAME_EPILOG = ("Examples:\n\n  pushluck trash-pandas game --players 2 -n 50000 --seed 7\n\n"
-               "  pushluck trash-pandas game --seats 'heuristic:stop-at=4;heuristic;random' "
+               "  pushluck trash-pandas game --seats heuristic:stop-at=4,heuristic,random "
                "--vs heuristic --seed 7")
-DECIDE_EPILOG = ("Examples:\n\n  pushluck trash-pandas decide "
-                 "analyzer/data/trash_pandas_position_example.toml --precision 0.01 --seed 3")
+DECIDE_EPILOG = ("Examples:\n\n  pushluck trash-pandas decide --example basic --precision 0.01 "
+                 "--seed 3")
 
 
 def register(app: typer.Typer) -> None:
-    """Add `game` and `decide` to the Trash Pandas app (analyzer/games/trash_pandas/cli.py)."""
+    """Add `game`, `decide` and `calibrate` (cli_calibrate.py) to the Trash Pandas app
+    (analyzer/games/trash_pandas/cli.py)."""
+    from analyzer.games.trash_pandas.cli_calibrate import register as register_calibrate
+
     app.command(epilog=GAME_EPILOG)(game)
     app.command(epilog=DECIDE_EPILOG)(decide)
+    register_calibrate(app)

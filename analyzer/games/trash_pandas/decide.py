@@ -1,9 +1,20 @@
 """``decide``: roll or stop (or which card to spend on a roll) in chance of winning the game.
 
-The choices are played out from the position by determinized rollouts on common random numbers
-(kernels/trash_pandas/whole_decide.py); the answer is each choice's P(win) and its paired
-difference with the first choice ("stop", or "take" after a rolled face), beside the exact
-turn-level answer in card-equivalents (analyzer/games/trash_pandas.py).
+Each trial draws the cards the seat cannot see from a belief (analyzer/games/trash_pandas/
+belief.py: by default learned from self-play of the line-up that plays the rest of the game),
+then plays every choice out to the end of the game on that same deal and stream (common random
+numbers; kernels/trash_pandas/whole_decide.py). The answer is each choice's chance of winning
+(a win shared by k players counts 1/k) and its paired difference with the first choice ("stop",
+or "take" after a rolled face), beside the exact turn-level answer in card-equivalents
+(analyzer/games/trash_pandas/exact.py). It names who plays the rest of the game (one bot per
+seat) and the belief it used.
+
+Intervals: a choice's chance of winning is the mean of win shares in [0, 1]; its 95% interval
+is the Wilson score interval at that mean, which uses the variance bound μ(1 − μ) of a [0, 1]
+variable with mean μ (so it is valid, and conservative, for shares that are not 0 or 1), has a
+lower bound of exactly 0 when every share is 0 and an upper bound of exactly 1 when every share
+is 1. Its SE is the Bernoulli bound sqrt(p(1 − p)/n). Paired differences (in [−1, 1]) use the
+normal interval of a mean (analyzer/stats.py).
 """
 from __future__ import annotations
 
@@ -56,7 +67,12 @@ def turn_level(pos: Position, rules) -> dict:
             "ev_roll": q["ev_roll"], "unit": "card-equivalents", "exact": True}
 
 
-def decide_job(pos: Position, setup, choices):
+UNIT = "chance of winning (a shared win counts as a share)"
+INTERVAL = ("Wilson score interval (valid for a mean of win shares in [0, 1]: exact 0 and 1 at "
+            "the edges); changes: normal interval of the paired difference")
+
+
+def decide_job(pos: Position, setup, choices, bp):
     from analyzer.runner import KernelJob, half_width_of_mean
 
     arr = np.array([c for _, c in choices], dtype=np.int64)
@@ -69,7 +85,7 @@ def decide_job(pos: Position, setup, choices):
         decide_blocks = setup.kernel("decide_blocks")
         return decide_blocks(keys, counts, pos.g0, pos.pool, pos.opp_hand, pos.opp_down, pos.me,
                              mode, pos.held, arr, bots, d.pts, d.per_card, d.copies, rules,
-                             setup.roll_tab, setup.after_tab)
+                             setup.roll_tab, setup.after_tab, bp)
 
     last = len(choices) - 1
     head = half_width_of_mean(4 * last + 2, 4 * last + 3) if last > 0 else \
@@ -79,17 +95,71 @@ def decide_job(pos: Position, setup, choices):
                      unit="playouts")
 
 
-def decide(pos: Position, setup, spec) -> dict:
-    """Run the playouts and build the answer (JSON-ready)."""
-    from analyzer.stats import mean_from_sums, paired_difference, verdict
+def choose_belief(pos: Position, setup, name: str = "model"):
+    """The belief ``name`` for this position, or the uniform one (with the reason) when the
+    position's face-down stashes cannot be dealt under the opponents' stash rule."""
+    from analyzer.games.trash_pandas.belief import belief_for
 
+    belief = belief_for(name, setup)
+    if belief.feasible(pos):
+        return belief, ""
+    return belief_for("uniform", setup), (
+        "the face-down stashes hold more cards than the unseen cards of the types the "
+        "opponents' bots stash: the bots could not have reached this position, so the unseen "
+        "cards are dealt uniformly")
+
+
+def with_history(pos: Position, setup, belief):
+    """The position with the cards its public history proves in each opponent's hand moved
+    from the unseen ones into that hand (history.py, under the belief's stash rule: the
+    uniform belief assumes none), and those cards by seat (JSON-ready, seats from 1)."""
+    import dataclasses
+
+    from analyzer.games.trash_pandas.history import replay
+    from analyzer.games.trash_pandas.score import WHOLE_CARDS
+    from kernels.trash_pandas.layout import HAND
+
+    if not pos.events:
+        return pos, {"events": 0, "known_in_hand": {}}
+    stash_ok = None if belief.name == "uniform" else (belief.down > 0).tolist()
+    r = replay(pos.events, pos.players, setup.deck.copies.tolist(),
+               setup.rules.mask_card == "hand", stash_ok)
+    g0, pool, opp_hand = pos.g0.copy(), pos.pool.copy(), pos.opp_hand.copy()
+    known = {}
+    for q, seat in enumerate(r.seats):
+        if q == pos.me or not sum(seat.known):
+            continue
+        g0[HAND + q] += seat.known
+        pool -= seat.known
+        opp_hand[q] -= sum(seat.known)
+        known[str(q + 1)] = {WHOLE_CARDS[t]: c for t, c in enumerate(seat.known) if c}
+    out = dataclasses.replace(pos, g0=g0, pool=pool, opp_hand=opp_hand)
+    return out, {"events": r.events, "known_in_hand": known}
+
+
+def seats_json(pos: Position, setup) -> list[dict]:
+    """Who plays the rest of the game: one bot per seat (seats from 1), and which one is me."""
+    return [{"seat": i + 1, "bot": bot.label, "me": i == pos.me}
+            for i, bot in enumerate(setup.lineups[0])]
+
+
+def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
+    """Run the playouts and build the answer (JSON-ready)."""
+    from analyzer.stats import paired_difference, verdict, wilson
+
+    belief, fallback = choose_belief(pos, setup, belief_name)
+    pos, history = with_history(pos, setup, belief)
+    if not belief.feasible(pos):  # what the history proves left too few stashable cards
+        belief, fallback = choose_belief(pos, setup, "uniform")
+        pos, history = with_history(pos, setup, belief)
+    bp = belief.params(pos.g0, pos.me)
     choices = choices_for(pos, setup.rules.bonus_cap)
-    res = spec.run(decide_job(pos, setup, choices))
+    res = spec.run(decide_job(pos, setup, choices, bp))
     s = res.sums
     n = res.n
     rows = []
     for c, (label, _) in enumerate(choices):
-        row = {"choice": label, "p_win": mean_from_sums(s[4 * c], s[4 * c + 1], n)}
+        row = {"choice": label, "p_win": wilson(s[4 * c], n)}
         if c > 0:
             row["vs_" + choices[0][0]] = paired_difference(s[4 * c + 2], s[4 * c + 3], n)
         rows.append(row)
@@ -108,13 +178,33 @@ def decide(pos: Position, setup, spec) -> dict:
         rec = v
         note = f"n = {n} playouts" if v == "too close to call" else ""
     return {"game": "trash-pandas", "exact": False, "seed": spec.seed, "n": n,
+            "unit": UNIT, "interval": INTERVAL, "me": pos.me + 1,
+            "seats": seats_json(pos, setup),
+            "belief": {**belief.to_json(), "fallback": fallback, "history": history},
             "choices": rows, "recommendation": rec, "note": note,
             "turn_level": turn_level(pos, setup.rules), "playouts_per_second": res.per_second,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
 
 
 def render_decide(out: dict) -> str:
-    lines = [f"Trash Pandas decide: n = {out['n']:,} playouts per choice, seed {out['seed']}"]
+    from analyzer.games.trash_pandas.score import CARD_NAMES
+
+    who = ", ".join(f"seat {r['seat']} {r['bot']}" + (" (me)" if r["me"] else "")
+                    for r in out["seats"])
+    lines = [f"Trash Pandas decide: n = {out['n']:,} playouts per choice, seed {out['seed']}",
+             f"  the rest of the game is played by: {who}",
+             f"  belief about the unseen cards: {out['belief']['description']}"]
+    h = out["belief"]["history"]
+    if h["events"]:
+        proven = "; ".join(f"seat {q} holds " + ", ".join(f"{n} {CARD_NAMES[c]}"
+                                                          for c, n in cards.items())
+                           for q, cards in h["known_in_hand"].items()) or "no card in a hand"
+        lines.append(f"  public history: {h['events']} events, which prove: {proven}")
+    else:
+        lines.append("  public history: none given (the belief reads the position alone)")
+    if out["belief"]["fallback"]:
+        lines.append(f"  note: {out['belief']['fallback']}")
+    lines.append(f"  P(win) = {out['unit']}; ± one SE [95% interval]")
     base = out["choices"][0]["choice"]
     for row in out["choices"]:
         extra = ""

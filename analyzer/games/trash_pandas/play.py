@@ -18,14 +18,12 @@ P(all six). These are the exact values the Monte Carlo estimates are printed bes
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from analyzer.runner import RunSpec
 
-from analyzer.errors import UserError
 from analyzer.games.trash_pandas.exact import TurnSolver
 from analyzer.games.trash_pandas.rules import (ALL_SIX, BLAMMO, BONUS, MAIN, NANNERS, TAKE,
                                                TrashPandasRules, ValueModel, popcount)
@@ -39,6 +37,9 @@ class PolicySpec:
     k: int = 0
     rule: object = None
     source: str = ""
+    #: a rule's table builder (rule, solver, B, N, P) -> PolicyTables: advice.rule_tables,
+    #: given by whoever read the rule (lineup.py), so this module never imports advice.py
+    tables: object = field(default=None, compare=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -47,22 +48,25 @@ class PolicySpec:
         return "optimal" if self.kind == "optimal" else f"stop-at:{self.k}"
 
 
-def parse_policy(text: str) -> PolicySpec:
-    from analyzer.advice.rulefile import is_rule, load_rule
+def _turn_policies():
+    from analyzer.botspec import Bot, Family, Knob
 
-    if is_rule(text):
-        from analyzer.games.trash_pandas.advice import FEATURE_NAMES
+    return Family("trash-pandas", [
+        Bot("optimal", "the exact solver's decisions"),
+        Bot("stop-at", "roll until K tokens; Blammo! then Nanners on a bust",
+            positional=("tokens",))],
+        [Knob("tokens", "int", 3, low=1, high=6)], what="policy")
 
-        return PolicySpec("rule", rule=load_rule(text, FEATURE_NAMES, "trash-pandas"),
-                          source=text.strip()[len("rule:"):])
-    t = text.strip().lower()
-    if t == "optimal":
+
+#: The turn-level policies (``simulate --policy``), as the shared parser reads them.
+POLICIES = _turn_policies()
+
+
+def policy_from_spec(spec) -> PolicySpec:
+    """The :class:`PolicySpec` of a parsed spec other than ``rule:FILE`` (lineup.py)."""
+    if spec.name == "optimal":
         return PolicySpec("optimal")
-    m = re.fullmatch(r"stop-at:(\d+)", t)
-    if m and 1 <= int(m.group(1)) <= 6:
-        return PolicySpec("stop-at", int(m.group(1)))
-    raise UserError(f"unknown policy '{text}' (use optimal, stop-at:K with K in 1..6, or "
-                    f"rule:FILE.json)")
+    return PolicySpec("stop-at", spec["tokens"])
 
 
 @dataclass
@@ -84,9 +88,7 @@ class PolicyTables:
 
 def build_tables(spec: PolicySpec, solver: TurnSolver, B: int, N: int, P: int) -> PolicyTables:
     if spec.kind == "rule":
-        from analyzer.games.trash_pandas.advice import rule_tables
-
-        return rule_tables(spec.rule, solver, B, N, P)
+        return spec.tables(spec.rule, solver, B, N, P)
     B1, N1, P1 = B + 1, N + 1, P + 1
     size = 2 * 64 * B1 * N1 * P1
     after = np.zeros(size * 6, dtype=np.uint8)

@@ -23,8 +23,13 @@ kitteh, pie, nanners, shiny, yumyum; seats numbered from 1, seat 1 starts)::
     face_up = { feesh = 1 }
     face_down = 3
 
+Optional: ``[[history]]`` tables, the public events of the game from the deal on (format:
+analyzer/games/trash_pandas/history.py). They are replayed and must lead to this position's
+counts; `decide` then deals the cards they prove an opponent holds in hand to that hand.
+
 A position that cannot happen (more copies than the deck holds, a face-up card not in the stash,
-a repeated held token, cards that do not add up) raises a one-line UserError naming the part.
+a repeated held token, cards that do not add up, a history that does not lead to it) raises a
+one-line UserError naming the part.
 Every check is plain Python (:func:`check_position`), so a bad position is refused before NumPy
 is loaded; :func:`build_position` then turns a checked position into the kernel's arrays.
 """
@@ -35,7 +40,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from analyzer.errors import UserError
 from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS
-from analyzer.typecheck import need_bool, need_table, need_text, seat_number
+from analyzer.seats import seat_number
+from analyzer.typecheck import need_bool, need_table, need_text, seat_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +49,7 @@ if TYPE_CHECKING:
     from analyzer.games.trash_pandas.score import DeckArrays
 
 TOP_KEYS = {"players", "me", "cards_left", "held", "bonus", "rolled", "hand", "gained",
-            "discard", "seat"}
+            "discard", "seat", "history"}
 
 
 @dataclass
@@ -55,13 +61,20 @@ class Position:
     rolled: int  # -1 none
     g0: np.ndarray
     pool: np.ndarray
-    opp_hand: np.ndarray
+    opp_hand: np.ndarray  # unseen cards in each opponent's hand
     opp_down: np.ndarray
+    events: list | None = None  # the public history's checked events (history.py), if given
 
     def usable(self, t: int) -> int:
         from kernels.trash_pandas.layout import GAIN, HAND
 
         return int(self.g0[HAND + self.me, t] - self.g0[GAIN + self.me, t])
+
+    @property
+    def cards_left(self) -> int:
+        from kernels.trash_pandas.layout import SC
+
+        return int(self.g0[SC, 0])
 
 
 @dataclass
@@ -84,6 +97,16 @@ class CheckedPosition:
     opp_hand: list[int]  # per seat (4), 0 for me
     opp_down: list[int]
     pool: list[int]  # unseen cards by type
+    events: list | None = None  # the checked [[history]] events (history.py), if any
+
+
+def _card_index(name: str, part: str) -> int:
+    """A card name as the deck file spells it (case, '-', '_' and '!' ignored) → its index."""
+    k = name.strip().lower().replace("-", "").replace("_", "").replace("!", "")
+    k = {"mmmpie": "pie"}.get(k, k)
+    if k not in CARDS:
+        raise UserError(f"{part}: unknown card '{name}' (cards: {', '.join(CARDS)})")
+    return CARDS.index(k)
 
 
 def _counts(table, part: str) -> list[int]:
@@ -93,13 +116,10 @@ def _counts(table, part: str) -> list[int]:
     if not isinstance(table, dict):
         raise UserError(f"{part} must be a table of card = count")
     for key, value in table.items():
-        k = key.strip().lower().replace("-", "").replace("_", "").replace("!", "")
-        k = {"mmmpie": "pie"}.get(k, k)
-        if k not in CARDS:
-            raise UserError(f"{part}: unknown card '{key}' (cards: {', '.join(CARDS)})")
+        t = _card_index(key, part)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise UserError(f"{part}.{key} must be a non-negative integer, got {value!r}")
-        out[CARDS.index(k)] += value
+        out[t] += value
     return out
 
 
@@ -116,8 +136,11 @@ def _int(data, key, part, lo, hi=None) -> int:
     return v
 
 
-def check_position(data: dict, copies: Sequence[int], bonus_cap: int) -> CheckedPosition:
-    """Check a position (module doc) against the deck's ``copies`` of each card type."""
+def check_position(data: dict, copies: Sequence[int], bonus_cap: int,
+                   reveal_to_hand: bool = True) -> CheckedPosition:
+    """Check a position (module doc) against the deck's ``copies`` of each card type; with a
+    ``[[history]]`` list, replay it (history.py; ``reveal_to_hand``: the Bandit Mask's card goes
+    to the hand, rules key mask_card) and check it against the position."""
     from analyzer.games.trash_pandas.rules import TOKEN_INDEX, parse_held, popcount
 
     unknown = set(data) - TOP_KEYS
@@ -127,7 +150,7 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int) -> Checked
         if key not in data:
             raise UserError(f"position: '{key}' is required")
     players = _int(data, "players", "position", 2, 4)
-    me = _int(data, "me", "position", 1, players) - 1
+    me = seat_number(data["me"], "position: 'me'", players)
     left = _int(data, "cards_left", "position", 0)
     held_list = data.get("held", [])
     if not isinstance(held_list, list) or not all(isinstance(h, str) for h in held_list):
@@ -161,7 +184,7 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int) -> Checked
     opp_down = [0] * 4
     known = _plus(hand, discard)
     for key in seats:
-        number = seat_number(key, "seat")
+        number = seat_key(key)
         if number is None or not 1 <= number <= players or str(number) != key:
             raise UserError(f"seat.{key}: seats are numbered 1..{players}")
         need_table(seats[key], f"seat.{key}")
@@ -195,8 +218,26 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int) -> Checked
     if unseen != needed:
         raise UserError(f"cards do not add up: {unseen} unseen cards, but cards_left {left} + "
                         f"opponents' hands and face-down stashes {needed - left} = {needed}")
-    return CheckedPosition(players, me, left, held, bonus, rolled, hand, gained, discard,
-                           stash_rows, up_rows, opp_hand, opp_down, pool)
+    out = CheckedPosition(players, me, left, held, bonus, rolled, hand, gained, discard,
+                          stash_rows, up_rows, opp_hand, opp_down, pool)
+    if "history" in data:
+        _apply_history(out, data["history"], copies, reveal_to_hand)
+    return out
+
+
+def _apply_history(c: CheckedPosition, events, copies, reveal_to_hand: bool) -> None:
+    """Check the history and replay it against the checked position (history.py)."""
+    from analyzer.games.trash_pandas.history import check_against, parse_event, replay
+
+    if not isinstance(events, list):
+        raise UserError("history must be a list of tables: [[history]] seat = …, event = …")
+    parsed = [parse_event(i, ev, c.players, _card_index) for i, ev in enumerate(events)]
+    r = replay(parsed, c.players, copies, reveal_to_hand)
+    hands = [sum(c.hand) if q == c.me else c.opp_hand[q] for q in range(c.players)]
+    downs = [sum(c.stash[q]) - sum(c.up[q]) if q == c.me else c.opp_down[q]
+             for q in range(c.players)]
+    check_against(r, c.me, c.cards_left, hands, downs, c.up, c.discard, c.pool)
+    c.events = parsed
 
 
 def build_position(c: CheckedPosition) -> Position:
@@ -218,9 +259,11 @@ def build_position(c: CheckedPosition) -> Position:
     g[DECK] = 0
     return Position(c.players, c.me, c.held, c.bonus, c.rolled, g,
                     np.array(c.pool, dtype=np.int64), np.array(c.opp_hand, dtype=np.int64),
-                    np.array(c.opp_down, dtype=np.int64))
+                    np.array(c.opp_down, dtype=np.int64), c.events)
 
 
-def parse_position(data: dict, deck: DeckArrays, bonus_cap: int) -> Position:
+def parse_position(data: dict, deck: DeckArrays, bonus_cap: int,
+                   reveal_to_hand: bool = True) -> Position:
     """Check a position (module doc) against the deck and build its kernel form."""
-    return build_position(check_position(data, deck.copies.tolist(), bonus_cap))
+    return build_position(check_position(data, deck.copies.tolist(), bonus_cap,
+                                         reveal_to_hand))

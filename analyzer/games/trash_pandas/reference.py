@@ -38,14 +38,17 @@ class Seat:
 
 
 def bot_dict(row) -> dict:
-    """Kernel knob row (float64[46], bots.py) → named knobs; ``table``: the stop rule table's
-    rows (six ints each) when the row has one."""
+    """Kernel knob row (float64[48], bots.py) → named knobs; ``table``: the stop rule table's
+    rows (six ints each) when the row has one; ``feesh_saves`` and ``decline`` the two knobs
+    after the table's words."""
     names = ("kind", "stop", "bstop", "blammo", "nanners", "pie", "feesh", "shiny", "keep",
              "target", "react", "block", "kitteh", "yum", "tree", "rollouts", "band", "cut1",
              "cut2", "stop2", "stop3")
     out = {n: float(v) for n, v in zip(names, row)}
     rows = int(row[21]) if len(row) > 21 else 0
     out["table"] = [[int(x) for x in row[22 + 6 * r:28 + 6 * r]] for r in range(rows)]
+    out["feesh_saves"] = float(row[46]) if len(row) > 46 else 0.0
+    out["decline"] = float(row[47]) if len(row) > 47 else 0.0
     return out
 
 
@@ -58,7 +61,11 @@ class Game:
         self.pts = [[int(v) for v in row] for row in deck.pts]
         self.per_card = [int(x) for x in deck.per_card]
         self.bonus, self.cap, self.optional, _chk, self.max_turns, self.mask_discard, \
-            self.chain, self.shared_ties = (int(x) for x in rules)
+            self.chain, self.shared_ties, feesh_resolve, lock_all, shiny_resolve = \
+            (int(x) for x in rules)
+        self.feesh_any = not feesh_resolve  # Feesh at any moment of the own turn (rulebook)
+        self.lock_all = bool(lock_all)  # every player's gains locked through the bonus turn
+        self.shiny_any = not shiny_resolve  # Shiny on the own turn, a busted one too
         self.roll_tab, self.after_tab = tables
         self.rng = stream
         self.seats = [Seat(bot_dict(bots[i])) for i in range(players)]
@@ -68,7 +75,8 @@ class Game:
         self.count = {k: 0 for k in ("main_turns", "main_busts", "sixes", "bonus_turns",
                                      "bonus_busts", "rolls", "blammo", "nanners", "yumyum",
                                      "doggo", "kitteh", "pie", "feesh", "shiny", "paw_steals",
-                                     "shiny_steals", "mask_reactions", "stashed")}
+                                     "shiny_steals", "mask_reactions", "stashed",
+                                     "feesh_saves", "consolation_declined")}
         for i in range(players):
             for _ in range(int(deal[i])):
                 self.draw(i)
@@ -202,15 +210,23 @@ class Game:
         return 1
 
     # ----- steals, Mask, resolve ---------------------------------------------------------
+    def gets(self, p, t, active):
+        """p takes a card of type t into hand off the pile or by a steal; it stays playable
+        this turn when p is not the active player, unless every gain is locked."""
+        if t < 0:
+            return
+        if p != active and not self.lock_all:
+            self.seats[p].gain[t] -= 1
+
     def steal(self, thief, victim, from_stash, first_type):
-        original, first = thief, True
+        original, first = thief, True  # the thief who starts a steal is the active player
         while True:
             b = self.block(victim) if (first or self.chain) else 0
             if b == 1:
                 self.play(victim, DOGGO)
                 self.count["doggo"] += 1
-                self.draw(victim)
-                self.draw(victim)
+                self.gets(victim, self.draw(victim), original)
+                self.gets(victim, self.draw(victim), original)
                 return 0
             if b == 2:
                 self.play(victim, KITTEH)
@@ -224,6 +240,7 @@ class Game:
                 t = self.pick(vs.hand)
                 vs.lose(t)
                 ts.receive(t)
+                self.gets(thief, t, original)
                 return int(thief == original)
             if first and first_type >= 0:
                 if vs.up[first_type] < 1:
@@ -231,6 +248,7 @@ class Game:
                 vs.stash[first_type] -= 1
                 vs.up[first_type] -= 1
                 ts.receive(first_type)
+                self.gets(thief, first_type, original)
                 return 1
             bins = []  # (type, face up?) with their counts, face-down first within a type
             for t in range(8):
@@ -247,6 +265,7 @@ class Game:
                     if face_up:
                         vs.up[t] -= 1
                     ts.receive(t)
+                    self.gets(thief, t, original)
                     break
                 k -= c
             return int(thief == original)
@@ -334,17 +353,8 @@ class Game:
             t = self.feesh_pick(a)
             if t < 0:
                 break
-            self.play(a, FEESH)
-            self.count["feesh"] += 1
-            self.discard[t] -= 1
-            seat.hand[t] += 1
-        while True:
-            q, t = self.shiny_pick(a)
-            if q < 0:
-                break
-            self.play(a, SHINY)
-            self.count["shiny"] += 1
-            self.count["shiny_steals"] += self.steal(a, q, True, t)
+            self.fetch(a, t)
+        self.play_shinies(a)
         for _ in range(2 * tok[1] + later):
             t = self.stash_pick(a)
             if t < 0:
@@ -352,6 +362,52 @@ class Game:
             seat.lose(t)
             seat.stash[t] += 1
             self.count["stashed"] += 1
+
+    def fetch(self, a, t):
+        """a spends a Feesh on the discard pile's card t (into hand, not a gained card)."""
+        self.play(a, FEESH)
+        self.count["feesh"] += 1
+        assert self.discard[t] > 0
+        self.discard[t] -= 1
+        self.seats[a].hand[t] += 1
+
+    def play_shinies(self, a):
+        while True:
+            q, t = self.shiny_pick(a)
+            if q < 0:
+                return
+            self.play(a, SHINY)
+            self.count["shiny"] += 1
+            self.count["shiny_steals"] += self.steal(a, q, True, t)
+
+    def feesh_for_a_repeat(self, a, held, mode, face):
+        """After a repeat the bot takes: None to take it (bust), or BLAMMO / NANNERS to fetch
+        that card with a Feesh and spend it (rules page: Feesh at any moment of the own turn)."""
+        seat = self.seats[a]
+        if seat.usable(FEESH) < 1:
+            return None
+        fetchable = [t for t in (BLAMMO, NANNERS) if self.discard[t] > 0]
+        if not fetchable:
+            return None
+        if self.kind(a) == 2:
+            return ([None] + fetchable)[self.rng.randint(1 + len(fetchable))]
+        if seat.bot["feesh_saves"] <= 0:
+            return None
+        if self.kind(a) == 1:  # the solver's table, as if it held one more of the card
+            b, n, q = (min(seat.usable(x), 3) for x in (BLAMMO, NANNERS, PIE))
+            for t, bb, nn, want in ((BLAMMO, min(b + 1, 3), n, 1), (NANNERS, b, min(n + 1, 3), 2)):
+                idx = (((mode * 64 + held) * 4 + bb) * 4 + nn) * 4 + q
+                if t in fetchable and self.after_tab[idx * 6 + face] == want:
+                    return t
+            return None
+        has_b, has_n = seat.usable(BLAMMO) > 0, seat.usable(NANNERS) > 0
+        if self.kind(a) == 3 and (has_b or has_n):
+            return None
+        if BLAMMO in fetchable and seat.bot["blammo"] > 0 and not has_b:
+            return BLAMMO
+        if NANNERS in fetchable and seat.bot["nanners"] > 0 and not has_n:
+            return NANNERS
+        return None
 
     def feesh_pick(self, a):
         seat = self.seats[a]
@@ -420,7 +476,15 @@ class Game:
                 face = self.rng.randint(6)
                 self.count["rolls"] += 1
                 d = self.after_roll(a, held, mode, face)
+                if d == 0 and held >> face & 1 and self.feesh_any:
+                    fetch = self.feesh_for_a_repeat(a, held, mode, face)
+                    d = {None: 0, BLAMMO: 3, NANNERS: 4}[fetch]
             action = "roll"
+            if d in (3, 4):  # Feesh for a Blammo! (3) or a Nanners (4), spent at once
+                card = BLAMMO if d == 3 else NANNERS
+                self.fetch(a, card)
+                self.count["feesh_saves"] += 1
+                d = 1 if card == BLAMMO else 2
             if d == 1:
                 self.play(a, BLAMMO)
                 self.count["blammo"] += 1
@@ -449,9 +513,12 @@ class Game:
             action = "roll"
             if res == "bust":
                 self.count["main_busts" if mode == 0 else "bonus_busts"] += 1
-                if not self.optional or (self.rng.randint(2) == 1 if self.kind(a) == 2
-                                         else True):
+                if self.shiny_any:
+                    self.play_shinies(a)
+                if not self.optional or self.draws_consolation(a):
                     self.draw(a)
+                else:
+                    self.count["consolation_declined"] += 1
                 break
             self.resolve(a, held, mode)
             if res == "six":
@@ -459,10 +526,36 @@ class Game:
                 if self.bonus:
                     self.count["bonus_turns"] += 1
                     mode, held = 1, 0
+                    if not self.lock_all:  # the bonus turn is a new turn for the lock
+                        self.seats[a].gain = [0] * 8
                     continue
             break
         for seat in self.seats:
             seat.gain = [0] * 8
+
+    def draws_consolation(self, a):
+        """An optional consolation draw: random flips a coin; the others decline it only with
+        decline-last-card=trailing, when it is the pile's last card and some opponent's points
+        beat a's as a sees the stashes (a's whole stash, the others' face-up cards)."""
+        if self.kind(a) == 2:
+            return self.rng.randint(2) == 1
+        if self.seats[a].bot["decline"] <= 0 or sum(self.pile) != 1:
+            return True
+        seen = {}
+        for p, seat in enumerate(self.seats):
+            seen[p] = {KEYS[t]: (seat.stash[t] if p == a else seat.up[t]) for t in range(8)}
+        points = self.score_of(seen)
+        return not any(points[p] > points[a] for p in range(self.n) if p != a)
+
+    def score_of(self, stashes: dict) -> dict:
+        """End-of-game points of the given stashes ({seat: {card key: count}}) by the
+        end-of-game scorer (analyzer/games/trash_pandas/score.py)."""
+        from analyzer.games.trash_pandas.score import CardType, score
+
+        deck = {key: CardType(key, key, self.copies[t], tuple(self.pts[t]), self.per_card[t])
+                for t, key in enumerate(KEYS)}
+        res = score({str(p): cards for p, cards in stashes.items()}, deck)
+        return {p: res["scores"][str(p)] for p in stashes}
 
     def conserved(self) -> bool:
         for t in range(8):
@@ -472,6 +565,8 @@ class Game:
                 return False
             if any(s.up[t] > s.stash[t] or min(s.hand[t], s.stash[t], s.up[t]) < 0
                    for s in self.seats):
+                return False
+            if any(not 0 <= s.gain[t] <= s.hand[t] for s in self.seats):
                 return False
         return True
 
@@ -493,9 +588,8 @@ class Game:
         """Scores, win shares, whether the top was tied on points, the margin."""
         from analyzer.games.trash_pandas.score import CardType, score
 
-        deck = {}
-        for t, key in enumerate(KEYS):
-            deck[key] = CardType(key, key, self.copies[t], tuple(self.pts[t]), self.per_card[t])
+        deck = {key: CardType(key, key, self.copies[t], tuple(self.pts[t]), self.per_card[t])
+                for t, key in enumerate(KEYS)}
         players = {str(i): {KEYS[t]: s.stash[t] for t in range(8)}
                    for i, s in enumerate(self.seats)}
         res = score(players, deck)

@@ -13,12 +13,26 @@ from analyzer.report import PartKind, PartResult
 DEFAULT_HANDS = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]]
 
 
-def _setup(params: dict, rules: dict):
+def _settings(params: dict, rules: dict):
+    """The rules and value model a turn part uses (its settings check, see ``PartKind.check``)."""
     from analyzer.rules import build_rules
 
     r = build_rules(TrashPandasRules, None, None, rules)
-    values = ValueModel(**params.get("values", {}))
+    return r, ValueModel(**params.get("values", {}))
+
+
+def _setup(params: dict, rules: dict):
+    r, values = _settings(params, rules)
     return TurnSolver(values, r), values, r
+
+
+def _mc_settings(params: dict, rules: dict):
+    """The Monte Carlo check's rules, value model and parsed policies (its settings check)."""
+    from analyzer.games.trash_pandas.lineup import parse_policy
+
+    r, values = _settings(params, rules)
+    names = params.get("policies", ["optimal", "stop-at:2", "stop-at:3", "stop-at:6"])
+    return r, values, [(name, parse_policy(name)) for name in names]
 
 
 def policy_part(params: dict, rules: dict, seed: int) -> PartResult:
@@ -55,19 +69,17 @@ def policy_part(params: dict, rules: dict, seed: int) -> PartResult:
 def mc_check_part(params: dict, rules: dict, seed: int) -> PartResult:
     import pandas as pd
 
-    from analyzer.games.trash_pandas.play import parse_policy, simulate
+    from analyzer.games.trash_pandas.play import simulate
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    _solver, values, r = _setup(params, rules)
+    r, values, policies = _mc_settings(params, rules)
     turns = int(params.get("turns", 2_000_000))
     rows = []
-    policies = params.get("policies", ["optimal", "stop-at:2", "stop-at:3", "stop-at:6"])
     for i, (b, n, p) in enumerate(params.get("hands", DEFAULT_HANDS)):
-        for j, name in enumerate(policies):
+        for j, (name, policy) in enumerate(policies):
             s_seed = seed + 100 * i + j
-            res = simulate(parse_policy(name), values, r, (b, n, p),
-                           RunSpec(turns, s_seed, progress=False))
+            res = simulate(policy, values, r, (b, n, p), RunSpec(turns, s_seed, progress=False))
             for key in ("mean_value", "bust_rate", "mean_tokens", "p_all_six"):
                 s = res[key]
                 rows.append({"blammo": b, "nanners": n, "pie": p, "policy": name,
@@ -133,23 +145,38 @@ HANDS = Param("int-rows", 0, 7, max_items=50, width=3)
 WEIGHTS = ("draw", "stash", "steal", "mask", "card", "bust")
 
 
+def _whole_games_settings(params: dict, rules: dict):
+    """Rules, (player count, line-up) per count and the compared 3-player line-ups of the
+    whole-games part (its settings check: every bot name parsed as `trash-pandas game` does)."""
+    from analyzer.games.trash_pandas.lineup import parse_bot, parse_lineup
+    from analyzer.rules import build_rules
+
+    r = build_rules(TrashPandasRules, None, None, rules)
+    bot = params.get("bot", "heuristic")
+    by_count = [(players, parse_lineup(bot, players, "bot"))
+                for players in params.get("players", [2, 3, 4])]
+    bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
+                               "heuristic:stop-at=4", "random"])
+    base = parse_lineup(bots[0], 3, "bots")
+    lineups = [base] + [(parse_bot(b, "bots"),) + base[1:] for b in bots[1:]]
+    return r, by_count, lineups
+
+
 def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Whole games: seat advantage by player count, the game-length distribution, and bots
     compared on common random numbers (each line-up against the first, seat 1's win rate)."""
     import pandas as pd
 
-    from analyzer.games.trash_pandas.bots import lineup_label, parse_lineup
+    from analyzer.games.trash_pandas.bots import lineup_label
     from analyzer.games.trash_pandas.whole import GameSetup, length_histogram, simulate_games
-    from analyzer.rules import build_rules
     from analyzer.runner import RunSpec
     from analyzer.tables import table_files, to_markdown
 
-    r = build_rules(TrashPandasRules, None, None, rules)
+    r, by_count, lineups = _whole_games_settings(params, rules)
     games = int(params.get("games", 200_000))
-    seats_rows, length_rows = [], []
-    for k, players in enumerate(params.get("players", [2, 3, 4])):
-        setup = GameSetup(r, players, [parse_lineup(params.get("bot", "heuristic"), None,
-                                                     players)])
+    seats_rows, length_rows, tie_rows = [], [], []
+    for k, (players, lineup) in enumerate(by_count):
+        setup = GameSetup(r, players, [lineup])
         res = simulate_games(setup, RunSpec(games, seed + k, progress=False))
         lu = res["lineups"][0]
         for st in lu["seats"]:
@@ -157,13 +184,17 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             seats_rows.append({"players": players, "seat": st["seat"], "win_rate": w.estimate,
                                "se": w.se, "ci_low": w.ci_low, "ci_high": w.ci_high,
                                "points": st["points"].estimate, "n": w.n, "seed": seed + k})
+        for key, what in (("tiebreak_share", "top points tied"),
+                          ("decided_by_tiebreak", "decided by tie-break"),
+                          ("shared_wins", "shared after every tie-break")):
+            t = lu[key]
+            tie_rows.append({"players": players, "games": what, "share": t.estimate, "se": t.se,
+                             "ci_low": t.ci_low, "ci_high": t.ci_high, "n": t.n,
+                             "seed": seed + k})
         for label, share in length_histogram(res).items():  # "20+": 20 rounds or more
             length_rows.append({"players": players, "rounds": int(label.rstrip("+")),
                                 "share": share})
-    bots = params.get("bots", ["heuristic", "solver", "heuristic:stop-at=2",
-                               "heuristic:stop-at=4", "random"])
-    base = parse_lineup(bots[0], None, 3)
-    lineups = [base] + [(parse_lineup(b, None, 1)[0],) + base[1:] for b in bots[1:]]
+    base = lineups[0]
     res = simulate_games(GameSetup(r, 3, lineups), RunSpec(games, seed + 99, progress=False))
     cmp_rows = []
     for lu in res["lineups"]:
@@ -172,13 +203,17 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
             "win_rate"].estimate, "change_vs_first": None if d is None else d.estimate,
             "ci_low": None if d is None else d.ci_low, "ci_high": None if d is None else
             d.ci_high, "n": res["n"], "seed": seed + 99})
-    seats_df, length_df, cmp_df = (pd.DataFrame(x) for x in (seats_rows, length_rows, cmp_rows))
+    seats_df, length_df, cmp_df, tie_df = (pd.DataFrame(x) for x in (seats_rows, length_rows,
+                                                                      cmp_rows, tie_rows))
     files = {**table_files(seats_df, "seat_advantage"), **table_files(length_df, "game_length"),
-             **table_files(cmp_df, "bot_comparison")}
+             **table_files(cmp_df, "bot_comparison"), **table_files(tie_df, "ties")}
     summary = "\n".join([
         f"Whole games between `{params.get('bot', 'heuristic')}` bots, {games:,} games per "
         "player count (Monte Carlo; 95% intervals). Win rate by seat:", "",
         to_markdown(seats_df, 4), "",
+        "Ties on top points (Wilson 95% intervals): the games a tie-break (most types stashed, "
+        "then most cards) decides, and those still shared after every tie-break:", "",
+        to_markdown(tie_df, 4), "",
         "Game length in rounds (share of games; the full table in game_length.csv):", "",
         to_markdown(length_df.pivot(index="rounds", columns="players", values="share")
                     .sort_index().fillna(0.0).reset_index(), 4), "",
@@ -190,18 +225,18 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
 
 PARTS = (
     PartKind("trash-pandas", "policy", policy_part, "optimal policy table (exact)",
-             {"values": Param("weights", names=WEIGHTS), "hands": HANDS}),
+             {"values": Param("weights", names=WEIGHTS), "hands": HANDS}, _settings),
     PartKind("trash-pandas", "mc-check", mc_check_part,
              "Monte Carlo of policies beside their exact values",
              {"turns": Param("int", 1, 10**9), "policies": Param("strs", max_items=20),
-              "hands": HANDS}),
+              "hands": HANDS}, _mc_settings),
     PartKind("trash-pandas", "values-chart", values_chart_part,
              "chart of bust odds and stop/roll values by tokens held",
-             {"values": Param("weights", names=WEIGHTS)}),
+             {"values": Param("weights", names=WEIGHTS)}, _settings),
     PartKind("trash-pandas", "whole-games", whole_games_part,
              "whole games: seat advantage, game-length distribution, bots compared",
              {"games": Param("int", 1, 10**9), "players": Param("ints", 2, 4, max_items=3),
-              "bot": Param("str"), "bots": Param("strs", max_items=10)}),
+              "bot": Param("str"), "bots": Param("strs", max_items=10)}, _whole_games_settings),
 )
 
 
@@ -235,20 +270,27 @@ def advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 PARTS = PARTS + (PartKind("trash-pandas", "advice", advice_part,
                           "roll-or-stop rules of thumb and their exact loss",
                           {"hands": HANDS, "bands": Param("int", 1, 3),
-                           "clauses": Param("int", 1, 3)}),)
+                           "clauses": Param("int", 1, 3)}, _settings),)
+
+
+def _game_advice_settings(params: dict, rules: dict):
+    """Rules and the banding of the game-advice part (its settings check)."""
+    from analyzer.advice.cli import check_band_by
+    from analyzer.games.trash_pandas.advice_game import BANDS
+    from analyzer.rules import build_rules
+
+    r = build_rules(TrashPandasRules, None, None, rules)
+    return r, check_band_by(params.get("band_by", "none"), BANDS)
 
 
 def game_advice_part(params: dict, rules: dict, seed: int) -> PartResult:
     """When to stop rolling in whole games: the raced stop rules (``trash-pandas game-advice``),
     with a small default race (``rounds``, ``precision``) so that ``make run`` stays short."""
-    from analyzer.advice.cli import check_band_by
     from analyzer.advice.report import raced_part
-    from analyzer.games.trash_pandas.advice_game import BANDS, advise
-    from analyzer.rules import build_rules
+    from analyzer.games.trash_pandas.advice_game import advise
 
-    r = build_rules(TrashPandasRules, None, None, rules)
+    r, band_by = _game_advice_settings(params, rules)
     players, rounds = int(params.get("players", 3)), int(params.get("rounds", 4))
-    band_by = check_band_by(params.get("band_by", "none"), BANDS)
     res = advise(r, players, seed, rounds, float(params.get("precision", 0.005)), band_by)
     intro = (f"The heuristic bot's stop rules in words (bands: {band_by}), the studied player "
              f"taking every seat of "
@@ -263,4 +305,5 @@ def game_advice_part(params: dict, rules: dict, seed: int) -> PartResult:
 PARTS = PARTS + (PartKind("trash-pandas", "game-advice", game_advice_part,
                           "whole-game stop rules raced in win probability (Monte Carlo)",
                           {"players": Param("int", 2, 4), "rounds": Param("int", 1, 200),
-                           "precision": Param("float", 1e-4, 1.0), "band_by": Param("str")}),)
+                           "precision": Param("float", 1e-4, 1.0), "band_by": Param("str")},
+                          _game_advice_settings),)

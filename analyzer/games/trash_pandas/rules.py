@@ -45,6 +45,14 @@ class TrashPandasRules:
     kitteh_chain: bool = rule(True, "whole games: a Kitteh steal-back can itself be blocked")
     tie: str = rule("tiebreaks", "whole games: a tie on points goes to most types stashed, then "
                     "most cards (tiebreaks), or is shared", choices=("tiebreaks", "shared"))
+    feesh_timing: str = rule("any", "whole games: Feesh at any moment of the own turn, e.g. to "
+                             "save a repeat (any), or only while resolving (resolve)",
+                             choices=("any", "resolve"))
+    gain_lock: str = rule("active", "whole games: cards gained this turn are locked for the "
+                          "active player until its (bonus) turn ends (active), or for everyone "
+                          "through the bonus turn (all)", choices=("active", "all"))
+    shiny_timing: str = rule("any", "whole games: Shiny on the own turn, after a bust too (any), "
+                             "or only while resolving (resolve)", choices=("any", "resolve"))
 
     def canonical(self) -> "TrashPandasRules":
         """The same game with keys that cannot matter reset: without a bonus turn the bonus

@@ -2,7 +2,10 @@
 
 :func:`game_job` wraps kernels/trash_pandas/whole.py ``play_games`` for one or more
 line-ups (the first is the one under study; the others are compared with it on the same games);
-:func:`summarise` turns the named sum columns into statistic objects.
+:func:`summarise_lineup` turns the named sum columns into statistic objects. A seat's win rate is
+a mean of win shares in [0, 1] (a win shared by k seats counts 1/k) with the Wilson score
+interval, valid for such a mean through the variance bound μ(1 − μ) and exactly 0 or 1 at the
+edges (analyzer/games/trash_pandas/decide.py); other means have normal intervals.
 """
 from __future__ import annotations
 
@@ -21,16 +24,18 @@ BLOCK_SIZE = 512
 ROLLOUT_BLOCK_WORK = 128
 MEANS = ("turns", "rounds", "margin", "main_busts", "bonus_turns", "sixes", "rolls", "blammo",
          "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny", "paw_steals",
-         "shiny_steals", "mask_reactions", "stashed")
+         "shiny_steals", "mask_reactions", "stashed", "feesh_saves", "consolation_declined")
 
 
 def rules_array(rules: TrashPandasRules, check: bool = False, max_turns: int = 2000):
-    """The int64[8] rules array of kernels/trash_pandas/whole.py (``check``: count conservation
+    """The int64[11] rules array of kernels/trash_pandas/whole.py (``check``: count conservation
     violations after every turn; ``max_turns``: a safety cap, counted as truncated games)."""
     return np.array([int(rules.bonus_turn), rules.bonus_cap,
                      int(rules.consolation == "optional"), int(check), max_turns,
                      int(rules.mask_card == "discard"), int(rules.kitteh_chain),
-                     int(rules.tie == "shared")], dtype=np.int64)
+                     int(rules.tie == "shared"), int(rules.feesh_timing == "resolve"),
+                     int(rules.gain_lock == "all"), int(rules.shiny_timing == "resolve")],
+                    dtype=np.int64)
 
 
 def deal_for(rules: TrashPandasRules, players: int):
@@ -145,13 +150,17 @@ def summarise_lineup(sums: dict, l: int, players: int, n: int) -> dict:
 
     p = f"L{l}:"
     seats = []
-    for i in range(players):
-        seats.append({"seat": i + 1, "win_rate": _mean(sums, p, f"win{i}", n),
+    for i in range(players):  # win shares in [0, 1]: the Wilson interval (decide.py says why)
+        seats.append({"seat": i + 1, "win_rate": wilson(sums[f"{p}win{i}"], n),
                       "points": _mean(sums, p, f"pts{i}", n)})
     out = {"seats": seats}
     for name in MEANS:
         out[name] = _mean(sums, p, name, n)
+    # games whose top points are tied (they go to the tie-breaks: `tune`'s tiebreak_share),
+    # split into those a tie-break decides and those still shared after every tie-break (a
+    # shared win needs tied top points: "shared" ⊆ "tiebreak")
     out["tiebreak_share"] = wilson(sums[p + "tiebreak"], n)
+    out["decided_by_tiebreak"] = wilson(sums[p + "tiebreak"] - sums[p + "shared"], n)
     out["shared_wins"] = wilson(sums[p + "shared"], n)
     turns = int(sums[p + "main_turns"])
     out["bust_rate_per_turn"] = wilson(sums[p + "main_busts"], max(turns, 1))
@@ -215,10 +224,14 @@ def render_game(out: dict) -> str:
         for key in ("turns", "rounds", "margin", "main_busts", "bonus_turns"):
             lines.append(f"  {key:<22} {lu[key].format(3)}")
         lines.append(f"  {'bust rate per turn':<22} {lu['bust_rate_per_turn'].format(4)}")
-        lines.append(f"  {'decided by tie-break':<22} {lu['tiebreak_share'].format(4)}")
+        lines.append(f"  {'top points tied':<22} {lu['tiebreak_share'].format(4)}")
+        lines.append(f"  {'  tie-break decided':<22} {lu['decided_by_tiebreak'].format(4)}")
+        lines.append(f"  {'  still shared':<22} {lu['shared_wins'].format(4)}")
         plays = ", ".join(f"{k} {lu[k].estimate:.2f}" for k in
                           ("blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh",
-                           "shiny", "paw_steals", "shiny_steals", "mask_reactions"))
+                           "feesh_saves", "shiny", "paw_steals", "shiny_steals",
+                           "mask_reactions") + (("consolation_declined",) if out["rules"].get(
+                               "consolation") == "optional" else ()))
         lines.append(f"  per game: {plays}")
         for d in lu.get("vs_first", []):
             lines.append(f"  seat {d['seat']} win rate vs line-up 1: "
@@ -233,11 +246,11 @@ def render_game(out: dict) -> str:
 def python_reference_games(n: int, seed: int, players: int = 3, bot: str = "heuristic") -> float:
     """``n`` whole games by the plain-Python reference (reference.py) on the kernel's streams
     (block size :data:`BLOCK_SIZE`); returns seat 1's win rate. For `pushluck bench`."""
-    from analyzer.games.trash_pandas.bots import parse_lineup
+    from analyzer.games.trash_pandas.bots import plain_lineup
     from analyzer.games.trash_pandas.reference import play_reference_game
     from analyzer.rng import block_keys
 
-    setup = GameSetup(TrashPandasRules(), players, [parse_lineup(bot, None, players)])
+    setup = GameSetup(TrashPandasRules(), players, [plain_lineup(bot, players)])
     blocks = -(-n // BLOCK_SIZE)
     keys = block_keys(seed, 0, blocks)
     wins = 0.0

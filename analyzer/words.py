@@ -1,0 +1,133 @@
+"""Plain words for the numbers a player reads: digits, percentages, units and verdicts.
+
+What belongs here: formatting shared by the exact queries (`pig decide`, `ten best`, the `odds`
+commands) and `advice`. Pure Python (no numpy), no printing, cheap to import: the
+stop-or-continue queries use it.
+
+Digits.
+
+* An **exact** number is shown with :data:`SIG` significant digits (:func:`sig`): 0.027095 →
+  0.0271, 0.546434 → 0.546, 12.34 → 12.3; never in scientific notation.
+* An **exact probability** is shown in percent (:func:`percent`), one decimal at least, with
+  :data:`SIG` significant digits when it is at most ½ and down to the first significant digit
+  of its complement above (0.685412 → 68.5%, 0.99996 → 99.996%, 0.000123 → 0.0123%), so that
+  no probability short of certain prints as 100%; exactly "0%" and "100%" at the ends; when two
+  probabilities are compared the caller passes the decimals that keep their difference visible
+  (:func:`decimals_to_show`).
+* A **Monte Carlo** figure is shown to the decimal of its standard error's second significant
+  digit (:func:`decimals_for_se`): SE 0.0032 → 4 decimals, SE 0.21 → 2.
+
+Lines longer than :data:`WIDTH` are wrapped (:func:`fit`), a continuation indented two more.
+
+Verdicts (:func:`verdict`) name the choice and the margin with its unit:
+"roll: +0.505 chance of winning", "stop, take the numbers: +0.294 card-equivalents".
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+#: columns every text a player reads fits in
+WIDTH = 80
+#: significant digits of an exact number a player reads
+SIG = 3
+#: most decimals ever printed (a margin below 1e-9 is printed as 0 to this many places)
+MAX_DECIMALS = 9
+
+
+def decimals_for_sig(x: float, digits: int = SIG) -> int:
+    """Decimals that show ``x`` with ``digits`` significant digits (0 for |x| ≥ 10^(digits−1);
+    at most :data:`MAX_DECIMALS`; ``digits − 1`` for 0)."""
+    x = abs(float(x))
+    if x == 0 or not math.isfinite(x):
+        return max(0, digits - 1)
+    return max(0, min(MAX_DECIMALS, digits - 1 - math.floor(math.log10(x))))
+
+
+def sig(x: float, digits: int = SIG) -> str:
+    """``x`` with ``digits`` significant digits in fixed notation (module doc)."""
+    if not math.isfinite(float(x)):
+        return str(x)
+    d = decimals_for_sig(x, digits)
+    # rounding can add a digit (0.09996 -> 0.1000): recount on the rounded value
+    r = round(float(x), d)
+    if r != 0:
+        d = decimals_for_sig(r, digits)
+    return f"{float(x):.{d}f}"
+
+
+def signed(x: float, digits: int = SIG) -> str:
+    """:func:`sig` with its sign always shown ("+0.0271", "-0.0271")."""
+    s = sig(x, digits)
+    return s if s.startswith("-") else "+" + s
+
+
+def decimals_for_se(se: float) -> int:
+    """Decimals of a Monte Carlo figure with standard error ``se``: down to the SE's second
+    significant digit (module doc); 4 when the SE is 0 or not finite."""
+    se = abs(float(se))
+    if se == 0 or not math.isfinite(se):
+        return 4
+    return max(0, min(MAX_DECIMALS, 1 - math.floor(math.log10(se))))
+
+
+def percent(p: float, decimals: int | None = None) -> str:
+    """An exact probability in percent (module doc); ``decimals`` fixes the places after the
+    point (e.g. from :func:`decimals_to_show`)."""
+    p = float(p)
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if decimals is None:  # SIG digits of p, or the first digit of 1 − p when p is near 1
+        decimals = max(1, decimals_for_sig(100 * p) if p <= 0.5 else
+                       decimals_for_sig(100 * (1 - p), 1))
+    step = 10.0 ** -decimals
+    if round(100 * p, decimals) >= 100:  # not certain, but closer than the places shown
+        return f"above {100 - step:.{decimals}f}%"
+    if round(100 * p, decimals) <= 0:
+        return f"below {step:.{decimals}f}%"
+    return f"{100 * p:.{decimals}f}%"
+
+
+def decimals_to_show(*gaps: float, digits: int = 2, least: int = 1) -> int:
+    """Decimals (of percentages, or of plain values) that show each nonzero gap between
+    compared numbers with at least ``digits`` significant digits, and at least ``least``."""
+    out = least
+    for g in gaps:
+        if g is not None and g != 0 and math.isfinite(g):
+            out = max(out, decimals_for_sig(g, digits))
+    return min(out, MAX_DECIMALS)
+
+
+#: the exact queries' recommendation codes a player reads differently (Ten's two stops)
+CHOICES = {"stop-numbers": "stop, take the numbers", "stop-currency": "stop, take the currency"}
+
+
+def choice_words(recommendation: str) -> str:
+    """A query's recommendation code as words ("stop-numbers" → "stop, take the numbers")."""
+    return CHOICES.get(recommendation, recommendation)
+
+
+def verdict(choice: str, margin: float | None, unit: str, digits: int = SIG) -> str:
+    """"roll: +0.505 chance of winning" — the choice, the margin it wins by and the unit; the
+    choice alone when there is no margin (a forced move)."""
+    if margin is None:
+        return choice
+    return f"{choice}: {signed(margin, digits)} {unit}"
+
+
+def fit(lines: Sequence[str], width: int = WIDTH) -> list[str]:
+    """Each line wrapped at ``width``; a continuation is indented two more than its line."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line.lstrip(" "), width, initial_indent=" " * lead,
+                             subsequent_indent=" " * (lead + 2), break_on_hyphens=False,
+                             break_long_words=True)
+    return out

@@ -1,0 +1,506 @@
+"""From kernel sums to statistics and verdicts: every formula pinned against a hand computation.
+
+The decide and simulate entry points of Go-Stop, Railroad Canasta, MAGDAGDON and Ten turn the
+per-block sums of their kernels into statistics. Here the kernel is replaced by planted sums of a
+tiny sample whose per-trial values are written out, and each figure (mean, SE of a mean, of a
+paired difference, of a ratio, Wilson bounds, the verdict and its sign) is worked out by hand in
+the test from those values: mean = Σx/n, s² = (Σx² − (Σx)²/n)/(n − 1), SE = s/√n, interval
+mean ± 1.959964·SE. A column read from the wrong place, a sign flipped, a square dropped, a wrong
+n or z, or a verdict read the wrong way round fails here; the kernels are not run (MAGDAGDON's
+action listing excepted).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from analyzer.runner import RunResult, RunSpec
+
+Z = 1.959963984540054  # the two-sided 95% normal quantile, written out (not read from stats)
+
+
+@dataclass(frozen=True)
+class Planted(RunSpec):
+    """A run specification whose run returns the planted column sums instead of running."""
+
+    sums: tuple = ()
+
+    def run(self, job, **kwargs) -> RunResult:
+        return RunResult(np.array(self.sums, dtype=np.float64), self.n, self.seed, 1, 0.5)
+
+
+def by_hand(xs):
+    """(mean, SE, low, high) of the values ``xs``, from the textbook formulas."""
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    se = math.sqrt(var / n)
+    return m, se, m - Z * se, m + Z * se
+
+
+def wilson_by_hand(k, n):
+    """Wilson score interval (low, high) with z = 1.959964."""
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return (0.0 if k == 0 else centre - half), (1.0 if k == n else centre + half)
+
+
+def same(stat, xs, n=None):
+    m, se, lo, hi = by_hand(xs)
+    assert stat.n == (n or len(xs))
+    assert stat.estimate == pytest.approx(m, abs=1e-12)
+    assert stat.se == pytest.approx(se, rel=1e-12, abs=1e-12)
+    assert stat.ci_low == pytest.approx(lo, rel=1e-12, abs=1e-12)
+    assert stat.ci_high == pytest.approx(hi, rel=1e-12, abs=1e-12)
+
+
+def same_prop(stat, k, n):
+    lo, hi = wilson_by_hand(k, n)
+    assert stat.n == n and stat.estimate == pytest.approx(k / n)
+    assert stat.se == pytest.approx(math.sqrt(k / n * (1 - k / n) / n))
+    assert stat.ci_low == pytest.approx(lo, abs=1e-12)
+    assert stat.ci_high == pytest.approx(hi, abs=1e-12)
+
+
+def test_the_hand_formulas_themselves_on_a_textbook_sample():
+    # x = 2, 4, 4, 4, 5, 5, 7, 9: mean 5, Σ(x − 5)² = 32, s² = 32/7, SE = sqrt(32/56) = 0.75593
+    m, se, lo, hi = by_hand([2, 4, 4, 4, 5, 5, 7, 9])
+    assert m == 5 and se == pytest.approx(0.7559289460, rel=1e-9)
+    assert hi - lo == pytest.approx(2 * 1.959963984540054 * 0.7559289460, rel=1e-9)
+    # Wilson 2 of 5 (Agresti-Coull tables): [0.1176, 0.7693]
+    lo, hi = wilson_by_hand(2, 5)
+    assert (round(lo, 4), round(hi, 4)) == (0.1176, 0.7693)
+
+
+# ---- Go-Stop decide ------------------------------------------------------------------------------
+
+GOSTOP_POSITION = {
+    # seat 0 (2 players) after its turn: 3 brights 3 + hongdan 3 + junk 10 = 1 -> 7 points
+    "me": 0, "hand": "07R 10R 11J1 09A", "layout": "04J1 08J1 12D 07J1",
+    "piles": ["01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1",
+              "12B 11B 05A 06A 07A 12A 10A 06R 09R 02J1 02J2 03J1 03J2"],
+}
+
+
+def gostop_decide(trials):
+    """Go-Stop decide on :data:`GOSTOP_POSITION` with planted playouts: ``trials`` lists per
+    playout (net payment to me after going, outcome 'win' | 'lose' | 'nagari')."""
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as KB
+
+    rules = GoStopRules()
+    # S = 7, g = 0; the opponent has 2 brights (no gwang-bak) and junk 02J1 02J2 03J1 03J2 = 4,
+    # at most 5 while mine is 10 or more: pi-bak, x2 -> stopping pays 14
+    stop = 14
+    sums = np.zeros(KB.ND)
+    for x, outcome in trials:
+        d = x - stop
+        sums[KB.D_GO] += x
+        sums[KB.D_GO2] += x * x
+        sums[KB.D_DIFF] += d
+        sums[KB.D_DIFF2] += d * d
+        sums[{"win": KB.D_WIN, "lose": KB.D_LOSE, "nagari": KB.D_NAGARI}[outcome]] += 1
+    spec = Planted(len(trials), 11, progress=False, sums=tuple(sums))
+    return GD.decide(dict(GOSTOP_POSITION), rules, Policy("greedy"), Policy("greedy"), spec)
+
+
+def test_gostop_decide_turns_playout_sums_into_the_go_value_the_difference_and_the_rates():
+    trials = [(10, "win"), (-4, "lose"), (0, "nagari"), (0, "nagari"), (6, "win"), (-8, "lose"),
+              (0, "nagari")]
+    out = gostop_decide(trials)
+    assert out["stop_payment"] == 14
+    xs = [x for x, _ in trials]
+    same(out["go_payment"], xs)
+    same(out["difference_go_minus_stop"], [x - 14 for x in xs])
+    same_prop(out["after_go"]["p_win"], 2, 7)
+    same_prop(out["after_go"]["p_opponent_wins"], 2, 7)
+    same_prop(out["after_go"]["p_nagari"], 3, 7)
+    # mean difference 4/7 - 14 < 0 and the interval lies below 0: stop
+    assert out["difference_go_minus_stop"].ci_high < 0
+    assert out["recommendation"] == "stop"
+    assert out["margin"] == pytest.approx(14 - 4 / 7)
+
+
+def test_gostop_decide_a_wide_interval_is_too_close_to_call():
+    trials = [(40, "win"), (-4, "lose"), (0, "nagari"), (30, "win"), (-8, "lose")]
+    out = gostop_decide(trials)
+    d = out["difference_go_minus_stop"]
+    same(d, [x - 14 for x, _ in trials])
+    assert d.ci_low < 0 < d.ci_high and d.estimate < 0
+    assert out["recommendation"] == "too close to call at n = 5"
+
+
+@pytest.mark.parametrize("x,expected", [(16, "go"), (12, "stop"),
+                                        (14, "too close to call at n = 4")])
+def test_gostop_decide_recommends_by_the_sign_of_go_minus_stop(x, expected):
+    # every playout pays x after going; stopping pays 14: go iff x > 14 (the SE is 0)
+    out = gostop_decide([(x, "win")] * 4)
+    d = out["difference_go_minus_stop"]
+    assert d.estimate == x - 14 and d.se == 0 and (d.ci_low, d.ci_high) == (x - 14, x - 14)
+    assert out["recommendation"] == expected
+    assert out["margin"] == abs(x - 14)
+
+
+# ---- Canasta decide -------------------------------------------------------------------------------
+
+def canasta_decide(trials, objective="own", position="canasta_position_example.toml"):
+    """Canasta decide on a shipped position with planted playouts: ``trials`` lists per playout
+    (my score under option A, under option B, best opponent's score under A, under B)."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    data = tomllib.loads((Path("analyzer/data") / position).read_text())
+    sums = np.zeros(12 + 4 + 2 * 3 * 12 + 16)  # wider than the decide columns, as the kernel's
+    for a, b, oa, ob in trials:
+        ra, rb = a - oa, b - ob
+        for col, v in ((0, 1), (1, a), (2, a * a), (3, b), (4, b * b), (5, a - b),
+                       (6, (a - b) ** 2), (8, ra), (9, rb), (10, ra - rb), (11, (ra - rb) ** 2)):
+            sums[col] += v
+    spec = Planted(len(trials), 5, progress=False, sums=tuple(sums))
+    return decide(data, CanastaRules(), parse_policies("greedy", 2), spec, objective)
+
+
+def test_canasta_decide_pins_both_options_the_paired_difference_and_the_lead():
+    trials = [(100, 40, 50, 90), (50, 60, 80, 20), (0, 10, 30, 30), (30, 30, 0, 100),
+              (-20, 5, 60, 70)]
+    out = canasta_decide(trials)
+    same(out["round_score_a"], [a for a, *_ in trials])
+    same(out["round_score_b"], [b for _, b, *_ in trials])
+    same(out["difference_a_minus_b"], [a - b for a, b, *_ in trials])
+    rel = [(a - oa) - (b - ob) for a, b, oa, ob in trials]
+    same(out["lead_over_best_opponent_difference"], rel)
+    assert out["options"] == ["take the pile", "draw two"]
+    assert out["margin"] == pytest.approx(sum(a - b for a, b, *_ in trials) / 5)
+
+
+@pytest.mark.parametrize("objective", ["own", "lead"])
+def test_canasta_decide_verdicts_follow_each_objective_with_the_right_sign(objective):
+    # own score: A beats B by 10 in every playout (take the pile); lead: the best opponent gains
+    # 30 more under A, so A's lead is 20 worse (draw two)
+    out = canasta_decide([(60, 50, 40, 10)] * 3, objective)
+    assert out["difference_a_minus_b"].estimate == 10
+    assert out["lead_over_best_opponent_difference"].estimate == -20
+    assert out["recommendation_by_own_score"] == "take the pile"
+    assert out["recommendation_by_lead"] == "draw two"
+    assert out["recommendation"] == {"own": "take the pile", "lead": "draw two"}[objective]
+    assert out["margin"] == {"own": 10, "lead": -20}[objective]
+
+
+def test_canasta_decide_meld_phase_labels_and_a_tie():
+    out = canasta_decide([(3975, 3000, 0, 0), (3975, 4950, 0, 0)],
+                         position="canasta_position_goout_example.toml")
+    assert out["options"] == ["go out now", "play on"]
+    assert out["phase"] == "meld"
+    # d = 975, -975: mean 0, too close to call
+    assert out["recommendation"] == "too close to call at n = 2"
+
+
+# ---- MAGDAGDON best --------------------------------------------------------------------------------
+
+def magdagdon_best(finals, monkeypatch, top=10):
+    """`magdagdon best` on 3456/3456/3456/345. with roll 5611 (NIGHTMARE, no power): two
+    actions, place 5 or place 6 on r4c4, in the order the listing gives them. ``finals`` lists
+    per game (final score after placing 5, after placing 6)."""
+    import kernels.magdagdon as KM
+    from analyzer.games.magdagdon import decide as D
+    from analyzer.games.magdagdon import play as MP
+    from analyzer.games.magdagdon import rules as M
+    from analyzer.rules import build_rules
+
+    R = build_rules(M.MagdagdonRules)
+    cells = M.parse_board("3456/3456/3456/345.", R)
+    acts, _ok, _need = D.actions(cells, [5, 6, 1, 1], R, M.difficulty(R, "nightmare"), 0)
+    names = [a["order"][0] for a, _row in acts]
+    assert sorted(names) == ["5@r4c4", "6@r4c4"]
+    col = {name: i for i, name in enumerate(names)}
+
+    def fake_blocks(keys, counts, cells, left, used, roll, rows, mode, G, out):
+        assert out.shape == (len(finals), 2)
+        for g, (five, six) in enumerate(finals):
+            out[g, col["5@r4c4"]] = five
+            out[g, col["6@r4c4"]] = six
+
+    monkeypatch.setattr(KM, "best_blocks", fake_blocks)
+    return D.best(cells, [5, 6, 1, 1], R, M.difficulty(R, "nightmare"), 0,
+                  RunSpec(len(finals), 3), MP.parse_policy("greedy"), top=top)
+
+
+def test_magdagdon_best_ranks_by_mean_and_pins_the_margin_over_the_second(monkeypatch):
+    finals = [(300, 310), (320, 300), (340, 360), (310, 330)]
+    out = magdagdon_best(finals, monkeypatch)
+    top = out["top"]
+    assert [t["order"][0] for t in top] == ["6@r4c4", "5@r4c4"]  # means 325 > 317.5
+    same(top[0]["mean_final_score"], [s for _, s in finals])
+    same(top[1]["mean_final_score"], [f for f, _ in finals])
+    same(out["margin_over_second"], [s - f for f, s in finals])  # 10, -20, 20, 20
+    assert out["recommendation"] == "too close to call at n = 4"
+
+
+def test_magdagdon_best_recommends_the_clear_winner_and_lists_only_top(monkeypatch):
+    out = magdagdon_best([(300, 290), (320, 310), (280, 265)], monkeypatch, top=1)
+    assert [t["order"][0] for t in out["top"]] == ["5@r4c4"]
+    m = out["margin_over_second"]
+    same(m, [10, 10, 15])
+    assert m.ci_low > 0 and out["recommendation"] == "place 5@r4c4"
+
+
+# ---- Go-Stop simulate ------------------------------------------------------------------------------
+
+def test_gostop_simulate_reads_each_seat_from_its_own_columns():
+    from analyzer.games.gostop.play import Policy, simulate
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as K
+
+    # 6 deals, 2 players: (winner or -1, net of seat 0, outcome)
+    deals = [(0, 8, "win"), (1, -3, "win"), (1, -20, "win"), (-1, 0, "nagari"), (0, 5, "chong"),
+             (1, -2, "win")]
+    s = np.zeros(K.NCOL)
+    for w, x, outcome in deals:
+        net = [x, -x]
+        if w >= 0:
+            s[K.C_WIN + w] += 1
+        s[K.C_NAGARI] += outcome == "nagari"
+        s[K.C_CHONG] += outcome == "chong"
+        for q in range(2):
+            s[K.C_NET + q] += net[q]
+            s[K.C_NET2 + q] += net[q] ** 2
+            s[K.C_HIST + q * K.NBIN + K.HMAX + max(-K.HMAX, min(K.HMAX, net[q]))] += 1
+        d = net[0] - net[1]  # dealer minus the mean of the others
+        s[K.C_DADV] += d
+        s[K.C_DADV2] += d * d
+    s[K.C_GOHIST + 0] = 2
+    s[K.C_GOHIST + 5] = 1
+    out = simulate(GoStopRules(), [Policy("greedy"), Policy("random")],
+                   Planted(6, 4, progress=False, sums=tuple(s)))
+    assert [x["policy"] for x in out["seats"]] == ["greedy", "random"]
+    assert [x["dealer"] for x in out["seats"]] == [True, False]
+    same_prop(out["seats"][0]["p_win"], 2, 6)
+    same_prop(out["seats"][1]["p_win"], 3, 6)
+    same(out["seats"][0]["mean_net_payment"], [x for _, x, _ in deals])
+    same(out["seats"][1]["mean_net_payment"], [-x for _, x, _ in deals])
+    same(out["dealer_advantage"], [2 * x for _, x, _ in deals])
+    same_prop(out["p_nagari"], 1, 6)
+    same_prop(out["p_chongtong"], 1, 6)
+    assert out["won_deals"] == 5
+    assert out["seats"][1]["payment_histogram"] == {"3": 1, "20": 1, "0": 1, "-5": 1, "2": 1,
+                                                    "-8": 1}
+    assert out["winner_go_counts"]["5+"] == 1 and out["winner_go_counts"]["0"] == 2
+
+
+# ---- Canasta simulate and its ratio estimator -------------------------------------------------------
+
+def test_ratio_of_sums_with_its_delta_method_se_by_hand():
+    from analyzer.games.canasta.play import ratio_stat
+
+    # games (clusters) with x = canastas and y = rounds: r = Σx/Σy; the SE is that of the mean
+    # of e_i = x_i − r·y_i over n games, divided by ȳ (the delta method)
+    x, y = [3, 0, 5, 2], [2, 1, 3, 2]
+    n = 4
+    r = sum(x) / sum(y)  # 10/8
+    e = [xi - r * yi for xi, yi in zip(x, y)]
+    se = math.sqrt(sum(v * v for v in e) / (n * (n - 1))) / (sum(y) / n)
+    st = ratio_stat(sum(x), sum(v * v for v in x), sum(a * b for a, b in zip(x, y)), sum(y),
+                    sum(v * v for v in y), n)
+    assert st.estimate == pytest.approx(1.25)
+    # e = 0.5, -1.25, 1.25, -0.5: Σe² = 3.625, SE = sqrt(3.625/12)/2
+    assert st.se == pytest.approx(se, rel=1e-12) and se == pytest.approx(0.2748105408, rel=1e-9)
+    assert (st.ci_low, st.ci_high) == pytest.approx((1.25 - Z * se, 1.25 + Z * se))
+    assert st.n == 4
+    # no rounds at all, or a single game: no ratio can be formed (not a zero)
+    assert math.isnan(ratio_stat(1, 1, 1, 0, 0, 5).estimate)
+    assert math.isnan(ratio_stat(1, 1, 1, 1, 1, 1).se)
+
+
+def test_canasta_simulate_reads_each_seat_and_the_first_mover_from_their_columns():
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import NROUNDSTAT
+
+    P = 3
+    base = 4 + P
+    # 5 games: (rounds, winner, first mover of round 1)
+    games = [(2, 0, 1), (3, 2, 2), (1, 2, 0), (4, 1, 1), (2, 2, 1)]
+    s = np.zeros(base + 3 * NROUNDSTAT + 2 + 8)
+    for rounds, w, first in games:
+        s[0] += 1
+        s[1] += rounds
+        s[2] += rounds * rounds
+        s[4 + w] += 1
+        s[base + 3 * NROUNDSTAT + 1] += w == first
+    out = simulate(CanastaRules(players=3), parse_policies("greedy,builder:10:20,greedy", 3),
+                   Planted(5, 9, progress=False, sums=tuple(s)))
+    same(out["rounds_per_game"], [g[0] for g in games])
+    assert [x["policy"] for x in out["seats"]] == ["greedy", "builder:10:20", "greedy"]
+    for seat, wins in ((0, 1), (1, 1), (2, 3)):
+        same_prop(out["seats"][seat]["p_win"], wins, 5)
+    same_prop(out["p_first_mover_wins"], 2, 5)
+    assert out["rounds"] == 12
+
+
+# ---- Ten whole games: line-up statistics, the price per auction, paired differences ------------------
+
+def ten_sums(games_a, games_b, players=2):
+    """Column sums of two line-ups laid out as ``game_blocks`` writes them (offsets worked out
+    from the kernel's loop: per line-up k at k·LW: games, then Σx, Σx² of each record field,
+    then Σ price·auctions; then per line-up k ≥ 1 at 2·LW + (k − 1)·DW, per seat q: Σd_win,
+    Σd_win², Σd_score, Σd_score² of (A − B))."""
+    from kernels.ten import whole_layout as L
+
+    out = np.zeros(2 * L.LW + L.DW)
+    for k, games in enumerate((games_a, games_b)):
+        o = k * L.LW
+        for rec in games:
+            out[o] += 1
+            for i, name in enumerate(L.REC_NAMES):
+                v = rec.get(name, 0.0)
+                out[o + 1 + 2 * i] += v
+                out[o + 2 + 2 * i] += v * v
+            out[o + L.LW - 1] += rec.get("auction_price", 0.0) * rec.get("auctions", 0.0)
+    for ra, rb in zip(games_a, games_b):
+        for q in range(players):
+            dw = ra.get(f"win_{q}", 0) - rb.get(f"win_{q}", 0)
+            ds = ra.get(f"score_{q}", 0) - rb.get(f"score_{q}", 0)
+            o = 2 * L.LW + 4 * q
+            out[o:o + 4] += (dw, dw * dw, ds, ds * ds)
+    return out
+
+
+GAMES_A = [{"win_0": 1, "score_0": 9, "score_1": 4, "auctions": 2, "auction_price": 3,
+            "tied": 0, "turns": 30},
+           {"win_1": 1, "score_0": 5, "score_1": 8, "auctions": 0, "auction_price": 0,
+            "first_turn_bust": 1, "turns": 26},
+           {"win_0": 0.5, "win_1": 0.5, "score_0": 7, "score_1": 7, "auctions": 3,
+            "auction_price": 12, "tied": 1, "turns": 35},
+           {"win_0": 1, "score_0": 11, "score_1": 2, "auctions": 1, "auction_price": 1,
+            "turns": 22}]
+GAMES_B = [{"win_1": 1, "score_0": 3, "score_1": 4},
+           {"win_1": 1, "score_0": 5, "score_1": 9},
+           {"win_0": 1, "score_0": 8, "score_1": 7},
+           {"win_0": 1, "score_0": 10, "score_1": 2}]
+
+
+def test_ten_lineup_statistics_per_seat_and_per_game():
+    from analyzer.games.ten.whole import lineup_stats
+
+    sums = ten_sums(GAMES_A, GAMES_B)
+    a = lineup_stats(sums, 0, 2, 2)
+    assert a["n"] == 4
+    for q in range(2):
+        same(a["seats"][q]["win_rate"], [g.get(f"win_{q}", 0) for g in GAMES_A])
+        same(a["seats"][q]["score"], [g.get(f"score_{q}", 0) for g in GAMES_A])
+    same(a["turns"], [g["turns"] for g in GAMES_A])
+    same(a["auctions"], [g["auctions"] for g in GAMES_A])
+    same_prop(a["tied_games"], 1, 4)
+    same_prop(a["first_turn_bust"], 1, 4)
+    b = lineup_stats(sums, 1, 2, 2)
+    same(b["seats"][1]["score"], [g["score_1"] for g in GAMES_B])
+    same(b["seats"][0]["win_rate"], [g.get("win_0", 0) for g in GAMES_B])
+
+
+def test_ten_price_per_auction_is_a_ratio_over_games_with_the_delta_method_se():
+    from analyzer.games.ten.whole import lineup_stats
+
+    a = lineup_stats(ten_sums(GAMES_A, GAMES_B), 0, 2, 2)["price_per_auction"]
+    # a game records its auctions a_i and the total p_i paid in them (2, 0, 3, 1 auctions for
+    # 3, 0, 12, 1 tokens): r = Σp/Σa = 16/6, a ratio over games (the auctions of one game are not
+    # independent), its SE that of the mean of p_i − r·a_i divided by the mean of a_i
+    auctions = [2, 0, 3, 1]
+    paid = [3, 0, 12, 1]
+    r = sum(paid) / sum(auctions)
+    e = [p - r * x for p, x in zip(paid, auctions)]
+    se = math.sqrt(sum(v * v for v in e) / 3 / 4) / (sum(auctions) / 4)
+    assert a.estimate == pytest.approx(r) and a.se == pytest.approx(se, rel=1e-12)
+    assert (a.ci_low, a.ci_high) == pytest.approx((r - Z * se, r + Z * se))
+    assert a.n == 6  # the auctions, not the games
+    # no auction in any game: no price
+    none = [dict(g, auctions=0, auction_price=0) for g in GAMES_A]
+    assert lineup_stats(ten_sums(none, GAMES_B), 0, 2, 2)["price_per_auction"] is None
+
+
+def test_ten_paired_differences_are_a_minus_b_per_seat():
+    from analyzer.games.ten.whole import paired_stats
+
+    rows = paired_stats(ten_sums(GAMES_A, GAMES_B), 1, 2, 2)
+    assert [r["seat"] for r in rows] == [0, 1]
+    for q in range(2):
+        same(rows[q]["win_rate"], [a.get(f"win_{q}", 0) - b.get(f"win_{q}", 0)
+                                   for a, b in zip(GAMES_A, GAMES_B)])
+        same(rows[q]["score"], [a[f"score_{q}"] - b[f"score_{q}"]
+                                for a, b in zip(GAMES_A, GAMES_B)])
+    # seat 0 of A wins more than seat 0 of B on these decks: the sign says A − B
+    assert rows[0]["win_rate"].estimate == pytest.approx((2.5 - 2) / 4)
+
+
+# ---- Ten decide: the verdict between two choices that are not the first ------------------------------
+
+def ten_decide(per_trial):
+    """Ten decide on the shipped draw position (choices draw, numbers, currency) with planted
+    playouts: ``per_trial`` lists seat me's win share after each choice, per playout."""
+    from pathlib import Path
+
+    from analyzer.games.ten.lineup import parse_seats
+    from analyzer.games.ten.decide import decide
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.rules import build_rules
+
+    rules, deck = build_rules(TenRules), load_deck(None)
+    pos = load_position(str(Path("analyzer/data/ten_position_example.toml")), rules, deck)
+    s = np.zeros(2 * 3 + 2 * 2)
+    for w in per_trial:
+        for k in range(3):
+            s[2 * k] += w[k]
+            s[2 * k + 1] += w[k] ** 2
+        for k in (1, 2):
+            d = w[0] - w[k]
+            s[6 + 2 * (k - 1)] += d
+            s[6 + 2 * (k - 1) + 1] += d * d
+    spec = Planted(len(per_trial), 2, progress=False, sums=tuple(s))
+    return decide(pos, rules, deck, parse_seats("threshold", 4), spec)
+
+
+def test_ten_decide_compares_two_later_choices_through_the_first_with_the_right_sign():
+    # numbers wins most, currency next, drawing least: the verdict is numbers over currency,
+    # whose difference (numbers − currency) is formed from the two paired differences with draw
+    trials = [(0, 1, 1), (0, 1, 0), (1, 1, 1), (0, 1, 0), (0, 1, 1), (0, 0, 0), (0, 1, 1),
+              (0, 1, 0)]
+    out = ten_decide(trials)
+    for k, c in enumerate(("draw", "numbers", "currency")):
+        same(out["p_win"][c], [t[k] for t in trials])
+    same(out["differences"]["draw − numbers"], [t[0] - t[1] for t in trials])
+    same(out["differences"]["draw − currency"], [t[0] - t[2] for t in trials])
+    # numbers − currency = 7/8 − 4/8; its SE, taken conservatively as independent:
+    # sqrt(se(draw − numbers)² + se(draw − currency)²)
+    _m1, se1, *_ = by_hand([t[0] - t[1] for t in trials])
+    _m2, se2, *_ = by_hand([t[0] - t[2] for t in trials])
+    est, se = 3 / 8, math.sqrt(se1 ** 2 + se2 ** 2)
+    assert est - 1.96 * se < 0  # too wide: too close to call
+    assert out["recommendation"] == "too close to call at n = 8"
+    assert out["margin"].startswith("numbers − currency = 0.3750 ± ")
+    # a clearer case with more playouts: numbers
+    clear = [(0, 1, 0), (0, 1, 0), (0, 1, 1), (0, 1, 0)] * 8
+    out = ten_decide(clear)
+    assert out["recommendation"] == "numbers"
+    assert out["margin"].startswith("numbers − currency = 0.7500 ± ")
+
+
+def test_ten_decide_when_the_first_choice_is_second_the_margin_is_reflected():
+    # currency 1 > draw 1/2 > numbers 0: the paired difference draw − currency, turned round
+    clear = [(1, 0, 1), (0, 0, 1), (1, 0, 1), (0, 0, 1)] * 8
+    out = ten_decide(clear)
+    assert out["recommendation"] == "currency"
+    m, se, _lo, _hi = by_hand([t[2] - t[0] for t in clear])
+    assert m == 0.5
+    assert out["margin"] == (f"currency − draw = {m:.4f} ± {se:.4f} "
+                             f"[{m - Z * se:.4f}, {m + Z * se:.4f}]")
