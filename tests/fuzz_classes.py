@@ -55,7 +55,7 @@ POSITIONS = [
      ["trash-pandas", "decide", "FILE", "-n", "20", "--seed", "1"]),
     ("ten decide", "ten_position_example.toml", ["ten", "decide", "FILE", "-n", "10", "--seed", "1"]),
     ("gostop decide", "gostop_position_example.toml",
-     ["gostop", "decide", "--position", "FILE", "-n", "20", "--seed", "1"]),
+     ["gostop", "decide", "FILE", "-n", "20", "--seed", "1"]),
     ("canasta decide", "canasta_position_example.toml",
      ["canasta", "decide", "FILE", "-n", "4", "--seed", "1"]),
     ("canasta score", "canasta_score_example.toml", ["canasta", "score", "FILE"]),
@@ -186,7 +186,7 @@ def _fits(typ, v) -> bool:
 RULE_COMMANDS = [
     ["pig", "simulate", "--seats", "rule:FILE,optimal", "-n", "10", "--seed", "1"],
     ["trash-pandas", "simulate", "--policy", "rule:FILE", "-n", "10", "--seed", "1"],
-    ["trash-pandas", "game", "--seats", "rule:FILE;heuristic;heuristic", "-n", "5", "--seed", "1"],
+    ["trash-pandas", "game", "--seats", "rule:FILE,heuristic,heuristic", "-n", "5", "--seed", "1"],
     ["ten", "simulate", "--policy", "rule:FILE", "-n", "10", "--seed", "1"],
     ["ten", "game", "--seats", "rule:FILE", "-n", "5", "--seed", "1"],
     ["gostop", "simulate", "--seats", "rule:FILE", "-n", "10", "--seed", "1"],

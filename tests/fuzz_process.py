@@ -153,16 +153,16 @@ BAD_VALUES = ["1e400", "nan", "inf", "-inf"]
 KNOBS = {
     "ten": (["ten", "game", "--players", "3", "--seats", "BOT", "-n", "4", "--seed", "1"],
             [f"threshold:{k}=VALUE" for k in (
-                "stop-at", "stop-at-2", "stop-at-3", "cut-1", "cut-2", "draw-chance", "card",
-                "token", "bust", "opp", "tokens-per-point", "card-bonus", "opp-weight",
-                "min-gain")] + ["cards:after=VALUE", "random:draw-chance=VALUE",
-                                "rollout:VALUE", "exact:token=VALUE", "exact:bust=VALUE"]),
+                "stop-at", "stop-at-2", "stop-at-3", "cut-1", "cut-2", "tokens-per-point",
+                "card-bonus", "opp-weight", "min-gain")]
+            + [f"exact:{k}=VALUE" for k in ("card", "token", "bust", "opp")]
+            + ["cards:after=VALUE", "random:draw-chance=VALUE", "rollout:VALUE"]),
     "trash-pandas": (["trash-pandas", "game", "--seats", "BOT", "-n", "4", "--seed", "1"],
                      [f"heuristic:{k}=VALUE" for k in (
                          "stop-at", "bonus-stop-at", "keep", "yumyum-at", "cut-1", "cut-2",
                          "stop-at-2", "stop-at-3")] + ["rollout:VALUE"]),
     "magdagdon": (["magdagdon", "simulate", "--policy", "BOT", "-n", "5", "--seed", "1"],
-                  ["greedy:max_cost=VALUE", "greedy:min_empty=VALUE", "greedy:max_empty=VALUE",
+                  ["greedy:max-cost=VALUE", "greedy:min-empty=VALUE", "greedy:max-empty=VALUE",
                    "rollout:VALUE"]),
     "gostop": (["gostop", "simulate", "--seats", "BOT", "-n", "20", "--seed", "1"],
                ["go:VALUE", "go:1:VALUE"]),
@@ -235,7 +235,7 @@ LONG = {
                               "--json"],
     "trash-pandas game": ["trash-pandas", "game", "-n", "1000000000", "--seed", "1", "--json"],
     "ten game": ["ten", "game", "-n", "1000000000", "--seed", "1", "--json"],
-    "gostop decide": ["gostop", "decide", "--position", str(DATA / "gostop_position_example.toml"),
+    "gostop decide": ["gostop", "decide", str(DATA / "gostop_position_example.toml"),
                       "-n", "10000000000", "--seed", "1", "--json"],
     "canasta decide": ["canasta", "decide", str(DATA / "canasta_position_example.toml"), "-n",
                        "100000000", "--seed", "1", "--json"],
