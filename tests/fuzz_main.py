@@ -6,6 +6,7 @@ tracebacks, exit 0 on invalid input, multi-line stderr, timeouts, crashes) and e
 from __future__ import annotations
 
 import collections
+import random
 import sys
 import tempfile
 import time
@@ -45,12 +46,24 @@ def _run(label: str, cases, runner, tally: collections.Counter, failures: list) 
     tally[label, "seconds"] += round(time.monotonic() - start)
 
 
+def _sample(cases: list, k: int | None, seed: int = 33) -> list:
+    """``k`` of ``cases`` drawn without replacement (seeded: a rerun draws the same), or all."""
+    if k is None or k >= len(cases):
+        return cases
+    return random.Random(seed).sample(cases, k)
+
+
 def main(argv: list[str]) -> int:
-    """``fuzz_main.py [RANDOM_N] [--only CMD,CMD] [--classes A,B]``: the issue cases, the table,
-    RANDOM_N random cases (restricted to the commands named after --only, e.g. the fast ones)
-    and the classes named after --classes (default: all of table, positions, rules-types,
-    rules, floats, hostile-out, knobs, env, signals, disk, stdout)."""
-    only = classes = None
+    """``fuzz_main.py [RANDOM_N] [--only CMD,CMD] [--classes A,B] [--sample K]``: the issue
+    cases, the table, RANDOM_N random cases (restricted to the commands named after --only, e.g.
+    the fast ones) and the classes named after --classes (default: all of table, positions,
+    rules-types, rules, floats, hostile-out, knobs, env, signals, disk, stdout); with --sample,
+    K cases of each class drawn at random (every class exercised in minutes, not hours)."""
+    only = classes = sample = None
+    if "--sample" in argv:
+        i = argv.index("--sample")
+        sample = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
     if "--only" in argv:
         i = argv.index("--only")
         only = set(argv[i + 1].split(","))
@@ -68,7 +81,8 @@ def main(argv: list[str]) -> int:
     tally: collections.Counter = collections.Counter()
     failures: list[str] = []
     if wanted("table"):
-        cases = fh.issue_cases(tmp) + fh.table_cases(tmp) + fh.random_cases(tmp, random_n)
+        cases = fh.issue_cases(tmp) + _sample(fh.table_cases(tmp) + fh.random_cases(
+            tmp, random_n), sample)  # the issue cases always whole
         if only is not None:
             cases = [c for c in cases if " ".join(c[0][:2]) in only or c[0][0] in only]
         _run("table", cases, lambda c: fh.run_case(*c), tally, failures)
@@ -77,7 +91,7 @@ def main(argv: list[str]) -> int:
                  "floats": fc.float_option_cases, "hostile-out": fc.hostile_out_cases}
     for name, make in inprocess.items():
         if wanted(name):
-            _run(name, make(tmp), fc.run_prepared, tally, failures)
+            _run(name, _sample(make(tmp), sample), fc.run_prepared, tally, failures)
     process = {"knobs": lambda: fp.knob_cases(), "env": lambda: fp.env_cases(tmp / "env"),
                "signals": lambda: fp.signal_cases(tmp / "signals"),
                "disk": lambda: fp.disk_full_cases(tmp / "disk"), "stdout": fp.stdout_cases}
@@ -86,7 +100,7 @@ def main(argv: list[str]) -> int:
             cases = make()
             if name == "disk" and not cases:
                 print("disk: skipped (mounting a tmpfs needs root)", flush=True)
-            _run(name, cases, fp.run_proc_case, tally, failures)
+            _run(name, _sample(cases, sample), fp.run_proc_case, tally, failures)
     labels = sorted({label for label, _ in tally})
     for label in labels:
         counts = {k: v for (lab, k), v in tally.items() if lab == label}
