@@ -85,6 +85,14 @@ def _on_sigint(signum, frame):  # noqa: ARG001 - the signal module's handler sig
 
 
 def _on_recheck(signum, frame):  # noqa: ARG001
+    from analyzer.errors import was_interrupted
+
+    if was_interrupted():
+        # the command already stopped on the flag (a loop that checks sigint_seen() raised
+        # and handled its own KeyboardInterrupt) and is writing what finished: a second,
+        # late KeyboardInterrupt from this timer would cut that short (the output was lost)
+        STATE.pop("numba_since", None)
+        return
     _raise_when_safe(frame)
 
 
