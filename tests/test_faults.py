@@ -252,6 +252,17 @@ def test_seat_keys_and_tables_of_the_wrong_kind(tmp_path):
     assert "hand must be a string" in _refused(["gostop", "decide", str(k)])
 
 
+def test_a_seat_written_with_a_non_ascii_digit_is_one_line():
+    """me = "²" passed str.isdigit() and failed in int(): a ValueError traceback in every
+    game's position (found by the position fuzz after the seats-from-1 merge)."""
+    from analyzer.seats import seat_number
+
+    assert seat_number("2", "me", 3) == 1
+    for bad in ("²", " ² ", "١"):
+        with pytest.raises(UserError, match="must be a seat number"):
+            seat_number(bad, "me", 3)
+
+
 # ---------------------------------------------------------------- tune ranges and targets
 @pytest.mark.parametrize("space", ["goal=1e400..1e401", "goal=1..1e400", "goal=2..1e21",
                                    "goal=0..1:1e-300", "goal=-1e308..1e308",
