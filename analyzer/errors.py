@@ -1,8 +1,14 @@
-"""User-facing errors: printed as one line on stderr with exit code 2, never a traceback."""
+"""User-facing errors: printed as one line on stderr (exit code 2 for bad input, 1 for a failed
+write), never a traceback."""
 
 
 class UserError(Exception):
     """Bad input from the user (a malformed card, an impossible state, an unknown rule key...)."""
+
+
+class IOFailure(Exception):
+    """The system failed a write (a full disk, a quota, an I/O error) or the output stream is
+    full or closed: one line on stderr, exit code 1 (bad input keeps exit code 2)."""
 
 
 class Interrupted(Exception):

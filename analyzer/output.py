@@ -207,7 +207,7 @@ def open_folder(root: str | Path, rel: Sequence[str] = (), create: bool = False)
                 except FileExistsError:
                     pass
                 except OSError as exc:
-                    raise UserError(f"cannot create {where}: {exc.strerror}") from None
+                    raise _write_failed(exc, f"cannot create {where}") from None
                 nfd = os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if _is_link(fd, name):
@@ -223,6 +223,15 @@ def open_folder(root: str | Path, rel: Sequence[str] = (), create: bool = False)
     except BaseException:
         os.close(fd)
         raise
+
+
+#: errno values of a write that failed for want of room or by the device, not by a bad path:
+#: an I/O failure (exit code 1), where a bad path is bad input (exit code 2)
+IO_ERRNOS = frozenset(e for e in (getattr(errno, n, None) for n in
+                                  ("ENOSPC", "EDQUOT", "EIO", "EFBIG")) if e is not None)
+#: every file written by :func:`atomic_write_bytes` in this command, in order (reset by
+#: `pushluck` per command): a command that fails part-way takes back the incomplete set
+WRITTEN: list[Path] = []
 
 
 def _root_and_rel(path: Path, root: str | Path | None) -> tuple[str, list[str]] | None:
@@ -254,13 +263,24 @@ def _temporary_name(name: str) -> str:
     return f".{name}.pushluck-{os.getpid()}-{os.urandom(4).hex()}.tmp"
 
 
+def _write_failed(exc: OSError, what: str):
+    """The one-line error for a write that failed: :class:`IOFailure` for a full disk or a
+    device error, :class:`UserError` for anything else (permissions, a bad path)."""
+    from analyzer.errors import IOFailure, UserError
+
+    cls = IOFailure if exc.errno in IO_ERRNOS else UserError
+    return cls(f"{what}: {exc.strerror or exc}")
+
+
 def atomic_write_bytes(path: str | Path, data: bytes, root: str | Path | None = None) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
 
     Below ``root`` (by default the output root holding ``path``, see :data:`OUTPUT_ROOTS`) every
     folder is opened without following a symbolic link and missing ones are created, so nothing
     is written through a link to elsewhere. The target itself is never followed or replaced
-    unless it is a regular file (a link, FIFO, device or folder is refused with one line)."""
+    unless it is a regular file (a link, FIFO, device or folder is refused with one line). A
+    full disk or a device error raises :class:`~analyzer.errors.IOFailure` and leaves no
+    temporary file behind; every file written is recorded in :data:`WRITTEN`."""
     from analyzer.errors import UserError
 
     p = Path(path)
@@ -269,6 +289,8 @@ def atomic_write_bytes(path: str | Path, data: bytes, root: str | Path | None = 
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            if exc.errno in IO_ERRNOS:
+                raise _write_failed(exc, f"cannot create {p.parent}") from None
             raise UserError(f"cannot create {p.parent}: {exc.strerror}") from None
         located = (os.path.dirname(os.path.abspath(p)), [])
     dir_fd = open_folder(located[0], located[1], create=True)
@@ -276,6 +298,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, root: str | Path | None = 
         _write_into(dir_fd, p, data)
     finally:
         os.close(dir_fd)
+    WRITTEN.append(p)
     return p
 
 
@@ -288,7 +311,7 @@ def _write_into(dir_fd: int, p: Path, data: bytes) -> None:
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise UserError(f"cannot write {p}: {exc.strerror}") from None
+        raise _write_failed(exc, f"cannot write {p}") from None
     if st is not None and stat.S_ISLNK(st.st_mode):
         raise UserError(f"refusing to replace the symbolic link {p}")
     if st is not None and not stat.S_ISREG(st.st_mode):
@@ -298,17 +321,19 @@ def _write_into(dir_fd: int, p: Path, data: bytes) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600,
                      dir_fd=dir_fd)
     except OSError as exc:
-        raise UserError(f"cannot write in {p.parent}: {exc.strerror}") from None
+        raise _write_failed(exc, f"cannot write in {p.parent}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             os.fchmod(fh.fileno(), 0o666 & ~_UMASK)
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp, dir_fd=dir_fd)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _write_failed(exc, f"cannot write {p}") from None
         raise
 
 

@@ -38,30 +38,18 @@ def load_toml(path: str | Path) -> dict:
     """Read a TOML file or raise a one-line UserError: the one loader for every file option
     (rules, decks, positions, score files, recipes). Refuses files over 1 MiB, text that is not
     UTF-8, nesting deeper than 8 tables/arrays, and anything that is not a regular file."""
+    from analyzer.userfile import read_user_text, shown
+
     p = Path(path)
-    try:
-        if p.exists() and not p.is_file():
-            raise UserError(f"cannot read {p}: not a regular file")
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_TOML_BYTES + 1)
-    except FileNotFoundError:
-        raise UserError(f"cannot read {p}: no such file") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {p}: {exc.strerror}") from None
-    if len(raw) > MAX_TOML_BYTES:
-        raise UserError(f"{p} is larger than {MAX_TOML_BYTES >> 20} MiB: not a pushluck TOML file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{p} is not UTF-8 text (byte {exc.start})") from None
+    text = read_user_text(p, MAX_TOML_BYTES, "TOML")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p} is not valid TOML: {' '.join(str(exc).split())}") from None
+        raise UserError(f"{shown(p)} is not valid TOML: {' '.join(str(exc).split())}") from None
     except RecursionError:
-        raise UserError(f"{p} nests too deeply") from None
+        raise UserError(f"{shown(p)} nests too deeply") from None
     if _depth(data) > MAX_TOML_DEPTH:
-        raise UserError(f"{p} nests tables or arrays more than {MAX_TOML_DEPTH} deep")
+        raise UserError(f"{shown(p)} nests tables or arrays more than {MAX_TOML_DEPTH} deep")
     return data
 
 

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.interrupts import sigint_seen
+from analyzer.interrupts import held, sigint_seen
 from analyzer.rng import block_keys
 
 DEFAULT_PRECISION_CAP = 10**10
@@ -143,17 +143,23 @@ class Progress:
         self._task = self._bar.add_task(self.label, total=self.total, note="")
 
     def update(self, done: int, note: str = "") -> None:
+        """Draw ``done``; a Ctrl-C while Rich draws is raised once the drawing is over (Rich
+        cut half-way failed to stop: IndexError)."""
         if not self.enabled:
             return
         if self._bar is None:
             if time.perf_counter() - self.start < 1.0:
                 return
-            self._open()
-        self._bar.update(self._task, completed=done, note=note)
+            with held():
+                self._open()
+        with held():
+            self._bar.update(self._task, completed=done, note=note)
 
     def close(self) -> None:
+        """Stop the bar; a Ctrl-C meanwhile is only recorded (the work is over anyway)."""
         if self._bar is not None:
-            self._bar.stop()
+            with held(quiet=True):
+                self._bar.stop()
             self._bar = None
 
 

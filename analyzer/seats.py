@@ -11,7 +11,8 @@ from analyzer.errors import UserError
 
 def seat_number(value, where: str, players: int | None = None) -> int:
     """A seat as the user numbers it (1, 2, …) → the index inside the program (0, 1, …)."""
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
+            and len(value.strip()) <= 6:  # "²" is a digit to Python, not to int()
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         raise UserError(f"{where} must be a seat number (seats count from 1), got {value!r}")

@@ -76,12 +76,17 @@ def parse_target(text: str) -> Target:
     m = re.fullmatch(rf"\s*([A-Za-z_]\w*)\s+in\s+\[\s*({NUM})\s*,\s*({NUM})\s*\]\s*", text)
     if m:
         lo, hi = float(m.group(2)), float(m.group(3))
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise UserError(f"--target '{text[:80]}': the bounds must be finite numbers")
         if not lo <= hi:
             raise UserError(f"--target '{text}': the lower bound exceeds the upper")
         return Target(m.group(1), "in", lo=lo, hi=hi)
     m = re.fullmatch(rf"\s*([A-Za-z_]\w*)\s*~\s*({NUM})\s*", text)
     if m:
-        return Target(m.group(1), "near", value=float(m.group(2)))
+        value = float(m.group(2))
+        if not math.isfinite(value):
+            raise UserError(f"--target '{text[:80]}': the value must be a finite number")
+        return Target(m.group(1), "near", value=value)
     raise UserError(f"--target expects 'METRIC in [LO, HI]' or 'METRIC ~ VALUE', got '{text}'")
 
 
@@ -96,13 +101,20 @@ def parse_space(text: str) -> tuple[str, list[str]]:
     if m:
         lo, hi = m.group(1), m.group(2)
         step = m.group(3) or "1"
+        if max(len(lo), len(hi), len(step)) > 40:
+            raise UserError(f"--space {key}: LO, HI and STEP must be numbers of at most 40 "
+                            f"characters")
         ints = all(re.fullmatch(r"[-+]?\d+", x) for x in (lo, hi, step))
         a, b, s = (int(x) for x in (lo, hi, step)) if ints else (float(x) for x in (lo, hi, step))
+        if not all(math.isfinite(float(v)) for v in (a, b, s)):
+            raise UserError(f"--space {key}: LO, HI and STEP must be finite numbers")
         if s <= 0 or b < a:
             raise UserError(f"--space {key}: need LO ≤ HI and a positive STEP")
-        count = int(math.floor((b - a) / s + 1e-9)) + 1
-        if count > 1000:
-            raise UserError(f"--space {key}: {count} values (at most 1000 per key)")
+        span = (b - a) / s  # steps from LO to HI (inf when b − a overflows a float)
+        if not span < 1000 - 1e-9:
+            raise UserError(f"--space {key}: {text.split('=', 1)[1].strip()[:60]} gives more "
+                            f"than 1000 values (at most 1000 per key)")
+        count = int(math.floor(span + 1e-9)) + 1
         values = [str(a + i * s) if ints else f"{a + i * s:.10g}" for i in range(count)]
     else:
         sep = ";" if ";" in spec else ","  # values that hold commas (seat pairs) use ';'
@@ -584,17 +596,23 @@ class SearchState:
         atomic_write_bytes(self.path, buf.getvalue())
 
     def restore(self, cells) -> tuple[int, list]:
+        import io
         import json
         import zipfile
 
+        from analyzer.errors import UserError
         from analyzer.output import note
+        from analyzer.userfile import read_user_bytes
 
-        if not self.path.exists():
+        if not self.path.exists() and not self.path.is_symlink():
             return 0, []
-        try:
-            with np.load(self.path, allow_pickle=False) as data:
+        try:  # a regular file only (a FIFO there hung the search), then its arrays
+            raw = read_user_bytes(self.path, limit=1 << 32)
+            with np.load(io.BytesIO(raw), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: data[k] for k in data.files if k != "meta"}
+            if not isinstance(meta, dict) or not isinstance(meta.get("cells"), list):
+                raise ValueError("not a search state")
             saved = meta["cells"]
             if meta.get("fingerprint") != self.fingerprint or len(saved) != len(cells):
                 note(f"tune: {self.path} belongs to another search; starting afresh")
@@ -608,7 +626,8 @@ class SearchState:
                 c.totals = {key.split("|", 1)[1]: v for key, v in arrays.items()
                             if key.split("|", 1)[0] == str(i)}
             done, rounds = int(meta["done_rounds"]), list(meta["rounds"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile):
+        except (UserError, OSError, ValueError, KeyError, TypeError, AttributeError,
+                zipfile.BadZipFile):
             note(f"tune: {self.path} is unreadable; starting afresh")
             for c in cells:
                 c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds = "undecided", "", True, 0, 0.0

@@ -360,17 +360,23 @@ def table_cases(tmp: Path) -> list[tuple[list[str], str]]:
     return cases
 
 
+def special_files(tmp: Path, target: Path, names=("plain-file", "fifo", "link")):
+    """A plain file, a FIFO and a symbolic link to ``target``, named ``names`` in ``tmp`` (made
+    once, kept on later calls)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    a_file, fifo, link = (tmp / n for n in names)
+    a_file.write_text("x")
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    if not link.is_symlink():
+        link.symlink_to(target)
+    return a_file, fifo, link
+
+
 def issue_cases(tmp: Path) -> list[tuple[list[str], str]]:
     """The bullets of issue 12 ("Bad input", "Writing files safely"), each expected to exit 2."""
     files = bad_files(tmp / "files")
-    a_file = tmp / "plain-file"
-    a_file.write_text("x")
-    fifo = tmp / "fifo"
-    if not fifo.exists():
-        os.mkfifo(fifo)
-    link = tmp / "link"
-    if not link.is_symlink():
-        link.symlink_to(tmp / "elsewhere")
+    a_file, fifo, link = special_files(tmp, tmp / "elsewhere")
     position = str(DATA / "gostop_position_example.toml")
     c = [
         # found by the extended table when the new commands joined it: non-finite or negative
@@ -460,8 +466,9 @@ pairs = ["hold:20,hold:25"]
 def report_folder_cases(tmp: Path) -> list[tuple[list[str], str]]:
     """Hostile files and folders inside a report's --out (issue 33): a link or a file where a
     folder of the report goes, a FIFO at the lock, the identity, a manifest or a part's file,
-    a folder holding the report of another seed, the filesystem root. Each is refused in one
-    line before any part runs (a FIFO is never opened, so none of them may hang)."""
+    the filesystem root. Each is refused in one line before any part runs (a FIFO is never
+    opened, so none of them may hang). A folder holding the report of another seed is replaced
+    (any clean end)."""
     import json
 
     tmp.mkdir(parents=True, exist_ok=True)
@@ -491,10 +498,13 @@ def report_folder_cases(tmp: Path) -> list[tuple[list[str], str]]:
     for i, rel in enumerate([".pushluck.lock", ".pushluck-report.json", "parts/turn.json",
                              "m/matchups.csv", "turn/deeper/x"]):
         folder(f"fifo-{i}", rel, "fifo")
-    # (a folder of another seed is not here: it is replaced, not refused; test_report_files.py)
     cases.append(["report", str(recipe), "--out", "/"])
     cases.append(["report", str(recipe), "--out", str(tmp / ("x" * 5000))])
-    return [(argv, "invalid") for argv in cases]
+    out = [(argv, "invalid") for argv in cases]
+    # another seed's folder is replaced whole since the tests40 merge (a changed seed must
+    # recompute; the index never mixes seeds): any clean end, no traceback, no hang
+    folder("other-seed", ".pushluck-report.json", "identity")
+    return out + [(cases[-1], "any")]
 
 
 def random_cases(tmp: Path, count: int, seed: int = 12) -> list[tuple[list[str], str]]:

@@ -5,6 +5,11 @@ with exit 2 and exactly one stderr line when the input is invalid (never exit 0)
 runs the issue's own cases and a fast sample of the table plus a few Hypothesis examples;
 ``make fuzz`` (``PUSHLUCK_FUZZ=full``) runs the whole table (thousands of cases) and many more
 Hypothesis examples. The table and the runner live in ``tests/fuzz_harness.py``.
+
+Issue 33's classes (tests/fuzz_classes.py) run here too, sampled in ``make test`` and whole under
+``make fuzz``: positions of every type, rule files of every shape, huge and tiny floats, hostile
+files inside --out. Those that need real processes (bot knobs, the environment, signals, a full
+disk, stdout) run only in ``make fuzz`` (tests/fuzz_main.py, tests/fuzz_process.py).
 """
 from __future__ import annotations
 
@@ -151,3 +156,63 @@ def test_hypothesis_files(tmp, which, body, table):
     if argv[0] == "report":
         argv = ["report", str(path), "--out", str(tmp / "report-out")]
     assert fh.run_case(argv, "any") == []
+
+
+# ---------------------------------------------------------------- issue 33's classes
+def _sample(cases, k, seed):
+    return cases if FULL else random.Random(seed).sample(cases, min(k, len(cases)))
+
+
+def test_positions_of_every_type(tmp):
+    """Every field of every example position and score file with a value of another type
+    (a string where a boolean belongs, a list or table where a number belongs, …): refused in
+    one line. ``make test`` runs 40 refusals (they stop before any kernel); ``make fuzz`` all."""
+    from tests import fuzz_classes as fc
+
+    cases = fc.position_type_cases(tmp)
+    if not FULL:
+        cases = [c for c in cases if c[1] == "invalid"]
+    failures = [f for c in _sample(cases, 40, 8) for f in fc.run_prepared(c)]
+    assert failures == [], "\n".join(failures)
+
+
+def test_house_rules_of_every_type(tmp):
+    """Every house-rule key of every game, in a --rules file, with a value of another type
+    ("false" where a boolean belongs, a list where a number belongs, …): one line, exit 2."""
+    from tests import fuzz_classes as fc
+
+    failures = [f for c in _sample(fc.rules_type_cases(tmp), 40, 11)
+                for f in fc.run_prepared(c)]
+    assert failures == [], "\n".join(failures)
+
+
+def test_rule_files_of_every_shape(tmp):
+    """Rule files of every shape and kind (wrong JSON types, 100,000-deep nesting, a FIFO,
+    /dev/zero, 2 MiB, a link loop) in every game's rule-playing command: one line, exit 2."""
+    from tests import fuzz_classes as fc
+
+    failures = [f for c in _sample(fc.rule_file_cases(tmp), 30, 9)
+                for f in fc.run_prepared(c, timeout=30)]
+    assert failures == [], "\n".join(failures)
+
+
+def test_huge_and_tiny_floats_in_float_options(tmp):
+    from tests import fuzz_classes as fc
+
+    cases = fc.float_option_cases(tmp)
+    if not FULL:
+        cases = [c for c in cases if " ".join(c[0][:2]) in FAST or c[0][0] in FAST]
+    failures = [f for c in _sample(cases, 20, 10) for f in fc.run_prepared(c)]
+    assert failures == [], "\n".join(failures)
+
+
+def test_hostile_files_inside_out(tmp):
+    """Links, FIFOs, folders and JSON of the wrong shape where `pig solve --out` (``make test``)
+    or any --out writer (``make fuzz``) puts its files: nothing outside --out changes."""
+    from tests import fuzz_classes as fc
+
+    cases = fc.hostile_out_cases(tmp)
+    if not FULL:
+        cases = [c for c in cases if c[0][0] == "pig solve"]
+    failures = [f for c in cases for f in fc.run_prepared(c)]
+    assert failures == [], "\n".join(failures)

@@ -351,3 +351,123 @@ def test_an_interrupt_caught_after_escaping_exec_still_exits_130(tmp_path):
         "    print('caught')\n"
         "interrupts.exit_interrupted()\n", tmp_path)
     assert done.stdout == "caught\n" and done.returncode == 130, done
+
+
+# ---------------------------------------------------------------- issue 33: signals
+def _wait_for_handler(proc: subprocess.Popen, timeout: float = 10.0) -> bool:
+    """Poll until the process handles SIGTERM (pushluck's handler, installed before Typer,
+    NumPy or Numba are imported; Python alone leaves SIGTERM to the default action)."""
+    from tests.fuzz_process import wait_until_handled
+
+    return wait_until_handled(proc, signal.SIGTERM, timeout)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+@pytest.mark.parametrize("sig,delay", [(signal.SIGINT, 0.0), (signal.SIGTERM, 0.0),
+                                       (signal.SIGINT, 0.05), (signal.SIGINT, 0.15)],
+                         ids=["SIGINT", "SIGTERM", "SIGINT-50ms", "SIGINT-150ms"])
+def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig, delay):
+    """The handler is in place before the heavy imports (Typer alone takes about 0.1 s): a
+    signal the moment it is installed, or ``delay`` later while the imports run, ends the
+    process with one line and 128 + the signal (before: a KeyboardInterrupt traceback, and
+    SIGTERM killed the process silently). Python's own start-up (the ``site`` imports, before
+    any pushluck code runs) is the only moment left without it."""
+    proc = _start(["pig", "simulate", "-n", "100000000000", "--seed", "1", "--json"])
+    try:
+        assert _wait_for_handler(proc), "no SIGTERM handler within 10 s of the start"
+        time.sleep(delay)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err = err.decode(errors="replace")
+    assert proc.returncode == 128 + sig, err[-500:]
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err[-500:]
+    assert err.startswith("pushluck: interrupted" if sig == signal.SIGINT else
+                          "pushluck: terminated (SIGTERM)"), err
+    assert out == b""
+
+
+def _signal_on_a_terminal(args: list[str], sig: int, bar_within: float = 300.0,
+                          pause: float = 0.5) -> tuple[int, bytes, bytes]:
+    """Start ``args`` with stderr on a terminal, send ``sig`` once the progress bar shows (and
+    ``pause`` seconds more); (exit code, stdout, stderr)."""
+    proc, master = _start_on_a_terminal(args)
+    try:
+        seen = _read_until(master, b"\x1b[", timeout=bar_within)
+        assert seen, f"no progress bar within {bar_within} s"
+        time.sleep(pause)
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return proc.returncode, out, err
+
+
+def test_sigterm_in_a_report_keeps_finished_parts_and_releases_the_lock(tmp_path,
+                                                                       clean_report):
+    """SIGTERM (a scheduler stopping a job) is Ctrl-C: the finished part is kept, the lock
+    released, one line, exit 143 (the process died silently and left its lock before)."""
+    code, err, out = _interrupt_report(tmp_path, clean_report[0].read_text(), signal.SIGTERM)
+    if code == 0:
+        pytest.skip("the part finished before the signal landed (machine too fast)")
+    assert code == 143, err[-500:]
+    assert "Traceback" not in err and "terminated (SIGTERM)" in err.splitlines()[-1], err[-800:]
+    assert not (out / ".pushluck.lock").exists()
+    assert (out / "parts" / "turn.json").exists()
+    assert not (out / "parts" / "matchups.json").exists()
+
+
+def test_sigterm_during_simulate_prints_what_finished_with_exit_143():
+    code, out, err = _signal_on_a_terminal(["pig", "simulate", "-n", "100000000000", "--seed",
+                                            "1", "--json"], signal.SIGTERM)
+    assert code == 143, err[-500:]
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["n"] > 0
+    assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [
+    ["ten", "game-advice", "--players", "2", "--band-by", "none", "--precision", "0.0001"],
+    pytest.param(["trash-pandas", "game-advice", "--players", "2", "--band-by", "none",
+                  "--precision", "0.0001"], marks=FULL)], ids=["ten", "trash-pandas"])
+def test_sigint_in_game_advice_prints_and_writes_the_finished_rounds(tmp_path, args):
+    """Ctrl-C once the race's bar shows (after its first round): the front of the finished
+    rounds is printed as JSON marked interrupted, its rule files are written marked
+    interrupted, exit 130 (before: exit 130 with nothing printed or written)."""
+    out_dir = tmp_path / "rules"
+    code, out, err = _signal_on_a_terminal([*args, "--seed", "1", "--json", "--out",
+                                            str(out_dir)], signal.SIGINT, 600, 0.0)
+    assert code == 130, err[-500:]
+    assert b"Traceback" not in err
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["race"]["interrupted"] is True
+    assert payload["race"]["rounds"] >= 1 and payload["front"]
+    files = sorted(out_dir.glob("rule_cx*.json"))
+    assert len(files) == len(payload["front"])
+    assert all(json.loads(f.read_text())["interrupted"] is True for f in files)
+
+
+def test_sigint_in_pig_advice_is_one_line_at_any_moment():
+    """Ctrl-C inside a compiled call surfaced as "SystemError: CPUDispatcher(...) returned a
+    result with an exception set" (exit 1). Three moments, each must end in one line, 130."""
+    for delay in (0.5, 1.5, 3.0):
+        proc = _start(["pig", "advice", "--json"])
+        try:
+            assert _wait_for_handler(proc)
+            time.sleep(delay)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        err = err.decode(errors="replace")
+        if proc.returncode == 0:
+            continue  # finished before the signal
+        assert proc.returncode == 130, (delay, err[-500:])
+        assert "Traceback" not in err and "Error" not in err, (delay, err[-500:])
+        assert "interrupted" in err.splitlines()[-1]

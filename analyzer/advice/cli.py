@@ -181,11 +181,13 @@ def race_line(cost: dict) -> str:
 def write_rules(out, payload: dict) -> list[str]:
     """With ``--out DIR``: each front rule as DIR/rule_cx<complexity>.json (and the --max-loss
     pick as DIR/rule_simplest.json), ready for ``--policy rule:FILE.json``; the paths written
-    are added to ``payload["written"]``."""
+    are added to ``payload["written"]``. After an interrupted race each file says
+    ``"interrupted": true``."""
     if out is None:
         return []
     import json
 
+    from analyzer.errors import was_interrupted
     from analyzer.output import atomic_write_text, check_output_dir
 
     folder = check_output_dir(out)
@@ -196,6 +198,8 @@ def write_rules(out, payload: dict) -> list[str]:
     for name, r in rows:
         keep = {"game": payload["game"], "words": r["words"], "complexity": r["complexity"],
                 "loss": r["loss"], "rule": r["rule"]}
+        if was_interrupted():  # the race stopped early: its losses cover the finished rounds
+            keep["interrupted"] = True
         written.append(str(atomic_write_text(folder / name, json.dumps(keep, indent=2) + "\n")))
     payload["written"] = written
     return written

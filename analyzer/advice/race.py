@@ -111,6 +111,12 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     so far, so the paired differences always exist; a dropped candidate is scored at the end
     against the final reference on the rounds it played.
 
+    Ctrl-C or SIGTERM during a round ends the race after the last finished round (the round in
+    progress is dropped, so every survivor keeps the same blocks); the result is that of the
+    finished rounds, ``cost["interrupted"]`` is True and the command is marked interrupted
+    (:func:`analyzer.errors.mark_interrupted`: it prints and writes what finished, then exits
+    130). An interrupt before the first round finished propagates (nothing finished).
+
     Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); each extra says
     ``best_found`` (it is the final reference: the best by sample mean, not shown best) and
     ``separated`` (its loss interval lies wholly above 0: shown worse than the best found).
@@ -166,26 +172,49 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     def best(ids):
         return max(ids, key=lambda i: float(np.concatenate(hist[i]).mean()))
 
+    from analyzer.runner import Progress
+
+    stopped = False
+    bar = Progress("racing rules", max_rounds, "rounds")  # on a terminal, after a round
     for rnd in range(max_rounds):
-        rounds += 1
-        trace.append(len(alive))
-        for i in alive:
-            v = np.asarray(values(i, rnd), dtype=float)
-            hist[i].append(v)
-            spent += len(v)
-        ref = best(alive)
-        st = {i: paired(i, ref) for i in alive}
-        floor: dict[int, float] = {}
-        run = math.inf
-        for c in sorted(set(cx[i] for i in alive)):
-            run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
-            floor[c] = run
-        alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
-        if indifference > 0 and rnd >= 1:
-            alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
-                                      indifference, why)
+        try:
+            played = {i: np.asarray(values(i, rnd), dtype=float) for i in alive}
+            trace.append(len(alive))
+            for i in alive:
+                hist[i].append(played[i])
+            rounds += 1  # the round is recorded: what follows only reads it
+            ref = best(alive)
+            st = {i: paired(i, ref) for i in alive}
+            floor: dict[int, float] = {}
+            run = math.inf
+            for c in sorted(set(cx[i] for i in alive)):
+                run = min([run] + [st[i][0] + st[i][2] for i in alive if cx[i] == c])
+                floor[c] = run
+            alive = [i for i in alive if st[i][0] - st[i][2] <= floor[cx[i]]]
+            if indifference > 0 and rnd >= 1:
+                alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
+                                          indifference, why)
+            bar.update(rounds, f"{len(alive)} rules left")
+        except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
+            bar.close()
+            if rounds == 0 or not _interrupt(exc):
+                raise
+            del trace[rounds:]  # a round cut short is dropped whole: every survivor keeps
+            for h in hist:      # the same finished rounds (common random numbers)
+                del h[rounds:]
+            stopped = True
+            break
         if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
             break
+        if _interrupt(None):  # an interrupt whose exception something swallowed
+            stopped = True
+            break
+    bar.close()
+    if stopped:
+        from analyzer.errors import mark_interrupted
+
+        mark_interrupted()
+    spent = sum(len(v) for h in hist for v in h)
     ref = best(alive)
     out = []
     for i in range(m):
@@ -206,7 +235,7 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
                  "saving_same_sample": m * nmax / spent, "seconds": seconds,
                  "not_separated": [i for i in alive if i != ref and not out[i].extra["separated"]],
                  "alive_per_round": trace, "indifference": indifference,
-                 "indifferent": len(why)}
+                 "indifferent": len(why), "interrupted": stopped}
 
 
 def equal_guarantee_grid(m: int, tests: int, z_race: float, k: int, block: int,
@@ -242,6 +271,15 @@ def equal_guarantee_grid(m: int, tests: int, z_race: float, k: int, block: int,
         n = hi
     return {"z": z_g, "tests": tests * m, "blocks_per_rule": n, "blocks": m * n,
             "trials": m * n * block, "seconds": m * n * seconds_per_block}
+
+
+def _interrupt(exc) -> bool:
+    """True when ``exc`` is, or follows, a Ctrl-C or SIGTERM of this process (a signal landing
+    inside a compiled kernel's call can surface as a SystemError); ``exc`` None asks only
+    whether a signal came."""
+    from analyzer.interrupts import sigint_seen
+
+    return isinstance(exc, KeyboardInterrupt) or sigint_seen()
 
 
 def _drop_indifferent(alive: list, vals: list, cx: list, z: float, delta: float,

@@ -46,14 +46,20 @@ def front_mistakes(front: Sequence, record: Callable, reference, words: Mapping,
     its game index (0 … n_games − 1), the feature arrays ``X[name]`` and True where the rule
     chose ``decision.act``. ``reference`` is the best known rule; ``acts(rule, X)`` gives a
     rule's choices on ``X`` (default ``rule.acts(X)``) and ``cuts(rule, reference)`` the
-    boundaries to cut the states at (default :func:`analyzer.advice.mistakes.rule_cuts`)."""
+    boundaries to cut the states at (default :func:`analyzer.advice.mistakes.rule_cuts`).
+    Nothing more is recorded once the command was interrupted (the race or a rule before)."""
     import numpy as np
 
     from analyzer.advice.mistakes import rule_cuts, where_wrong
 
     acts = acts or (lambda r, X: r.acts(X))
     cuts = cuts or rule_cuts
+    from analyzer.errors import was_interrupted
+    from analyzer.interrupts import sigint_seen
+
     for s in front:
+        if was_interrupted() or sigint_seen():
+            break  # the race was interrupted: print what finished, record nothing more
         game, X, ra = record(s.rule, n_games, seed)
         X = {f: np.asarray(v) for f, v in X.items()}
         same = s.rule == reference

@@ -15,7 +15,6 @@ number, a banded rule 2 or 3 thresholds and one cut fewer (increasing), a decisi
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 from analyzer.advice.search import Rule
 from analyzer.errors import UserError
@@ -27,28 +26,52 @@ def is_rule(text: str) -> bool:
     return text.strip().lower().startswith(PREFIX)
 
 
+#: the largest rule file read (a row of ``advice --json`` with its mistakes is a few kB) and the
+#: deepest nesting of lists and objects accepted in it (a row nests about 6 deep)
+MAX_RULE_BYTES = 1 << 20
+MAX_RULE_DEPTH = 16
+
+
 def read_rule_data(text: str, game: str = "") -> dict:
     """The rule object of ``rule:FILE.json`` as read (module doc), not yet checked; a row that
-    names another ``game`` is refused."""
+    names another ``game`` is refused. The file is read by :mod:`analyzer.userfile` (a regular
+    file of at most 1 MiB, never a FIFO or a device) and may nest at most 16 deep."""
     import json
+
+    from analyzer.userfile import read_user_text, shown
 
     path = text.strip()[len(PREFIX):]
     if not path:
         raise UserError("policy 'rule:' needs a file: rule:FILE.json")
+    raw = read_user_text(path, MAX_RULE_BYTES, "rule")
+    name = shown(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"rule file '{path}': {e.strerror or e}") from None
-    except (UnicodeDecodeError, ValueError) as e:
-        raise UserError(f"rule file '{path}' is not JSON ({str(e).splitlines()[0]})") from None
+        data = json.loads(raw)
+    except ValueError as e:
+        raise UserError(f"rule file '{name}' is not JSON ({str(e).splitlines()[0]})") from None
+    except RecursionError:
+        raise UserError(f"rule file '{name}' nests more than {MAX_RULE_DEPTH} deep") from None
+    if _depth(data) > MAX_RULE_DEPTH:
+        raise UserError(f"rule file '{name}' nests more than {MAX_RULE_DEPTH} deep")
     if isinstance(data, dict) and game and data.get("game", game) != game:
-        raise UserError(f"rule file '{path}' holds a rule for {data['game']}, not {game}")
+        other = data["game"]
+        raise UserError(f"rule file '{name}' holds a rule for "
+                        f"{other if isinstance(other, str) else 'no game'}, not {game}"[:300])
     if isinstance(data, dict) and isinstance(data.get("rule"), dict):
         data = data["rule"]
     if not isinstance(data, dict):
-        raise UserError(f"rule file '{path}': expected a rule object (the `rule` of a row of "
+        raise UserError(f"rule file '{name}': expected a rule object (the `rule` of a row of "
                         f"`advice --json`)")
     return data
+
+
+def _depth(value, level: int = 1) -> int:
+    """How deep lists and objects nest in ``value`` (a scalar is 0 deep); stops counting past
+    :data:`MAX_RULE_DEPTH`."""
+    if level > MAX_RULE_DEPTH or not isinstance(value, (dict, list)):
+        return level - 1 if not isinstance(value, (dict, list)) else level
+    items = value.values() if isinstance(value, dict) else value
+    return max([_depth(v, level + 1) for v in items], default=level)
 
 
 def load_rule(text: str, features, game: str = "") -> Rule:
@@ -59,10 +82,13 @@ def load_rule(text: str, features, game: str = "") -> Rule:
 def rule_from_data(data: dict, features, path: str, what: str = "") -> Rule:
     """A rule object (as read from the file ``path``) checked against the game's ``features``;
     ``what`` names the part of the file it came from in the error messages."""
-    where = f"rule file '{path}'" + (f", {what} rule" if what else "")
+    from analyzer.userfile import shown
+
+    where = f"rule file '{shown(path)}'" + (f", {what} rule" if what else "")
     if not isinstance(data, dict) or data.get("kind") not in ("threshold", "banded", "list"):
         raise UserError(f"{where}: expected a rule object with kind threshold, banded "
                         f"or list (the `rule` of a row of `advice --json`)")
+    _check_shape(data, where)
     try:
         rule = Rule.from_json(data)
     except (KeyError, TypeError, ValueError) as e:
@@ -70,6 +96,41 @@ def rule_from_data(data: dict, features, path: str, what: str = "") -> Rule:
                         f"{e})") from None
     _check(rule, set(features), where)
     return rule
+
+
+#: the JSON type of each field of a rule object, by kind (``number`` excludes true/false)
+SHAPES = {"threshold": {"feature": "name", "op": "name", "threshold": "number"},
+          "banded": {"feature": "name", "op": "name", "thresholds": "numbers",
+                     "band_feature": "name", "cuts": "numbers"},
+          "list": {"clauses": "clauses", "default_act": "bool"}}
+CLAUSE_SHAPE = {"feature": "name", "op": "name", "value": "number", "act": "bool"}
+
+
+def _check_shape(data: dict, where: str) -> None:
+    """Every field of the rule object has its JSON type (:data:`SHAPES`): a list or an object
+    where a name belongs, a string where a number or true/false belongs, are refused here."""
+    def fits(value, shape) -> bool:
+        if shape == "name":
+            return isinstance(value, str) and len(value) <= 100
+        if shape == "number":
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        if shape == "numbers":
+            return isinstance(value, list) and len(value) <= 16 and all(
+                fits(v, "number") for v in value)
+        if shape == "bool":
+            return isinstance(value, bool)
+        return isinstance(value, list) and len(value) <= 16 and all(
+            isinstance(c, dict) and all(k in c and fits(c[k], t) for k, t in
+                                        CLAUSE_SHAPE.items()) for c in value)
+
+    words = {"name": "a name (a string)", "number": "a number", "numbers": "a list of numbers",
+             "bool": "true or false", "clauses": "a list of clauses, each with feature, op, "
+                                                 "value (a number) and act (true or false)"}
+    for key, shape in SHAPES[data["kind"]].items():
+        if key not in data:
+            raise UserError(f"{where}: malformed {data['kind']} rule (missing '{key}')")
+        if not fits(data[key], shape):
+            raise UserError(f"{where}: '{key}' must be {words[shape]}")
 
 
 def _num(v) -> bool:

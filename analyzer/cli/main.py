@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import sys
 
-import typer
+from analyzer import startup as _startup
+
+if _startup.is_console_script():  # the `pushluck` script imports this module first
+    _startup.begin()
+
+import typer  # noqa: E402 - after the signal handler is in place
 from typer.core import TyperGroup
 
-from analyzer import interrupts
-from analyzer.errors import Interrupted, UserError, was_interrupted
+from analyzer import interrupts  # noqa: E402
+from analyzer.errors import Interrupted, IOFailure, UserError, was_interrupted  # noqa: E402
 
 try:  # Typer >= 0.20 vendors Click
     from typer._click import exceptions as _click_exc
@@ -189,12 +194,45 @@ def main(argv: list[str] | None = None) -> None:
     flush_notes(keep=False)
     watch()  # one stderr line if a kernel really compiles (never on a cache load)
     if argv is None:  # a real process (tests pass their arguments and keep pytest's handler)
-        interrupts.install()
+        _start_process()
     try:
-        _main(argv)
+        try:
+            _main(argv)
+        except IOFailure as exc:  # stdout failed while an error or the help was printed
+            sys.stderr.write(f"pushluck: error: {exc}\n")
+            sys.exit(1)
     except SystemExit as exc:
-        flush_notes(keep=exc.code in (0, 130, None))
+        flush_notes(keep=exc.code in (0, 130, 143, None))
+        if argv is None:
+            _flush_output(exc.code)
         raise
+
+
+def _start_process() -> None:
+    """The process-wide setup of a real `pushluck` run (:mod:`analyzer.startup`: signal
+    handlers, closed streams, guarded stdout, the environment Numba reads), then arm the
+    handler; a Ctrl-C or SIGTERM that came while Python was still importing ends it here."""
+    _startup.begin()
+    if interrupts.arm():
+        _stopped_with_nothing()
+
+
+def _flush_output(code) -> None:
+    """Flush stdout before the interpreter does: a full device or a closed pipe then ends in
+    one line and exit code 1 (0 for a reader that went away) instead of a traceback at exit."""
+    try:
+        sys.stdout.flush()
+    except IOFailure as exc:
+        sys.stderr.write(f"pushluck: error: {exc}\n")
+        if code in (0, None):
+            raise SystemExit(1) from None
+    except BrokenPipeError:
+        pass
+
+
+def _stopped_with_nothing() -> None:
+    sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: nothing finished\n")
+    _exit_interrupted()
 
 
 def _exit_interrupted() -> None:
@@ -204,13 +242,37 @@ def _exit_interrupted() -> None:
     interrupts.exit_interrupted()
 
 
+def _take_back(argv: list[str] | None) -> str:
+    """After a failed write: remove the files this command had written (an incomplete set),
+    except in a report or a target search, whose finished parts and rounds are complete
+    checkpoints (a part's manifest is written last) that a rerun resumes from. Returns the
+    words to add to the error line."""
+    from analyzer.output import WRITTEN
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["report"] or words[:1] == ["tune"] and "--target" in words:
+        return "; the finished parts are kept: rerun the same command to resume"
+    removed = 0
+    for p in WRITTEN:
+        try:
+            p.unlink()
+            removed += 1
+        except OSError:
+            pass
+    WRITTEN.clear()
+    return (f"; removed the {removed} file(s) this command had written (an incomplete set)"
+            if removed else "")
+
+
 def _main(argv: list[str] | None) -> None:
     from analyzer.examples import ExampleList
+    from analyzer.output import WRITTEN
 
-    command = typer.main.get_command(build_app())
-    bound_integers(command)
-    args = _bare_example(list(sys.argv[1:] if argv is None else argv))
+    WRITTEN.clear()
     try:
+        command = typer.main.get_command(build_app())  # a signal may land here too
+        bound_integers(command)
+        args = _bare_example(list(sys.argv[1:] if argv is None else argv))
         rv = command.main(args=args, prog_name="pushluck", standalone_mode=False)
     except ExampleList as exc:
         sys.stdout.write(f"{exc}\n")
@@ -230,11 +292,50 @@ def _main(argv: list[str] | None) -> None:
         sys.stderr.write(f"pushluck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt, Interrupted) as exc:
-        what = str(exc) if isinstance(exc, Interrupted) and str(exc) else "nothing finished"
-        sys.stderr.write(f"pushluck: interrupted: {what}\n")
+        if not (isinstance(exc, Interrupted) and str(exc)):
+            _stopped_with_nothing()
+        sys.stderr.write(f"pushluck: {interrupts.stopped_word()}: {exc}\n")
         _exit_interrupted()
     except BrokenPipeError:  # pragma: no cover
         sys.exit(0)
+    except IOFailure as exc:
+        sys.stderr.write(f"pushluck: error: {' '.join(str(exc).split())}{_take_back(argv)}\n")
+        sys.exit(1)
+    except OSError as exc:  # a path or a write the system refused where no check caught it
+        if interrupts.sigint_seen():
+            _stopped_with_nothing()
+        _os_error(exc, argv)
+    except Exception as exc:
+        # Ctrl-C landing inside a compiled kernel's call can surface as another exception
+        # ("SystemError: CPUDispatcher(...) returned a result with an exception set"): after a
+        # signal, any failure is the interrupt's
+        if interrupts.sigint_seen():
+            _stopped_with_nothing()
+        layer = _startup.threading_layer_failure(exc)
+        if layer is None:
+            raise
+        sys.stderr.write(f"pushluck: error: {layer}\n")
+        sys.exit(2)
+    if rv == 130 and interrupts.sigint_seen() and not was_interrupted():
+        # Typer turns a KeyboardInterrupt that escaped the command into a return value of 130:
+        # nothing was printed, so say why the command stopped
+        _stopped_with_nothing()
     if was_interrupted() or interrupts.sigint_seen():
         _exit_interrupted()
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _os_error(exc: OSError, argv: list[str] | None) -> None:
+    """One line for an OSError that reached the top: exit code 1 for a failed device or a full
+    disk (after taking back an incomplete set of files), 2 for a path the system refused (a
+    name too long, a loop of links, no permission)."""
+    from analyzer.output import IO_ERRNOS
+    from analyzer.userfile import shown
+
+    where = f" ({shown(exc.filename)})" if exc.filename else ""
+    reason = exc.strerror or str(exc)
+    if exc.errno in IO_ERRNOS:
+        sys.stderr.write(f"pushluck: error: {reason}{where}{_take_back(argv)}\n")
+        sys.exit(1)
+    sys.stderr.write(f"pushluck: error: {reason}{where}\n")
+    sys.exit(2)

@@ -14,8 +14,12 @@ from analyzer.errors import UserError
 from analyzer.games.canasta.rules import (JOKER, PER_SHARE, RED3, TWO, TYPE_NAMES, CanastaRules,
                                           check_supply, parse_cards)
 from analyzer.games.canasta.score import classify_meld
+from analyzer.typecheck import need_bool, need_table, need_text, need_text_or_texts
 
 NT = len(TYPE_NAMES)  # card types
+#: the largest score a position may state (in size): far above any game's target, and what the
+#: kernels' 64-bit counters hold with room to spare (10**30 overflowed them)
+SCORE_MAX = 10**6
 OBJECTIVES = ("own", "lead")
 
 
@@ -55,6 +59,12 @@ def check_objective(objective: str) -> None:
 
 def _player(d: dict, who: str, rules: CanastaRules, is_me: bool) -> Player:
     allowed = {"score", "hand", "hand_size", "melds", "red_threes", "kitty"}
+    need_table(d, who)
+    melds = d.get("melds", [])
+    if not isinstance(melds, list):
+        raise UserError(f"{who}: 'melds' must be a list of melds (each a list of cards)")
+    for m in melds:
+        need_text_or_texts(m, f"{who}: a meld")
     for k in d:
         if k not in allowed:
             raise UserError(f"unknown key '{k}' for {who} (known: {', '.join(sorted(allowed))})")
@@ -63,7 +73,7 @@ def _player(d: dict, who: str, rules: CanastaRules, is_me: bool) -> Player:
     mval = 0
     labels = []
     counts = [0] * NT
-    for m in d.get("melds", []):
+    for m in melds:
         parsed = parse_cards(m)
         meld = classify_meld([c for c, _ in parsed], rules, False, [lab for _, lab in parsed])
         if not meld.legal:
@@ -82,7 +92,7 @@ def _player(d: dict, who: str, rules: CanastaRules, is_me: bool) -> Player:
                      sum(1 for c in meld.cards if c == TWO)]
     hand = [0] * NT
     if is_me:
-        hp = parse_cards(d.get("hand", []))
+        hp = parse_cards(need_text_or_texts(d.get("hand", []), f"{who}: 'hand'"))
         if not hp:
             raise UserError("me: 'hand' must list your cards")
         for c, lab in hp:
@@ -97,14 +107,14 @@ def _player(d: dict, who: str, rules: CanastaRules, is_me: bool) -> Player:
         hsize = d.get("hand_size")
         if not isinstance(hsize, int) or isinstance(hsize, bool) or hsize < 1:
             raise UserError(f"{who}: 'hand_size' must be a positive integer")
-    kitty = str(d.get("kitty", "unpicked")).strip().lower()
+    kitty = need_text(d.get("kitty", "unpicked"), f"{who}: 'kitty'").strip().lower()
     if kitty not in ("picked", "unpicked"):
         raise UserError(f"{who}: 'kitty' must be \"picked\" or \"unpicked\"")
     score = d.get("score", 0)
     red = d.get("red_threes", 0)
-    for key, v in (("score", score), ("red_threes", red)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise UserError(f"{who}: '{key}' must be an integer")
+    for key, v, top in (("score", score, SCORE_MAX), ("red_threes", red, SCORE_MAX)):
+        if isinstance(v, bool) or not isinstance(v, int) or not -top <= v <= top:
+            raise UserError(f"{who}: '{key}' must be an integer of at most {top:,} in size")
     clean = can[0] + can[2] + can[3]  # red, wild, sevens: the kitty comes with the first
     if kitty == "unpicked" and clean > 0:
         raise UserError(f"{who}: owns a red, wild or sevens canasta, so the kitty was already "
@@ -122,7 +132,7 @@ def check_position(data: dict, rules: CanastaRules) -> Position:
     for k in data:
         if k not in ("phase", "stock", "me", "opponents", "pile", "rules"):
             raise UserError(f"unknown key '{k}' in the position file")
-    phase = str(data.get("phase", "draw")).strip().lower()
+    phase = need_text(data.get("phase", "draw"), "'phase'").strip().lower()
     if phase not in ("draw", "meld"):
         raise UserError("'phase' must be \"draw\" (take the pile or draw) or \"meld\" "
                         "(after drawing: go out or play on)")
@@ -137,11 +147,12 @@ def check_position(data: dict, rules: CanastaRules) -> Position:
                         f"(use --set players={P})")
     players = [_player(data["me"], "me", rules, True)]
     players += [_player(o, f"opponent {i + 1}", rules, False) for i, o in enumerate(opps)]
-    pile_d = data.get("pile", {})
-    pp = parse_cards(pile_d.get("cards", []))
-    frozen = pile_d.get("frozen", False)
-    if not isinstance(frozen, bool):
-        raise UserError("pile: 'frozen' must be true or false")
+    pile_d = need_table(data.get("pile", {}), "pile")
+    for k in pile_d:
+        if k not in ("cards", "frozen"):
+            raise UserError(f"unknown key '{k}' in [pile] (known: cards, frozen)")
+    pp = parse_cards(need_text_or_texts(pile_d.get("cards", []), "pile: 'cards'"))
+    frozen = need_bool(pile_d.get("frozen", False), "pile: 'frozen'")
     stock = data.get("stock")
     if isinstance(stock, bool) or not isinstance(stock, int) or stock < 0:
         raise UserError("'stock' must be the number of cards left in the stock (>= 0)")

@@ -363,7 +363,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
         raise UserError("give a position file (POSITION.toml; `gostop position --template` "
                         "prints one), --example NAME, or the capture piles (--piles 'P1;P2')")
     np_ = pos.pop("players", None)
-    r = _rules(rules_file, set_, int(np_) if np_ is not None else None)
+    r = _rules(rules_file, set_, np_)  # typed there: a string or a list is refused
     lineup = parse_seats(seats or "greedy", r.players)
     checked = check_position(pos, r)
     mp = parse_policy(policy) if policy is not None else lineup[checked.me]

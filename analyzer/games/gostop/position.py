@@ -15,6 +15,7 @@ from analyzer.errors import UserError
 from analyzer.games.gostop.rules import CardPool, GoStopRules, month_of
 from analyzer.games.gostop.score import score_cards
 from analyzer.seats import seat_number
+from analyzer.typecheck import need_text, need_text_or_texts
 
 KNOWN_KEYS = {"players", "me", "hand", "layout", "stacks", "piles", "go_counts", "last_go",
               "shaken", "bombs", "skip_tokens", "stock", "nagari"}
@@ -66,7 +67,8 @@ def _list(pos: dict, key: str, n: int, default, conv=int) -> list:
 
 def _int(x, key: str) -> int:
     """A position counter: an integer (a digit string from a flag is fine) in 0..LIMITS[key]."""
-    if isinstance(x, str) and x.strip().lstrip("-").isdigit() and len(x.strip()) <= 12:
+    if isinstance(x, str) and x.strip().lstrip("-").isascii() and \
+            x.strip().lstrip("-").isdigit() and len(x.strip()) <= 12:
         x = int(x.strip())
     if isinstance(x, bool) or not isinstance(x, int):
         raise UserError(f"position '{key}' must be an integer, got {x!r}")
@@ -80,25 +82,25 @@ def _months(text) -> list[int]:
     if isinstance(text, list):
         items = text
     else:
-        items = [x for x in re.split(r"[,\s]+", str(text).strip()) if x]
+        items = [x for x in re.split(r"[,\s]+", need_text(text, "shaken").strip()) if x]
     out = []
     for x in items:
-        try:
-            m = int(x)
-        except ValueError:
-            raise UserError(f"shaken month '{x}' is not a number 1-12") from None
+        if isinstance(x, bool) or not isinstance(x, (int, str)) or isinstance(x, str) and not (
+                x.strip().isascii() and x.strip().isdigit() and len(x.strip()) <= 2):
+            raise UserError(f"shaken month {x!r} is not a number 1-12")
+        m = int(x)
         if not 1 <= m <= 12:
             raise UserError(f"shaken month {m} is not in 1-12")
         out.append(m)
     return out
 
 
-def _as_list(v, n: int | None = None) -> list[str]:
+def _as_list(v, n: int | None = None, what: str = "cards") -> list[str]:
     if v is None:
         return [""] * n if n else []
-    if isinstance(v, str):
+    if isinstance(need_text_or_texts(v, what), str):
         return v.split(";") if (n or ";" in v) else [v]
-    return [str(x) for x in v]
+    return list(v)
 
 
 def check_position(pos: dict, rules: GoStopRules) -> Position:
@@ -112,10 +114,10 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     n = rules.players
     me = seat_number(pos.get("me", 1), "position 'me'", n)
     pool = CardPool(rules)
-    hand = pool.parse(pos.get("hand", ""), "hand")
-    layout = pool.parse(pos.get("layout", ""), "layout")
+    hand = pool.parse(need_text(pos.get("hand", ""), "hand"), "hand")
+    layout = pool.parse(need_text(pos.get("layout", ""), "layout"), "layout")
     stacks = []
-    for text in _as_list(pos.get("stacks")):
+    for text in _as_list(pos.get("stacks"), None, "stacks"):
         if not text.strip():
             continue
         creator = -1
@@ -126,7 +128,7 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
         if len(cards) != 3 or len({month_of(c) for c in cards}) != 1 or month_of(cards[0]) == 0:
             raise UserError(f"stack '{text}' must be exactly three cards of one month")
         stacks.append((cards, creator))
-    piles_text = _as_list(pos.get("piles"), n)
+    piles_text = _as_list(pos.get("piles"), n, "piles")
     if len(piles_text) != n:
         raise UserError(f"'piles' must give one capture pile per seat ({n}), separated by ';'")
     piles = [pool.parse(t, f"pile of seat {p + 1}") for p, t in enumerate(piles_text)]
@@ -151,7 +153,8 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     if shaken_raw is None:
         shaken = [[] for _ in range(n)]
     else:
-        items = shaken_raw.split(";") if isinstance(shaken_raw, str) else list(shaken_raw)
+        items = (shaken_raw.split(";") if isinstance(shaken_raw, str) else
+                 shaken_raw if isinstance(shaken_raw, list) else need_text(shaken_raw, "shaken"))
         if len(items) != n:
             raise UserError(f"'shaken' must give the shaken months of each seat ({n}), "
                             f"';'-separated")

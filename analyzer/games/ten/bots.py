@@ -45,30 +45,45 @@ RULE_CHOICES = {"reward": ("value", "numbers", "currency", "random"),
                 "band_by": ("none", "deck", "tokens"), "otherwise": ("draw", "stop")}
 
 
+def knob(default, low, high):
+    """A bot knob with its allowed range (inclusive), checked by :func:`parse_bot` whatever the
+    knob is called on the command line. Every number a bot loops over is bounded this way:
+    ``tokens_per_point`` 1e-10 made a bid search step through 10^10 gains (a game that never
+    ended and ignored Ctrl-C)."""
+    return dataclasses.field(default=default, metadata={"range": (low, high)})
+
+
+#: the largest value-model weight or bonus (points or tokens): far beyond any sensible setting,
+#: small enough that every sum of them stays exact in float64
+WEIGHT_MAX = 1000.0
+
+
 @dataclass(frozen=True)
 class Bot:
     name: str = "threshold"
-    stop_at: int = 7
-    after: int = 4
-    draw_chance: float = 0.5
-    card: float = 1.0
-    token: float = 0.25
-    bust: float = 3.0
-    opp: float = 0.0
+    stop_at: int = knob(7, -60, 60)
+    after: int = knob(4, 1, 200)
+    draw_chance: float = knob(0.5, 0.0, 1.0)
+    card: float = knob(1.0, 0.0, WEIGHT_MAX)
+    token: float = knob(0.25, 0.0, WEIGHT_MAX)
+    bust: float = knob(3.0, 0.0, WEIGHT_MAX)
+    opp: float = knob(0.0, 0.0, WEIGHT_MAX)
     reward: str = "value"
     bid: str = "value"
     buy: str = "value"
-    tokens_per_point: float = 3.0
-    card_bonus: float = 0.5
-    opp_weight: float = 0.0
-    min_gain: float = 0.0
+    #: at least 0.01: the bid search (kernels/ten/whole_decisions.py idle_gain) takes about
+    #: 1 / tokens_per_point steps
+    tokens_per_point: float = knob(3.0, 0.01, WEIGHT_MAX)
+    card_bonus: float = knob(0.5, 0.0, WEIGHT_MAX)
+    opp_weight: float = knob(0.0, 0.0, WEIGHT_MAX)
+    min_gain: float = knob(0.0, 0.0, WEIGHT_MAX)
     pay_with_cards: bool = False
-    rollouts: int = 16
+    rollouts: int = knob(16, 1, 1000)
     band_by: str = "none"
-    cut_1: int = 0
-    cut_2: int = 0
-    stop_at_2: int = 7
-    stop_at_3: int = 7
+    cut_1: int = knob(0, 0, 200)
+    cut_2: int = knob(0, 0, 200)
+    stop_at_2: int = knob(7, -60, 60)
+    stop_at_3: int = knob(7, -60, 60)
     if_1: str = ""
     then_1: str = ""
     if_2: str = ""
@@ -98,6 +113,10 @@ def _word(v) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
+#: The allowed range of every number knob, by :class:`Bot` field (declared with :func:`knob`).
+_RANGE = {f.name: f.metadata["range"] for f in dataclasses.fields(Bot) if "range" in f.metadata}
+
+
 def _field(knob: str) -> str:
     """The :class:`Bot` field of a knob (``stop-at`` → ``stop_at``)."""
     return knob.replace("-", "_")
@@ -119,24 +138,29 @@ def _family():
     value = ("card", "token", "bust", "opp")
     bands = ("band-by", "cut-1", "cut-2", "stop-at-2", "stop-at-3")
     table = tuple(k for i in (1, 2, 3) for k in (f"if-{i}", f"then-{i}")) + ("otherwise",)
-    knobs = [Knob("stop-at", "int", d.stop_at, "stop once T ≥ this", -60, 60),
-             Knob("after", "int", d.after, "stop once the tableau holds this many cards", 1, 200),
-             Knob("draw-chance", "float", d.draw_chance, "chance to draw", 0, 1),
-             *(Knob(k, "float", getattr(d, k), low=0) for k in value),
+
+    def num(k, kind, help_=""):  # a number knob, its range from the Bot field (knob())
+        low, high = _RANGE[_field(k)]
+        return Knob(k, kind, getattr(d, _field(k)), help_, low, high)
+
+    knobs = [num("stop-at", "int", "stop once T ≥ this"),
+             num("after", "int", "stop once the tableau holds this many cards"),
+             num("draw-chance", "float", "chance to draw"),
+             *(num(k, "float") for k in value),
              Knob("reward", "word", d.reward, words=RULE_CHOICES["reward"]),
              Knob("bid", "word", d.bid, words=RULE_CHOICES["bid"]),
              Knob("buy", "word", d.buy, words=RULE_CHOICES["buy"]),
-             Knob("tokens-per-point", "float", d.tokens_per_point, low=0),
-             Knob("card-bonus", "float", d.card_bonus, low=0),
-             Knob("opp-weight", "float", d.opp_weight, low=0),
-             Knob("min-gain", "float", d.min_gain, low=0),
+             num("tokens-per-point", "float"),
+             num("card-bonus", "float"),
+             num("opp-weight", "float"),
+             num("min-gain", "float"),
              Knob("pay-with-cards", "bool", d.pay_with_cards),
-             Knob("rollouts", "int", d.rollouts, low=1, high=1000),
+             num("rollouts", "int"),
              Knob("band-by", "word", d.band_by, words=RULE_CHOICES["band_by"]),
-             Knob("cut-1", "int", d.cut_1, low=0, high=200),
-             Knob("cut-2", "int", d.cut_2, low=0, high=200),
-             Knob("stop-at-2", "int", d.stop_at_2, low=-60, high=60),
-             Knob("stop-at-3", "int", d.stop_at_3, low=-60, high=60),
+             num("cut-1", "int"),
+             num("cut-2", "int"),
+             num("stop-at-2", "int"),
+             num("stop-at-3", "int"),
              *(Knob(f"if-{i}", "text", "", check=_clause) for i in (1, 2, 3)),
              *(Knob(f"then-{i}", "word", "", words=ACTS) for i in (1, 2, 3)),
              Knob("otherwise", "word", d.otherwise, words=ACTS)]
@@ -189,10 +213,13 @@ def plain_seats(text: str, players: int) -> list[Bot]:
 
 
 def _validate(t, b: Bot) -> None:
-    checks = [(b.tokens_per_point > 0, "tokens-per-point must be > 0"),
-              (-60 <= min(b.stop_at_2, b.stop_at_3) <= max(b.stop_at_2, b.stop_at_3) <= 60,
-               "stop-at-2 and stop-at-3 must be -60..60"),
-              (b.band_by == "none" or 1 <= b.cut_1 <= 200, "band-by needs cut-1 in 1..200"),
+    for f in dataclasses.fields(Bot):  # a Bot built directly (not parsed) is checked too
+        if "range" in f.metadata:
+            low, high = f.metadata["range"]
+            if not low <= getattr(b, f.name) <= high:
+                raise UserError(f"bot '{t}': {f.name.replace('_', '-')} must be "
+                                f"{low:g}..{high:g}, got {getattr(b, f.name):g}")
+    checks = [(b.band_by == "none" or 1 <= b.cut_1 <= 200, "band-by needs cut-1 in 1..200"),
               (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut-2 must be 0 (two bands) or "
                "above cut-1 (at most 200)")]
     for ok, msg in checks:

@@ -37,6 +37,7 @@ from analyzer.errors import UserError
 from analyzer.games.ten.rules import parse_cards
 from analyzer.seats import seat_number
 from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
+from analyzer.typecheck import need_table, need_text
 
 KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player", "phase",
         "wild"}
@@ -175,6 +176,7 @@ def load_position(path, rules, spec) -> Position:
     colls, toks, busts = [], [], []
     for q, pd in enumerate(plist):
         w = f"{where} player {q + 1}"
+        need_table(pd, f"{w}: [[player]]")
         for k in pd:
             if k not in PLAYER_KEYS:
                 raise UserError(f"{w}: unknown key '{k}' (known: collection, tokens, bust_tokens)")
@@ -207,7 +209,7 @@ def load_position(path, rules, spec) -> Position:
     if N - C >= rules.bust_at:
         raise UserError(f"the tableau has already busted: T = N − C = {N - C} ≥ {rules.bust_at}")
     out = _codes(data, "out", where)
-    phase = data.get("phase", "draw")
+    phase = need_text(data.get("phase", "draw"), f"{where}: 'phase'")
     if phase not in PHASES:
         raise UserError(f"{where}: 'phase' must be one of {', '.join(PHASES)} (got {phase!r})")
     wild = _codes(data, "wild", where)

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Sequence
 from analyzer.errors import UserError
 from analyzer.games.trash_pandas.score import CARD_NAMES, WHOLE_CARDS as CARDS
 from analyzer.seats import seat_number
+from analyzer.typecheck import need_bool, need_table, need_text, seat_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -158,15 +159,15 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int,
         held = parse_held(",".join(held_list) if held_list else "none")
     except UserError as exc:
         raise UserError(f"held: {exc}") from None
-    bonus = bool(data.get("bonus", False))
+    bonus = need_bool(data.get("bonus", False), "bonus")
     k = popcount(held)
     if not bonus and k >= 6:
         raise UserError("held: all six tokens resolve at once; ask about the bonus turn instead")
     if bonus and k >= bonus_cap:
         raise UserError(f"held: a bonus turn stops at {bonus_cap} tokens, {k} are held")
     rolled = -1
-    if data.get("rolled"):
-        name = str(data["rolled"]).strip().lower()
+    if data.get("rolled", "") != "":
+        name = need_text(data["rolled"], "rolled").strip().lower()
         if name not in TOKEN_INDEX:
             raise UserError(f"rolled: unknown token '{data['rolled']}'")
         rolled = TOKEN_INDEX[name]
@@ -175,7 +176,7 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int,
     if any(g > h for g, h in zip(gained, hand)):
         raise UserError("gained: more cards of a type than my hand holds")
     discard = _counts(data.get("discard"), "discard")
-    seats = data.get("seat", {}) or {}
+    seats = data.get("seat", {})
     if not isinstance(seats, dict):
         raise UserError("seat must be tables [seat.1], [seat.2], ...")
     stash_rows, up_rows = [], []
@@ -183,11 +184,13 @@ def check_position(data: dict, copies: Sequence[int], bonus_cap: int,
     opp_down = [0] * 4
     known = _plus(hand, discard)
     for key in seats:
-        if not str(key).isdigit() or not 1 <= int(key) <= players:
+        number = seat_key(key)
+        if number is None or not 1 <= number <= players or str(number) != key:
             raise UserError(f"seat.{key}: seats are numbered 1..{players}")
+        need_table(seats[key], f"seat.{key}")
     for q in range(players):
         part = f"seat.{q + 1}"
-        s = seats.get(str(q + 1), {}) or {}
+        s = seats.get(str(q + 1), {})
         up = _counts(s.get("face_up"), part + ".face_up")
         if q == me:
             extra = set(s) - {"stash", "face_up"}
