@@ -72,7 +72,7 @@ def ten_position(tmp_path, me):
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.rules import build_rules
 
-    text = (DATA / "ten_position_example.toml").read_text().replace("me = 0", f"me = {seat(me)}")
+    text = (DATA / "ten_position_example.toml").read_text().replace("me = 1", f"me = {me + 1}")
     path = tmp_path / f"pos{me}.toml"
     path.write_text(text)
     rules, deck = build_rules(TenRules), load_deck(None)
@@ -89,7 +89,7 @@ def test_ten_every_seat_reads_its_own_win_share_of_the_same_games(tmp_path):
         assert pos.me == me and pos.active == 0
         out = decide(pos, rules, deck, parse_seats("threshold", 4),
                      RunSpec(128, 12, progress=False))
-        assert out["me"] == me and out["active"] == 0
+        assert out["me"] == me + 1 and out["active"] == 1  # seats from 1 in the output
         runs.append(out)
     choices = list(runs[0]["p_win"])
     assert choices == ["draw", "numbers", "currency"]

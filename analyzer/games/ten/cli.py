@@ -366,7 +366,7 @@ def score(collection: Annotated[str, typer.Option(
     """End-of-game score: each colour's longest run, wilds assigned to maximise the total.
 
     1 point per card of a colour's single longest run of consecutive values, 10 for a complete
-    1–9 run. Each wild fills one slot (colour wild: its colour; number wild: its value; full
+    1–9 run (an assumption: --set full_run_points=N changes it). Each wild fills one slot (colour wild: its colour; number wild: its value; full
     wild: anything); the best assignment is found exactly and shown.
 
     Examples:
@@ -382,7 +382,7 @@ def score(collection: Annotated[str, typer.Option(
     r, spec = _setup(rules_file, set_, deck)
     cards = parse_cards(collection, "--collection list")
     check_copies(cards, deck_counts(r, spec, 5), "--collection")
-    res = {"game": "ten", **score_collection(cards), "exact": True}
+    res = {"game": "ten", **score_collection(cards, r.full_run_points), "exact": True}
 
     def render():
         lines = [f"Ten score (exact): {res['score']} points from {res['cards']} cards"]
