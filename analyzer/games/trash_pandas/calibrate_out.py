@@ -54,7 +54,9 @@ def render(out: dict) -> str:
 
 
 def _signed(s) -> str:
-    return (f"{s.estimate:+.4f} ± {s.se:.4f} [{s.ci_low:+.4f}, {s.ci_high:+.4f}]")
+    from analyzer.calibration import signed
+
+    return signed(s)
 
 
 def bias_rows(out: dict) -> list[dict]:
@@ -79,34 +81,10 @@ def reliability_rows(out: dict) -> list[dict]:
 
 def reliability_chart(out: dict, base) -> list[Path]:
     """Mean true against mean predicted chance of winning per bin (module doc)."""
-    from analyzer.charts import new_figure, save_figure
+    from analyzer.calibration import reliability_chart as chart
 
-    fig, ax = new_figure(6.5, 6)
-    ax.plot([0, 1], [0, 1], color="black", linewidth=1, linestyle="--", label="perfect")
-    for k, name in enumerate(out["choices"]):
-        dots = [(r[f"pred_{name}"], r[f"true_{name}"]) for r in out["rows"]]
-        ax.scatter([x for x, _ in dots], [y for _, y in dots], s=6, alpha=0.15,
-                   color=f"C{k}", linewidths=0)
-        bins = [r for r in out["reliability"] if r["choice"] == name]
-        xs = [r["predicted"] for r in bins]
-        ys = [r["true"].estimate for r in bins]
-        err = [[y - r["true"].ci_low for y, r in zip(ys, bins)],
-               [r["true"].ci_high - y for y, r in zip(ys, bins)]]
-        b = out["choices"][name]["bias"]
-        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=f"C{k}",
-                    label=f"{name}: bias {b.estimate:+.3f} [{b.ci_low:+.3f}, {b.ci_high:+.3f}]")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("predicted chance of winning (decide, with the belief)")
-    ax.set_ylabel("true chance of winning (from the real hidden cards)")
-    ax.set_title(f"Trash Pandas calibrate, {out['players']} players, "
-                 f"≤ {out['max_cards_left']} cards left")
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    fig.text(0.01, -0.02, f"{out['positions']:,} positions, {out['playouts']:,} playouts per "
-             f"choice, seed {out['seed']}; bins of 0.1 (points: mean per bin, whiskers 95% "
-             "intervals of the mean true value; dots: positions).", fontsize=7, ha="left",
-             va="top", color="dimgrey")
-    return save_figure(fig, base)
+    return chart(out, base, f"Trash Pandas calibrate, {out['players']} players, "
+                 f"≤ {out['max_cards_left']} cards left", list(out["choices"]))
 
 
 def write_files(out: dict, out_dir, chart: bool) -> list[Path]:
