@@ -234,11 +234,15 @@ def _int(data, key, default, lo, hi, where):
 
 def load_position(path, rules, spec) -> Position:
     """Read and check a position file (module doc)."""
-    from analyzer.games.ten.rules import deck_counts
     from analyzer.rules import load_toml
 
-    data = load_toml(path)
-    where = str(path)
+    return check_position(load_toml(path), str(path), rules, spec)
+
+
+def check_position(data: dict, where: str, rules, spec) -> Position:
+    """Check a position given as the file's data (module doc; ``where`` names it in errors)."""
+    from analyzer.games.ten.rules import deck_counts
+
     for k in data:
         if k not in KEYS:
             raise UserError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(KEYS))})")
@@ -332,4 +336,4 @@ def load_position(path, rules, spec) -> Position:
 
 
 __all__ = ["CODES", "Auction", "Position", "State", "auction_state", "build_state",
-           "load_position", "scripted_game"]
+           "check_position", "load_position", "scripted_game"]
