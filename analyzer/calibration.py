@@ -116,12 +116,30 @@ def part(rows: list[dict], kind: str, bar: float) -> dict:
             "true": mean_stat([r[f"true_{kind}"] for r in rows]), **bias_of(rows, kind, bar)}
 
 
+def run_meta(game: str, seed: int, players: int, max_left: int, playouts: int, requested: int,
+             rules, unit: str, bots, belief: dict, interrupted: bool, finished: int) -> dict:
+    """What a calibrate run was (the head of its JSON), noting a Ctrl-C on stderr (with the
+    ``finished`` positions kept)."""
+    from analyzer.errors import mark_interrupted
+    from analyzer.output import note
+    from analyzer.rules import rules_to_dict
+
+    if interrupted:
+        mark_interrupted()
+        note(f"interrupted: keeping the {finished:,} finished positions")
+    return {"game": game, "exact": False, "seed": seed, "players": players,
+            "max_cards_left": max_left, "playouts": playouts, "requested": requested,
+            "rules": rules_to_dict(rules), "unit": unit,
+            "seats": [{"seat": i + 1, "bot": b.label} for i, b in enumerate(bots)],
+            "belief": belief, "interrupted": interrupted}
+
+
 def run_positions(name: str, n: int, positions, value, progress: bool | None = None
                   ) -> tuple[list[dict], bool]:
     """Value the first ``n`` positions of the iterator ``positions`` with ``value(j, position)``
     (a row), one after another with a progress bar; returns the rows and whether a Ctrl-C cut
-    the run short (the finished positions are kept; none finished: the one-line Interrupted
-    error)."""
+    the run short (the finished positions are kept; fewer than two finished: the one-line
+    Interrupted error)."""
     from analyzer.errors import Interrupted
     from analyzer.interrupts import sigint_seen
     from analyzer.runner import Progress
@@ -141,8 +159,8 @@ def run_positions(name: str, n: int, positions, value, progress: bool | None = N
         interrupted = True
     finally:
         bar.close()
-    if interrupted and not rows:
-        raise Interrupted("no position had finished")
+    if interrupted and len(rows) < 2:  # a bias needs the spread of two positions at least
+        raise Interrupted(f"{'no position' if not rows else 'one position only'} had finished")
     return rows, interrupted
 
 

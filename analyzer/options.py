@@ -84,6 +84,14 @@ def trials_or_default(n: int | None, precision: float | None, default: int) -> i
 DECIDE_PLAYOUTS = 4_000
 DecideTrialsOpt = trials("playouts per choice", DECIDE_PLAYOUTS)
 
+#: `calibrate`'s options shared by every game that has it
+MaxLeftOpt = Annotated[int, typer.Option(
+    "--max-cards-left", min=0, max=200, metavar="N",
+    help="Freeze only decisions taken with at most N cards left in the draw pile.")]
+CalibratePlayoutsOpt = Annotated[int, typer.Option(
+    "--playouts", min=2, max=1_000_000, metavar="N",
+    help="Playouts per choice for each position, for the prediction and for the truth.")]
+
 PositionArg = Annotated[Optional[str], typer.Argument(
     metavar="POSITION.toml", show_default=False,
     help="The position file (`position --template` prints a commented one; or --example NAME).")]
