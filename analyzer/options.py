@@ -84,7 +84,13 @@ def trials_or_default(n: int | None, precision: float | None, default: int) -> i
 DECIDE_PLAYOUTS = 4_000
 DecideTrialsOpt = trials("playouts per choice", DECIDE_PLAYOUTS)
 
-#: `calibrate`'s options shared by every game that has it
+
+def calibrate_trials(default: int):
+    """`calibrate`'s ``-n`` (every game that has it, as the two options below): positions,
+    each valued by ``--playouts`` playouts per choice."""
+    return trials("positions", default, False, ", each valued by --playouts playouts per choice")
+
+
 MaxLeftOpt = Annotated[int, typer.Option(
     "--max-cards-left", min=0, max=200, metavar="N",
     help="Freeze only decisions taken with at most N cards left in the draw pile.")]

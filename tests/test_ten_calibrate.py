@@ -199,3 +199,30 @@ def test_out_and_chart_write_the_tables_and_chart_only_under_out(tmp_path, capsy
                             for e in ("csv", "md")] + ["ten_calibrate_reliability.png",
                                                        "ten_calibrate_reliability.svg"])
     assert [p.name for p in tmp_path.iterdir()] == ["cal"]
+
+
+def test_ctrl_c_keeps_the_finished_positions_and_exits_130():
+    import contextlib
+    import os
+    import signal
+    import time
+
+    from tests.test_interrupts import _read_until, _start_on_a_terminal
+
+    proc, master = _start_on_a_terminal(["ten", "calibrate", "--players", "2", "-n", "50000",
+                                         "--playouts", "32", "--seed", "3", "--json",
+                                         "--progress"])
+    with contextlib.ExitStack() as cleanup:  # never leave a run of 50,000 positions behind
+        cleanup.callback(os.close, master)
+        cleanup.callback(lambda: proc.poll() is None and proc.kill())
+        seen = _read_until(master, b"/50000", timeout=400)  # the bar's "done/total"
+        assert b"/50000" in seen, seen[-500:]
+        time.sleep(2.0)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    assert proc.returncode == 130, err[-500:]
+    res = json.loads(out)
+    assert res["interrupted"] is True and 2 <= res["positions"] == len(res["rows"]) < 50000
+    assert res["choices"]["draw"]["bias"]["n"] == res["positions"]
+    assert b"Traceback" not in err and b"finished positions" in err

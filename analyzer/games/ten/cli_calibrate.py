@@ -6,15 +6,15 @@ from typing import Annotated
 import typer
 
 from analyzer.games.ten.cli_whole import STRONGEST_BOT, DeckOpt, SeatsOpt
-from analyzer.options import (CalibratePlayoutsOpt as PlayoutsOpt, ChartOpt, JsonOpt,
-                              MaxLeftOpt, OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt, trials)
+from analyzer.options import (CalibratePlayoutsOpt as PlayoutsOpt, ChartOpt, JsonOpt, MaxLeftOpt,
+                              OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt, calibrate_trials)
 
 DEFAULT_POSITIONS = 100
 DEFAULT_PLAYOUTS = 200
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=5, help="Players (2-5).")]
 
 
-def calibrate(players: PlayersOpt = 3, n: trials("positions", DEFAULT_POSITIONS, False) =
+def calibrate(players: PlayersOpt = 3, n: calibrate_trials(DEFAULT_POSITIONS) =
               DEFAULT_POSITIONS, max_cards_left: MaxLeftOpt = 10,
               playouts: PlayoutsOpt = DEFAULT_PLAYOUTS, seats: SeatsOpt = None,
               deck: DeckOpt = None, seed: SeedOpt = None, progress: ProgressOpt = None,

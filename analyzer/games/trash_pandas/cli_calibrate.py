@@ -5,8 +5,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import (CalibratePlayoutsOpt as PlayoutsOpt, ChartOpt, JsonOpt,
-                              MaxLeftOpt, OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt, trials)
+from analyzer.options import (CalibratePlayoutsOpt as PlayoutsOpt, ChartOpt, JsonOpt, MaxLeftOpt,
+                              OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt, calibrate_trials)
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
 SeatsOpt = Annotated[Optional[str], typer.Option(
@@ -21,7 +21,7 @@ BeliefOpt = Annotated[str, typer.Option(
     "rule alone), uniform (every split equally likely).")]
 
 
-def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
+def calibrate(players: PlayersOpt = 3, n: calibrate_trials(200) = 200,
               max_cards_left: MaxLeftOpt = 10, playouts: PlayoutsOpt = 2000,
               seats: SeatsOpt = None, belief: BeliefOpt = "model", seed: SeedOpt = None,
               progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
