@@ -164,10 +164,11 @@ def run_positions(name: str, n: int, positions, value, progress: bool | None = N
     return rows, interrupted
 
 
-def reliability_chart(out: dict, base, title: str, names) -> list:
+def reliability_chart(out: dict, base, title: str, names,
+                      truth: str = "true chance of winning (from the real hidden cards)") -> list:
     """Mean true against mean predicted chance of winning per bin, for each quantity in
     ``names`` in its colour, every position as a faint dot, against the diagonal (PNG and SVG,
-    fixed metadata)."""
+    fixed metadata); ``truth`` labels the vertical axis."""
     from analyzer.charts import new_figure, save_figure
 
     fig, ax = new_figure(6.5, 6)
@@ -187,7 +188,7 @@ def reliability_chart(out: dict, base, title: str, names) -> list:
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("predicted chance of winning (decide, with the belief)")
-    ax.set_ylabel("true chance of winning (from the real hidden cards)")
+    ax.set_ylabel(truth)
     ax.set_title(title)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     fig.text(0.01, -0.02, f"{out['positions']:,} positions, {out['playouts']:,} playouts per "

@@ -39,9 +39,11 @@ def header(title: str, out: dict, belief: str) -> list[str]:
             f"  {out['unit']}; bias = predicted − true, mean over positions ± SE [95% interval]"]
 
 
-def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS) -> list[str]:
+def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS,
+                verdict: list[str] | None = None) -> list[str]:
     """The bias table, the noise line (``noise_words``: what the expected variance is and what
-    is left beyond it), the verdict and the reliability table (text lines)."""
+    is left beyond it), the verdict (``verdict``'s lines, else whether every bar is shown) and
+    the reliability table (text lines)."""
     from analyzer.calibration import signed
     from analyzer.output import table
 
@@ -54,7 +56,8 @@ def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS) -> li
         f"{100 * m[k]['noise_share']:.0f}% ({k})" for k in m) + " of the spread of predicted − "
         f"true; {noise_words[1]}: " + ", ".join(
         f"{m[k]['rmse_belief']:.3f} ({k})" for k in m) + " (root mean square)")
-    lines.append("  " + ("every bar is shown" if out["meets_bars"] else "not every bar is shown"))
+    lines += verdict or ["  " + ("every bar is shown" if out["meets_bars"] else
+                                 "not every bar is shown")]
     lines.append("")
     lines.append("  reliability (bins of predicted chance of winning): positions, mean predicted, "
                  "mean true [95% interval]")
@@ -89,7 +92,7 @@ def reliability_rows(out: dict) -> list[dict]:
 
 
 def write_files(out: dict, out_dir, chart: bool, prefix: str, labels: dict,
-                chart_title: str) -> list[Path]:
+                chart_title: str, **chart_words) -> list[Path]:
     """The tables (and with ``chart`` the reliability chart) into ``out_dir`` (module doc)."""
     import pandas as pd
 
@@ -104,7 +107,7 @@ def write_files(out: dict, out_dir, chart: bool, prefix: str, labels: dict,
                          float_digits=6)
     if chart:
         files += reliability_chart(out, out_dir / f"{prefix}_reliability", chart_title,
-                                   list(out["choices"]))
+                                   list(out["choices"]), **chart_words)
     return files
 
 

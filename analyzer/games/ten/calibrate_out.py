@@ -25,8 +25,8 @@ def render(out: dict) -> str:
                   "order")
     if out.get("deck_removals"):
         head.append("  note: " + out["deck_removals"]["note"])
-    body = render_body(out, LABELS, NOISE_WORDS)
-    return "\n".join(fit(head) + body + fit(["  " + out["conclusion"]]))
+    return "\n".join(fit(head) + render_body(out, LABELS, NOISE_WORDS,
+                                             fit(["  " + out["conclusion"]])))
 
 
 def write_files(out: dict, out_dir, chart: bool) -> list[Path]:
@@ -34,7 +34,8 @@ def write_files(out: dict, out_dir, chart: bool) -> list[Path]:
     from analyzer.calibration_out import write_files as write
 
     return write(out, out_dir, chart, PREFIX, LABELS,
-                 f"Ten calibrate, {out['players']} players, ≤ {out['max_cards_left']} cards left")
+                 f"Ten calibrate, {out['players']} players, ≤ {out['max_cards_left']} cards left",
+                 truth="realised share of the win (the game's real pile order)")
 
 
 def publish(out: dict, out_dir, chart: bool, as_json: bool) -> None:
