@@ -84,6 +84,20 @@ def trials_or_default(n: int | None, precision: float | None, default: int) -> i
 DECIDE_PLAYOUTS = 4_000
 DecideTrialsOpt = trials("playouts per choice", DECIDE_PLAYOUTS)
 
+
+def calibrate_trials(default: int):
+    """`calibrate`'s ``-n`` (every game that has it, as the two options below): positions,
+    each valued by ``--playouts`` playouts per choice."""
+    return trials("positions", default, False, ", each valued by --playouts playouts per choice")
+
+
+MaxLeftOpt = Annotated[int, typer.Option(
+    "--max-cards-left", min=0, max=200, metavar="N",
+    help="Freeze only decisions taken with at most N cards left in the draw pile.")]
+CalibratePlayoutsOpt = Annotated[int, typer.Option(
+    "--playouts", min=2, max=1_000_000, metavar="N",
+    help="Playouts per choice for each position, for the prediction and for the truth.")]
+
 PositionArg = Annotated[Optional[str], typer.Argument(
     metavar="POSITION.toml", show_default=False,
     help="The position file (`position --template` prints a commented one; or --example NAME).")]

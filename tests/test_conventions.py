@@ -133,12 +133,18 @@ def test_a_ten_position_without_me_reports_the_active_seat(tmp_path):
     text = (SHIPPED / "ten_position_auction_example.toml").read_text()
     assert "me = 1\n" in text and "active = 3\n" in text
     pos = tmp_path / "p.toml"
-    pos.write_text(text.replace("me = 1\n", "").replace('phase = "auction"\nwild = "r#"\n', "")
-                   .replace('"g7,$1"', '"g7"'))
+    no_me = "\n".join(x for x in text.split("\n") if not x.startswith("me ="))
+    pos.write_text("\n".join(x for x in no_me.split("\n") if not x.startswith("bids ="))
+                   .replace('phase = "auction"\nwild = "r#"\n', "").replace('"g7,$1"', '"g7"'))
     code, out, err = _run("ten", "decide", str(pos), "-n", "4", "--seed", "1", "--json")
     assert code == 0, err
     got = json.loads(out)
-    assert (got["me"], got["active"]) == (3, 3)
+    assert (got["me"], got["active"], got["deciding"]) == (3, 3, 3)
+    # in an auction without me, me is the seat to bid (seat 1, after seat 4's bid), not seat 3
+    pos.write_text(no_me)
+    code, out, err = _run("ten", "decide", str(pos), "-n", "4", "--seed", "1", "--json")
+    got = json.loads(out)
+    assert (got["me"], got["active"], got["deciding"]) == (1, 3, 1), err
 
 
 def test_pig_decide_is_the_declared_exception():

@@ -396,8 +396,8 @@ def test_ten_lineup_statistics_per_seat_and_per_game():
     sums = ten_sums(GAMES_A, GAMES_B)
     a = lineup_stats(sums, 0, 2, 2)
     assert a["n"] == 4
-    for q in range(2):
-        same(a["seats"][q]["win_rate"], [g.get(f"win_{q}", 0) for g in GAMES_A])
+    for q in range(2):  # a win rate is a mean of win shares: Wilson at that mean
+        same_prop(a["seats"][q]["win_rate"], sum(g.get(f"win_{q}", 0) for g in GAMES_A), 4)
         same(a["seats"][q]["score"], [g.get(f"score_{q}", 0) for g in GAMES_A])
     same(a["turns"], [g["turns"] for g in GAMES_A])
     same(a["auctions"], [g["auctions"] for g in GAMES_A])
@@ -405,7 +405,10 @@ def test_ten_lineup_statistics_per_seat_and_per_game():
     same_prop(a["first_turn_bust"], 1, 4)
     b = lineup_stats(sums, 1, 2, 2)
     same(b["seats"][1]["score"], [g["score_1"] for g in GAMES_B])
-    same(b["seats"][0]["win_rate"], [g.get("win_0", 0) for g in GAMES_B])
+    same_prop(b["seats"][0]["win_rate"], 2, 4)
+    # a shared win (2.5 wins of 4 for seat 1 of A): the Wilson bounds at p = 0.625
+    lo, hi = wilson_by_hand(2.5, 4)
+    assert 0 < lo < 0.625 < hi < 1 and a["seats"][0]["win_rate"].ci_low == pytest.approx(lo)
 
 
 def test_ten_price_per_auction_is_a_ratio_over_games_with_the_delta_method_se():
@@ -432,7 +435,7 @@ def test_ten_paired_differences_are_a_minus_b_per_seat():
     from analyzer.games.ten.whole import paired_stats
 
     rows = paired_stats(ten_sums(GAMES_A, GAMES_B), 1, 2, 2)
-    assert [r["seat"] for r in rows] == [0, 1]
+    assert [r["seat"] for r in rows] == [1, 2]  # seats from 1
     for q in range(2):
         same(rows[q]["win_rate"], [a.get(f"win_{q}", 0) - b.get(f"win_{q}", 0)
                                    for a, b in zip(GAMES_A, GAMES_B)])
@@ -442,11 +445,17 @@ def test_ten_paired_differences_are_a_minus_b_per_seat():
     assert rows[0]["win_rate"].estimate == pytest.approx((2.5 - 2) / 4)
 
 
-# ---- Ten decide: the verdict between two choices that are not the first ------------------------------
+# ---- Ten decide: the best of several choices, picked with a simultaneous interval ----------------
+
+#: z of the best-of-3 comparisons, Bonferroni over 2 two-sided: Φ⁻¹(1 − 0.05/4), written out
+Z3 = 2.2414027276049464
+
 
 def ten_decide(per_trial):
     """Ten decide on the shipped draw position (choices draw, numbers, currency) with planted
-    playouts: ``per_trial`` lists seat me's win share after each choice, per playout."""
+    playouts: ``per_trial`` lists seat me's win share after each choice, per playout; the sums
+    laid out as ``position_blocks`` writes them (offsets from the kernel's loop: Σw_k for k = 0,
+    1, 2, then Σw_i·w_j for (i, j) = (0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))."""
     from pathlib import Path
 
     from analyzer.games.ten.lineup import parse_seats
@@ -457,50 +466,48 @@ def ten_decide(per_trial):
 
     rules, deck = build_rules(TenRules), load_deck(None)
     pos = load_position(str(Path("analyzer/data/ten_position_example.toml")), rules, deck)
-    s = np.zeros(2 * 3 + 2 * 2)
+    s = np.zeros(3 + 6)
     for w in per_trial:
-        for k in range(3):
-            s[2 * k] += w[k]
-            s[2 * k + 1] += w[k] ** 2
-        for k in (1, 2):
-            d = w[0] - w[k]
-            s[6 + 2 * (k - 1)] += d
-            s[6 + 2 * (k - 1) + 1] += d * d
+        s[:3] += w
+        s[3:] += (w[0] * w[0], w[0] * w[1], w[0] * w[2], w[1] * w[1], w[1] * w[2], w[2] * w[2])
     spec = Planted(len(per_trial), 2, progress=False, sums=tuple(s))
     return decide(pos, rules, deck, parse_seats("threshold", 4), spec)
 
 
-def test_ten_decide_compares_two_later_choices_through_the_first_with_the_right_sign():
-    # numbers wins most, currency next, drawing least: the verdict is numbers over currency,
-    # whose difference (numbers − currency) is formed from the two paired differences with draw
+def test_ten_decide_compares_the_best_choice_with_every_other_on_the_same_playouts():
+    # numbers wins most, currency next, drawing least: numbers − currency is the closest call,
+    # read from the sums of the pair itself (not through the first choice)
     trials = [(0, 1, 1), (0, 1, 0), (1, 1, 1), (0, 1, 0), (0, 1, 1), (0, 0, 0), (0, 1, 1),
               (0, 1, 0)]
     out = ten_decide(trials)
     for k, c in enumerate(("draw", "numbers", "currency")):
-        same(out["p_win"][c], [t[k] for t in trials])
+        same_prop(out["p_win"][c], sum(t[k] for t in trials), 8)
     same(out["differences"]["draw − numbers"], [t[0] - t[1] for t in trials])
     same(out["differences"]["draw − currency"], [t[0] - t[2] for t in trials])
-    # numbers − currency = 7/8 − 4/8; its SE, taken conservatively as independent:
-    # sqrt(se(draw − numbers)² + se(draw − currency)²)
-    _m1, se1, *_ = by_hand([t[0] - t[1] for t in trials])
-    _m2, se2, *_ = by_hand([t[0] - t[2] for t in trials])
-    est, se = 3 / 8, math.sqrt(se1 ** 2 + se2 ** 2)
-    assert est - 1.96 * se < 0  # too wide: too close to call
+    sel = out["selection"]
+    assert sel["best"] == "numbers" and sel["z"] == pytest.approx(Z3, rel=1e-12)
+    m, se, _lo, _hi = by_hand([t[1] - t[2] for t in trials])
+    d = sel["vs"]["currency"]
+    assert (d.estimate, d.se) == pytest.approx((m, se)) and m == 3 / 8
+    assert (d.ci_low, d.ci_high) == pytest.approx((m - Z3 * se, m + Z3 * se))
+    assert m - Z * se > 0 > m - Z3 * se  # separated at 1.96, not at the simultaneous z
     assert out["recommendation"] == "too close to call at n = 8"
-    assert out["margin"].startswith("numbers − currency = 0.3750 ± ")
+    assert out["margin"].startswith("best of 3: numbers − currency = 0.3750 ± ")
+    assert sel["too_close"] == ["currency"] and not sel["separated"]
     # a clearer case with more playouts: numbers
     clear = [(0, 1, 0), (0, 1, 0), (0, 1, 1), (0, 1, 0)] * 8
     out = ten_decide(clear)
-    assert out["recommendation"] == "numbers"
-    assert out["margin"].startswith("numbers − currency = 0.7500 ± ")
+    assert out["recommendation"] == "numbers" and out["selection"]["separated"]
+    assert out["margin"].startswith("best of 3: numbers − currency = 0.7500 ± ")
 
 
-def test_ten_decide_when_the_first_choice_is_second_the_margin_is_reflected():
-    # currency 1 > draw 1/2 > numbers 0: the paired difference draw − currency, turned round
+def test_ten_decide_when_the_first_choice_is_second_the_margin_is_best_minus_it():
+    # currency 1 > draw 1/2 > numbers 0: currency − draw from the pair's own sums
     clear = [(1, 0, 1), (0, 0, 1), (1, 0, 1), (0, 0, 1)] * 8
     out = ten_decide(clear)
     assert out["recommendation"] == "currency"
     m, se, _lo, _hi = by_hand([t[2] - t[0] for t in clear])
     assert m == 0.5
-    assert out["margin"] == (f"currency − draw = {m:.4f} ± {se:.4f} "
-                             f"[{m - Z * se:.4f}, {m + Z * se:.4f}]")
+    assert out["margin"] == (f"best of 3: currency − draw = {m:.4f} ± {se:.4f} "
+                             f"[{m - Z3 * se:.4f}, {m + Z3 * se:.4f}], simultaneous 95% with "
+                             f"z = {Z3:.3f}")

@@ -61,7 +61,14 @@ def test_decide_example_position():
     ('phase = "auction"\nwild = "r5"', "r1", 4, "needs 'wild'"),
     ('wild = "r#"', "r1", 4, "only for phase"),
     ('phase = "bid"', "r1", 4, "'phase' must be one of"),
-    ('phase = "auction"\nwild = "**"\nout = "**"', "r1", 4, "'**' is listed 2 times"),
+    ('phase = "auction"\nwild = "**"\nout = "**"\nbids = []', "r1", 4,
+     "'**' is listed 2 times"),
+    ('phase = "auction"\nwild = "r#"', "r1", 4, "needs 'bids'"),
+    ('phase = "auction"\nwild = "r#"\nbids = [0, 0]', "r1", 4, "at most 1 come before"),
+    ('phase = "auction"\nwild = "r#"\nbids = [7]', "r1", 4, "seat 2 bid 7 but can pay only 6"),
+    ('phase = "auction"\nwild = "r#"\nbids = [-1]', "r1", 4, "a bid is ≥ 1"),
+    ('phase = "auction"\nwild = "r#"\nbids = ["2"]', "r1", 4, "list of integers"),
+    ("bids = []", "r1", 4, "'bids' is only for phase"),
     ("active = 0", "r1", 4, "'active' = 0: seats count from 1"),
     ("me = 3", "r1", 4, "'me' = 3: seats are 1..2"),
 ])
@@ -86,7 +93,7 @@ def test_busted_tableau_and_bad_bot_are_refused(tmp_path):
 
 @pytest.mark.parametrize("name,first,some", [
     ("ten_position_buy_example.toml", "no buy", {"buy g2", "buy r6"}),
-    ("ten_position_auction_example.toml", "pass", {"bid 1", "bid 15"}),
+    ("ten_position_auction_example.toml", "pass", {"bid 3", "bid 16"}),
 ])
 def test_decide_buy_and_auction_positions(name, first, some):
     r = _run("decide", str(EXAMPLE.parent / name), "-n", "100", "--seed", "2", "--json")

@@ -174,9 +174,10 @@ def test_forced_bid_wins_the_auction_and_the_turn_goes_on():
     assert g["record"]["auctions"] == 1 and g["record"]["auction_price"] == 3
     assert g["record"]["turns"] == 1 and g["market"] == Counter({"b1": 1})
     assert g["record"]["violations"] == 0
-    # the active seat bids last: one above the current bid (0 here), within its forced limit
+    # the active seat bids last, and a forced bid means exactly that bid: 4, paid in full
     g = scripted_game(R, bots(QUIET, QUIET), "b1", forced=bid_code(41, 0, 4), wild="r#")
-    assert g["collections"][0] == Counter({"r#": 1}) and g["record"]["auction_price"] == 1
+    assert g["collections"][0] == Counter({"r#": 1}) and g["record"]["auction_price"] == 4
+    assert g["tokens"] == [R.start_tokens - 4, R.start_tokens]
     # a forced pass with no other bidder: the wild is discarded (all_pass = discard)
     g = scripted_game(R, bots(QUIET, QUIET), "b1", forced=bid_code(41, 1, 0), wild="r#")
     assert g["out"]["r#"] == 1 and g["record"]["wilds_discarded"] == 1

@@ -6,9 +6,12 @@ rows reduced by the runner in block order) for each of K line-ups on the same tr
 sums named in ``layout.LINEUP_COLUMNS`` / ``layout.DIFF_COLUMNS``.
 
 ``position_blocks`` plays from a position: each trial shuffles the unseen cards into the draw
-pile (determinization) and plays one game per choice in ``choices`` (F_DRAW, F_NUMBERS,
-F_CURRENCY) on the same pile, recording the win share of seat ``me``; columns: per choice Σwin,
-Σwin², then per choice k ≥ 1 Σd, Σd² of (choice 0 − choice k).
+pile (the pile's order is the only hidden thing in Ten, and it is uniform given what was seen)
+and plays one game per choice in ``choices`` (forced codes F_*, whole_layout.py) on the same pile
+and the same stream (common random numbers), recording the win share w_k of seat ``me``;
+columns: per choice k Σw_k, then Σ w_i·w_j for every i ≤ j in row order ((0, 0), (0, 1), …,
+(0, K−1), (1, 1), …; ``cross_column``), from which every paired difference w_i − w_j has its
+Σd = Σw_i − Σw_j and Σd² = Σw_i² − 2Σw_i·w_j + Σw_j².
 
 Arrays: ``base`` int8[R] the deck (or the unseen cards) in a fixed order; ``deck`` int64[55] the
 whole game's card counts; ``rl`` int64[NRULE]; ``bots`` float64[K, P, NB]; ``tabs`` the scoring
@@ -126,12 +129,13 @@ def game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
 
 
 @njit(cache=True, parallel=True)
-def position_blocks(keys, counts, unseen, cards0, tk0, active, me, choices, deck, P, rl, bots,
-                    tabs, dec, nchild, cchild):
-    """Determinized playouts of a position for each choice on the same piles (module doc)."""
+def position_blocks(keys, counts, unseen, deal, cards0, tk0, active, me, choices, deck, P, rl,
+                    bots, tabs, dec, nchild, cchild):
+    """Playouts of a position for each choice on the same piles and streams (module doc); with
+    ``deal`` 0 the pile is ``unseen`` as given, in draw order (a known pile: calibrate's truth)."""
     nb = keys.shape[0]
     K = choices.shape[0]
-    out = np.zeros((nb, 2 * K + 2 * (K - 1)), dtype=np.float64)
+    out = np.zeros((nb, K + K * (K + 1) // 2), dtype=np.float64)
     for b in prange(nb):
         pile = np.empty_like(unseen)
         cards = np.zeros((9, NTYPES), dtype=np.int64)
@@ -139,25 +143,33 @@ def position_blocks(keys, counts, unseen, cards0, tk0, active, me, choices, deck
         s = np.zeros(4, dtype=np.uint64)
         ws = np.zeros(WS_SIZE, dtype=np.int64)
         rec = np.zeros(NREC, dtype=np.float64)
+        w = np.zeros(K, dtype=np.float64)
         acc = np.zeros(out.shape[1], dtype=np.float64)
         for t in range(counts[b]):
-            w0 = 0.0
             for k in range(K):
                 seed_trial(keys[b], t, s)
-                shuffle(pile, unseen, s)
+                if deal == 1:
+                    shuffle(pile, unseen, s)
+                else:
+                    for i in range(unseen.shape[0]):
+                        pile[i] = unseen[i]
                 cards[:, :] = cards0
                 tk[:] = tk0
                 play_game(pile, 0, active, choices[k], P, cards, tk, rl, bots, s, tabs, ws, dec,
                           nchild, cchild, deck, rec)
-                w = rec[G_WIN + me]
-                acc[2 * k] += w
-                acc[2 * k + 1] += w * w
-                if k == 0:
-                    w0 = w
-                else:
-                    d = w0 - w
-                    acc[2 * K + 2 * (k - 1)] += d
-                    acc[2 * K + 2 * (k - 1) + 1] += d * d
+                w[k] = rec[G_WIN + me]
+            c = K
+            for i in range(K):
+                acc[i] += w[i]
+                for j in range(i, K):
+                    acc[c] += w[i] * w[j]
+                    c += 1
         for c in range(out.shape[1]):
             out[b, c] = acc[c]
     return out
+
+
+def cross_column(K: int, i: int, j: int) -> int:
+    """The column of Σ w_i·w_j (i, j < K, either order) in ``position_blocks``' output."""
+    i, j = min(i, j), max(i, j)
+    return K + i * K - i * (i - 1) // 2 + (j - i)

@@ -9,9 +9,9 @@ from numba import njit
 
 from kernels.rng import randint
 from kernels.ten.whole_layout import (
-    A_RANDOM, A_VALUE, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0, G_AUCTIONS,
-    G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT, ROW_TABLEAU,
-    R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
+    A_RANDOM, A_VALUE, BIDS, B_BID, B_BONUS, B_BUY, B_CARDS, B_MINGAIN, B_OPP, B_TPP, CW0,
+    G_AUCTIONS, G_BUYS, G_PRICE, G_SPENT, G_WDISC, G_WFREE, NTYPES, ROW_MARKET, ROW_OUT,
+    ROW_TABLEAU, R_ALLPASS, R_BUSTVAL, R_CAP, R_GAINS, R_MEANS, R_SPENT, TK_BSUP, TK_SCORE, TK_SUP)
 from kernels.ten.whole_score import X_POP, score_row
 from kernels.ten.whole_seats import (bounded_card_gain, cached_score, card_bound, forget, grown,
                                      wild_gain_above)
@@ -203,16 +203,34 @@ def idle_gain(cur, tpp):
     return g
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def unpack_bid(r):
+    """(wild type, seat, bid, current bid, its bidder or −1, first bidder) of a forced bid's
+    code less F_BID0 (whole_layout.bid_code)."""
+    w = CW0 + r % 16
+    r //= 16
+    q = r % 5
+    r //= 5
+    x = r % BIDS
+    r //= BIDS
+    cur = r % BIDS
+    r //= BIDS
+    return w, q, x, cur, r % 6 - 1, r // 6 + 1
+
+
 @plain_types
 @njit(cache=True, _nrt=False)
-def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
-    """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
-    bids ``fx`` (0: pass; the active seat, last, bids the current bid + 1 if that is ≤ fx)."""
-    cur = 0
-    win = -1
+def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx, cur0, win0, first):
+    """Auction the wild of type w drawn by seat a (whole_engine.py) from the state of a
+    position's auction: the current bid ``cur0`` by seat ``win0`` (−1: none), the bidding at the
+    ``first``-th seat left of a (1: a fresh auction; the active seat a is the P-th, last). Seat
+    ``fq`` (−1: none) bids exactly ``fx`` (0: pass; `ten decide` gives only bids above the
+    current one: a bid that does not beat it is a pass here)."""
+    cur = cur0
+    win = win0
     known = -1  # the winner's score with the wild, when its bot computed it
     bv = rl[R_BUSTVAL]
-    for i in range(1, P + 1):
+    for i in range(first, P + 1):
         q = (a + i) % P
         bot = bots[q]
         kind = int(bot[B_BID])
@@ -220,12 +238,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
         size = collection_size(cards, q)
         means = held + size
         if q == fq:
-            if q == a:
-                if cur + 1 <= fx:
-                    cur += 1
-                    win = q
-                    known = -1
-            elif fx > cur:
+            if fx > cur:
                 cur = fx
                 win = q
                 known = -1

@@ -67,7 +67,7 @@ from kernels.ten.whole_layout import (
     W_CURRENCY, W_NUMBERS, W_RANDOM)
 from kernels.ten.whole_rollout import rollout_draws
 from kernels.ten.whole_decisions import (auction, buy_phase, collection_size, forced_buy,
-                                         gain_tokens, wants_numbers)
+                                         gain_tokens, unpack_bid, wants_numbers)
 from kernels.ten.whole_seats import cached_score, forget_all, grown, numbers_score
 from kernels.ten.whole_table import table_draws
 
@@ -197,9 +197,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     forced = F_NONE
                     outcome = 5
                     break
-                r = forced - F_BID0
-                auction(a, CW0 + r % 16, P, cards, tk, rl, bots, s, T, ws, rec, (r // 16) % 5,
-                        r // 80)
+                w, fq, fx, cur0, win0, first = unpack_bid(forced - F_BID0)
+                auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx, cur0, win0, first)
                 rec[G_WILDS] += 1
                 forced = F_NONE
                 drawn = True
@@ -254,7 +253,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             if c >= CW0:
                 rec[G_WILDS] += 1
                 if rl[R_AUCTIONS] == 1:
-                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec, -1, 0)
+                    auction(a, c, P, cards, tk, rl, bots, s, T, ws, rec, -1, 0, 0, -1, 1)
                 else:
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1

@@ -60,12 +60,28 @@ NTK = 17
 
 # forced first action of a position's active player (decide): draw, stop for numbers or
 # currency; in a buy phase no buy (F_BUYNONE) or buy number card t (F_BUY0 + t); in an auction
-# of wild type w, seat q bids x (0: pass): F_BID0 + (x · 5 + q) · 16 + (w − CW0) (bid_code)
+# of wild type w, seat q bids x (0: pass) from the auction state (the current bid `cur` by seat
+# `high`, −1: none; the bidders from the `first`-th seat left of the active one on, 1: all):
+# F_BID0 + (w − CW0) + 16 · (q + 5 · (x + BIDS · (cur + BIDS · (high + 1 + 6 · (first − 1)))))
+# (bid_code; decoded by whole_decisions.unpack_bid). A fresh auction's code is
+# F_BID0 + (x · 5 + q) · 16 + (w − CW0).
 F_NONE, F_DRAW, F_NUMBERS, F_CURRENCY, F_BUYNONE, F_BUY0, F_BID0 = 0, 1, 2, 3, 4, 5, 64
+BIDS = 128  # bids and current bids are 0..BIDS − 1
 
 
-def bid_code(wild_type: int, seat: int, bid: int) -> int:
-    return F_BID0 + (bid * 5 + seat) * 16 + (wild_type - CW0)
+def bid_code(wild_type: int, seat: int, bid: int, cur: int = 0, high: int = -1,
+             first: int = 1) -> int:
+    """The forced code of seat ``seat`` bidding ``bid`` (0: pass) for the wild ``wild_type``
+    when the current bid is ``cur`` by seat ``high`` (−1: nobody) and the bidding has reached
+    the ``first``-th seat left of the active one (module comment above)."""
+    if not (CW0 <= wild_type < NTYPES and 0 <= seat < MAXP and 0 <= bid < BIDS
+            and 0 <= cur < BIDS and -1 <= high < MAXP and 1 <= first <= MAXP):
+        raise ValueError(f"bid_code({wild_type}, {seat}, {bid}, {cur}, {high}, {first}): "
+                         "out of range")
+    if bid != 0 and bid <= cur:
+        raise ValueError(f"a bid of {bid} does not beat the current bid {cur}")
+    return F_BID0 + (wild_type - CW0) + 16 * (
+        seat + 5 * (bid + BIDS * (cur + BIDS * (high + 1 + 6 * (first - 1)))))
 
 # the per-game record (float64[NREC])
 REC_NAMES = (

@@ -5,7 +5,8 @@ Model
 A collection is a row of 55 counts indexed by card type (see ``analyzer/games/ten/cards.py``):
 number cards ``9·colour + value − 1`` (0..35), colour wilds ``41 + colour``, number wilds
 ``45 + value − 1``, the full wild 54 (currency types 36..40 never occur in a collection). A colour
-scores its single longest run of consecutive values (1 point per card, 10 for 1–9); each wild
+scores its single longest run of consecutive values (1 point per card, 10 for 1–9: the
+``full_run`` of ``run_tables``); each wild
 fills one (colour, value) slot it is eligible for.
 
 Algorithm
@@ -55,8 +56,9 @@ X_NC = X_CN + 512 * MAXCAND
 X_POP = X_NC + 512
 
 
-def run_tables():
-    """The scoring tables (RUNS, T9, T3) for every 9-bit colour mask (module doc)."""
+def run_tables(full_run: int = 10):
+    """The scoring tables (RUNS, T9, T3) for every 9-bit colour mask (module doc); a complete
+    1–9 run scores ``full_run`` points (the house-rule key ``full_run_points``)."""
     LONG = np.zeros(512, dtype=np.int64)
     CP = np.zeros((512, MAXCAND), dtype=np.int64)
     CG = np.zeros((512, MAXCAND), dtype=np.int64)
@@ -75,7 +77,7 @@ def run_tables():
                 for v in range(a, b + 1):
                     if not owned[v - 1]:
                         gm |= 1 << (v - 1)
-                pts = 10 if b - a + 1 == 9 else b - a + 1
+                pts = full_run if b - a + 1 == 9 else b - a + 1
                 lst.append((pts, bin(gm).count("1"), a, gm))
                 if gm == 0:
                     LONG[m] = max(LONG[m], pts)

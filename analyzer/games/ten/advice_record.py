@@ -66,7 +66,7 @@ class RecordingGame(RefGame):
         return draw
 
 
-def kernel_scorer():
+def kernel_scorer(full_run: int = 10):
     """`ten score` of a collection through the kernel's scorer (kernels/ten/whole_score.py
     ``score_row``, memoised on the sorted cards): the same numbers, some hundred times faster
     than the reference's own scoring."""
@@ -76,7 +76,7 @@ def kernel_scorer():
     from analyzer.games.ten.whole import score_tables
     from kernels.ten.whole_score import WS_SIZE, score_row
 
-    tabs, ws, memo = score_tables(), np.zeros(WS_SIZE, dtype=np.int64), {}
+    tabs, ws, memo = score_tables(full_run), np.zeros(WS_SIZE, dtype=np.int64), {}
 
     def fast(coll) -> int:
         key = tuple(sorted(coll.elements()))
@@ -112,7 +112,7 @@ def record(rules, spec, players: int, cand, n_games: int, seed: int):
     deck = [CODES[t] for t in range(NTYPES) for _ in range(int(setup.arrays["deck"][t]))]
     log: list = []
     results = []
-    scorer = kernel_scorer()
+    scorer = kernel_scorer(rules.full_run_points)
     for g in range(n_games):
         seat = g % players
         game = RecordingGame(setup.rules, deck, setup.lineups[seat], keys[g], 0,

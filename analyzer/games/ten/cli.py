@@ -366,7 +366,7 @@ def score(collection: Annotated[str, typer.Option(
     """End-of-game score: each colour's longest run, wilds assigned to maximise the total.
 
     1 point per card of a colour's single longest run of consecutive values, 10 for a complete
-    1–9 run. Each wild fills one slot (colour wild: its colour; number wild: its value; full
+    1–9 run (an assumption: --set full_run_points=N changes it). Each wild fills one slot (colour wild: its colour; number wild: its value; full
     wild: anything); the best assignment is found exactly and shown.
 
     Examples:
@@ -382,7 +382,7 @@ def score(collection: Annotated[str, typer.Option(
     r, spec = _setup(rules_file, set_, deck)
     cards = parse_cards(collection, "--collection list")
     check_copies(cards, deck_counts(r, spec, 5), "--collection")
-    res = {"game": "ten", **score_collection(cards), "exact": True}
+    res = {"game": "ten", **score_collection(cards, r.full_run_points), "exact": True}
 
     def render():
         lines = [f"Ten score (exact): {res['score']} points from {res['cards']} cards"]
@@ -453,10 +453,12 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 
 def _register_whole_games() -> None:
     from analyzer.games.ten.cli_advice import register as register_advice
+    from analyzer.games.ten.cli_calibrate import register as register_calibrate
     from analyzer.games.ten.cli_whole import register
 
     register(app)
     register_advice(app)
+    register_calibrate(app)
 
 
 _register_whole_games()

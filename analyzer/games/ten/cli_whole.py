@@ -22,7 +22,10 @@ BOTS = ("threshold:T (stop once T ≥ T), cards:M (stop once the tableau holds M
         "the bot, each after a ':', e.g. threshold:8:bid=never; knobs for all: "
         "reward=value|numbers|currency|random, bid=value|never|random, buy=value|never|random, "
         "tokens-per-point=3, card-bonus=0.5, opp-weight=0, min-gain=0, pay-with-cards=no")
-SeatsOpt = seats_option(BOTS + ". Default: threshold.")
+#: The line-up `decide` and `calibrate` use when none is given (every seat), and `game`'s: the
+#: strongest bot the project has (measured in `ten game`), in one place.
+STRONGEST_BOT = "threshold"
+SeatsOpt = seats_option(BOTS + f". Default: {STRONGEST_BOT}.")
 OldPolicyOpt = renamed("--policy", "the line-up is --seats BOT (a single bot plays every seat)")
 DeckOpt = Annotated[Optional[str], typer.Option(
     "--deck", metavar="FILE.toml", help="Deck composition TOML (default: the bundled assumptions).")]
@@ -65,19 +68,24 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
     """
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.lineup import check_lineups
-    from analyzer.games.ten.whole import Setup
+    from analyzer.games.ten.whole import Setup, removals_note
     from analyzer.output import emit, table
 
     r, spec = _rules(rules_file, set_, deck)
-    lineups = check_lineups([seats or "threshold"] + list(vs or []), players)
+    lineups = check_lineups([seats or STRONGEST_BOT] + list(vs or []), players)
     setup = Setup(r, spec, players, lineups, check)
     rs = run_spec(trials_or_default(n, precision, DEFAULT_GAMES), seed, precision, time_limit,
                   progress, json)
     out = play_games(setup, rs)
+    out["deck_removals"] = removals_note(spec, players)
 
     def render():
+        from analyzer.words import fit
+
         text = [f"Ten whole games, {players} players, n = {out['n']:,} games per line-up, "
                 f"seed {rs.seed}", "± one SE [95% interval]"]
+        if out["deck_removals"] is not None:
+            text += fit(["note: " + out["deck_removals"]["note"]])
         for lu in out["lineups"]:
             text.append(f"line-up {lu['name']}: {', '.join(lu['bots'])}")
             # 80 columns: the win rate with its interval, the rest as estimate ± SE (the JSON
@@ -117,17 +125,20 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     """Draw, or stop and take the numbers, or stop and take the currency; or which card to buy,
     or what to bid in an auction: the chance of winning for each choice.
 
-    The position's `phase` says which decision it is: "draw" (default), "buy" (the active
-    player took the numbers; the choices are "no buy" and every market card it may buy) or
-    "auction" (the active player drew `wild`; the choices are seat `me`'s bids: pass, 1, 2, …
-    up to what it can pay, at most 15).
-    The cards not listed in the position are shuffled into the draw pile for every playout
-    (determinization); every choice is played to the end of the game on the same piles (common
-    random numbers) by the bots of --seats (or the position's `seats`, default threshold), and
-    the answer is seat `me`'s chance of winning per choice with the paired differences. Beside
-    it: what the one-turn value model says (`ten best`, exact). --precision stops once every
-    paired difference is known to ± that. Seats count from 1; `ten position --template` prints
-    a commented position file.
+    The position's `phase` says which decision it is and whose: "draw" (default) and "buy"
+    (the active player took the numbers; "no buy" or a market card it may buy) are the active
+    seat's; "auction" (the active player drew `wild`; `bids` lists what the seats before the
+    bidder did) is the next bidder's: pass, or bid exactly x for every distinct bid it may
+    make. The answer is seat `me`'s chance of winning (a shared win counts as a share; `me`
+    defaults to the deciding seat) with Wilson intervals. Every choice is played to the end
+    of the game on the same piles (common random numbers) by the bots of --seats (or the
+    position's `seats`; default: threshold, the strongest bot). The unseen cards are the draw
+    pile in a uniformly random order, which is exact in Ten (the pile is the only hidden
+    thing). The best choice is named only when it beats every other by more than a
+    simultaneous interval (Bonferroni over the comparisons; the z is printed). Beside a draw
+    decision: the active seat's one-turn value model (`ten best`, exact). --precision stops
+    once every best-vs-other difference is known to ± that. Seats count from 1; `ten position
+    --template` prints a commented position file.
 
     Examples:
 
@@ -153,31 +164,56 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     from analyzer.games.ten.decide import decide as run_decide
     from analyzer.games.ten.lineup import parse_seats
 
-    bots = parse_seats(seats or pos.seats or "threshold", pos.players,
+    bots = parse_seats(seats or pos.seats or STRONGEST_BOT, pos.players,
                        "--seats" if seats else f"{path}: seats")
     rs = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision, time_limit,
                   progress, json)
     out = run_decide(pos, r, spec, bots, rs)
+    emit(out, json, lambda: render_decide(out))
 
-    def render():
-        lines = [f"Ten decide: seat {out['me']} to win, active seat {out['active']}, "
-                 f"{out['cards_unseen']} unseen cards, n = {out['n']:,} playouts per choice, "
-                 f"seed {rs.seed}"]
-        for c, st in out["p_win"].items():
-            lines.append(f"  P(win | {c:<8}) = {st.format(4)}")
-        for k, d in out["differences"].items():
-            lines.append(f"  {k:<20} = {d.format(4)}")
-        lines.append(f"  → {out['recommendation']} ({out['margin']})")
-        t = out["turn_level"]
-        if t is not None:
-            from analyzer.words import choice_words, verdict
 
-            lines.append(f"  one-turn value model (exact, card=1, token=0.25): " + verdict(
-                choice_words(t["recommendation"]), t["margin"], "card-equivalents"))
-        lines.append(f"  {out['seconds']:.2f} s of playouts")
-        return "\n".join(lines)
+MOVES = {"draw": "draw or stop", "buy": "which card to buy", "auction": "what to bid"}
 
-    emit(out, json, render)
+
+def render_decide(out: dict) -> str:
+    """The text of `ten decide` (every line within 80 columns)."""
+    from analyzer.words import fit
+
+    me, who = out["me"], out["deciding"]
+    mine = "its own" if me == who else f"seat {me}'s"
+    lines = [f"Ten decide: seat {who}'s move ({MOVES[out['phase']]}), judged by {mine} "
+             f"chance of winning; n = {out['n']:,} playouts per choice, seed {out['seed']}"]
+    seats = ", ".join(f"seat {s['seat']} {s['bot']}" + (" (me)" if s["me"] else "")
+                      for s in out["seats"])
+    lines.append(f"the rest of the game is played by: {seats}")
+    lines.append(f"belief: {out['cards_unseen']} unseen cards = the draw pile in a uniformly "
+                 "random order (exact in Ten: the pile is the only hidden thing)")
+    au = out["auction"]
+    if au is not None:
+        done = [f"seat {b['seat']} " + (f"bid {b['bid']}" if b["bid"] else "passed")
+                for b in au["bids"]]
+        rest = [f"seat {q}" + (" (active, last)" if q == out["active"] else "")
+                for q in au["later"]]
+        lines.append(f"auction of {out['wild']}: " + ", ".join(
+            done + [f"seat {au['to_bid']} to bid"] + rest) + (
+            f"; current bid {au['current_bid']}" if au["current_bid"] else "; no bid yet"))
+    lines.append(f"P(win) = {out['unit']}, ± one SE [95% Wilson interval]")
+    for c, st in out["p_win"].items():
+        same = out["same_as"].get(c)
+        extra = f"  (= {', '.join(x.split()[-1] for x in same)}: same cost)" if same else ""
+        lines.append(f"  {c:<8} {st.format(4)}{extra}")
+    lines.append(f"→ {out['recommendation']} ({out['margin']})")
+    t = out["turn_level"]
+    if t is not None:
+        from analyzer.words import choice_words, verdict
+
+        whose = ("" if t["seat"] == me else
+                 f" (the active seat {t['seat']}'s own turn, not seat {me}'s chance of winning)")
+        lines.append(f"one-turn value model of seat {t['seat']} (exact, card=1, token=0.25): "
+                     + verdict(choice_words(t["recommendation"]), t["margin"],
+                               "card-equivalents") + whose)
+    lines.append(f"{out['seconds']:.2f} s of playouts")
+    return "\n".join(fit(lines))
 
 
 def register(app: typer.Typer) -> None:

@@ -6,13 +6,27 @@ one game per line-up); per line-up the win rate, score and end-of-game tokens an
 seat, and the game's length, busts, auctions and prices, buys and market size, each a statistic;
 with more than one line-up the paired differences (line-up A − line-up X) per seat.
 
-``decide``: the unseen cards of a position (everything not listed in it) are shuffled into the
-draw pile for each playout (determinization); each choice (draw, stop and take the numbers, stop
-and take the currency; in a buy phase each market card or no buy; in an auction each bid level
-of seat ``me``, ``choices_of``) is played out on the same pile by the position's bots, and the
-answer is the chance that seat ``me`` wins, with the paired differences against the first
-choice. Beside a draw decision, the one-turn exact answer under the default value model
-(``pushluck ten best``) for the same tableau and the same seen cards.
+``decide``: each playout puts the unseen cards (everything not listed in the position) into the
+draw pile in a uniformly random order (the belief, :data:`BELIEF`: exact in Ten, where the pile's
+order is the only hidden thing); each choice of the deciding seat (``choices_of``) is played out
+on the same pile and stream by the position's bots, and the answer is the chance that seat
+``me`` wins (:data:`UNIT`).
+
+Intervals. A choice's chance of winning is a mean of win shares in [0, 1]; its 95% interval is
+the Wilson score interval at that mean (it uses the variance bound μ(1 − μ) of a [0, 1] variable
+with mean μ, so it is valid, and conservative, for shares that are not 0 or 1; exactly 0 at the
+bottom when every share is 0, exactly 1 at the top when every share is 1); its SE is
+sqrt(p(1 − p)/n). Paired differences (in [−1, 1]) use the normal interval of a mean, from the
+sums of w_i and w_i·w_j that the kernel keeps for every pair of choices.
+
+Picking the best of K choices (``select_best``). The best choice b is the one with the highest
+estimate; it is recommended only when b − j > z·SE(b − j) for every other choice j, with
+z = ``bonferroni_z(K − 1)`` (two-sided 95% over the K − 1 comparisons: z = 1.960 for K = 2,
+2.241 for K = 3, 2.807 for K = 11). The chance of naming a choice that is not the best is then
+at most 5%: if the truly best choice is t ≠ b, naming b needs b − t to exceed its true value
+(≤ 0) by more than z·SE, one of K − 1 events (one per possible b) each of chance ≤ 2.5%/(K − 1)
+under the normal approximation, and Bonferroni bounds their union. The intervals b − j printed
+beside it use the same z.
 """
 from __future__ import annotations
 
@@ -21,6 +35,19 @@ import numpy as np
 from analyzer.errors import UserError
 
 CHOICES = ("draw", "numbers", "currency")
+UNIT = "chance of winning (a shared win counts as a share)"
+INTERVAL = ("Wilson score interval for P(win) (valid for a mean of win shares in [0, 1]: "
+            "exactly 0 and 1 at the edges); changes: normal interval of the paired difference; "
+            "the best choice against each other one: simultaneous (Bonferroni over the "
+            "comparisons)")
+BELIEF = {"name": "uniform shuffle",
+          "description": "the unseen cards (every card the position does not list) are the draw "
+                         "pile in a uniformly random order",
+          "exact": True,
+          "why": "in Ten the draw pile is the only hidden thing: it was shuffled, every card "
+                 "drawn from it is shown (tableau, auctions, collections, market, discards), "
+                 "and what the players did depended only on those cards; so, given everything "
+                 "seen, every order of the rest of the pile is equally likely"}
 
 
 def play_games(setup, spec) -> dict:
@@ -45,7 +72,8 @@ def play_games(setup, spec) -> dict:
 
 
 def _turn_level(pos, rules, spec_deck) -> dict | None:
-    """The one-turn exact answer (`ten best`) for the position's tableau and seen cards."""
+    """The one-turn exact answer (`ten best`) for the position's tableau and seen cards: the
+    active seat's turn, valued with the active seat's tokens."""
     from analyzer.games.ten.cards import codes_of
     from analyzer.games.ten.best import best
     from analyzer.games.ten.exact import Model
@@ -61,83 +89,174 @@ def _turn_level(pos, rules, spec_deck) -> dict | None:
     if ts.cards_left == 0:
         return None
     tokens = int(st.tk[pos.active])
-    return best(Model(ts, rules, ValueModel(), pos.players, tokens))
+    return {**best(Model(ts, rules, ValueModel(), pos.players, tokens)), "seat": pos.active + 1}
+
+
+def pair_difference(sums, K: int, i: int, j: int, n: int, z: float):
+    """w_i − w_j over the playouts (mean, SE, interval at ``z``) from position_blocks' sums."""
+    from analyzer.stats import mean_from_sums
+    from kernels.ten.whole_blocks import cross_column as cc
+
+    sd = sums[i] - sums[j]
+    sd2 = sums[cc(K, i, i)] - 2.0 * sums[cc(K, i, j)] + sums[cc(K, j, j)]
+    return mean_from_sums(sd, max(sd2, 0.0), n, z)
+
+
+def selection_z(K: int) -> float:
+    """The z of the best-of-K comparisons (module doc): Bonferroni over K − 1 two-sided."""
+    from analyzer.stats import bonferroni_z
+
+    return bonferroni_z(max(K - 1, 1))
+
+
+def select_best(sums, K: int, n: int, names: list[str]) -> dict:
+    """The best choice and its simultaneous comparisons with every other (module doc)."""
+    z = selection_z(K)
+    b = max(range(K), key=lambda k: sums[k])
+    vs = {names[j]: pair_difference(sums, K, b, j, n, z) for j in range(K) if j != b}
+    close = [c for c, d in vs.items() if d.ci_low <= 0.0]
+    return {"best": names[b], "z": z, "level": 0.95, "comparisons": K - 1,
+            "method": "the best estimate against each other choice, Bonferroni over the "
+                      f"{K - 1} comparison{'s' if K > 2 else ''}",
+            "vs": vs, "separated": not close, "too_close": close}
 
 
 def decide(pos, rules, spec_deck, bots, spec) -> dict:
     from analyzer.games.ten.whole import exact_tables, score_tables
     from analyzer.runner import KernelJob
-    from analyzer.stats import mean_from_sums, verdict
+    from analyzer.stats import wilson
     from kernels.ten.whole_blocks import position_blocks
 
     from analyzer.games.ten.bots import bot_rows
 
-    choices, code_list = choices_of(pos, rules)
+    choices, code_list, same = choices_of(pos, rules)
     codes = np.array(code_list, dtype=np.int64)
 
     idx, dec, nchild, cchild = exact_tables(rules, spec_deck, pos.players, bots)
     rows = bot_rows(bots, idx)
     st = pos.state
     K = len(choices)
-    args = (st.pile, st.cards, st.tk, pos.active, pos.me, codes, st.deck, pos.players,
-            rules.kernel_array(pos.players), rows, score_tables(), dec, nchild, cchild)
+    args = (st.pile, 1, st.cards, st.tk, pos.active, pos.me, codes, st.deck, pos.players,
+            rules.kernel_array(pos.players), rows, score_tables(rules.full_run_points), dec,
+            nchild, cchild)
 
     def run_blocks(keys, counts):
         return position_blocks(keys, counts, *args)
 
-    def headline(sums, n):  # the widest interval among the paired differences (or the P(win))
+    def headline(sums, n):  # the widest best-vs-other interval (or the P(win) alone)
         if n < 2:
             return float("inf")
         if K == 1:
-            return mean_from_sums(sums[0], sums[1], n).half_width
-        return max(mean_from_sums(sums[2 * K + 2 * i], sums[2 * K + 2 * i + 1], n).half_width
-                   for i in range(K - 1))
+            return wilson(sums[0], n).half_width
+        b = max(range(K), key=lambda k: sums[k])
+        z = selection_z(K)
+        return max(pair_difference(sums, K, b, j, n, z).half_width for j in range(K) if j != b)
 
     res = spec.run(KernelJob("ten decide", 64, run_blocks, headline, unit="playouts"))
     n = res.n
     s = res.sums
-    wins = {c: mean_from_sums(s[2 * k], s[2 * k + 1], n) for k, c in enumerate(choices)}
-    diffs = {f"{choices[0]} − {choices[k]}": mean_from_sums(s[2 * K + 2 * (k - 1)],
-                                                           s[2 * K + 2 * (k - 1) + 1], n)
+    wins = {c: wilson(s[k], n) for k, c in enumerate(choices)}
+    diffs = {f"{choices[0]} − {choices[k]}": pair_difference(s, K, 0, k, n, 1.959963984540054)
              for k in range(1, K)}
-    order = sorted(choices, key=lambda c: -wins[c].estimate)
-    c0 = choices[0]
+    sel = None
     if K == 1:
-        rec, why = c0, ("the first draw of a turn is mandatory" if pos.phase == "draw"
-                        else "the only choice")
+        rec = choices[0]
+        why = ("the first draw of a turn is mandatory" if pos.phase == "draw"
+               else "the only choice")
     else:
-        top, second = order[0], order[1]
-        if top == c0:
-            d = diffs[f"{c0} − {second}"]
-        elif second == c0:
-            d = diffs[f"{c0} − {top}"]
-            d = type(d)(-d.estimate, d.se, -d.ci_high, -d.ci_low, d.n)
-        else:  # compare them through the first choice on the same playouts
-            a, b = diffs[f"{c0} − {top}"], diffs[f"{c0} − {second}"]
-            est = b.estimate - a.estimate
-            se = (a.se ** 2 + b.se ** 2) ** 0.5  # conservative (ignores their covariance)
-            d = type(a)(est, se, est - 1.96 * se, est + 1.96 * se, n)
-        v = verdict(d, top, second)
-        rec = f"too close to call at n = {n:,}" if v == "too close to call" else top
-        why = f"{top} − {second} = {d.format(4)}"
+        sel = select_best(s, K, n, choices)
+        top = sel["best"]
+        runner = min(sel["vs"], key=lambda c: sel["vs"][c].estimate)
+        d = sel["vs"][runner]
+        if sel["separated"]:
+            rec = top
+        else:
+            rec = f"too close to call at n = {n:,}"
+        why = (f"best of {K}: {top} − {runner} = {d.format(4)}, simultaneous 95% with "
+               f"z = {sel['z']:.3f}")
+        if not sel["separated"]:
+            why += f"; not separated from {top}: {', '.join(sel['too_close'])}"
     return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
-            "active": pos.active + 1, "me": pos.me + 1, "bots": [b.label for b in bots],
-            "cards_unseen": int(len(st.pile)), "p_win": wins, "differences": diffs,
-            "phase": pos.phase, "wild": pos.wild,
+            "unit": UNIT, "interval": INTERVAL, "belief": BELIEF,
+            "active": pos.active + 1, "me": pos.me + 1, "deciding": pos.deciding + 1,
+            "seats": [{"seat": q + 1, "bot": b.label, "me": q == pos.me,
+                       "deciding": q == pos.deciding} for q, b in enumerate(bots)],
+            "bots": [b.label for b in bots],
+            "cards_unseen": int(len(st.pile)), "phase": pos.phase, "wild": pos.wild,
+            "auction": pos.auction.to_json() if pos.auction is not None else None,
+            "same_as": same, "p_win": wins, "differences": diffs, "selection": sel,
             "recommendation": rec, "margin": why,
             "turn_level": _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None,
             "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
 
 
-MAX_BID_LEVELS = 16  # pass and bids 1..15 at most
+def payment(price: int, tokens: int, busts: int, cards: int, bust_value: int) -> tuple:
+    """What paying ``price`` takes (the engine's rule, kernels/ten/whole_decisions.pay_price):
+    bust tokens ⌊price / value⌋ while held, then currency tokens, then one more bust token if
+    anything is left (the change is lost), then collection cards one by one (while any are
+    left). Returns (currency tokens, bust tokens, cards) spent: two prices with the same answer
+    leave the payer in the same state."""
+    nb = min(price // bust_value, busts)
+    rest = price - nb * bust_value
+    t = min(rest, tokens)
+    rest -= t
+    if rest > 0 and busts > nb:
+        nb += 1
+        rest = 0
+    return t, nb, min(rest, cards)
 
 
-def choices_of(pos, rules) -> tuple[list[str], list[int]]:
-    """The active choices of a position and their kernel codes (whole_layout.py F_*): draw /
-    numbers / currency; in a buy phase "no buy" and "buy X" for every market card type the
-    active seat does not own and can pay (tokens + bust tokens × their value + its cards); in an
-    auction "pass" and "bid x" for x = 1 .. what seat `me` can pay (at most 15)."""
+def bid_choices(pos, rules) -> tuple[list[int], dict]:
+    """The distinct bids of the seat to bid (0 = pass first) and, per listed bid, the higher
+    bids identical to it in effect.
+
+    Legal bids beat the current bid; with ``bid_within_means`` they are at most what the bidder
+    can pay (tokens + bust tokens × value + collection cards), without it up to
+    ``MAX_BID_LEVELS`` − 1 above the current bid. A bid x surely wins when no later bidder can
+    beat it: with ``bid_within_means`` when x is at least every later bidder's means (then no
+    later bot bids at all, not even a random one, whatever x), and always when the bidder is
+    the active seat (it bids last). Two bids that surely win and cost the same (``payment``)
+    leave every later step of the game identical: only the lowest is listed."""
+    from kernels.ten import whole_layout as L
+
+    st = pos.state
+    au = pos.auction
+    bv = rules.bust_token_value
+
+    def means(q):
+        return int(st.tk[q] + bv * st.tk[5 + q] + st.cards[q].sum())
+
+    q = au.to_bid
+    if rules.bid_within_means:
+        top = means(q)
+        sure = max((means(r) for r in au.later), default=0)
+    else:
+        top = au.cur + MAX_BID_LEVELS - 1
+        sure = 0 if not au.later else L.BIDS
+    top = min(top, L.BIDS - 1)
+    listed, same, seen = [0], {}, {}
+    for x in range(au.cur + 1, top + 1):
+        if x >= sure:
+            key = payment(x, int(st.tk[q]), int(st.tk[5 + q]), int(st.cards[q].sum()), bv)
+            if key in seen:
+                same[seen[key]].append(x)
+                continue
+            seen[key] = x
+            same[x] = []
+        listed.append(x)
+    return listed, {x: v for x, v in same.items() if v}
+
+
+MAX_BID_LEVELS = 16  # without bid_within_means: pass and bids up to 15 above the current one
+
+
+def choices_of(pos, rules) -> tuple[list[str], list[int], dict]:
+    """The choices of the deciding seat, their kernel codes (whole_layout.py F_*) and, per
+    listed choice, the choices identical to it in effect (not listed): draw / numbers /
+    currency; in a buy phase "no buy" and "buy X" for every market card type the active seat
+    does not own and can pay (tokens + bust tokens × their value + its cards); in an auction
+    "pass" and "bid x" (exactly x) for the distinct bids of ``bid_choices``."""
     from analyzer.games.ten.cards import CODES, TYPE_OF
     from kernels.ten import whole_layout as L
 
@@ -145,23 +264,23 @@ def choices_of(pos, rules) -> tuple[list[str], list[int]]:
     if pos.phase == "draw":
         names = list(CHOICES if pos.tableau else CHOICES[:1])
         return names, [{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
-                        "currency": L.F_CURRENCY}[c] for c in names]
+                        "currency": L.F_CURRENCY}[c] for c in names], {}
     if pos.phase == "auction" and not rules.auctions or pos.phase == "buy" and not rules.buys:
         key = "auctions" if pos.phase == "auction" else "buys"
         raise UserError(f"the position is in phase \"{pos.phase}\" but the rules say "
                         f"{key} = false")
-    q = pos.me if pos.phase == "auction" else pos.active
-    means = int(st.tk[q] + rules.bust_token_value * st.tk[5 + q] + st.cards[q].sum())
     if pos.phase == "buy":
+        q = pos.active
+        means = int(st.tk[q] + rules.bust_token_value * st.tk[5 + q] + st.cards[q].sum())
         names, codes = ["no buy"], [L.F_BUYNONE]
         for t in range(36):
             if st.cards[L.ROW_MARKET, t] > 0 and st.cards[q, t] == 0 and t % 9 + 1 <= means:
                 names.append(f"buy {CODES[t]}")
                 codes.append(L.F_BUY0 + t)
-        return names, codes
+        return names, codes, {}
+    au = pos.auction
     w = TYPE_OF[pos.wild]
-    top = min(means, MAX_BID_LEVELS - 1)
-    return (["pass"] + [f"bid {x}" for x in range(1, top + 1)],
-            [L.bid_code(w, q, x) for x in range(top + 1)])
-
-
+    bids, same = bid_choices(pos, rules)
+    names = ["pass" if x == 0 else f"bid {x}" for x in bids]
+    codes = [L.bid_code(w, au.to_bid, x, au.cur, au.high, au.first) for x in bids]
+    return names, codes, {f"bid {x}": [f"bid {y}" for y in ys] for x, ys in same.items()}

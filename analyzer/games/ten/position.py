@@ -12,8 +12,11 @@ are ``analyzer/data/ten_position_*example.toml``); seats are numbered from 1::
     seats = "threshold"  # bots that play the rest of the game (as --seats; optional)
     phase = "draw"       # "draw" (default): draw or stop; "buy": the active player took the
                          # numbers and may buy one market card (the tableau is empty);
-                         # "auction": the active player drew `wild`, seat `me` bids
+                         # "auction": the active player drew `wild`; the next seat to bid bids
     wild = "r#"          # the wild being auctioned (phase = "auction" only)
+    bids = [0, 3]        # phase = "auction" only: what each seat did so far, in bidding order
+                         # from the seat left of the active one (0: a pass, else its bid); the
+                         # next seat in that order is the one to bid ([] nobody has bid yet)
 
     [[player]]           # one table per seat, in seat order
     collection = "r1,r2,r3,b#"
@@ -21,11 +24,22 @@ are ``analyzer/data/ten_position_*example.toml``); seats are numbered from 1::
     bust_tokens = 0
 
 Every card not listed is in the draw pile (unseen); a playout shuffles them (determinization).
+The seat whose move is chosen is the active seat (phases "draw" and "buy") or the seat to bid
+(phase "auction"); ``me`` defaults to it.
+
+An auction (rules page: bidding starts left of the active player and goes clockwise, the active
+player bids last, one chance each) is recorded by ``bids``: with P players and active seat a the
+bidding order is a + 1, a + 2, …, a (seats mod P); ``bids[i]`` is what the i-th seat of that
+order did, and the seat after the last entry bids now. A bid must beat the bid before it (else it
+is refused in one line: a bid at or below the current one is not a bid), must be at least 1 and,
+with ``bid_within_means``, at most what its bidder can pay (tokens + bust tokens × their value +
+collection cards). :func:`auction_state` reads it.
+
 Refused with one line: more copies of a card than the deck holds (wherever they are listed), a
 currency card in a collection or the market, a wild in the tableau or the market, tokens above
 the cap or beyond the supply, a tableau that has already busted, an empty draw pile with the
-turn still open, a buy phase with a tableau, an auction without a wild (or a wild elsewhere in
-phase "draw"/"buy"), unknown keys.
+turn still open, a buy phase with a tableau, an auction without a wild or without ``bids`` (or
+a wild or bids elsewhere in phase "draw"/"buy"), bids as above, unknown keys.
 """
 from __future__ import annotations
 
@@ -40,7 +54,7 @@ from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
 from analyzer.typecheck import need_table, need_text
 
 KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player", "phase",
-        "wild"}
+        "wild", "bids"}
 PHASES = ("draw", "buy", "auction")
 PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
 
@@ -116,7 +130,8 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
                                                  "numbers": L.F_NUMBERS,
                                                  "currency": L.F_CURRENCY}[forced]
     last = play_game(st.pile, 0, active, f, P, st.cards, st.tk, rules.kernel_array(P, True),
-                     bot_rows(bots, {}), s, score_tables(), np.zeros(WS_SIZE, dtype=np.int64),
+                     bot_rows(bots, {}), s, score_tables(rules.full_run_points),
+                     np.zeros(WS_SIZE, dtype=np.int64),
                      np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
                      np.zeros((1, 5), dtype=np.int32), st.deck, rec)
     return {"collections": [Counter(codes_of(st.cards[q])) for q in range(P)],
@@ -126,6 +141,62 @@ def scripted_game(rules, bots, pile: str, active: int = 0, collections=None, tok
             "supply": int(st.tk[L.TK_SUP]), "bust_supply": int(st.tk[L.TK_BSUP]),
             "last_player": int(last),
             "record": {n: float(rec[i]) for i, n in enumerate(L.REC_NAMES)}}
+
+
+@dataclass(frozen=True)
+class Auction:
+    """A position's auction (seats from 0; module doc): the bids so far in bidding order (0: a
+    pass), the current bid ``cur`` and its bidder ``high`` (−1: nobody yet), the seat to bid
+    ``to_bid``, which is the ``first``-th seat left of the active one (the active seat, last, is
+    the P-th), and the whole bidding ``order``."""
+
+    bids: tuple
+    cur: int
+    high: int
+    to_bid: int
+    first: int
+    order: tuple
+
+    @property
+    def later(self) -> tuple:
+        """The seats that bid after ``to_bid``."""
+        return self.order[self.first:]
+
+    def to_json(self) -> dict:
+        """The auction state with seats from 1."""
+        return {"order": [q + 1 for q in self.order],
+                "bids": [{"seat": q + 1, "bid": b} for q, b in zip(self.order, self.bids)],
+                "current_bid": self.cur, "high_bidder": self.high + 1 if self.high >= 0 else None,
+                "to_bid": self.to_bid + 1, "later": [q + 1 for q in self.later]}
+
+
+def auction_state(bids, active: int, players: int, means, within_means: bool,
+                  where: str) -> Auction:
+    """Check a position's ``bids`` (module doc) and return the auction state; ``means[q]`` is
+    what seat q can pay (seats from 0)."""
+    if not isinstance(bids, list) or any(isinstance(b, bool) or not isinstance(b, int)
+                                         for b in bids):
+        raise UserError(f"{where}: 'bids' must be a list of integers (0 for a pass), e.g. "
+                        "bids = [0, 3]")
+    order = tuple((active + i) % players for i in range(1, players + 1))
+    if len(bids) >= players:
+        raise UserError(f"{where}: 'bids' lists {len(bids)} bids but at most {players - 1} "
+                        f"come before the active seat {active + 1} (who bids last)")
+    cur, high = 0, -1
+    for q, b in zip(order, bids):
+        if b < 0:
+            raise UserError(f"{where}: 'bids': seat {q + 1} bid {b}: a bid is ≥ 1 (0 is a pass)")
+        if b == 0:
+            continue
+        if b <= cur:
+            raise UserError(f"{where}: 'bids': seat {q + 1} bid {b}, not above the current bid "
+                            f"{cur} (seat {high + 1}): a bid must beat it (0 for a pass)")
+        if within_means and b > means[q]:
+            raise UserError(f"{where}: 'bids': seat {q + 1} bid {b} but can pay only {means[q]} "
+                            f"(rule bid_within_means)")
+        cur, high = b, q
+    first = len(bids) + 1
+    return Auction(tuple(bids), cur, high, order[first - 1], first, order)
 
 
 @dataclass
@@ -140,6 +211,12 @@ class Position:
     tableau: list
     phase: str = "draw"
     wild: str | None = None
+    auction: Auction | None = None
+
+    @property
+    def deciding(self) -> int:
+        """The seat whose move is chosen: the seat to bid in an auction, else the active one."""
+        return self.auction.to_bid if self.auction is not None else self.active
 
 
 def _codes(data, key, where):
@@ -158,17 +235,20 @@ def _int(data, key, default, lo, hi, where):
 
 def load_position(path, rules, spec) -> Position:
     """Read and check a position file (module doc)."""
-    from analyzer.games.ten.rules import deck_counts
     from analyzer.rules import load_toml
 
-    data = load_toml(path)
-    where = str(path)
+    return check_position(load_toml(path), str(path), rules, spec)
+
+
+def check_position(data: dict, where: str, rules, spec) -> Position:
+    """Check a position given as the file's data (module doc; ``where`` names it in errors)."""
+    from analyzer.games.ten.rules import deck_counts
+
     for k in data:
         if k not in KEYS:
             raise UserError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(KEYS))})")
     P = _int(data, "players", None, 1, 5, where)
     active = seat_number(data.get("active", 1), f"{where}: 'active'", P)
-    me = seat_number(data.get("me", active + 1), f"{where}: 'me'", P)
     plist = data.get("player", [])
     if not isinstance(plist, list) or len(plist) != P:
         raise UserError(f"{where}: give one [[player]] table per seat ({P}), got "
@@ -221,6 +301,18 @@ def load_position(path, rules, spec) -> Position:
     if phase == "buy" and tableau:
         raise UserError(f"{where}: in phase \"buy\" the turn's numbers are taken: the tableau "
                         f"must be empty")
+    auction = None
+    if phase == "auction":
+        if "bids" not in data:
+            raise UserError(f"{where}: phase \"auction\" needs 'bids': what the seats before "
+                            f"the one to bid did, from the seat left of the active one (0 for a "
+                            f"pass), e.g. bids = [] when nobody has bid yet")
+        means = [toks[q] + rules.bust_token_value * busts[q] + len(colls[q]) for q in range(P)]
+        auction = auction_state(data["bids"], active, P, means, rules.bid_within_means, where)
+    elif "bids" in data:
+        raise UserError(f"{where}: 'bids' is only for phase \"auction\"")
+    deciding = auction.to_bid if auction is not None else active
+    me = seat_number(data.get("me", deciding + 1), f"{where}: 'me'", P)
     deck = deck_counts(rules.turn_rules(), spec, P)
     listed = Counter(market) + Counter(tableau) + Counter(out) + Counter(wild)
     for cl in colls:
@@ -241,7 +333,9 @@ def load_position(path, rules, spec) -> Position:
     seats = data.get("seats")
     if seats is not None and not isinstance(seats, str):
         raise UserError(f"{where}: 'seats' must be a string like \"threshold,random\"")
-    return Position(P, active, me, st, seats, tableau, phase, wild[0] if wild else None)
+    return Position(P, active, me, st, seats, tableau, phase, wild[0] if wild else None,
+                    auction)
 
 
-__all__ = ["CODES", "Position", "State", "build_state", "load_position", "scripted_game"]
+__all__ = ["CODES", "Auction", "Position", "State", "auction_state", "build_state",
+           "check_position", "load_position", "scripted_game"]

@@ -65,6 +65,9 @@ class TenRules:
     buys: bool = rule(True, "buy phases after a numbers reward and at the end (false: none)")
     token_gains: bool = rule(True, "stop rewards and number busts give currency tokens "
                                    "(false: nobody gains tokens)")
+    full_run_points: int = rule(10, "[U] points for a complete 1–9 run of one colour (the "
+                                    "source says only 'bonus points'; 10 is an assumption)",
+                                min=9, max=100)
 
     def check(self) -> None:
         if self.start_tokens > self.token_cap:

@@ -17,8 +17,9 @@ from analyzer.errors import UserError
 from analyzer.games.ten.rules import COLOUR_NAMES, COLOURS, Card
 
 
-def run_points(length: int) -> int:
-    return 10 if length == 9 else length
+def run_points(length: int, full_run: int = 10) -> int:
+    """Points of a run of ``length`` cards: one per card, ``full_run`` for a complete 1–9."""
+    return full_run if length == 9 else length
 
 
 def _eligible(wild: Card, colour: str, value: int) -> bool:
@@ -63,8 +64,9 @@ def check_copies(cards: list[Card], deck, flag: str) -> None:
                             f"but the deck holds {deck.get(code, 0)}")
 
 
-def score_collection(cards: list[Card]) -> dict:
-    """Exact best score of a collection and the wild assignment that achieves it."""
+def score_collection(cards: list[Card], full_run: int = 10) -> dict:
+    """Exact best score of a collection and the wild assignment that achieves it (a complete
+    1–9 run worth ``full_run`` points)."""
     for c in cards:
         if c.kind == "currency":
             raise UserError(f"card '{c.code}' is a currency card: collections hold number cards "
@@ -84,7 +86,7 @@ def score_collection(cards: list[Card]) -> dict:
                     continue
                 gaps = [v for v in range(a, b + 1) if v not in owned[col]]
                 if len(gaps) <= usable:
-                    lst.append((run_points(b - a + 1), a, b, gaps))
+                    lst.append((run_points(b - a + 1, full_run), a, b, gaps))
         lst.sort(key=lambda x: (-x[0], len(x[3]), x[1]))
         lst.append((0, 0, 0, []))
         cands[col] = lst

@@ -4,8 +4,13 @@
 (one bot per seat each), builds the kernel arrays once (the deck in a fixed order, the scoring
 tables, the exact one-turn tables of any ``exact`` bot) and makes a ``KernelJob`` whose trials
 are games (``kernels/ten/whole_blocks.py``: ``game_blocks``). ``lineup_stats`` turns the named
-sum columns into statistics (Wilson for proportions, mean ± 1.96·SE otherwise, the delta method
-for the price per auction); ``paired_stats`` the differences between line-ups on the same decks.
+sum columns into statistics (Wilson for proportions and for win rates — a win rate is a mean of
+win shares in [0, 1], and the Wilson interval, built on the variance bound p(1 − p), is valid for
+such means and exactly 0 or 1 at the edges —, mean ± 1.96·SE otherwise, the delta method for the
+price per auction); ``paired_stats`` the differences between line-ups on the same decks.
+
+``removals_note`` says, for 2 and 3 players, which cards the deck file removes and that the
+rulebook's lists are not public.
 """
 from __future__ import annotations
 
@@ -28,11 +33,12 @@ BLOCK = 256  # games per block
 ROLLOUT_BLOCK_WORK = 2048
 
 
-@lru_cache(maxsize=1)
-def score_tables():
+@lru_cache(maxsize=4)
+def score_tables(full_run: int = 10):
+    """The kernel's scoring tables with a complete 1–9 run worth ``full_run`` points."""
     from kernels.ten.whole_score import run_tables
 
-    return run_tables()
+    return run_tables(full_run)
 
 
 def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
@@ -89,7 +95,8 @@ class Setup:
         bots = np.stack([bot_rows(lu, idx) for lu in self.lineups])
         self.arrays = dict(base=base, deck=deck, rl=self.rules.kernel_array(self.players,
                                                                             self.check),
-                           bots=bots, tabs=score_tables(), dec=dec, nchild=nchild,
+                           bots=bots, tabs=score_tables(self.rules.full_run_points),
+                           dec=dec, nchild=nchild,
                            cchild=cchild)
 
     @property
@@ -173,7 +180,7 @@ def lineup_stats(sums, k: int, K: int, players: int) -> dict:
     n = int(sums[column("games", k, K)])
     seats = []
     for q in range(players):
-        seats.append({"seat": q + 1, "win_rate": _mean(sums, f"win_{q}", k, K, n),
+        seats.append({"seat": q + 1, "win_rate": _prop(sums, f"win_{q}", k, K, n),
                       "score": _mean(sums, f"score_{q}", k, K, n),
                       "tokens_end": _mean(sums, f"tokens_{q}", k, K, n),
                       "cards_end": _mean(sums, f"cards_{q}", k, K, n)})
@@ -203,3 +210,28 @@ def paired_stats(sums, k: int, K: int, players: int) -> list[dict]:
                     "score": paired_difference(float(sums[column(f"d_score_{q}", k, K)]),
                                                float(sums[column(f"d_score_{q}_sq", k, K)]), n)})
     return out
+
+
+def removals_note(spec, players: int) -> dict | None:
+    """For 1–3 players: the cards the rulebook removes ("4+" marks with 3 players, also "3"
+    marks with 2; 1 player is played as 2) are not public [U]; what the deck file removes, and
+    how to give the lists. None for 4 and 5 players."""
+    if players > 3:
+        return None
+    lists = [("marked_4plus", spec.marked_4plus)] + (
+        [("marked_3", spec.marked_3)] if players <= 2 else [])
+    removed = [c for _, cards in lists for c in cards]
+    keys = " and ".join(f"[players] {k}" for k, _ in lists)
+    how = (f"list them under {keys} in a deck file and pass it with --deck FILE "
+           "(`pushluck ten deck` prints the deck in use)")
+    if removed:
+        text = (f"with {players} player{'s' if players > 1 else ''} the deck file "
+                f"{spec.source} removes {', '.join(removed)}; the rulebook's lists of marked "
+                "cards are not public, so these are the file's assumption")
+    else:
+        text = (f"with {players} player{'s' if players > 1 else ''} the rulebook removes the "
+                "cards marked " + ('"4+" and "3"' if players <= 2 else '"4+"') + "; which "
+                "cards carry the marks is not public, so none is removed here (every card "
+                f"stays: an assumption); {how}")
+    return {"players": players, "lists": [k for k, _ in lists], "removed": removed,
+            "known": False, "note": text}

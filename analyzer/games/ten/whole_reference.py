@@ -18,16 +18,17 @@ from analyzer.pystream import Stream  # the kernels' per-trial xoshiro256** stre
 
 
 @lru_cache(maxsize=200_000)
-def _score_key(key: tuple) -> int:
+def _score_key(key: tuple, full_run: int = 10) -> int:
     from analyzer.games.ten.rules import parse_card
     from analyzer.games.ten.score import score_collection
 
-    return score_collection([parse_card(c) for c in key])["score"]
+    return score_collection([parse_card(c) for c in key], full_run)["score"]
 
 
-def score(coll: Counter) -> int:
-    """`ten score` of a collection (memoised on its sorted cards)."""
-    return _score_key(tuple(sorted(c for c, k in coll.items() for _ in range(k))))
+def score(coll: Counter, full_run: int = 10) -> int:
+    """`ten score` of a collection (memoised on its sorted cards); a complete run is worth
+    ``full_run``."""
+    return _score_key(tuple(sorted(c for c, k in coll.items() for _ in range(k))), full_run)
 
 
 class Player:
@@ -65,7 +66,7 @@ class RefGame:
     def score(self, coll: Counter) -> int:
         """`ten score` of a collection (the module's :func:`score`; a subclass may score
         faster by other means, with the same numbers)."""
-        return score(coll)
+        return score(coll, self.r.full_run_points)
 
     # -- payments and gains ------------------------------------------------------------------
     def means(self, p: Player, with_cards=True):

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.calibration import BAR_CHOICE, BAR_MARGIN  # noqa: F401  (issue 34's bars)
+
 FREEZE_STREAM = 71
 PRED_STREAM = 1000
 TRUTH_STREAM = 1001
 BLOCK = 256
-BAR_CHOICE = 0.02
-BAR_MARGIN = 0.01
 MAX_GAMES_PER_POSITION = 50  # give up (one line) when positions are this rare
 CHOICES = (("stop", (1, 0, 0)), ("roll", (0, 0, 0)))
 
@@ -211,103 +211,42 @@ def position_values(fz: Frozen, j: int, setup, belief, playouts: int, seed: int)
 
 def _mean_var(s1: float, s2: float, n: int) -> tuple[float, float]:
     """Mean and the sampling variance of the mean from Σx, Σx² over n trials."""
-    mean = s1 / n
-    var = max((s2 - s1 * s1 / n) / (n - 1), 0.0) if n > 1 else 0.0
-    return mean, var / n
+    from analyzer.calibration import mean_var
+
+    return mean_var(s1, s2, n)
 
 
 def t95(dof: int) -> float:
-    """Two-sided 95% quantile of Student's t with ``dof`` degrees of freedom: tabled for 1 to 4,
-    else the Cornish-Fisher expansion in 1/dof (error below 0.12% from 5 on, shrinking)."""
-    from analyzer.stats import Z95
+    """Two-sided 95% quantile of Student's t (analyzer/calibration.py)."""
+    from analyzer.calibration import t95 as quantile
 
-    if dof <= 0:
-        raise ValueError("t95 needs at least one degree of freedom")
-    if dof <= 4:
-        return (12.706204736174704, 4.302652729749464, 3.182446305284263,
-                2.7764451051977987)[dof - 1]
-    z, v = Z95, float(dof)
-    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
-
-
-def _stat(values):
-    """Mean of independent values with SE and the Student-t 95% interval (n ≥ 2)."""
-    from analyzer.stats import Statistic
-
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    se = (var / n) ** 0.5
-    h = t95(n - 1) * se
-    return Statistic(mean, se, mean - h, mean + h, n)
+    return quantile(dof)
 
 
 def bias_of(rows: list[dict], kind: str) -> dict:
     """The bias of one choice (``kind`` = stop/roll) or of the margin (``margin``) over the
-    positions, with its noise accounting (module doc, step 4)."""
-    d = [r[f"pred_{kind}"] - r[f"true_{kind}"] for r in rows]
-    noise = [r[f"pred_{kind}_var"] + r[f"true_{kind}_var"] for r in rows]
-    bar = BAR_MARGIN if kind == "margin" else BAR_CHOICE
-    stat = _stat(d)
-    n = len(d)
-    var_d = stat.se ** 2 * n
-    mean_noise = sum(noise) / n
-    mse = sum(x * x for x in d) / n
-    shown = -bar <= stat.ci_low and stat.ci_high <= bar
-    return {"bias": stat, "bar": bar, "shown": shown,
-            "verdict": ("within the bar (95% interval inside ±bar)" if shown else
-                        "estimate inside the bar, interval not" if abs(stat.estimate) <= bar
-                        else "outside the bar"),
-            "noise_share": mean_noise / var_d if var_d > 0 else 0.0,
-            "rmse_belief": max(mse - mean_noise, 0.0) ** 0.5}
+    positions, with its noise accounting (module doc, step 4; analyzer/calibration.py)."""
+    from analyzer.calibration import bias_of as bias
+
+    return bias(rows, kind, BAR_MARGIN if kind == "margin" else BAR_CHOICE)
 
 
 def reliability(rows: list[dict], playouts: int, width: float = 0.1) -> list[dict]:
     """Per choice and bin of predicted chance of winning: the mean prediction and the mean true
-    value with its 95% interval, the wider of (a) the Student-t interval of the positions' true
-    values (their spread in the bin) and (b) the Wilson interval of the true values' pooled
-    playouts (their Monte Carlo error alone: honest when every true value is 0 or 1), cut to
-    [0, 1]."""
-    from analyzer.stats import Statistic, wilson
+    value with its 95% interval (analyzer/calibration.py)."""
+    from analyzer.calibration import reliability as bins
 
-    out = []
-    nbins = round(1 / width)
-    for name, _ in CHOICES:
-        for b in range(nbins):
-            lo, hi = b / nbins, (b + 1) / nbins
-            inside = [r for r in rows if lo <= r[f"pred_{name}"] < hi
-                      or b == nbins - 1 and r[f"pred_{name}"] == 1.0]
-            if not inside:
-                continue
-            truth = [r[f"true_{name}"] for r in inside]
-            k = len(inside)
-            pooled = wilson(sum(truth) * playouts, k * playouts)
-            low, high = pooled.ci_low, pooled.ci_high
-            se = pooled.se
-            if k >= 2:
-                spread = _stat(truth)
-                low, high = min(low, spread.ci_low), max(high, spread.ci_high)
-                se = max(se, spread.se)
-            mean = sum(truth) / k
-            out.append({"choice": name, "bin_low": lo, "bin_high": hi, "positions": k,
-                        "predicted": sum(r[f"pred_{name}"] for r in inside) / k,
-                        "true": Statistic(mean, se, max(low, 0.0), min(high, 1.0), k)})
-    return out
+    return bins(rows, [name for name, _ in CHOICES], playouts, width)
 
 
 def summarise(rows: list[dict], meta: dict) -> dict:
     """The JSON-ready result of a calibration run from its per-position rows."""
+    from analyzer.calibration import part
+
     out = dict(meta)
     out["positions"] = len(rows)
-    out["choices"] = {}
-    for name, _ in CHOICES:
-        out["choices"][name] = {"predicted": _stat([r[f"pred_{name}"] for r in rows]),
-                                "true": _stat([r[f"true_{name}"] for r in rows]),
-                                **bias_of(rows, name)}
-    out["margin"] = {"predicted": _stat([r["pred_margin"] for r in rows]),
-                     "true": _stat([r["true_margin"] for r in rows]),
-                     **bias_of(rows, "margin")}
+    out["choices"] = {name: part(rows, name, BAR_CHOICE) for name, _ in CHOICES}
+    out["margin"] = part(rows, "margin", BAR_MARGIN)
     out["meets_bars"] = all(c["shown"] for c in out["choices"].values()) and \
         out["margin"]["shown"]
     out["reliability"] = reliability(rows, meta["playouts"])
@@ -320,25 +259,8 @@ def run_calibration(setup, belief, n: int, max_left: int, playouts: int, seed: i
     """Freeze ``n`` positions and value each (module doc); returns the per-position rows and
     whether a Ctrl-C cut the run short (the finished positions are kept; none finished: the
     one-line Interrupted error)."""
-    from analyzer.errors import Interrupted
-    from analyzer.interrupts import sigint_seen
-    from analyzer.runner import Progress
+    from analyzer.calibration import run_positions
 
-    rows: list[dict] = []
-    interrupted = False
-    bar = Progress("trash-pandas calibrate", n, "positions", progress)
-    try:
-        for j, fz in enumerate(frozen_positions(setup, max_left, seed)):
-            if j == n:
-                break
-            if sigint_seen():  # a Ctrl-C whose KeyboardInterrupt Python swallowed
-                raise KeyboardInterrupt
-            rows.append(position_values(fz, j, setup, belief, playouts, seed))
-            bar.update(len(rows))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    if interrupted and not rows:
-        raise Interrupted("no position had finished")
-    return rows, interrupted
+    return run_positions("trash-pandas calibrate", n, frozen_positions(setup, max_left, seed),
+                         lambda j, fz: position_values(fz, j, setup, belief, playouts, seed),
+                         progress)

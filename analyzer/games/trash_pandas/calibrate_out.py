@@ -1,138 +1,35 @@
 """What `trash-pandas calibrate` prints and writes (the method: calibrate.py).
 
-Tables (CSV and Markdown, analyzer/tables.py): ``tp_calibrate_bias`` (per choice and for the
-margin: mean predicted, mean true, the bias with SE and 95% interval, the bar and whether it is
-shown), ``tp_calibrate_reliability`` (bins of predicted chance of winning: positions, mean
-predicted, mean true with its interval) and ``tp_calibrate_positions`` (one row per frozen
-position: where it came from, predicted and true values with their sampling variances).
-Chart (PNG and SVG, analyzer/charts.py: fixed metadata): ``tp_calibrate_reliability``, the mean
-true chance of winning against the mean predicted one per bin with 95% intervals, each choice
-in its colour, every position as a faint dot, against the diagonal. Files go only under --out;
-pandas and matplotlib are imported here, never by a query.
+The header is Trash Pandas' own; the tables, the chart and their names
+(``tp_calibrate_bias``, ``tp_calibrate_reliability``, ``tp_calibrate_positions``, the chart
+``tp_calibrate_reliability``) follow analyzer/calibration_out.py. Files go only under --out.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 LABELS = {"stop": "stop", "roll": "roll", "margin": "roll − stop"}
+PREFIX = "tp_calibrate"
 
 
 def render(out: dict) -> str:
-    from analyzer.output import table
+    from analyzer.calibration_out import header, render_body
 
-    who = ", ".join(f"seat {s['seat']} {s['bot']}" for s in out["seats"])
-    lines = [f"Trash Pandas calibrate: {out['players']} players, {out['positions']:,} positions "
-             f"with at most {out['max_cards_left']} cards left, {out['playouts']:,} playouts "
-             f"per choice, seed {out['seed']}",
-             f"  games played and finished by: {who}",
-             f"  belief about the unseen cards: {out['belief']['description']}",
-             f"  {out['unit']}; bias = predicted − true, mean over positions ± SE "
-             "[95% interval]"]
-    rows = []
-    for key, part in list(out["choices"].items()) + [("margin", out["margin"])]:
-        rows.append((LABELS[key], f"{part['predicted'].estimate:.4f}",
-                     f"{part['true'].estimate:.4f}", _signed(part["bias"]),
-                     f"±{part['bar']:g}", part["verdict"]))
-    lines.append(table(rows, ["", "predicted", "true", "bias", "bar", "verdict"], "llllll"))
-    m = out["choices"]
-    lines.append("  Monte Carlo noise is " + ", ".join(
-        f"{100 * m[k]['noise_share']:.0f}% ({k})" for k in m) + " of the spread of predicted − "
-        "true; one position's error with the noise taken out: " + ", ".join(
-        f"{m[k]['rmse_belief']:.3f} ({k})" for k in m) + " (root mean square)")
-    lines.append("  " + ("every bar is shown" if out["meets_bars"] else "not every bar is shown"))
-    lines.append("")
-    lines.append("  reliability (bins of predicted chance of winning): positions, mean predicted, "
-                 "mean true [95% interval]")
-    rel = [(r["choice"], f"{r['bin_low']:.1f}–{r['bin_high']:.1f}", r["positions"],
-            f"{r['predicted']:.3f}",
-            f"{r['true'].estimate:.3f} [{r['true'].ci_low:.3f}, {r['true'].ci_high:.3f}]")
-           for r in out["reliability"]]
-    lines.append(table(rel, ["choice", "bin", "positions", "predicted", "true"], "llrll"))
-    if out.get("interrupted"):
-        lines.append(f"  interrupted: {out['positions']} positions finished")
-    return "\n".join(lines)
-
-
-def _signed(s) -> str:
-    return (f"{s.estimate:+.4f} ± {s.se:.4f} [{s.ci_low:+.4f}, {s.ci_high:+.4f}]")
-
-
-def bias_rows(out: dict) -> list[dict]:
-    rows = []
-    for key, part in list(out["choices"].items()) + [("margin", out["margin"])]:
-        b = part["bias"]
-        rows.append({"choice": LABELS[key], "predicted": part["predicted"].estimate,
-                     "true": part["true"].estimate, "bias": b.estimate, "se": b.se,
-                     "ci_low": b.ci_low, "ci_high": b.ci_high, "bar": part["bar"],
-                     "shown": part["shown"], "noise_share": part["noise_share"],
-                     "rmse_belief": part["rmse_belief"], "positions": b.n,
-                     "playouts": out["playouts"], "seed": out["seed"]})
-    return rows
-
-
-def reliability_rows(out: dict) -> list[dict]:
-    return [{"choice": r["choice"], "bin_low": r["bin_low"], "bin_high": r["bin_high"],
-             "positions": r["positions"], "predicted": r["predicted"],
-             "true": r["true"].estimate, "ci_low": r["true"].ci_low,
-             "ci_high": r["true"].ci_high, "seed": out["seed"]} for r in out["reliability"]]
-
-
-def reliability_chart(out: dict, base) -> list[Path]:
-    """Mean true against mean predicted chance of winning per bin (module doc)."""
-    from analyzer.charts import new_figure, save_figure
-
-    fig, ax = new_figure(6.5, 6)
-    ax.plot([0, 1], [0, 1], color="black", linewidth=1, linestyle="--", label="perfect")
-    for k, name in enumerate(out["choices"]):
-        dots = [(r[f"pred_{name}"], r[f"true_{name}"]) for r in out["rows"]]
-        ax.scatter([x for x, _ in dots], [y for _, y in dots], s=6, alpha=0.15,
-                   color=f"C{k}", linewidths=0)
-        bins = [r for r in out["reliability"] if r["choice"] == name]
-        xs = [r["predicted"] for r in bins]
-        ys = [r["true"].estimate for r in bins]
-        err = [[y - r["true"].ci_low for y, r in zip(ys, bins)],
-               [r["true"].ci_high - y for y, r in zip(ys, bins)]]
-        b = out["choices"][name]["bias"]
-        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=f"C{k}",
-                    label=f"{name}: bias {b.estimate:+.3f} [{b.ci_low:+.3f}, {b.ci_high:+.3f}]")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("predicted chance of winning (decide, with the belief)")
-    ax.set_ylabel("true chance of winning (from the real hidden cards)")
-    ax.set_title(f"Trash Pandas calibrate, {out['players']} players, "
-                 f"≤ {out['max_cards_left']} cards left")
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    fig.text(0.01, -0.02, f"{out['positions']:,} positions, {out['playouts']:,} playouts per "
-             f"choice, seed {out['seed']}; bins of 0.1 (points: mean per bin, whiskers 95% "
-             "intervals of the mean true value; dots: positions).", fontsize=7, ha="left",
-             va="top", color="dimgrey")
-    return save_figure(fig, base)
+    return "\n".join(header("Trash Pandas calibrate", out, "belief about the unseen cards: "
+                            + out["belief"]["description"]) + render_body(out, LABELS))
 
 
 def write_files(out: dict, out_dir, chart: bool) -> list[Path]:
     """The tables (and with ``chart`` the reliability chart) into ``out_dir``."""
-    import pandas as pd
+    from analyzer.calibration_out import write_files as write
 
-    from analyzer.tables import write_table
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    files = write_table(pd.DataFrame(bias_rows(out)), out_dir / "tp_calibrate_bias")
-    files += write_table(pd.DataFrame(reliability_rows(out)),
-                         out_dir / "tp_calibrate_reliability")
-    files += write_table(pd.DataFrame(out["rows"]), out_dir / "tp_calibrate_positions",
-                         float_digits=6)
-    if chart:
-        files += reliability_chart(out, out_dir / "tp_calibrate_reliability")
-    return files
+    return write(out, out_dir, chart, PREFIX, LABELS,
+                 f"Trash Pandas calibrate, {out['players']} players, "
+                 f"≤ {out['max_cards_left']} cards left")
 
 
 def publish(out: dict, out_dir, chart: bool, as_json: bool) -> None:
-    """Write the files (with ``out_dir``; their paths go into ``out["files"]`` and a note on
-    stderr), then print the result (text, or one JSON object)."""
-    from analyzer.output import emit, note
+    """Write the files (with ``out_dir``), then print the result (text, or one JSON object)."""
+    from analyzer.calibration_out import publish as emit_all
 
-    if out_dir is not None:
-        out["files"] = [str(f) for f in write_files(out, out_dir, chart)]
-        note(f"wrote {len(out['files'])} files: " + ", ".join(out["files"]))
-    emit(out, as_json, lambda: render(out))
+    emit_all(out, out_dir, chart, as_json, write_files, render)

@@ -5,16 +5,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from analyzer.options import (ChartOpt, JsonOpt, OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt,
-                              trials)
+from analyzer.options import (CalibratePlayoutsOpt as PlayoutsOpt, ChartOpt, JsonOpt, MaxLeftOpt,
+                              OutOpt, ProgressOpt, RulesOpt, SeedOpt, SetOpt, calibrate_trials)
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
-MaxLeftOpt = Annotated[int, typer.Option(
-    "--max-cards-left", min=0, max=60, metavar="N",
-    help="Freeze only decisions taken with at most N cards left in the draw pile.")]
-PlayoutsOpt = Annotated[int, typer.Option(
-    "--playouts", min=2, max=1_000_000, metavar="N",
-    help="Playouts per choice for each position, for the prediction and for the truth.")]
 SeatsOpt = Annotated[Optional[str], typer.Option(
     "--seats", metavar="A,B,...", help="One bot per seat (seats from 1; a single bot: every "
     "seat), who play the frozen games and the rest of every game, as in `game --seats` "
@@ -27,7 +21,7 @@ BeliefOpt = Annotated[str, typer.Option(
     "rule alone), uniform (every split equally likely).")]
 
 
-def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
+def calibrate(players: PlayersOpt = 3, n: calibrate_trials(200) = 200,
               max_cards_left: MaxLeftOpt = 10, playouts: PlayoutsOpt = 2000,
               seats: SeatsOpt = None, belief: BeliefOpt = "model", seed: SeedOpt = None,
               progress: ProgressOpt = None, rules_file: RulesOpt = None, set_: SetOpt = None,
@@ -48,7 +42,7 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
 
       pushluck trash-pandas calibrate -n 300 --seed 1 --out /tmp/tpcal --chart
     """
-    from analyzer.errors import UserError, mark_interrupted
+    from analyzer.errors import UserError
     from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
@@ -68,21 +62,15 @@ def calibrate(players: PlayersOpt = 3, n: trials("positions", 200) = 200,
     from analyzer.games.trash_pandas.decide import UNIT
     from analyzer.games.trash_pandas.whole import GameSetup
     from analyzer.options import run_spec
-    from analyzer.rules import rules_to_dict
+    from analyzer.calibration import run_meta
 
     setup = GameSetup(r, players, [lineup])
     spec = run_spec(n, seed, progress=progress, as_json=json)
     chosen = belief_for(belief, setup)
     rows, interrupted = run_calibration(setup, chosen, n, max_cards_left, playouts, spec.seed,
                                         progress)
-    if interrupted:
-        mark_interrupted()
-        note(f"interrupted: keeping the {len(rows):,} finished positions")
-    meta = {"game": "trash-pandas", "exact": False, "seed": spec.seed, "players": players,
-            "max_cards_left": max_cards_left, "playouts": playouts, "requested": n,
-            "rules": rules_to_dict(r), "unit": UNIT,
-            "seats": [{"seat": i + 1, "bot": b.label} for i, b in enumerate(lineup)],
-            "belief": chosen.to_json(), "interrupted": interrupted}
+    meta = run_meta("trash-pandas", spec.seed, players, max_cards_left, playouts, n, r, UNIT,
+                    lineup, chosen.to_json(), interrupted, len(rows))
     from analyzer.games.trash_pandas.calibrate_out import publish
 
     publish(summarise(rows, meta), out_dir, chart, json)

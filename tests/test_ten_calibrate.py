@@ -1,0 +1,228 @@
+"""`ten calibrate`: a frozen position whose prediction and truth are worked out by hand from the
+rules page, positions frozen as a stopping time with every card accounted for, the verdict's
+words and numbers, the command's JSON, files and errors."""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pytest
+
+from analyzer.cli.main import main as pushluck
+from analyzer.games.ten import calibrate as C
+from tests.test_ten_decide_exact import QUIET, whole_deck
+
+Z = 1.959963984540054
+
+
+def _setup(players: int, seats: str):
+    from analyzer.games.ten.lineup import parse_seats
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.games.ten.whole import Setup
+
+    return Setup(TenRules(), load_deck(None), players, [parse_seats(seats, players)])
+
+
+def _frozen(pile: list[str]) -> C.Frozen:
+    """2 players, seat 1 to decide with r5, $2 in the tableau (T = 3) and ``pile`` left (in
+    draw order); seat 1 holds r1-r4 (4 points) and 5 tokens, seat 2 b1-b4 and r7 (5 points)
+    and 3 tokens; every other card is out of the game."""
+    colls = [["r1", "r2", "r3", "r4"], ["b1", "b2", "b3", "b4", "r7"]]
+    listed = Counter(pile) + Counter(["r5", "$2"]) + Counter(colls[0]) + Counter(colls[1])
+    out = sorted((whole_deck() - listed).elements())
+    assert len(out) + sum(listed.values()) == 129
+    return C.Frozen(2, 0, list(pile), colls, [5, 3], [0, 0], [], out, ["r5", "$2"])
+
+
+@pytest.fixture(scope="module")
+def quiet2():
+    return _setup(2, QUIET)
+
+
+@pytest.mark.parametrize("pile, numbers", [(["r9", "r1"], 0.5), (["r1", "r9"], 1.0)])
+def test_a_frozen_position_by_hand(quiet2, pile, numbers):
+    """Threshold bots (stop once T ≥ 7), reward by value, no buys or bids.
+    draw: r9 first busts seat 1 (T = 12; seat 2 then takes r1 for its new type: 5 points
+      against 4); r1 first (T = 4) and then r9 busts: 4 points against 5 either way: 0.
+    numbers: seat 1 takes r5 (r1-r5, 5 points), seat 2 gains 2 tokens (5 each).
+      pile r9, r1: seat 2 draws r9 (T = 9 ≥ 7), stops and takes it for its new type (5 points,
+        6 cards); seat 1 draws the last card r1 and takes it (6 cards): 5-5, 5-5 tokens, 6-6
+        cards: shared, 1/2.
+      pile r1, r9: seat 2 draws r1 (T = 1), then r9 (T = 10) and takes both (5 points, 7
+        cards); the game ends: 5-5, 5-5 tokens, seat 1 has fewer cards (5): 1.
+    currency: seat 1 gains 2 (r5 to the market) and keeps 4 points; seat 2 takes r9 (and r1)
+      for 5 points: 0 either way.
+    So decide, which shuffles the two cards, predicts 0, 3/4, 0; the truth is the real order's."""
+    playouts = 2000
+    row = C.position_values(_frozen(pile), 0, quiet2, playouts, 7)
+    assert (row["true_draw"], row["true_numbers"], row["true_currency"]) == (0.0, numbers, 0.0)
+    assert row["cards_left"] == 2
+    assert row["pred_draw"] == 0.0 and row["pred_currency"] == 0.0
+    # each playout gives 1/2 or 1, each order with chance 1/2: variance 1/16 per playout
+    se = math.sqrt(1 / 16 / playouts)
+    assert abs(row["pred_numbers"] - 0.75) < 4 * se
+    assert row["pred_numbers_var"] == pytest.approx(1 / 16 / playouts, rel=0.15)
+    # the truth is decided (no random bot): its expected spread is one playout's, 1/16 here
+    assert row["true_numbers_var"] == pytest.approx(row["pred_numbers_var"] * playouts)
+    assert row["true_draw_var"] == 0.0
+    assert row["true_draw_numbers"] == -numbers
+    assert row["pred_draw_numbers"] == pytest.approx(-row["pred_numbers"])
+    assert (row["T"], row["C"], row["tableau"]) == (3, 2, "r5,$2")
+
+
+def test_positions_are_frozen_the_same_way_every_time_and_every_card_is_accounted_for():
+    setup = _setup(3, "threshold")
+    import itertools
+
+    first = list(itertools.islice(C.frozen_positions(setup, 6, 5), 8))
+    again = list(itertools.islice(C.frozen_positions(setup, 6, 5), 8))
+    assert [f.game for f in first] == [f.game for f in again]
+    assert [f.pile for f in first] == [f.pile for f in again]
+    deck = whole_deck()
+    for fz in first:
+        assert 1 <= len(fz.pile) <= 6 and fz.tableau
+        held = Counter(fz.pile) + Counter(fz.market) + Counter(fz.out) + Counter(fz.tableau)
+        for c in fz.collections:
+            held += Counter(c)
+        assert held == deck  # 129 cards, the rules page's deck
+        N = sum(int(c[1:]) for c in fz.tableau if c[0] in "rbgo")
+        Cur = sum(int(c[1:]) for c in fz.tableau if c[0] == "$")
+        assert N - Cur < 11 and Cur < 11  # not busted: a real decision
+        assert sum(fz.tokens) <= 50 and all(0 <= t <= 10 for t in fz.tokens)
+        # the position `decide` reads hides the pile's order and nothing else
+        data = C.position_data(fz)
+        assert "pile" not in data and data["me"] == data["active"] == fz.active + 1
+        from analyzer.games.ten.cards import CODES
+        from analyzer.games.ten.position import check_position
+
+        pos = check_position(data, "test", setup.rules, setup.spec)
+        assert Counter(CODES[t] for t in pos.state.pile) == Counter(fz.pile)
+
+
+def _part(est, half, bar=0.02, n=100):
+    from analyzer.stats import Statistic
+
+    return {"bias": Statistic(est, half / Z, est - half, est + half, n), "bar": bar,
+            "shown": -bar <= est - half and est + half <= bar}
+
+
+def _out(parts, meets=False, n=100):
+    return {"choices": dict(parts[:3]), "margins": dict(parts[3:]), "meets_bars": meets,
+            "positions": n}
+
+
+def test_the_verdict_names_a_bias_by_the_sign_of_its_interval():
+    fine = [("draw", _part(0.0, 0.04)), ("numbers", _part(0.01, 0.03)),
+            ("currency", _part(-0.01, 0.02)), ("draw_numbers", _part(0.0, 0.01, 0.01)),
+            ("draw_currency", _part(0.0, 0.005, 0.01))]
+    text = C.conclusion(_out(fine))
+    # the widest interval against its bar: draw's 0.04 over 0.02 → 100 × 2² = 400 positions
+    assert text.startswith("verdict: no bias seen") and "about 400 would" in text
+    high = fine[:1] + [("numbers", _part(0.06, 0.03))] + fine[2:]
+    assert C.conclusion(_out(high)) == ("verdict: BIASED: the 95% interval of the bias "
+                                        "excludes 0 for numbers")
+    low = fine[:4] + [("draw_currency", _part(-0.02, 0.01, 0.01))]
+    assert C.conclusion(_out(low)).endswith("excludes 0 for draw − currency")
+    assert C.conclusion(_out(fine, meets=True)).startswith("verdict: calibrated")
+
+
+def _rows_all_lost(k):
+    row = {}
+    for name in list(C.CHOICES) + list(C.MARGINS):
+        for w in ("pred", "true"):
+            row[f"{w}_{name}"] = 0.0
+            row[f"{w}_{name}_var"] = 0.0
+    return [dict(row, pred_draw=0.01 * (i % 3)) for i in range(k)]
+
+
+def test_reliability_counts_positions_not_playouts_and_wilson_is_honest_at_zero():
+    out = C.summarise(_rows_all_lost(10), {"playouts": 5000})
+    draw = [r for r in out["reliability"] if r["choice"] == "draw"]
+    assert len(draw) == 1 and draw[0]["positions"] == 10
+    # every realised value 0 in 10 positions: Wilson's upper bound z²/(10 + z²), not that of
+    # 50,000 playouts
+    assert draw[0]["true"].ci_low == 0.0
+    assert draw[0]["true"].ci_high == pytest.approx(Z * Z / (10 + Z * Z))
+
+
+def _run(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        pushluck(["ten", "calibrate"] + argv)
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_calibrate_json_is_one_object_and_finds_no_bias(capsys):
+    # near the end most games are decided, so 60 positions pin the bias to about ±0.02: a
+    # prediction 0.05 too high (or low) is caught
+    code, out, _ = _run(["--players", "3", "-n", "60", "--playouts", "100",
+                         "--max-cards-left", "3", "--seed", "2", "--no-progress", "--json"],
+                        capsys)
+    assert code in (0, None)
+    res = json.loads(out)
+    assert res["positions"] == 60 and res["players"] == 3 and res["seed"] == 2
+    assert all(1 <= r["cards_left"] <= 3 for r in res["rows"])
+    for key in C.CHOICES:
+        b = res["choices"][key]["bias"]
+        assert b["n"] == 60 and b["ci_low"] <= 0.0 <= b["ci_high"] and b["se"] < 0.015
+    for key in C.MARGINS:
+        b = res["margins"][key]["bias"]
+        assert b["ci_low"] <= 0.0 <= b["ci_high"]
+    assert set(res["margins"]) == {"draw_numbers", "draw_currency"}
+    assert res["margins"]["draw_numbers"]["bar"] == 0.01
+    assert res["belief"]["exact"] is True and res["seats"][2] == {"seat": 3, "bot": "threshold"}
+    assert res["deck_removals"]["known"] is False
+    assert res["conclusion"].startswith("verdict: ")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--chart"], "--out"),
+    (["-n", "1"], "-n"),
+    (["--seats", "psychic"], "psychic"),
+    (["--players", "3", "--seats", "threshold,random"], "--seats"),
+])
+def test_bad_options_are_one_line_and_exit_2(capsys, argv, words):
+    code, out, err = _run(argv + (["-n", "2"] if "-n" not in argv else []), capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err
+
+
+def test_out_and_chart_write_the_tables_and_chart_only_under_out(tmp_path, capsys):
+    out_dir = tmp_path / "cal"
+    code, text, _ = _run(["--players", "2", "-n", "6", "--playouts", "32", "--seed", "1",
+                          "--no-progress", "--out", str(out_dir), "--chart"], capsys)
+    assert code in (0, None)
+    assert "draw − numbers" in text and "reliability" in text and "verdict:" in text
+    names = sorted(p.name for p in out_dir.iterdir())
+    assert names == sorted([f"ten_calibrate_{t}.{e}" for t in ("bias", "reliability",
+                                                                "positions")
+                            for e in ("csv", "md")] + ["ten_calibrate_reliability.png",
+                                                       "ten_calibrate_reliability.svg"])
+    assert [p.name for p in tmp_path.iterdir()] == ["cal"]
+
+
+def test_ctrl_c_keeps_the_finished_positions_and_exits_130():
+    import contextlib
+    import os
+    import signal
+    import time
+
+    from tests.test_interrupts import _read_until, _start_on_a_terminal
+
+    proc, master = _start_on_a_terminal(["ten", "calibrate", "--players", "2", "-n", "50000",
+                                         "--playouts", "32", "--seed", "3", "--json",
+                                         "--progress"])
+    with contextlib.ExitStack() as cleanup:  # never leave a run of 50,000 positions behind
+        cleanup.callback(os.close, master)
+        cleanup.callback(lambda: proc.poll() is None and proc.kill())
+        seen = _read_until(master, b"/50000", timeout=400)  # the bar's "done/total"
+        assert b"/50000" in seen, seen[-500:]
+        time.sleep(2.0)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+        err = seen + _read_until(master, b"\0", timeout=2)
+    assert proc.returncode == 130, err[-500:]
+    res = json.loads(out)
+    assert res["interrupted"] is True and 2 <= res["positions"] == len(res["rows"]) < 50000
+    assert res["choices"]["draw"]["bias"]["n"] == res["positions"]
+    assert b"Traceback" not in err and b"finished positions" in err
