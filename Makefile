@@ -37,6 +37,7 @@ bench: $(STAMP)
 
 readme: $(STAMP)
 	$(PY) docs/readme_examples.py
+	$(PY) docs/cli_reference.py
 
 # Mutation testing (not part of `make test`; an hour or more on 2 cores): mutmut over the
 # pure-Python modules, one group at a time (GROUPS in tests/mutation/run_mutmut.py), then the

@@ -1,6 +1,7 @@
-"""Fill README.md's examples from real runs, or check that they have not drifted.
+"""Fill the examples of README.md and docs/**/*.md from real runs, or check that they have not
+drifted.
 
-An example in README.md is a marker line, a fenced block the script owns, and an end marker::
+An example in README.md (or a page under docs/) is a marker line, a fenced block the script owns, and an end marker::
 
     <!-- example: pushluck pig decide --me 50 --opp 60 --turn 12 -->
     ```console
@@ -19,7 +20,9 @@ Options go between ``example`` and the colon, separated by spaces:
   example has finished, so its timings are not taken beside this script's own runs; ``--check``
   does not run it.
 
-The command runs as ``python -m analyzer …`` from the repository root. Every ``--out`` folder an
+The command is pasted, exactly as printed, into ``bash -c`` from the repository root, with
+``pushluck`` a shell function running ``python -m analyzer`` (so an example that a shell would
+split or mangle fails here as it would for a reader). Every ``--out`` folder an
 example names must lie under ``/tmp/pushluck-readme/``: that folder is emptied before a run, and
 examples sharing an ``--out`` folder (or reading a file under it) run one after another in README
 order (so "written, then resumed" reads the same every time). ``--check`` runs the others two at
@@ -29,7 +32,7 @@ Ten run showed 3M turns/s beside another example, 56M alone). Timings are the on
 may differ between runs, so numbers followed by ``s`` or ``ms``, rates per second and JSON
 ``seconds`` are masked before comparing.
 
-    python docs/readme_examples.py          # rewrite README.md from real runs
+    python docs/readme_examples.py          # rewrite README.md and docs/ from real runs
     python docs/readme_examples.py --check  # exit 1 with a diff if README.md has drifted
     python docs/readme_examples.py --check --times  # and each example's wall seconds, slowest first
 """
@@ -49,6 +52,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+
+
+def pages() -> list[Path]:
+    """README.md first, then every Markdown page under docs/ in path order."""
+    return [README] + sorted(p for p in DOCS.rglob("*.md") if p.is_file())
 SCRATCH = Path("/tmp/pushluck-readme")
 MARKER = re.compile(r"^<!-- example((?: [a-z]+(?:=\d+)?)*): (.+?) -->$")
 END = "<!-- end example -->"
@@ -130,8 +139,9 @@ def run_example(ex: Example) -> str:
     argv = shlex.split(ex.command)
     if argv[0] != "pushluck":
         raise SystemExit(f"README example must start with 'pushluck': {ex.command}")
-    env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=ROOT, env=env,
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT), PUSHLUCK_PYTHON=sys.executable)
+    shell = 'pushluck() { "$PUSHLUCK_PYTHON" -m analyzer "$@"; }\n' + ex.command
+    proc = subprocess.run(["bash", "-c", shell], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     SECONDS[ex.command] = time.perf_counter() - started
     if proc.returncode != ex.exit:
@@ -227,10 +237,27 @@ def parse_args(argv: list[str]):
     return parser.parse_args(argv)
 
 
+SEPARATOR = "\n<!-- pushluck page break: {} -->\n"
+
+
+def join_pages(paths: list[Path]) -> str:
+    """The pages as one text (each after a page-break line naming it), so that examples sharing
+    an --out folder across pages still run in page order."""
+    return "".join(SEPARATOR.format(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+                   + p.read_text(encoding="utf-8") for p in paths)
+
+
+def split_pages(text: str, paths: list[Path]) -> dict[Path, str]:
+    parts = re.split(r"\n<!-- pushluck page break: [^>]+ -->\n", text)
+    assert parts[0] == "" and len(parts) == len(paths) + 1, "a page break went missing"
+    return dict(zip(paths, parts[1:]))
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
-    current = README.read_text(encoding="utf-8")
+    paths = pages() if README == ROOT / "README.md" else [README]
+    current = join_pages(paths)
     fresh, checked = render(current, check=args.check)
     took = time.perf_counter() - started
     if args.times:
@@ -241,12 +268,14 @@ def main(argv: list[str]) -> int:
             print(f"README examples match real runs ({took:.0f} s)")
             return 0
         diff = difflib.unified_diff(mask(current).splitlines(), mask(checked).splitlines(),
-                                    "README.md", "real runs", lineterm="", n=1)
+                                    "README.md and docs/", "real runs", lineterm="", n=1)
         print("\n".join(list(diff)[:200]))
         print("README examples have drifted: run `make readme` (python docs/readme_examples.py)")
         return 1
-    README.write_text(fresh, encoding="utf-8")
-    print(f"rewrote {README} ({took:.0f} s)")
+    for path, text in split_pages(fresh, paths).items():
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    print(f"rewrote README.md and docs/ ({took:.0f} s)")
     return 0
 
 

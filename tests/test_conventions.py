@@ -19,7 +19,7 @@ from tests.fuzz_harness import run_inprocess
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAVES = leaves()
-UNITS = re.compile(r"\b(turns|games|deals|rounds|playouts)\b")
+UNITS = re.compile(r"\b(turns|games|deals|rounds|playouts|positions)\b")
 #: the games whose `decide` answers from a position file, and the one that does not (why)
 POSITION_GAMES = ("trash-pandas", "ten", "gostop", "canasta")
 NO_POSITION = {"pig": "`pig decide` takes three numbers (--me, --opp, --turn), no position"}

@@ -14,6 +14,8 @@ deal's randomness.
 """
 from __future__ import annotations
 
+import re
+
 from itertools import permutations
 from pathlib import Path
 
@@ -27,7 +29,7 @@ DATA = Path(__file__).resolve().parents[1] / "analyzer" / "data"
 
 def seat(i: int) -> int:
     """The number a position file uses for the i-th seat (i from 0)."""
-    return i
+    return i + 1
 
 
 def test_gostop_go_minus_stop_is_the_go_value_shifted():
@@ -72,7 +74,9 @@ def ten_position(tmp_path, me):
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.rules import build_rules
 
-    text = (DATA / "ten_position_example.toml").read_text().replace("me = 0", f"me = {seat(me)}")
+    text = re.sub(r"(?m)^me = 1$", f"me = {seat(me)}",
+                  (DATA / "ten_position_example.toml").read_text())
+    assert f"me = {seat(me)}" in text.splitlines()
     path = tmp_path / f"pos{me}.toml"
     path.write_text(text)
     rules, deck = build_rules(TenRules), load_deck(None)
@@ -89,7 +93,7 @@ def test_ten_every_seat_reads_its_own_win_share_of_the_same_games(tmp_path):
         assert pos.me == me and pos.active == 0
         out = decide(pos, rules, deck, parse_seats("threshold", 4),
                      RunSpec(128, 12, progress=False))
-        assert out["me"] == me and out["active"] == 0
+        assert out["me"] == me + 1 and out["active"] == 1  # outputs count seats from 1
         runs.append(out)
     choices = list(runs[0]["p_win"])
     assert choices == ["draw", "numbers", "currency"]

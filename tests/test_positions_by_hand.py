@@ -28,7 +28,7 @@ from analyzer.runner import RunSpec
 
 def seat(i: int) -> int:
     """The number a position file uses for the i-th seat (i from 0, the dealer first)."""
-    return i
+    return i + 1
 
 
 # ---- Go-Stop ----------------------------------------------------------------------------------------
@@ -253,7 +253,7 @@ def test_gostop_three_players_go_bak_and_a_seat_that_is_not_first():
     for go_bak, expect in ((False, [-76, -76, 152]), (True, [-152, 0, 152])):
         rules = GoStopRules(players=3, go_bak=go_bak)
         built, info = build_position(dict(pos), rules)
-        assert info["forced_stop"] and info["me"] == 2 and info["turns_left"] == [0, 0, 0]
+        assert info["forced_stop"] and info["me"] == 3 and info["turns_left"] == [0, 0, 0]
         net = np.zeros(KS.MAXP, np.int64)
         KS.settle(built.S, 2, 3, 0, net)
         assert list(net[:3]) == expect
@@ -434,12 +434,12 @@ FULL = [[3, 4, 5, 6], [3, 4, 5, 6], [3, 4, 5, 6]]
 
 def best_values(rules, diff, roll, powers_left, n=40, board="3456/3456/3456/345."):
     from analyzer.games.magdagdon import decide as D
-    from analyzer.games.magdagdon import play as MP
+    from analyzer.games.magdagdon import lineup as ML
     from analyzer.games.magdagdon import rules as M
 
     cells = M.parse_board(board, rules)
     out = D.best(cells, roll, rules, M.difficulty(rules, diff), powers_left, RunSpec(n, 5),
-                 MP.parse_policy("greedy"), top=100)
+                 ML.parse_policy("greedy"), top=100)
     return out, {x["text"]: x["mean_final_score"] for x in out["top"]}
 
 

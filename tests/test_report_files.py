@@ -323,11 +323,13 @@ def test_a_folder_from_before_the_identity_file_is_judged_by_its_manifests(tmp_p
     recipe, out = _recipe(tmp_path), tmp_path / "out"
     assert _run(["report", str(recipe), "--out", str(out)])[0] == 0
     (out / IDENTITY).unlink()
-    code, _, err = _run(["report", str(recipe), "--out", str(out), "--seed", "12"])
-    _one_line_refusal(code, err)
     code, _, err = _run(["report", str(recipe), "--out", str(out)])  # same seed: adopted
     assert code == 0 and "3 part(s) already written" in err, err
     assert json.loads((out / IDENTITY).read_text())["seed"] == 11
+    (out / IDENTITY).unlink()
+    code, _, err = _run(["report", str(recipe), "--out", str(out), "--seed", "12"])
+    assert code == 0 and "replaces it" in err and "already written" not in err, err
+    assert json.loads((out / IDENTITY).read_text())["seed"] == 12
 
 
 # --------------------------------------------------------------- 4. never through a link
@@ -447,7 +449,7 @@ BAD_PARTS = {
     "seats": ('canasta', 'canasta.simulate', 'seats = ["greedy,greedy,greedy,greedy,greedy"]',
               "seats"),
     "difficulty": ('magdagdon', 'magdagdon.advice', 'difficulty = "easy"', "difficulty"),
-    "pairs": ('pig', 'pig.matchups', 'pairs = ["hold:20"]', "line-up"),
+    "pairs": ('pig', 'pig.matchups', 'pairs = ["hold:20,hold:25,hold:30"]', "3 policies for 2 seats"),
     "unknown kind": ('pig', 'pig.nope', '', "unknown part kind"),
     "unknown parameter": ('pig', 'pig.matchups', 'gmaes = 10', "unknown parameter"),
 }

@@ -212,7 +212,7 @@ BONUS3 = "heuristic:bonus-stop-at=3"
     ("resolve", BLAMMO, BONUS3, Fraction(2, 3)),
     ("any", BLAMMO, BONUS3, Fraction(8, 9)),
     ("any", NANNERS, BONUS3, Fraction(1)),
-    ("any", BLAMMO, BONUS3 + ",feesh-saves=no", Fraction(2, 3)),  # the knob off: no save
+    ("any", BLAMMO, BONUS3 + ":feesh-saves=no", Fraction(2, 3)),  # the knob off: no save
     ("resolve", NANNERS, BONUS3, Fraction(2, 3)),
 ])
 def test_feesh_saves_a_repeat_by_the_rulebook(timing, card, seats, want):
@@ -262,11 +262,11 @@ def test_the_bonus_turn_unlocks_the_main_turns_gains_by_the_rulebook():
     from tests.test_trash_pandas_whole_rules import make, run
 
     script = [0, 1, 2, 3, 4, 5] + [0, 0, 0, 0] + [TRASH, TREES, PAW]
-    g = make(bots="heuristic:stop-at=6,bonus-stop-at=3", pile={PIE: 20})
+    g = make(bots="heuristic:stop-at=6:bonus-stop-at=3", pile={PIE: 20})
     run(g, script + [0] * 4)
     assert g.count["pie"] == 2 and g.discard[PIE] == 2
     assert g.seats[0].stash[PIE] == 6 and sum(g.pile) == 20 - 8
-    old = make(bots="heuristic:stop-at=6,bonus-stop-at=3", pile={PIE: 20},
+    old = make(bots="heuristic:stop-at=6:bonus-stop-at=3", pile={PIE: 20},
                rules=TrashPandasRules(gain_lock="all"))
     run(old, script + [0] * 2)
     assert old.count["pie"] == 0 and sum(old.pile) == 20 - 6
@@ -281,7 +281,7 @@ def test_the_kernel_unlocks_the_main_turns_gains_in_the_bonus_turn_as_the_refere
     pos = Position(pile={PIE: 20}, held=(TRASH, TREES, TRASH_TREE, PAW, MASK), action="face",
                    face=RECYCLE, choice=0)
     rules = TrashPandasRules(gain_lock=lock)
-    seats = "heuristic:stop-at=6,bonus-stop-at=3"
+    seats = "heuristic:stop-at=6:bonus-stop-at=3"
     kernel_shares(pos, rules, seats, trials=300)  # asserts the games agree
     from tests.test_trash_pandas_whole_rules import Script
 
@@ -366,8 +366,8 @@ def test_declining_the_last_card_when_trailing_never_loses_a_two_player_game():
     from analyzer.rng import block_keys
 
     rules = TrashPandasRules(consolation="optional")
-    lus = [parse_lineup(f"heuristic:stop-at=6,decline-last-card={x};"
-                        "heuristic:stop-at=2,decline-last-card=never", 2)
+    lus = [parse_lineup(f"heuristic:stop-at=6:decline-last-card={x},"
+                        "heuristic:stop-at=2:decline-last-card=never", 2)
            for x in ("never", "trailing")]
     setup = GameSetup(rules, 2, lus)
     games = 3000
@@ -420,11 +420,11 @@ OLD_ENGINE = {
                      "55dac811a55f44ec", (1200.0, 328.0, 3909.0, 4266.0, 5052.0)),
     "3p-solver": ((3, "solver", {}),
                   "0e3ac1845bb9c03b", (1200.0, 334.3333333333333, 4401.0, 4112.0, 4666.0)),
-    "4p-mixed": ((4, "random;heuristic:stop-at=5,yumyum-at=1,decline-last-card=never;random;"
-                     "heuristic:block=no,decline-last-card=never",
+    "4p-mixed": ((4, "random,heuristic:stop-at=5:yumyum-at=1:decline-last-card=never,random,"
+                     "heuristic:block=no:decline-last-card=never",
                   {"consolation": "optional", "bonus_cap": 4}),
                  "d273e576f6d271dd", (1200.0, 19.333333333333332, 7827.0, 4190.0, 4152.0)),
-    "2p-mixed": ((2, "heuristic:stop-at=4;solver", {"mask_card": "discard"}),
+    "2p-mixed": ((2, "heuristic:stop-at=4,solver", {"mask_card": "discard"}),
                  "d8366fe8833883fc", (1200.0, 416.5, 7905.0, 3416.0, 3554.0)),
 }
 OLD_READINGS = {"feesh_timing": "resolve", "gain_lock": "all", "shiny_timing": "resolve"}

@@ -39,14 +39,14 @@ CASES = [
         "heuristic:band-by=behind:cut-1=2:stop-at=5:stop-at-2=2,solver",
      TrashPandasRules(bonus_cap=4)),
     # the rule readings away from the rulebook's, and the knobs of Feesh saves and declines
-    (3, "heuristic;solver;random",
+    (3, "heuristic,solver,random",
      TrashPandasRules(feesh_timing="resolve", gain_lock="all", shiny_timing="resolve")),
-    (4, "heuristic:feesh-saves=no;solver:feesh-saves=no;heuristic:decline-last-card=trailing;"
+    (4, "heuristic:feesh-saves=no,solver:feesh-saves=no,heuristic:decline-last-card=trailing,"
         "random",
      TrashPandasRules(consolation="optional", gain_lock="all")),
-    (2, "solver:decline-last-card=trailing;heuristic:decline-last-card=never",
+    (2, "solver:decline-last-card=trailing,heuristic:decline-last-card=never",
      TrashPandasRules(consolation="optional", shiny_timing="resolve", bonus_cap=5)),
-    (3, "heuristic:blammo-saves=no;heuristic:nanners-saves=no,keep=0;solver",
+    (3, "heuristic:blammo-saves=no,heuristic:nanners-saves=no:keep=0,solver",
      TrashPandasRules(feesh_timing="any", kitteh_chain=False)),
 ]
 
