@@ -59,6 +59,27 @@ def _wait_for(proc: subprocess.Popen, marker: bytes, timeout: float = 240.0) -> 
     return seen
 
 
+def ctrl_c_after_bar(args: list[str], bar_within: float = 300.0, settle: float = 0.5):
+    """Run ``pushluck ARGS`` with stderr on a terminal, press Ctrl-C (SIGINT) ``settle`` seconds
+    after the progress bar first draws; (exit code, stdout, what the terminal showed, seconds
+    from the signal to the exit). The child is killed if a check fails on the way."""
+    proc, master = _start_on_a_terminal(args)
+    try:
+        seen = _read_until(master, b"\x1b[", timeout=bar_within)  # the bar's first draw
+        assert seen, f"no progress bar within {bar_within} s"
+        time.sleep(settle)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+        waited = time.monotonic() - sent
+        err = seen + _read_until(master, b"\0", timeout=2)
+    finally:  # a failed check must not leave a run of 10^11 trials loading the machine
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return proc.returncode, out, err, waited
+
+
 def _finish(proc: subprocess.Popen, seen: bytes, timeout: float = 120.0):
     out, err = proc.communicate(timeout=timeout)
     return proc.returncode, out.decode(), (seen + err).decode(errors="replace")
@@ -107,19 +128,8 @@ POSITION = str(Path(__file__).resolve().parent.parent / "analyzer" / "data"
 def test_sigint_during_simulate_prints_what_finished(args):
     """Ctrl-C once the progress bar shows: the finished trials are printed as one JSON object
     marked interrupted, and the exit code is 130."""
-    proc, master = _start_on_a_terminal([*args, "--seed", "1", "--json"])
-    try:
-        seen = _read_until(master, b"\x1b[")  # the bar's first draw (an escape sequence)
-        assert seen, "no progress bar appeared"
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)
-        err = seen + _read_until(master, b"\0", timeout=2)
-    finally:  # a failed check must not leave a run of 10^11 trials loading the machine
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert proc.returncode == 130, err[-500:]
+    code, out, err, _ = ctrl_c_after_bar([*args, "--seed", "1", "--json"])
+    assert code == 130, err[-500:]
     payload = json.loads(out)
     assert payload["interrupted"] is True
     assert b"Traceback" not in err
@@ -135,21 +145,9 @@ def test_sigint_stops_a_slow_rollout_game_promptly(args, bar_within):
     games to the end at each decision (a few games per second); with 512 games per block its
     first batch took many minutes. Ten rollout:1000 (about 60 games per second): 256 games per
     block made the first batch about half a minute."""
-    proc, master = _start_on_a_terminal([*args, "-n", "100000000", "--seed", "1", "--json"])
-    try:
-        seen = _read_until(master, b"\x1b[", timeout=bar_within)
-        assert seen, f"no progress bar within {bar_within} s: the first batch is too slow"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
-        waited = time.monotonic() - sent
-        err = seen + _read_until(master, b"\0", timeout=2)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert proc.returncode == 130, err[-500:]
+    code, out, err, waited = ctrl_c_after_bar([*args, "-n", "100000000", "--seed", "1",
+                                               "--json"], bar_within)
+    assert code == 130, err[-500:]
     assert waited < 30, f"Ctrl-C took {waited:.1f} s to stop the run"
     assert out.strip(), err[-800:]  # the finished games, as JSON (stderr says why not)
     payload = json.loads(out)

@@ -39,8 +39,9 @@ analyzer/games/trash_pandas/reference.py replays the same stream in plain Python
 Per-game counters ``acc`` (float64[NACC], index names in :data:`COUNTERS`) are summed per block
 by whole_games.py ``play_games`` (sum columns named by its ``column_names``). The seat decisions
 roll/stop and take/Blammo!/Nanners go through :func:`keep_rolling_choice` and
-:func:`after_roll_choice`; whole_rollout.py compiles a twin of this engine in which they are the
-``rollout:K`` bot's (the rollouts themselves run this engine, so nothing recurses).
+:func:`after_roll_choice`, an opponent's Yum Yum through :func:`yumyum_choice`; whole_rollout.py
+compiles a twin of this engine in which they are the ``rollout:K`` and ``search`` bots' (the
+rollouts and the search's playouts run another compiled engine, so nothing recurses).
 """
 from numba import njit
 
@@ -276,6 +277,15 @@ def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, 
 
 
 @njit(cache=True, _nrt=False)
+def yumyum_choice(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, roll_tab,
+                  after_tab, s):
+    """Opponent q discards a Yum Yum (True) as seat a stops holding ``held`` (whole_bots.
+    plays_yumyum); swapped as above (the search bot, kernels/trash_pandas/search.py, decides
+    it by search)."""
+    return B.plays_yumyum(g, q, bots[q], nh, s)
+
+
+@njit(cache=True, _nrt=False)
 def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
                rules, roll_tab, after_tab, acc, s):
     """Roll until a bust, a stop or the cap. ``entry``: 0 roll now, 1 stop now, 2 the face
@@ -293,7 +303,8 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per
             forced = False
             for j in range(1, players):
                 q = (a + j) % players
-                if B.plays_yumyum(g, q, bots[q], nh, s):
+                if yumyum_choice(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules,
+                                 roll_tab, after_tab, s):
                     play_card(g, q, YUMYUM)
                     acc[C_YUM] += 1
                     forced = True

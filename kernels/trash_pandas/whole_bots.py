@@ -6,7 +6,9 @@ the card spent after a roll from the exact turn solver's tables, everything else
 2 random (every choice uniformly among the legal ones, one ``randint`` per choice), 3 rollout
 (roll/stop and the card spent on a repeat by ``bot[K_ROLLOUTS]`` determinized rollouts:
 kernels/trash_pandas/whole_rollout.py; here, in the engine that plays the rollouts, it plays as
-the heuristic bot with its knobs).
+the heuristic bot with its knobs), 4 search (roll/stop, the card spent on a repeat and Yum Yum
+by information-set tree search, ``bot[K_ITERS]`` iterations per decision:
+kernels/trash_pandas/search.py; in the engine that plays its playouts, the heuristic).
 Stop rule of ``heuristic`` (and of the rollout seat's base bot): roll while the tokens held
 are below ``bot[K_STOP]`` (``bot[K_BSTOP]`` in a bonus turn); with ``bot[K_BAND]`` = 1 (cards
 left in the draw pile) or 2 (:func:`stash_behind`) the limit is ``K_STOP`` while that feature is
@@ -49,12 +51,15 @@ K_TABLE = 22  # rule table rows: K_TROWS rows of TROW words from here
 TROW, TMAXROWS = 6, 4
 K_FSAVES = K_TABLE + TROW * TMAXROWS  # Feesh fetches a Blammo!/Nanners to save a repeat
 K_DECLINE = K_FSAVES + 1  # an optional consolation draw: 0 always drawn, 1 not when trailing
-NK = K_DECLINE + 1
+K_ITERS = K_DECLINE + 1  # the search bot's iterations per decision (kernels/trash_pandas/search.py)
+K_EXPLORE = K_ITERS + 1  # its exploration constant (UCB1)
+K_MS = K_EXPLORE + 1  # its time budget per decision in milliseconds (0: none)
+NK = K_MS + 1
 BAND_NONE, BAND_DECK, BAND_BEHIND, BAND_TABLE = 0, 1, 2, 3
 OP_LE, OP_GE = 0, 1
 # features a stop rule table reads (analyzer/advice/table.py; F_ZERO the constant 0)
 F_ZERO, F_TOKENS, F_BONUS, F_DECK, F_BEHIND, F_HAND, F_SAVES = range(7)
-HEURISTIC, SOLVER, RANDOM, ROLLOUT = 0, 1, 2, 3
+HEURISTIC, SOLVER, RANDOM, ROLLOUT, SEARCH = 0, 1, 2, 3, 4
 TAKE, USE_BLAMMO, USE_NANNERS = 0, 1, 2
 FEESH_BLAMMO, FEESH_NANNERS = 3, 4  # a Feesh for that card from the discard pile, spent at once
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
@@ -115,6 +120,7 @@ def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     """p rolled ``face``, a repeat it would take (a bust): TAKE, or FEESH_BLAMMO/FEESH_NANNERS to
     play a usable Feesh for that card from the discard pile and spend it at once (the rulebook's
     own use of Feesh; the engine asks only under ``feesh_timing = any``).
+    A search seat (kind 4) has weighed the fetches in its after-roll choice: TAKE.
     Heuristic (and a rollout seat, whose base bot it is), knob ``K_FSAVES`` on: a Blammo! if
     ``blammo-saves`` is on and p holds no usable Blammo!, else a Nanners likewise (a rollout seat
     that took the bust holding a save card chose to: TAKE). Solver, same knob: the card its
@@ -140,7 +146,7 @@ def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
         return TAKE
     hb = _usable(g, p, BLAMMO) > 0
     hn = _usable(g, p, NANNERS) > 0
-    if kind == ROLLOUT and (hb or hn):
+    if kind == ROLLOUT and (hb or hn) or kind == SEARCH:
         return TAKE
     if db and bot[K_BLAMMO] > 0 and not hb:
         return FEESH_BLAMMO

@@ -1,5 +1,6 @@
 """The ``rollout:K`` bot: roll or stop, and which card to spend on a repeat, by K determinized
-rollouts of the rest of the game.
+rollouts of the rest of the game; and the engine that plays the bots that think (rollout and
+``search`` seats: kernels/trash_pandas/search.py).
 
 Decision
 --------
@@ -45,22 +46,26 @@ never calls back. The plain engine, its cache and its results are unchanged by t
 Reference counting: the engine is compiled with ``_nrt=False`` (whole_state.py docstring) and so
 are its twins; the functions here allocate and say ``_nrt=True`` explicitly, since a callee
 without the option inherits it from the caller being compiled.
-Cache note: a twin is cached under whole.py's name; after editing this module delete
-``kernels/**/__pycache__`` (as for any kernel module another one imports).
+Cache note: a twin is cached under whole.py's name with a digest of this module and of
+search.py in it (``_SUFFIX``), so an edit of either compiles new twins; after editing another
+kernel module they call (whole.py, whole_bots.py, ...) delete ``kernels/**/__pycache__``.
 """
 import numpy as np
 from numba import njit
 
-from kernels.rng import GOLDEN, mix64, next_u64, seed_trial
+from kernels.trash_pandas import search as S
 from kernels.trash_pandas import whole as W
 from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas import whole_decide as D
 from kernels.trash_pandas import whole_games as G
 from kernels.trash_pandas import whole_tables as T
-from kernels.trash_pandas.belief import (RULE_SIZE, open_params, public_view, rule_params,
-                                         sample_world)
-from kernels.trash_pandas.whole_state import BLAMMO, GAIN, HAND, MAXP, NANNERS, NROWS, NT, SC
-from kernels.twin import twin
+from kernels.trash_pandas.whole_state import BLAMMO, GAIN, HAND, NANNERS, SC
+from kernels.twin import digest_suffix, twin
+
+# The twins are cached beside whole.py; their names carry a digest of the files whose functions
+# they call instead of the plain engine's (this one and the search bot's), so editing either
+# compiles new twins instead of loading stale ones.
+_SUFFIX = digest_suffix(digest_suffix("_rollout", S.__file__), __file__)
 
 
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
@@ -70,35 +75,13 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
     paired differences with choice 0 (module doc);
     ``choices`` int64[3, 3] rows (entry, face, take/Blammo!/Nanners) as whole.continue_game."""
     players = g[SC, 2]
-    base = bots.copy()
-    for q in range(MAXP):
-        if int(base[q, B.K_KIND]) == B.ROLLOUT:
-            base[q, B.K_KIND] = B.HEURISTIC
-    view = np.zeros((NROWS, NT), dtype=np.int64)  # what seat a sees, and what it cannot
-    pool = np.zeros(NT, dtype=np.int64)
-    opp_hand = np.zeros(MAXP, dtype=np.int64)
-    opp_down = np.zeros(MAXP, dtype=np.int64)
-    public_view(g, a, view, pool, opp_hand, opp_down)
-    bp = np.zeros(RULE_SIZE, dtype=np.float64)
-    rule_params(bp, bots, pts, per_card)
-    x = next_u64(s)
-    key = np.empty(4, dtype=np.uint64)
-    for j in range(4):
-        key[j] = mix64(x ^ (np.uint64(j) * GOLDEN))
-    world = np.zeros((NROWS, NT), dtype=np.int64)
-    gc = np.zeros((NROWS, NT), dtype=np.int64)
-    sw = np.zeros(4, dtype=np.uint64)
-    sc = np.zeros(4, dtype=np.uint64)
-    acc = np.zeros(W.NACC, dtype=np.float64)
-    w = np.zeros(16, dtype=np.int64)
-    scores = np.zeros(MAXP, dtype=np.int64)
+    base = S.base_bots(bots)
+    view, pool, opp_hand, opp_down, bp = S.seat_view(g, a, bots, pts, per_card)
+    key = S.decision_key(s)
+    world, gc, sw, sc, acc, w, scores = S.playout_scratch()
     sums = np.zeros(2 * nch, dtype=np.float64)  # Σ share_c, then Σ (share_c − share_0)²
     for k in range(int(bots[a, B.K_ROLLOUTS])):
-        seed_trial(key, k, sw)
-        if not sample_world(world, view, pool, opp_hand, opp_down, a, bp, sw):
-            open_params(bp)  # a state the bots could not have reached: deal uniformly
-            seed_trial(key, k, sw)
-            sample_world(world, view, pool, opp_hand, opp_down, a, bp, sw)
+        S.deal_world(world, view, pool, opp_hand, opp_down, a, bp, key, k, sw)
         first = 0.0
         for c in range(nch):
             gc[:, :] = world
@@ -136,7 +119,10 @@ def _best(sums, nch, k):
 def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                        roll_tab, after_tab, s):
     """A rollout seat's answer to a rolled face: take unless it is a repeat and a card can save
-    it; then take (bust) / Blammo! / Nanners by rollouts."""
+    it; then take (bust) / Blammo! / Nanners by rollouts. A search seat asks the search."""
+    if int(bot[B.K_KIND]) == B.SEARCH:
+        return S.after_roll_search(g, a, bot, bots, held, mode, face, pts, per_card, copies,
+                                   rules, roll_tab, after_tab, s)
     if int(bot[B.K_KIND]) != B.ROLLOUT:
         return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
     nb = g[HAND + a, BLAMMO] - g[GAIN + a, BLAMMO]
@@ -166,7 +152,11 @@ def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies,
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                          roll_tab, after_tab, s):
-    """A rollout seat rolls again (True) or stops, by rollouts (ties: the heuristic's choice)."""
+    """A rollout seat rolls again (True) or stops, by rollouts (ties: the heuristic's choice);
+    a search seat by the search."""
+    if int(bot[B.K_KIND]) == B.SEARCH:
+        return S.keep_rolling_search(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
+                                     rules, roll_tab, after_tab, s)
     if int(bot[B.K_KIND]) != B.ROLLOUT:
         return B.keep_rolling_tables(g, a, bot, held, nh, mode, roll_tab, s)
     h = B.keep_rolling_tables(g, a, bot, held, nh, mode, roll_tab, s)  # heuristic: no random draw
@@ -178,9 +168,20 @@ def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
     return choices[_best(sums, 2, bot[B.K_ROLLOUTS]), 0] == W.ENTRY_ROLL
 
 
-roll_phase = twin(W.roll_phase, "_rollout", after_roll_choice=after_roll_rollout,
-                  keep_rolling_choice=keep_rolling_rollout)
-play_turn = twin(W.play_turn, "_rollout", roll_phase=roll_phase)
-continue_game = twin(W.continue_game, "_rollout", play_turn=play_turn)
-play_games = twin(G.play_games, "_rollout", parallel=True, continue_game=continue_game)
-decide_blocks = twin(D.decide_blocks, "_rollout", parallel=True, continue_game=continue_game)
+@njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
+def yumyum_think(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, roll_tab,
+                 after_tab, s):
+    """Opponent q's Yum Yum as seat a stops: a search seat searches it
+    (search.yumyum_search), every other seat plays as in the plain engine."""
+    if int(bots[q, B.K_KIND]) == B.SEARCH:
+        return S.yumyum_search(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules,
+                               roll_tab, after_tab, s)
+    return B.plays_yumyum(g, q, bots[q], nh, s)
+
+
+roll_phase = twin(W.roll_phase, _SUFFIX, after_roll_choice=after_roll_rollout,
+                  keep_rolling_choice=keep_rolling_rollout, yumyum_choice=yumyum_think)
+play_turn = twin(W.play_turn, _SUFFIX, roll_phase=roll_phase)
+continue_game = twin(W.continue_game, _SUFFIX, play_turn=play_turn)
+play_games = twin(G.play_games, _SUFFIX, parallel=True, continue_game=continue_game)
+decide_blocks = twin(D.decide_blocks, _SUFFIX, parallel=True, continue_game=continue_game)

@@ -98,6 +98,55 @@ def _compile_tables() -> None:
     warm_up(game_job(_games_setup(3, "heuristic").with_lineups([(table,) * 3])))
 
 
+def _snapshot_positions(setup, games: int):
+    """Positions a search bot decides at, from ``games`` self-play games of ``setup``: the
+    state at the start of every second turn with the seat whose turn it is, holding two tokens
+    (a roll-or-stop decision); int64 states, seats and held sets."""
+    import numpy as np
+
+    from analyzer.rng import block_keys
+    from kernels.trash_pandas.belief_data import turn_snapshots
+
+    cap = 32
+    states = np.zeros((games * cap, 19, 8), dtype=np.int16)
+    seats = np.zeros(games * cap, dtype=np.int64)
+    kept = np.zeros(games, dtype=np.int64)
+    d = setup.deck
+    turn_snapshots(block_keys(20260, 0, 1), np.array([games]), np.zeros(1, dtype=np.int64),
+                   setup.players, d.copies, d.pts, d.per_card, setup.deal, setup.rules_arr,
+                   setup.bots[0], setup.roll_tab, setup.after_tab, 2, cap, states, seats, kept)
+    mask = (np.arange(cap)[None, :] < kept[:, None]).ravel()
+    states, seats = states[mask].astype(np.int64), seats[mask]
+    i = np.arange(len(seats))
+    helds = (1 << (i % 6)) | (1 << ((i % 6 + 1 + (i // 6) % 5) % 6))
+    return states, seats, helds.astype(np.int64)
+
+
+def _search_decisions_job(iters: int):
+    """Roll-or-stop decisions of ``search:ITERS`` (3 players, heuristic playouts) on positions
+    from self-play (:func:`_snapshot_positions`), one search per trial."""
+    def make():
+        from analyzer.games.trash_pandas.bots import plain_lineup
+        from analyzer.games.trash_pandas.whole import GameSetup
+        from analyzer.games.trash_pandas.rules import TrashPandasRules
+        from analyzer.runner import KernelJob, half_width_of_proportion
+        from kernels.trash_pandas.search_bench import decision_blocks
+
+        base = _games_setup(3, "heuristic")
+        states, seats, helds = _snapshot_positions(base, 64)
+        bots = GameSetup(TrashPandasRules(), 3, [plain_lineup(f"search:{iters}", 3)]).bots[0]
+        d = base.deck
+
+        def run_blocks(keys, counts):
+            return decision_blocks(keys, counts, states, seats, helds, bots, d.pts, d.per_card,
+                                   d.copies, base.rules_arr, base.roll_tab, base.after_tab)
+
+        return KernelJob(f"trash-pandas search:{iters} decisions", 8, run_blocks,
+                         half_width_of_proportion(1), unit="decisions")
+
+    return make
+
+
 CALIBRATION = CALIBRATION_CASE[1]  # "turns, minimal hand-written loop (calibration)"
 
 CASES = [
@@ -130,8 +179,12 @@ CASES = [
     BenchQuery("trash-pandas", "decide (impossible position: one line, exit 2)",
                ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_impossible.toml"),
                exit_code=2),
-    BenchWarm("trash-pandas", "the rollout:K bot's engine (compiled apart)", _compile_rollout,
-              compiles=True),
+    BenchCase("trash-pandas", "search decisions, roll or stop, search:1000 (3 players)",
+              "decisions", _search_decisions_job(1000), 400),
+    BenchCase("trash-pandas", "whole games, 3 players, search:1000 in seat 1, heuristics",
+              "games", _games_job(3, "search:1000,heuristic,heuristic"), 40),
+    BenchWarm("trash-pandas", "the rollout:K and search bots' engine (compiled apart)",
+              _compile_rollout, compiles=True),
     BenchWarm("trash-pandas", "the rule-table bots' engine (compiled apart)", _compile_tables,
               compiles=True),
     commands_warm("trash-pandas", "whole-game decide (compiled apart)",

@@ -19,6 +19,13 @@ Each entry of ``--seats A,B,…`` names a bot, ``NAME[:key=value...]`` (analyzer
   heuristics, 400 games, seed 2, paired with a heuristic seat 1 on the same games): heuristic
   minus rollout 0.000 ± 0.032 at K = 8, −0.031 ± 0.032 at K = 64, −0.028 ± 0.033 at K = 256 —
   not distinguishable from the heuristic at these n.
+* ``search[:ITERS][:explore=C]`` — rolls or stops, spends (or not) Blammo!, Nanners or a Feesh
+  on a repeat, and plays or holds Yum Yum when an opponent stops, by information-set Monte Carlo
+  tree search (kernels/trash_pandas/search.py; the maths on the rules page, section 8): ITERS
+  iterations per decision (default 1000), each a world dealt from the belief that knows the
+  bots' stash rule and a playout of the rest of the game by the base bots (its own seat by
+  ``heuristic`` with the same knobs); UCB1 constant C (``explore``, default 0.5); every other
+  choice as ``heuristic``.
 
 Knobs (heuristic and solver; defaults in :data:`KNOBS`): ``stop-at``, ``bonus-stop-at``,
 ``blammo-saves`` / ``nanners-saves`` (spend the card to save a repeat), ``pie`` (use MMM Pie! on
@@ -52,8 +59,12 @@ import numpy as np
 
 from analyzer.errors import UserError
 
-KINDS = {"heuristic": 0, "solver": 1, "random": 2, "rollout": 3}
+KINDS = {"heuristic": 0, "solver": 1, "random": 2, "rollout": 3, "search": 4}
 ROLLOUTS_INDEX, ROLLOUTS_DEFAULT, ROLLOUTS_RANGE = 15, 16, (1, 4096)
+# the search bot (kernels/trash_pandas/search.py): iterations per decision, UCB1 constant
+ITERS_INDEX, ITERS_DEFAULT, ITERS_RANGE = 48, 1000, (1, 1_000_000)
+EXPLORE_INDEX, EXPLORE_DEFAULT, EXPLORE_RANGE = 49, 0.5, (0.0, 10.0)
+MS_INDEX, MS_RANGE = 50, (0.0, 600_000.0)  # a time budget per decision (0: none)
 # knob: (kernel index, default, parser kind, allowed)
 KNOBS = {
     "stop-at": (1, 3, "int", (1, 6)),
@@ -83,7 +94,7 @@ TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (wh
 #: feature id (kernels/trash_pandas/whole_bots.py F_*)
 TABLE_FEATURES = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
 BAND_TABLE = 3
-NK = TABLE_INDEX + TROW * TMAXROWS + 2  # the table's words, feesh-saves, decline-last-card
+NK = TABLE_INDEX + TROW * TMAXROWS + 5  # table words, feesh-saves, decline-last-card, search
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,9 @@ class Bot:
     name: str
     knobs: tuple  # ((key, value), ...) in KNOBS order
     rollouts: int = 0  # K of a rollout bot (0 for the others)
+    iters: int = 0  # a search bot's iterations per decision (0 for the others)
+    explore: float = 0.0  # a search bot's UCB1 constant
+    ms: float = 0.0  # a search bot's time budget per decision (0: iterations only)
     table: tuple = ()  # a stop rule table (rows of six ints), read instead of the stop knobs
     source: str = field(default="", compare=False)  # the label of a table bot (rule:FILE)
 
@@ -106,6 +120,13 @@ class Bot:
                    or knobs["band-by"] != "none" and k in shown]
         if self.name == "rollout":
             changed.insert(0, str(self.rollouts))
+        if self.name == "search":  # iterations by position, unless a time budget alone
+            if self.ms:
+                changed.insert(0, f"ms={self.ms:g}")
+            if self.explore != EXPLORE_DEFAULT:
+                changed.insert(0, f"explore={self.explore:g}")
+            if not self.ms or self.iters != ITERS_RANGE[1]:
+                changed.insert(0, str(self.iters))
         return self.name + "".join(":" + c for c in changed)
 
     def row(self) -> np.ndarray:
@@ -119,6 +140,9 @@ class Bot:
             else:
                 r[idx] = float(value)
         r[ROLLOUTS_INDEX] = self.rollouts
+        r[ITERS_INDEX] = self.iters
+        r[EXPLORE_INDEX] = self.explore
+        r[MS_INDEX] = self.ms
         if self.table:
             r[KNOBS["band-by"][0]] = BAND_TABLE
             r[TROWS_INDEX] = len(self.table)
@@ -147,6 +171,9 @@ def _family():
 
     knobs = tuple(KNOBS)
     lo, hi = ROLLOUTS_RANGE
+    ilo, ihi = ITERS_RANGE
+    elo, ehi = EXPLORE_RANGE
+    mlo, mhi = MS_RANGE
     return Family("trash-pandas", [
         Kind("heuristic", "rolls until stop-at tokens, plays its cards by the knobs", knobs),
         Kind("solver", "rolls, stops and saves as the exact turn solver; the rest as heuristic",
@@ -154,8 +181,15 @@ def _family():
         Kind("random", "every choice uniformly among the legal ones"),
         Kind("rollout", f"roll/stop and Blammo!/Nanners by K determinized rollouts of the rest "
              f"of the game, default {ROLLOUTS_DEFAULT}; the rest as heuristic", knobs,
-             positional=("rollouts",))],
-        [_knob(k) for k in KNOBS] + [Knob("rollouts", "int", ROLLOUTS_DEFAULT, low=lo, high=hi)])
+             positional=("rollouts",)),
+        Kind("search", f"roll/stop, Blammo!/Nanners/Feesh saves and Yum Yum by information-set "
+             f"tree search, ITERS playouts per decision (default {ITERS_DEFAULT}); the rest as "
+             f"heuristic", knobs + ("explore", "ms"), positional=("iters",))],
+        [_knob(k) for k in KNOBS] + [Knob("rollouts", "int", ROLLOUTS_DEFAULT, low=lo, high=hi),
+                                     Knob("iters", "int", ITERS_DEFAULT, low=ilo, high=ihi),
+                                     Knob("explore", "float", EXPLORE_DEFAULT, low=elo,
+                                          high=ehi),
+                                     Knob("ms", "float", 0.0, low=mlo, high=mhi)])
 
 
 #: The whole-game bots as the shared parser reads them (``--seats``, ``--vs``).
@@ -173,6 +207,11 @@ def bot_from_spec(spec) -> Bot:
         if values["cut-2"] and values["cut-2"] <= values["cut-1"]:
             raise UserError(f"'{spec.text}': cut-2 must be 0 (two bands) or above cut-1")
     rollouts = spec["rollouts"] if spec.name == "rollout" else 0
+    if spec.name == "search":  # a time budget alone lifts the iteration cap
+        iters = ITERS_RANGE[1] if "ms" in spec.given and "iters" not in spec.given else \
+            spec["iters"]
+        return Bot(spec.name, tuple(values.items()), iters=iters,
+                   explore=float(spec["explore"]), ms=float(spec["ms"]))
     return Bot(spec.name, tuple(values.items()), rollouts)
 
 

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analyzer.advice.cli import BandsOpt, ClausesOpt, MaxLossOpt
+from analyzer.games.trash_pandas.cli_ladder import register as _register_ladder
 from analyzer.games.trash_pandas.cli_whole import _whole_rules, register as _register_whole
 from analyzer.options import (JsonOpt, OutOpt, PrecisionOpt, ProgressOpt, RulesOpt, SeedOpt,
                               SetOpt, TimeLimitOpt, policy as policy_opt, position_command,
@@ -390,4 +391,5 @@ def _register_game_advice() -> None:
 
 _register_game_advice()
 _register_whole(app)  # `game` and `decide` (cli_whole.py)
+_register_ladder(app)  # `ladder` (cli_ladder.py)
 app.command("position")(position_command("trash-pandas"))

@@ -24,12 +24,16 @@ def _whole_rules(rules_file, sets):
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
 SeatsOpt = seats_option(
     "heuristic, solver, random, rollout:K (roll/stop and Blammo!/Nanners by K determinized "
-    "rollouts to the end of the game, default 16; its other choices and knobs as heuristic); "
-    "knobs after the bot, each after a ':', e.g. heuristic:stop-at=4:yumyum-at=0 or "
-    "rollout:8:stop-at=4 (knobs: stop-at, bonus-stop-at, blammo-saves, nanners-saves, pie, feesh, "
-    "shiny, keep, steal-from, react, block, block-with, yumyum-at, trash-tree, band-by, cut-1, "
-    "cut-2, stop-at-2, stop-at-3, feesh-saves, decline-last-card); rule:FILE.json plays a stop "
-    "rule written by `trash-pandas game-advice --out`. Default: heuristic.")
+    "rollouts to the end of the game, default 16; its other choices and knobs as heuristic), "
+    "search:ITERS (roll/stop, Blammo!/Nanners/Feesh saves and Yum Yum by information-set tree "
+    "search over worlds drawn from what its seat sees, ITERS playouts per decision, default 1000;"
+    " knobs explore=C (UCB1, 0.5) and ms=MS (a time budget per decision; alone it lifts the "
+    "playout cap); its other choices and knobs as heuristic); knobs after the bot, each after "
+    "a ':', e.g. heuristic:stop-at=4:yumyum-at=0, rollout:8:stop-at=4 or search:200:explore=1 "
+    "(knobs: stop-at, bonus-stop-at, blammo-saves, nanners-saves, pie, feesh, shiny, keep, "
+    "steal-from, react, block, block-with, yumyum-at, trash-tree, band-by, cut-1, cut-2, "
+    "stop-at-2, stop-at-3, feesh-saves, decline-last-card); rule:FILE.json plays a stop rule written by "
+    "`trash-pandas game-advice --out`. Default: heuristic.")
 OldPolicyOpt = renamed("--policy", "the line-up is --seats BOT (a single bot plays every seat)")
 DEFAULT_GAMES = 20_000
 

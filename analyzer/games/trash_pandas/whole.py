@@ -22,6 +22,7 @@ BLOCK_SIZE = 512
 # core). Its blocks hold ROLLOUT_BLOCK_WORK // K games (at least 1): a block then takes about
 # 60 ms, so the runner's first batch (8 blocks) ends, and a Ctrl-C is honoured, within a second.
 ROLLOUT_BLOCK_WORK = 128
+SEARCH_PER_ROLLOUT = 6  # search iterations that cost about one rollout of a rollout:K bot
 MEANS = ("turns", "rounds", "margin", "main_busts", "bonus_turns", "sixes", "rolls", "blammo",
          "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny", "paw_steals",
          "shiny_steals", "mask_reactions", "stashed", "feesh_saves", "consolation_declined")
@@ -90,14 +91,17 @@ class GameSetup:
 
     @property
     def has_rollout(self) -> bool:
-        """A ``rollout:K`` bot plays: the kernels are whole_rollout.py's twins."""
-        return any(b.name == "rollout" for lineup in self.lineups for b in lineup)
+        """A ``rollout:K`` or ``search`` bot plays: the kernels are whole_rollout.py's twins."""
+        return any(b.name in ("rollout", "search") for lineup in self.lineups for b in lineup)
 
     @property
     def block_size(self) -> int:
-        """Games per block: :data:`BLOCK_SIZE`, or fewer when a rollout bot plays (see
-        :data:`ROLLOUT_BLOCK_WORK`; the block size decides which games are played)."""
-        k = max((b.rollouts for lineup in self.lineups for b in lineup), default=0)
+        """Games per block: :data:`BLOCK_SIZE`, or fewer when a rollout or search bot plays (see
+        :data:`ROLLOUT_BLOCK_WORK`; the block size decides which games are played). A search
+        decision of I iterations plays I half games, a rollout decision up to 3·K whole ones:
+        a search bot counts as K = I/6."""
+        k = max((max(b.rollouts, -(-b.iters // SEARCH_PER_ROLLOUT)) for lineup in self.lineups
+                 for b in lineup), default=0)
         return max(1, ROLLOUT_BLOCK_WORK // k) if k else BLOCK_SIZE
 
     @property
