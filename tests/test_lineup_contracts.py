@@ -344,7 +344,7 @@ def test_canasta_seat_wins_and_first_mover_equal_the_one_game_function():
         s = np.zeros(4, np.uint64)
         for t in range(min(BLOCK, n - BLOCK * b)):
             seed_trial(keys[b], t, s)
-            r, w, starter = play_game(s, rp, pol, thr, reqv, state, viol, tmp, scratch, rs)
+            r, w, starter = play_game(s, rp, pol, thr, reqv, state, viol, tmp, scratch, rs)[:3]
             rounds.append(int(r))
             if w >= 0:
                 wins[w] += 1

@@ -80,7 +80,7 @@ def test_the_hand_formulas_themselves_on_a_textbook_sample():
 
 GOSTOP_POSITION = {
     # seat 0 (2 players) after its turn: 3 brights 3 + hongdan 3 + junk 10 = 1 -> 7 points
-    "me": 0, "hand": "07R 10R 11J1 09A", "layout": "04J1 08J1 12D 07J1",
+    "me": 1, "hand": "07R 10R 11J1 09A", "layout": "04J1 08J1 12D 07J1",
     "piles": ["01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1",
               "12B 11B 05A 06A 07A 12A 10A 06R 09R 02J1 02J2 03J1 03J2"],
 }
@@ -213,7 +213,7 @@ def magdagdon_best(finals, monkeypatch, top=10):
     per game (final score after placing 5, after placing 6)."""
     import kernels.magdagdon as KM
     from analyzer.games.magdagdon import decide as D
-    from analyzer.games.magdagdon import play as MP
+    from analyzer.games.magdagdon import lineup as MP
     from analyzer.games.magdagdon import rules as M
     from analyzer.rules import build_rules
 
@@ -352,8 +352,8 @@ def test_canasta_simulate_reads_each_seat_and_the_first_mover_from_their_columns
 
 def ten_sums(games_a, games_b, players=2):
     """Column sums of two line-ups laid out as ``game_blocks`` writes them (offsets worked out
-    from the kernel's loop: per line-up k at k·LW: games, then Σx, Σx² of each record field,
-    then Σ price·auctions; then per line-up k ≥ 1 at 2·LW + (k − 1)·DW, per seat q: Σd_win,
+    from the kernel's loop, via the layout's REC_COL and PRICE_COL: per line-up k at k·LW: games,
+    Σx and Σx² of each record field, Σ price·auctions; then per line-up k ≥ 1 at 2·LW + (k − 1)·DW, per seat q: Σd_win,
     Σd_win², Σd_score, Σd_score² of (A − B))."""
     from kernels.ten import whole_layout as L
 
@@ -364,9 +364,9 @@ def ten_sums(games_a, games_b, players=2):
             out[o] += 1
             for i, name in enumerate(L.REC_NAMES):
                 v = rec.get(name, 0.0)
-                out[o + 1 + 2 * i] += v
-                out[o + 2 + 2 * i] += v * v
-            out[o + L.LW - 1] += rec.get("auction_price", 0.0) * rec.get("auctions", 0.0)
+                out[o + L.REC_COL[i]] += v  # Σx, then Σx² beside it
+                out[o + L.REC_COL[i] + 1] += v * v
+            out[o + L.PRICE_COL] += rec.get("auction_price", 0.0) * rec.get("auctions", 0.0)
     for ra, rb in zip(games_a, games_b):
         for q in range(players):
             dw = ra.get(f"win_{q}", 0) - rb.get(f"win_{q}", 0)
