@@ -24,6 +24,51 @@ CALIBRATION_CASE = ("trash-pandas", "turns, minimal hand-written loop (calibrati
 CALIBRATION_AT_TARGETS = 490e6
 
 
+def machine(cpuinfo: str = "/proc/cpuinfo") -> dict:
+    """What CPU the figures come from, so that a bench from another machine can be set beside
+    this one: the CPU's model name and family/model numbers (``cpuinfo``, where there is such a
+    file; a virtual machine may give only the vendor's brand), the microarchitecture LLVM
+    compiles the kernels for (``znver5``, ``skylake-avx512`` …: what decides which code runs
+    fastest) and the number of CPUs."""
+    import os
+    import platform
+
+    info: dict[str, str] = {}
+    try:
+        with open(cpuinfo) as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key in ("model name", "cpu family", "model") and key not in info:
+                    info[key] = value.strip()
+                if not line.strip() and info:
+                    break  # the first CPU's block is enough
+    except OSError:
+        pass
+    try:
+        import llvmlite.binding
+
+        llvm_cpu = llvmlite.binding.get_host_cpu_name()
+    except Exception:  # pragma: no cover - llvmlite comes with numba
+        llvm_cpu = None
+    return {"cpu_model": info.get("model name") or platform.processor() or platform.machine(),
+            "cpu_family": info.get("cpu family"), "cpu_model_number": info.get("model"),
+            "llvm_cpu": llvm_cpu, "cpu_count": os.cpu_count()}
+
+
+def machine_line(m: dict, calibration: float | None) -> str:
+    """One line naming the machine (:func:`machine`) and the calibration loop's 1-core rate."""
+    where = ", ".join(x for x in (
+        f"family {m['cpu_family']}" if m.get("cpu_family") else "",
+        f"model {m['cpu_model_number']}" if m.get("cpu_model_number") else "",
+        f"LLVM compiles for {m['llvm_cpu']}" if m.get("llvm_cpu") else "") if x)
+    line = f"machine: {m['cpu_model']}" + (f" ({where})" if where else "")
+    line += f", {m['cpu_count']} CPUs"
+    if calibration:
+        line += f"; calibration loop {calibration / 1e6:,.0f}M turns/s on 1 core"
+    return line
+
+
 def target_here(target: float, calibration: float) -> float:
     """A throughput target set where the calibration loop ran ``CALIBRATION_AT_TARGETS``,
     rescaled to a machine where it runs ``calibration`` (both per second, one core)."""

@@ -125,20 +125,10 @@ class Progress:
 
 
 def warm_up(job: KernelJob) -> None:
-    """Compile or load the kernel from cache without running any trial. A first compile takes
-    seconds, so after half a second a note says what is happening."""
-    import threading
-
-    from analyzer.output import note
-
-    timer = threading.Timer(0.5, note, ("compiling kernels (once; later runs load them from "
-                                        "the cache)…",))
-    timer.daemon = True
-    timer.start()
-    try:
-        job.run_blocks(np.zeros((0, 4), dtype=np.uint64), np.zeros(0, dtype=np.int64))
-    finally:
-        timer.cancel()
+    """Compile or load the kernel from cache without running any trial. A real compile (seconds
+    to a minute) says so on stderr as it starts (:mod:`analyzer.compile_notice`, armed by the
+    command line); a load from the cache says nothing, however long a busy machine takes."""
+    job.run_blocks(np.zeros((0, 4), dtype=np.uint64), np.zeros(0, dtype=np.int64))
 
 
 def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = None,

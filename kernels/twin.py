@@ -14,11 +14,13 @@ from pathlib import Path
 
 from numba import njit
 
+from kernels.widen import plain_types
+
 
 def twin(dispatcher, suffix: str, parallel: bool = False, **swap):
     """``dispatcher``'s Python function compiled again as ``<name><suffix>`` with the globals in
     ``swap`` replaced; it keeps the original's target options (e.g. ``_nrt=False``) except
-    ``parallel``, which is set as given."""
+    ``parallel``, which is set as given, and its :func:`~kernels.widen.plain_types` typing."""
     fn = dispatcher.py_func
     glb = dict(fn.__globals__)
     glb.update(swap)
@@ -30,7 +32,8 @@ def twin(dispatcher, suffix: str, parallel: bool = False, **swap):
     options = dict(dispatcher.targetoptions)
     options.pop("nopython", None)  # implied by njit
     options["parallel"] = parallel
-    return njit(cache=True, **options)(copy)
+    compiled = njit(cache=True, **options)(copy)
+    return plain_types(compiled) if getattr(dispatcher, "plain_types", False) else compiled
 
 
 def digest_suffix(tag: str, path: str) -> str:

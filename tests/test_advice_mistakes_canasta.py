@@ -1,4 +1,4 @@
-"""Railroad Canasta advice: where a raced rule pair goes wrong, recorded by the twin engine
+"""Railroad Canasta advice: where a raced rule pair goes wrong, recorded by the engine
 (kernels/canasta/record.py, analyzer/games/canasta/advice.py::record and ::pair_mistakes)."""
 import json
 

@@ -1,4 +1,4 @@
-"""Go-Stop advice: where a raced rule goes wrong, recorded by the twin engine
+"""Go-Stop advice: where a raced rule goes wrong, recorded by the engine on a longer state array
 (kernels/gostop/record.py, analyzer/games/gostop/advice.py::record)."""
 import numpy as np
 import pytest
@@ -18,7 +18,7 @@ def recorded():
 
 
 def test_recording_plays_the_plain_engines_deals(recorded):
-    """The twin's deals are the plain engine's: on the same keys, per block, the studied
+    """The recorded deals are the plain engine's: on the same keys, per block, the studied
     seat's net payment sums agree exactly (both seats)."""
     from analyzer.advice.record import STREAM
     from analyzer.games.gostop.play import Policy, make_sim_job

@@ -187,9 +187,10 @@ def test_time_kernel_runs_the_calibration_beside_the_case():
     assert alone["of_beside"] is None and alone["of_beside_scaling"] is None
 
 
-def test_a_targeted_case_brings_the_calibration_loop_along():
-    """`bench --game gostop` still runs the calibration loop (first), since its targets are
-    judged by it; a selection without targets, or with the calibration already, is unchanged."""
+def test_a_kernel_case_brings_the_calibration_loop_along():
+    """`bench --game gostop` still runs the calibration loop (first): targets are judged by it
+    and `--json` records its rate beside the CPU (issue 39), so a kernel case without a target
+    brings it too; a selection of queries only, or with the calibration already, is unchanged."""
     from analyzer.benchkit import CALIBRATION_CASE, BenchCase
     from analyzer.cli.bench import _cases, _with_calibration
 
@@ -198,9 +199,34 @@ def test_a_targeted_case_brings_the_calibration_loop_along():
     assert (with_cal[0].game, with_cal[0].name) == CALIBRATION_CASE
     assert with_cal[1:] == gostop
     untargeted = [c for c in gostop if not (isinstance(c, BenchCase) and c.target)]
-    assert _with_calibration(untargeted) == untargeted
+    assert any(isinstance(c, BenchCase) for c in untargeted)
+    assert _with_calibration(untargeted)[1:] == untargeted
+    queries = [c for c in gostop if not isinstance(c, BenchCase)]
+    assert _with_calibration(queries) == queries
     tp = _cases(["trash-pandas"])
     assert _with_calibration(tp) == tp
+
+
+def test_the_machine_is_read_from_the_first_cpu_of_cpuinfo(tmp_path):
+    """`bench --json` names the CPU (issue 39): the first CPU's block of /proc/cpuinfo, and the
+    line the text output starts with."""
+    from analyzer.benchkit import machine, machine_line
+
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
+                    "model\t\t: 2\nmodel name\t: AMD EPYC 9B45\n\n"
+                    "processor\t: 1\ncpu family\t: 6\nmodel\t\t: 85\n"
+                    "model name\t: Intel Xeon\n")
+    m = machine(str(info))
+    assert (m["cpu_model"], m["cpu_family"], m["cpu_model_number"]) == ("AMD EPYC 9B45", "26", "2")
+    assert m["llvm_cpu"]  # LLVM always names the host
+    m["llvm_cpu"], m["cpu_count"] = "znver5", 2
+    assert machine_line(m, 912.4e6) == ("machine: AMD EPYC 9B45 (family 26, model 2, LLVM "
+                                        "compiles for znver5), 2 CPUs; calibration loop 912M "
+                                        "turns/s on 1 core")
+    assert machine(str(tmp_path / "none"))["cpu_family"] is None  # no such file: no numbers
+    bare = dict(m, cpu_family=None, cpu_model_number=None, llvm_cpu=None)
+    assert machine_line(bare, None) == "machine: AMD EPYC 9B45, 2 CPUs"
 
 
 def test_issue_16_targets_are_on_their_rows():
@@ -282,3 +308,50 @@ def test_an_inconclusive_row_gets_three_more_rounds():
     assert abs(how["scaling"] - (middle[0] + middle[1]) / 2) < 1e-12
     how = _time_kernel(small, 1, 1.0, beside=small, more=lambda how: False)[2]
     assert how["rounds_run"] == 3 and len(how["rounds"]) == 3
+
+
+def test_compile_times_per_game_and_their_total(monkeypatch, capsys):
+    """`bench --compile` (issue 39): each game's cold run (first) and warm run (second) of
+    `bench --warm` in one fresh cache, and the totals; faked processes, so no compile here."""
+    import json
+    import subprocess
+
+    from analyzer.cli import bench as B
+
+    seconds = iter([(30.0, 25.0), (1.5, 1.0), (12.0, 10.5), (0.5, 0.25)])
+    seen = []
+
+    def fake(cmd, env, cwd=None):
+        seen.append((cmd[cmd.index("--game") + 1], env["NUMBA_CACHE_DIR"]))
+        out = json.dumps({"warmed": [{"multi_signature_kernels": {"k.f": 2}}]})
+        return (*next(seconds), subprocess.CompletedProcess(cmd, 0, out, ""))
+
+    monkeypatch.setattr(B, "_timed_subprocess", fake)
+    B._compile_times(["pig", "gostop"], True, first=False)
+    got = json.loads(capsys.readouterr().out)
+    seconds = iter([(30.0, 25.0), (1.5, 1.0), (12.0, 10.5), (0.5, 0.25)])
+    B._compile_times(["pig", "gostop"], False, first=False)
+    text = capsys.readouterr().out.splitlines()
+    assert text[3:8] == ["pig                   30.0 s  25.0 s              1.5 s",
+                         "gostop                12.0 s  10.5 s              0.5 s",
+                         "total                 42.0 s  35.5 s              2.0 s",
+                         "pig: k.f compiled for 2 signatures",
+                         "gostop: k.f compiled for 2 signatures"]
+    assert [(r["game"], r["cold_seconds"], r["warm_seconds"]) for r in got["compile"]] == [
+        ("pig", 30.0, 1.5), ("gostop", 12.0, 0.5)]
+    assert got["total"] == {"cold_seconds": 42.0, "warm_seconds": 2.0,
+                            "cold_cpu_seconds": 35.5, "warm_cpu_seconds": 1.25}
+    assert got["compile"][1]["cold_cpu_seconds"] == 10.5
+    assert got["machine"]["cpu_count"] and got["first_queries"] == []
+    # cold and warm of a game share one cache; each game has its own
+    assert seen[0] == ("pig", seen[1][1]) and seen[2][1] == seen[3][1] != seen[0][1]
+
+
+def test_first_queries_that_compile_nothing_say_so():
+    """Canasta's queries answer in plain Python (score, check, refused positions): from empty
+    caches they run without the compile notice, each within seconds."""
+    from analyzer.cli.bench import _first_queries
+
+    rows = _first_queries("canasta")
+    assert len(rows) >= 4 and all(not r["compiled"] for r in rows)
+    assert all(0 < r["seconds"] < 60 for r in rows)

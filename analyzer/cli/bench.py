@@ -229,13 +229,14 @@ def scaling_note(case, cores: int, cpu_count: int, how: dict) -> str | None:
 
 
 def _with_calibration(cases: list) -> list:
-    """``cases``, with the calibration loop's case first when a case with a throughput target is
-    among them and the calibration is not (its rate in the same run rescales the targets)."""
+    """``cases``, with the calibration loop's case first when a kernel case is among them and
+    the calibration is not: its rate in the same run rescales the targets, and `--json` records
+    it with the CPU so that figures from different machines can be compared."""
     from analyzer.benchkit import CALIBRATION_CASE, BenchCase
     from analyzer.games import get_game
 
     kernel_cases = [c for c in cases if isinstance(c, BenchCase)]
-    if (not any(c.target for c in kernel_cases)
+    if (not kernel_cases
             or any((c.game, c.name) == CALIBRATION_CASE for c in kernel_cases)):
         return cases
     game, name = CALIBRATION_CASE
@@ -350,7 +351,9 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                              "report the seconds per game.")] = False,
           compile_time: Annotated[bool, typer.Option(
               "--compile", help="Only time, per game, the cold compile of every kernel (in "
-                                "a fresh NUMBA_CACHE_DIR) and the warm load from that cache.")
+                                "a fresh NUMBA_CACHE_DIR) and the warm load from that cache, "
+                                "their total, and each query command's first answer from "
+                                "empty caches (as after an install).")
           ] = False,
           kernels_only: Annotated[bool, typer.Option(
               "--kernels-only", hidden=True,
@@ -388,7 +391,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
 
     from analyzer.output import emit, note, table
 
-    from analyzer.benchkit import CALIBRATION_CASE, BenchCase, BenchQuery, BenchTiming
+    from analyzer.benchkit import (CALIBRATION_CASE, BenchCase, BenchQuery, BenchTiming, machine,
+                                  machine_line)
 
     if warm and jobs > 1:
         return _warm_in_processes(game, jobs, json, not kernels_only)
@@ -439,8 +443,10 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
     if queries:
         note("bench: query latency …")
     latency = _query_latency(queries)
-    payload = {"cores": cores, "cpu_count": os.cpu_count(), "cases": rows, "targets": targets,
-               "timings": timings, "query_latency": latency}
+    cal_row = next((r for r in rows if (r["game"], r["case"]) == CALIBRATION_CASE), None)
+    payload = {"cores": cores, "cpu_count": os.cpu_count(), "machine": machine(),
+               "calibration_per_second_1_core": cal_row and cal_row["per_second_1_core"],
+               "cases": rows, "targets": targets, "timings": timings, "query_latency": latency}
 
     def render():
         body = table([(r["game"], r["case"], f"{r['per_second_1_core']:,.0f}",
@@ -451,7 +457,8 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                       for r in rows],
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
-        lines = [body] if rows else []
+        lines = [machine_line(payload["machine"], payload["calibration_per_second_1_core"])]
+        lines += [body] if rows else []
         for r in rows:
             if r["scaling_note"]:
                 lines.append(f"{r['game']} {r['case']}: scaling {r['scaling']:.2f}× — "
@@ -560,50 +567,128 @@ def _warm_in_processes(games, jobs: int, as_json: bool, solutions: bool) -> None
         f"{r['game']:14} {r['jobs']} kernel jobs ready in {r['seconds']:.1f} s" for r in rows))
 
 
-def _compile_times(games, as_json: bool) -> None:
-    """Per game: `bench --warm --kernels-only` in a fresh NUMBA_CACHE_DIR (cold compile, whole
-    process), then again on that cache (warm load), and the kernels compiled for more than one
-    type signature (``multi_signatures``). The directory is removed afterwards."""
-    import json
-    import os
+def _children_cpu() -> float | None:
+    """CPU seconds (user + system) of this process's finished children, or None where the OS
+    does not say (no ``resource`` module)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Unix
+        return None
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _timed_subprocess(cmd: list[str], env: dict, cwd=None):
+    """One command in a fresh process: (wall seconds, CPU seconds of it and the processes it
+    waited for, or None, its ``CompletedProcess``). On a busy machine the wall time grows with
+    the load; the CPU time, which is what compiling costs, hardly does."""
     import subprocess
-    import sys
-    import tempfile
     import time
 
-    from analyzer.games import game_keys, get_game
-    from analyzer.output import emit, note
+    c0 = _children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=cwd)
+    wall = time.perf_counter() - t0
+    c1 = _children_cpu()
+    return wall, (None if c0 is None or c1 is None else c1 - c0), proc
 
+
+def _first_queries(key: str) -> list[dict]:
+    """Each query command of game ``key`` (its :class:`BenchQuery` cases) timed as the first
+    command after an install: a fresh process with an empty Numba cache and an empty
+    exact-solution cache, so it compiles (and solves) exactly what that command needs; with
+    whether the compile notice appeared (:mod:`analyzer.compile_notice`)."""
+    import os
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    import analyzer
+    from analyzer.benchkit import BenchQuery
+    from analyzer.compile_notice import MESSAGE
+    from analyzer.games import get_game
+
+    root = Path(analyzer.__file__).resolve().parent.parent
     rows = []
+    for q in [c for c in get_game(key).load("bench") if isinstance(c, BenchQuery)]:
+        with tempfile.TemporaryDirectory(prefix="pushluck-first-") as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba"),
+                       PUSHLUCK_CACHE_DIR=str(Path(tmp) / "solutions"))
+            seconds, cpu, proc = _timed_subprocess([sys.executable, "-m", "analyzer", *q.argv],
+                                                   env, cwd=root)
+        if proc.returncode != q.exit_code:
+            tail = (proc.stderr.strip().splitlines() or [""])[-1]
+            raise SystemExit(f"`pushluck {' '.join(q.argv)}` exited {proc.returncode}: {tail}")
+        rows.append({"game": key, "query": q.name, "seconds": seconds, "cpu_seconds": cpu,
+                     "compiled": MESSAGE in proc.stderr})
+    return rows
+
+
+def _cpu(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds:.1f} s"
+
+
+def _compile_times(games, as_json: bool, first: bool = True) -> None:
+    """Per game: `bench --warm --kernels-only` in a fresh NUMBA_CACHE_DIR (cold compile, whole
+    process), then again on that cache (warm load), and the kernels compiled for more than one
+    type signature (``multi_signatures``); the directory is removed afterwards. Then the total
+    over the games, and (``first``) each query command's first answer from empty caches
+    (:func:`_first_queries`). The games run one after another, so each has the machine's
+    cores to itself as far as this command goes."""
+    import json
+    import os
+    import sys
+    import tempfile
+
+    from analyzer.benchkit import machine, machine_line
+    from analyzer.games import game_keys, get_game
+    from analyzer.output import emit, note, table
+
+    rows, firsts = [], []
     for key in (games or game_keys()):
         get_game(key)
         with tempfile.TemporaryDirectory(prefix="pushluck-numba-") as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
             cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--kernels-only",
                    "--game", key, "--json"]
-            times, outs = [], []
+            times, cpus, outs = [], [], []
             for _ in range(2):
-                t0 = time.perf_counter()
-                proc = subprocess.run(cmd, env=env, capture_output=True, check=True, text=True)
-                times.append(time.perf_counter() - t0)
+                seconds, cpu, proc = _timed_subprocess(cmd, env)
+                if proc.returncode != 0:
+                    raise SystemExit(f"bench --warm --game {key} failed:\n{proc.stderr.strip()}")
+                times.append(seconds)
+                cpus.append(cpu)
                 outs.append(proc.stdout)
         # the cold run compiles every callee for each signature it is called with (a warm run
         # loads the callers whole and never dispatches to them)
         multi = json.loads(outs[0])["warmed"][0]["multi_signature_kernels"]
         rows.append({"game": key, "cold_seconds": times[0], "warm_seconds": times[1],
+                     "cold_cpu_seconds": cpus[0], "warm_cpu_seconds": cpus[1],
                      "multi_signature_kernels": multi})
-        note(f"bench --compile: {key} cold {times[0]:.1f} s, warm {times[1]:.1f} s")
+        note(f"bench --compile: {key} cold {times[0]:.1f} s ({_cpu(cpus[0])} CPU), "
+             f"warm {times[1]:.1f} s")
+        if first:
+            firsts += _first_queries(key)
+    total = {k: (None if any(r[k] is None for r in rows) else sum(r[k] for r in rows))
+             for k in ("cold_seconds", "warm_seconds", "cold_cpu_seconds", "warm_cpu_seconds")}
+    payload = {"machine": machine(), "compile": rows, "total": total, "first_queries": firsts}
 
     def render():
-        lines = []
+        lines = [machine_line(payload["machine"], None)]
+        lines.append(table([(r["game"], f"{r['cold_seconds']:.1f} s", _cpu(r["cold_cpu_seconds"]),
+                             f"{r['warm_seconds']:.1f} s") for r in rows + [dict(total, game="total")]],
+                           ["game", "compile (cold cache)", "CPU", "load (warm cache)"], "lrrr"))
         for r in rows:
-            lines.append(f"{r['game']:14} compile (cold cache) {r['cold_seconds']:.1f} s, "
-                         f"load (warm cache) {r['warm_seconds']:.1f} s")
             for name, count in r["multi_signature_kernels"].items():
-                lines.append(f"{'':14}   {name}: compiled for {count} signatures")
+                lines.append(f"{r['game']}: {name} compiled for {count} signatures")
+        if firsts:
+            lines.append(table([(q["game"], q["query"], f"{q['seconds']:.1f} s",
+                                 "yes" if q["compiled"] else "no") for q in firsts],
+                               ["game", "first query after install (empty caches)", "time",
+                                "compiled"], "llrl"))
         return "\n".join(lines)
 
-    emit({"compile": rows}, as_json, render)
+    emit(payload, as_json, render)
 
 
 def register(root: typer.Typer) -> None:

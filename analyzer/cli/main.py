@@ -183,9 +183,11 @@ def _bare_example(args: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Run `pushluck`; a drawn seed is printed after the command ran, never before an error."""
+    from analyzer.compile_notice import watch
     from analyzer.options import flush_notes
 
     flush_notes(keep=False)
+    watch()  # one stderr line if a kernel really compiles (never on a cache load)
     if argv is None:  # a real process (tests pass their arguments and keep pytest's handler)
         interrupts.install()
     try:

@@ -60,6 +60,7 @@ from kernels.canasta.meld import (  # noqa: F401  (re-exported for callers)
     apply_plan, discardable, go_out_card, hand_size, has_four_types, meld_all, meld_phase,
     plan_cards, plan_initial, plan_sevens, put, sevens_free, wild_ok)
 from kernels.rng import randint, seed_trial
+from kernels.widen import plain_types
 
 
 @njit(cache=True, _nrt=False)
@@ -109,6 +110,7 @@ def place_red3(p, hand, pl):
     return k
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def draw_cards(p, k, hand, pl, stock, g, rp):
     """Draw ``k`` stock cards (fewer if the stock runs short); red threes are placed at once,
@@ -309,6 +311,7 @@ def rule_feature(f, p, hand, can, pl, g, P):
     return 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def by_table(pol, p, col, hand, can, pl, g, P):
     """The rule table of ``pol[p, col]`` rows from ``col + 1`` (layout.py): the first row whose
@@ -322,12 +325,52 @@ def by_table(pol, p, col, hand, can, pl, g, P):
     return False
 
 
+# The record block of a recording run (kernels/canasta/record.py), past the NG words of ``g``:
+# studied seat, capacity, the current game's index, the number of records met, then records of
+# RW words: game index, decision (D_TAKE / D_GO), the features F_PILE … F_LEAD, 1 for take / go.
+R_SEAT, R_CAP, R_GAME, R_N = 0, 1, 2, 3
+RHEAD = 4
+NREC = F_LEAD - F_PILE + 1       # features recorded
+RW = NREC + 3                    # game index, decision, features, choice
+D_TAKE, D_GO = 0, 1
+
+
+@plain_types
+@njit(cache=True, _nrt=False)
+def table_says(pol, p, col, hand, can, pl, g, P):
+    """:func:`by_table`; on a recording run (``g`` longer than NG) also the studied seat's
+    record (:func:`record_choice`). A plain run pays one length test per table decision."""
+    yes = by_table(pol, p, col, hand, can, pl, g, P)
+    if g.shape[0] > NG:
+        record_choice(pol, p, col, hand, can, pl, g, P, yes)
+    return yes
+
+
+@njit(cache=True, _nrt=False)
+def record_choice(pol, p, col, hand, can, pl, g, P, yes):
+    """Append the table's answer ``yes`` when seat p is the studied one and the choice was
+    free: with the stock empty the pile is taken whatever the table says, so that is no
+    decision. Records past the capacity are counted but dropped."""
+    forced = col == P_TAKEN and g[G_SP] >= g[G_SEND]
+    if p == g[NG + R_SEAT] and not forced:
+        k = g[NG + R_N]
+        if k < g[NG + R_CAP]:
+            at = NG + RHEAD + k * RW
+            g[at] = g[NG + R_GAME]
+            g[at + 1] = D_TAKE if col == P_TAKEN else D_GO
+            for i in range(NREC):
+                g[at + 2 + i] = rule_feature(F_PILE + i, p, hand, can, pl, g, P)
+            g[at + 2 + NREC] = 1 if yes else 0
+        g[NG + R_N] = k + 1
+
+
 @njit(cache=True, _nrt=False)
 def wants_out(p, pol, can, g):
     tot = can[p, 0] + can[p, 1] + can[p, 2] + can[p, 3]
     return tot >= pol[p, P_GOMIN] or g[G_SEND] - g[G_SP] <= pol[p, P_FLOOR]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp, out,
                skip_draw, force_take, force_go, stop_p, stop_turns):
@@ -349,7 +392,7 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
         if not (first and skip_draw):
             how = take_option(p, hand, un, can, pl, rp, pile, g, free7, tmp, out)
             if pol[p, P_TAKEN] > 0:
-                take = how > 0 and by_table(pol, p, P_TAKEN, hand, can, pl, g, P)
+                take = how > 0 and table_says(pol, p, P_TAKEN, hand, can, pl, g, P)
             else:
                 take = how > 0 and pol[p, P_TAKE] == 1 and g[G_PN] >= pol[p, P_TAKEMIN]
             if g[G_SP] >= g[G_SEND]:
@@ -387,7 +430,7 @@ def play_turns(hand, kit, un, can, pl, mcnt, stock, pile, g, rp, pol, viol, tmp,
         d = go_out_card(p, hand, un, can, pl, mcnt, rp, viol, tmp)
         if d >= 0:
             if pol[p, P_GON] > 0:
-                go = by_table(pol, p, P_GON, hand, can, pl, g, P)
+                go = table_says(pol, p, P_GON, hand, can, pl, g, P)
             else:
                 go = wants_out(p, pol, can, g)
         if first and force_go >= 0:

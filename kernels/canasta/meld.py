@@ -25,6 +25,7 @@ from numba import njit
 from kernels.canasta.layout import (
     BLACK3, CT_BLACK, CT_RED, CT_SEVENS, CT_WILD, C_MELDED, C_MVAL, JOKER, NT, NV, P_BLACKNAT,
     P_WILDMIN, R_MAXW, R_W7, SEVEN, TWO, VAL, V_MELD)
+from kernels.widen import plain_types
 
 
 @njit(cache=True, inline="always")
@@ -58,6 +59,7 @@ def discardable(hand, p, free7):
     return n
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def put(p, r, nat, jk, two, hand, un, can, pl, mcnt, rp, viol):
     """Move cards from hand into meld slot ``r``; close and classify at 7. Returns 1 if closed.
@@ -283,6 +285,7 @@ def meld_phase(p, hand, un, can, pl, mcnt, rp, pol, viol, free7):
             put(p, r, 0, need - tw, tw, hand, un, can, pl, mcnt, rp, viol)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def meld_all(p, h, hand, un, can, pl, mcnt, rp, viol, apply):
     """Can every card of ``h`` be melded onto player ``p``'s melds (legally, in one turn)?

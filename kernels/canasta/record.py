@@ -1,61 +1,31 @@
-"""Railroad Canasta games that record the studied seat's take-the-pile and go-out decisions: the
-recording twin engine.
+"""Railroad Canasta games that record the studied seat's take-the-pile and go-out decisions.
 
 What belongs here: what ``pushluck canasta advice`` needs to say where a rule pair goes wrong.
 The whole-game engine is the plain one (kernels/canasta/engine.py ``play_turns``, trials.py
-``play_game`` and ``game_trial``) compiled a second time (kernels/twin.py) with ``by_table``
-swapped for :func:`by_table_rec`, which answers exactly as the rule table does and also writes a
-record when the deciding seat is the studied one. The record lives in the table-state vector
-``g`` past the engine's own NG words, which the engine never reads, so the engine's random
-numbers and its games are unchanged: a recorded block's sums equal ``mc_blocks``'s in
-``MODE_GAMES`` on the same keys (tested).
+``play_game`` and ``game_trial``), run with a table-state vector ``g`` longer than its NG
+words: every rule-table decision goes through ``table_says`` (engine.py), which then also
+writes a record when the deciding seat is the studied one (``record_choice``). The record lives
+past the engine's own NG words, which the engine never reads, so the engine's random numbers
+and its games are unchanged: a recorded block's sums equal ``mc_blocks``'s in ``MODE_GAMES`` on
+the same keys (tested). (This was a second compile of the whole engine with the decision
+swapped, kernels/twin.py; as runtime data it costs one length test per table decision.)
 
-Record block (``g[NG:]``): studied seat, capacity, the current game's index, the number of
-records met, then records of ``RW`` words: game index, decision (``D_TAKE`` / ``D_GO``), the
-seven features ``F_PILE`` … ``F_LEAD`` as the table reads them (engine ``rule_feature``), and 1
-where the table said take / go out, 0 where it said draw / keep playing. A take-the-pile table
-is asked only when the pile may be taken; when the stock is empty the engine then takes the
-pile whatever the table says, so that is no decision and is not recorded. A go-out table is
-asked only when going out is possible. Records past the capacity are counted but dropped.
+Record block (``g[NG:]``, layout in engine.py): studied seat, capacity, the current game's
+index, the number of records met, then records of ``RW`` words: game index, decision
+(``D_TAKE`` / ``D_GO``), the seven features ``F_PILE`` … ``F_LEAD`` as the table reads them
+(engine ``rule_feature``), and 1 where the table said take / go out, 0 where it said draw /
+keep playing. A take-the-pile table is asked only when the pile may be taken; when the stock is
+empty the engine then takes the pile whatever the table says, so that is no decision and is not
+recorded. A go-out table is asked only when going out is possible. Records past the capacity
+are counted but dropped.
 """
 import numpy as np
 from numba import njit, prange
 
-from kernels.canasta.engine import (F_LEAD, F_PILE, G_SEND, G_SP, NG, NT, NV, P_TAKEN, R_NP,
-                                    by_table, new_state, play_turns, rule_feature)
-from kernels.canasta.trials import NROUNDSTAT, game_trial, play_game
+from kernels.canasta.engine import (D_GO, D_TAKE, NG, NREC, NT, NV, R_CAP, R_GAME,  # noqa: F401
+                                    R_N, R_NP, R_SEAT, RHEAD, RW, new_state)
+from kernels.canasta.trials import NROUNDSTAT, game_trial
 from kernels.rng import seed_trial
-from kernels.twin import digest_suffix, twin
-
-R_SEAT, R_CAP, R_GAME, R_N = 0, 1, 2, 3
-RHEAD = 4
-NREC = F_LEAD - F_PILE + 1       # features recorded
-RW = NREC + 3                    # game index, decision, features, choice
-D_TAKE, D_GO = 0, 1
-
-
-@njit(cache=True)
-def by_table_rec(pol, p, col, hand, can, pl, g, P):
-    """``by_table`` that also records the studied seat's decision (module doc)."""
-    yes = by_table(pol, p, col, hand, can, pl, g, P)
-    forced = col == P_TAKEN and g[G_SP] >= g[G_SEND]
-    if p == g[NG + R_SEAT] and not forced:
-        k = g[NG + R_N]
-        if k < g[NG + R_CAP]:
-            at = NG + RHEAD + k * RW
-            g[at] = g[NG + R_GAME]
-            g[at + 1] = D_TAKE if col == P_TAKEN else D_GO
-            for i in range(NREC):
-                g[at + 2 + i] = rule_feature(F_PILE + i, p, hand, can, pl, g, P)
-            g[at + 2 + NREC] = 1 if yes else 0
-        g[NG + R_N] = k + 1
-    return yes
-
-
-_SUFFIX = digest_suffix("_rec", __file__)   # an edit of this file compiles new twins
-play_turns_rec = twin(play_turns, _SUFFIX, by_table=by_table_rec)
-play_game_rec = twin(play_game, _SUFFIX, play_turns=play_turns_rec)
-game_trial_rec = twin(game_trial, _SUFFIX, play_game=play_game_rec)
 
 
 @njit(cache=True)
@@ -98,7 +68,7 @@ def record_blocks(keys, counts, seats, pols, rp, thr, reqv, cap):
         for t in range(counts[b]):
             g[NG + R_GAME] = firsts[b] + t
             seed_trial(keys[b], t, s)
-            game_trial_rec(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
+            game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
         for k in range(width):
             res[b, k] = row[k]
         for k in range(NV):

@@ -37,6 +37,8 @@ changing the layout constants here.
 import numpy as np
 from numba import njit
 
+from kernels.widen import plain_types
+
 NCARD = 48
 MAXJ = 5
 MAXC = NCARD + MAXJ
@@ -179,6 +181,7 @@ def _stat_tables():
 STAT_FIRST, STAT_SECOND, STAT_SECOND_ON = _stat_tables()
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stats_add(S, p, c, sign):
     """Add (sign=1) or remove (sign=-1) card c to/from row p of the pile counters PS.
@@ -226,6 +229,7 @@ def base_score(nb, rain, na, ngod, nr, nh, nc, nch, junk, fourb5):
     return s
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def score_reading(S, p, as_junk):
     """S with the sake cup read as an animal (as_junk=0) or as a double junk (as_junk=1)."""
@@ -239,6 +243,7 @@ def score_reading(S, p, as_junk):
                       S[r + T_CHEONG], S[r + T_CHO], junk, S[RB + R_FOURB5])
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def best_score(S, p):
     """S for the go/stop check: the owner's best reading of the sake cup under flex."""
@@ -262,6 +267,7 @@ def go_factor(g, mode):
     return 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def pay_one(S, w, as_junk, g, doublings, nagari_mult, o):
     """What opponent o (row o) pays winner W (row w of PS, sake reading as_junk).

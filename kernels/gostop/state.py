@@ -45,6 +45,7 @@ from kernels.gostop.score import (ENG, EVB, KA, KB, KR, KX, MAXC, MAXP, NCARD, N
                                   R_VTAB, TMAXROWS, TROW, V_SHAKEMASK, V_SKIP, V_TURNS,
                                   stats_add)
 from kernels.rng import randint
+from kernels.widen import plain_types
 
 
 MAXH = 12
@@ -93,6 +94,7 @@ HR_NONE, HR_LAID, HR_PAIR, HR_PAIR2, HR_STACK, HR_JAPPUK, HR_BOMB = 0, 1, 2, 3, 
 OUT_WIN, OUT_NAGARI, OUT_CHONG = 0, 1, 2
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def to_pile(S, p, c):
     n = S[PN + p]
@@ -109,6 +111,7 @@ def lay_add(S, c):
     S[LN + m] = n + 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def lay_take(S, m, i):
     n = S[LN + m]
@@ -118,6 +121,7 @@ def lay_take(S, m, i):
     return c
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def hand_take(S, p, i):
     base = HAND + p * MAXH
@@ -143,6 +147,7 @@ def draw(S):
     return S[STOCK + pos]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def draw_real(S, p):
     """Flip until a non-joker appears; jokers go to p's pile. -1 if the stock runs out."""
@@ -153,6 +158,7 @@ def draw_real(S, p):
     return f
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def remaining(S, p):
     return S[HN + p] + S[PVB + p * NVAR + V_SKIP]
@@ -168,6 +174,7 @@ def pick_single(S, m, kind, s):
     return 1 if b > a else 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def resolve_card(S, p, c, kind, s, choice):
     """Resolve a hand card or a flip c against the layout; captures go to pending.
@@ -205,6 +212,7 @@ def resolve_card(S, p, c, kind, s, choice):
     return HR_JAPPUK if ja else HR_STACK
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def hand_months(S, p):
     """Cards of each month in p's hand, packed 4 bits a month (month m in bits 4m..4m+3).
@@ -217,6 +225,7 @@ def hand_months(S, p):
     return w
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def months_holding(counts, k):
     """Bit m set for each month m < 12 whose packed count (``hand_months``) is k."""
@@ -226,6 +235,7 @@ def months_holding(counts, k):
     return mask
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def can_bomb(S, p, m, triples):
     """Whether p may bomb month m: p holds 3 of it (bit m of ``triples``, from
@@ -237,6 +247,7 @@ def can_bomb(S, p, m, triples):
     return True
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def give_junk(S, o, p):
     """Opponent o hands one junk card to p: a single junk if any, else the lowest-valued."""

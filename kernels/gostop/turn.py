@@ -28,12 +28,14 @@ from kernels.gostop.state import (E_BOMB, E_GO, E_JAPPUK, E_JJOK, E_PPUK, E_SHAK
                                   HR_LAID, HR_NONE, HR_PAIR, HR_PAIR2, HR_STACK, LASTTURN, LAY, LN,
                                   MAXH, MCNT, NPL, OP_LE, PEND, PENDN, PK_GO, PK_RANDOM, PK_TABLE,
                                   P_GOK, P_GOTURNS, P_KIND, P_NROWS, P_ROWS, P_SHAKE, SCR, SOWN,
-                                  STRN, F_GOS, F_OPP, F_OPPGOS, F_POINTS, F_TURNS, WB, can_bomb,
+                                  SSIZE, STRN, F_GOS, F_OPP, F_OPPGOS, F_POINTS, F_TURNS, WB, can_bomb,
                                   draw_real, give_junk, hand_months, hand_take, lay_add, lay_take,
                                   months_holding, pend_add, remaining, resolve_card, to_pile)
 from kernels.rng import randint
+from kernels.widen import plain_types
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def greedy_card(S, p, hn):
     """Greedy's hand card: (index, key) of the first card with the highest key.
@@ -68,6 +70,7 @@ def greedy_card(S, p, hn):
     return arg, best_key
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def play_turn(S, s, p):
     """One turn of seat p (rules section 4). Returns 1 if p stops, 0 to continue, < 0 on error.
@@ -264,6 +267,8 @@ def play_turn(S, s, p):
             go = gos < S[POLB + p * NPOL + P_GOK] and rem >= S[POLB + p * NPOL + P_GOTURNS]
         elif kind == PK_TABLE:
             go = go_by_table(S, p, sc, gos, rem)
+            if S.shape[0] > SSIZE:  # a record block follows the state (record_go)
+                record_go(S, p, sc, gos, rem, go)
         elif kind == PK_RANDOM:
             go = randint(s, 2) == 1
         if not go:
@@ -272,6 +277,7 @@ def play_turn(S, s, p):
     return 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def table_feature(S, p, f, sc, gos, rem):
     """Feature ``f`` (``F_*`` of ``kernels.gostop.state``) of seat p at its go/stop check."""
@@ -292,6 +298,7 @@ def table_feature(S, p, f, sc, gos, rem):
     return 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def table_holds(S, at, p, sc, gos, rem):
     """Whether the condition (feature, comparison, value) at ``S[at:at + 3]`` holds."""
@@ -299,6 +306,7 @@ def table_holds(S, at, p, sc, gos, rem):
     return x <= S[at + 2] if S[at + 1] == OP_LE else x >= S[at + 2]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def go_by_table(S, p, sc, gos, rem):
     """Seat p's go rule table: the first row whose guard holds says go iff its test holds;
@@ -311,6 +319,32 @@ def go_by_table(S, p, sc, gos, rem):
     return False
 
 
+# The record block of a recording run (kernels/gostop/record.py), past the engine's SSIZE words:
+# studied seat, capacity, the current deal's index, the number of records written, then records
+# of RW words: deal index, the five features F_GOS … F_OPPGOS, 1 for go / 0 for stop.
+R_SEAT, R_CAP, R_GAME, R_N = 0, 1, 2, 3
+RHEAD = 4
+NREC = F_OPPGOS - F_GOS + 1      # features recorded
+RW = NREC + 2                    # deal index, features, choice
+
+
+@njit(cache=True, _nrt=False)
+def record_go(S, p, sc, gos, rem, go):
+    """Append seat p's go rule table decision ``go`` to the record block when p is the studied
+    seat (records past the capacity are counted but dropped). The engine calls it only when the
+    state array is longer than SSIZE, so a plain run reads and writes nothing more."""
+    if p == S[SSIZE + R_SEAT]:
+        k = S[SSIZE + R_N]
+        if k < S[SSIZE + R_CAP]:
+            at = SSIZE + RHEAD + k * RW
+            S[at] = S[SSIZE + R_GAME]
+            for i in range(NREC):
+                S[at + 1 + i] = table_feature(S, p, F_GOS + i, sc, gos, rem)
+            S[at + 1 + NREC] = 1 if go else 0
+        S[SSIZE + R_N] = k + 1
+
+
+@plain_types
 @njit(cache=True, _nrt=False)
 def apply_go(S, p, sc):
     if S[PVB + p * NVAR + V_GO] == 0:

@@ -28,6 +28,8 @@ place and take back a die on both representations.
 import numpy as np
 from numba import njit
 
+from kernels.widen import plain_types
+
 EMPTY = 0                  # cell codes: 0 empty, 1-6 a number, 7 a ruin
 RUIN = 7
 MAXD = 8                   # most dice per roll the work arrays hold
@@ -43,6 +45,7 @@ RI_N, RI_D, RI_MIN, RI_POW, RI_CAP = 0, 1, 2, 3, 4
 # with RF_POWTHR (spend only while the next use's penalty is below it) they make the power rule.
 # All 0 is the bots' habit.
 RI_PMODE, RI_PMINE, RI_PMAXE = 5, 6, 7
+RI_SIZE = 8  # the engine's own slots of G[0]; a longer array is a recording run (record.py)
 PM_FIX_OR_REROLL, PM_FIX_ONLY, PM_REROLL_ONLY = 0, 1, 2
 RF_RUIN, RF_CELL, RF_POWTHR, RF_POT = 0, 1, 2, 3
 
@@ -474,6 +477,7 @@ def feasible_fast(vm, cnt, need, G, W):
                   pval, wbit, wval) >= need
 
 
+@plain_types
 @njit(cache=True)
 def make_work(d, cap):
     """Scratch for one block: the W tuple (search/choice work arrays; W[25] per-depth excluded

@@ -21,7 +21,8 @@ from kernels.magdagdon.board import (P_GREEDY, P_ROLLOUT, P_STORE, RF_POWTHR, RI
                                      feasible_fast, heur, make_work, place, popcount, unplace)
 from kernels.magdagdon.exact import code_of
 from kernels.magdagdon.best import choose_best
-from kernels.magdagdon.policy import best_ruin, choose, roll_into, use_power
+from kernels.magdagdon.policy import choose, roll_into, use_power
+from kernels.magdagdon.record_hooks import best_ruin_noted, feasible_noted, use_power_noted
 
 
 @njit(cache=True, inline="always")
@@ -37,6 +38,8 @@ def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0
 
     ``pending``: the current turn's roll is ``pcnt`` (already rolled). Returns (final score,
     turns, MAGDAGDON rolls, ruins, powers used, s0..s3). ``rc`` is a 7-slot roll scratch.
+    Its three decisions go through the recording hooks (kernels/magdagdon/record_hooks.py),
+    which note them only when ``G[0]`` is longer than the engine's own slots.
     """
     ri, rf, pen = G[0], G[1], G[6]
     n = ri[RI_N]
@@ -59,17 +62,17 @@ def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0
             for v in range(7):
                 rc[v] = 0
             s0, s1, s2, s3 = roll_into(rc, d, s0, s1, s2, s3)
-        ok = feasible_fast(vm, rc, need, G, W)
+        ok = feasible_noted(vm, rc, need, G, W)
         if not ok:
             mag += 1
         while (not ok) and powers_left > 0 and pen[used + 1] - pen[used] < rf[RF_POWTHR] \
                 and may_spend(ri, empties):
-            spent, s0, s1, s2, s3 = use_power(vm, rc, need, G, W, s0, s1, s2, s3)
+            spent, s0, s1, s2, s3 = use_power_noted(vm, rc, need, G, W, s0, s1, s2, s3)
             if not spent:
                 break
             powers_left -= 1
             used += 1
-            ok = feasible_fast(vm, rc, need, G, W)
+            ok = feasible_noted(vm, rc, need, G, W)
         mi = G[16][code_of(rc, d + 1)] if vm[0] == G[2][0] else -1
         if ok and mi >= 0 and G[13][mode, mi] > 0:
             # the empty board: the policy's choice for this roll multiset was tabulated
@@ -80,7 +83,7 @@ def play_base(cells, vm, powers_left, used, pending, pcnt, mode, G, W, S, rc, s0
             for j in range(k):
                 place(cells, vm, wcell[j], wval[j])
         else:
-            i = best_ruin(cells, vm, G, W)
+            i = best_ruin_noted(cells, vm, G, W)
             place(cells, vm, i, 7)
             ruins += 1
     score = heur(cells, vm, n, G[2], G[3], G[4], G[5], rf, W[1], W[15]) - pen[used]

@@ -46,6 +46,7 @@ from kernels.magdagdon.board import (P_MAX, P_MIN, P_STORE, PM_FIX_ONLY, PM_RERO
                                      feasible_fast, heur, make_work, place, placed_value,
                                      popcount, unplace)
 from kernels.magdagdon.exact import fill_feasible, reroll_value
+from kernels.widen import plain_types
 
 
 @njit(cache=True)
@@ -198,6 +199,7 @@ def choose(cells, vm, cnt0, need, mode, G, W, S, cap):
     return best_d, best_h
 
 
+@plain_types
 @njit(cache=True)
 def roll_into(cnt, j, s0, s1, s2, s3):
     """Add ``j`` fair d6 to ``cnt`` (two dice per 64-bit draw)."""

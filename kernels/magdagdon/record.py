@@ -1,8 +1,9 @@
-"""MAGDAGDON games that record the power decisions: the recording twin engine.
+"""MAGDAGDON games that record the power decisions.
 
 What belongs here: what ``pushluck magdagdon advice`` needs to say where a power rule goes
-wrong. The engine is the plain ``play_base`` (kernels/magdagdon/game.py) compiled a second
-time (kernels/twin.py) with three of the functions it calls swapped for recording ones that
+wrong. The engine is the plain ``play_base`` (kernels/magdagdon/game.py), run with a rule-integer
+array ``G[0]`` longer than the engine's own slots: its three hooks
+(kernels/magdagdon/record_hooks.py) then call recording versions of the functions, which
 return exactly what the originals return and touch no random number:
 
 * :func:`feasible_fast_rec` — the MAGDAGDON check. On a roll that cannot be placed while a
@@ -25,120 +26,16 @@ the same (key, trial) (tested).
 
 Record: game index, kind (``K_SPEND`` 1 = spend / 0 = accept; ``K_WHICH`` 1 = ±1 / 0 =
 reroll), cost, empty, fix, choice.
-
-Cache: the twin is cached beside game.py and keyed on game.py's source only, so its name
-carries a digest of this module (``kernels.twin.digest_suffix``): editing the hooks compiles a
-new twin rather than loading the old one.
 """
 import numpy as np
 from numba import njit
 
-from kernels.magdagdon.board import (RI_D, RI_POW, board_from_cells, feasible_fast, make_work,
-                                     popcount)
+from kernels.magdagdon.board import RI_D, RI_POW, board_from_cells, make_work
 from kernels.magdagdon.game import play_base
-from kernels.magdagdon.policy import best_ruin, use_power
+from kernels.magdagdon.record_hooks import (H_BASE, H_CAP, H_CNT, H_COST, H_EMPTY,  # noqa: F401
+                                            H_FIX, H_GAME, H_N, H_PEND, H_USED, HEAD, K_SPEND,
+                                            K_WHICH, RW)
 from kernels.rng import trial_state
-from kernels.twin import digest_suffix, twin
-
-# header slots, from h = len(G[0]) − HEAD
-H_BASE, H_CAP, H_N, H_GAME, H_USED, H_PEND, H_COST, H_EMPTY, H_FIX, H_CNT = range(10)
-HEAD = H_CNT + 7                 # H_CNT..H_CNT+6: the roll before a power, to see what it did
-RW = 6                           # game, kind, cost, empty, fix, choice
-K_SPEND, K_WHICH = 0, 1
-
-
-@njit(cache=True)
-def _write(ri, kind, choice):
-    """Append one record of the pending decision (counted, dropped past the capacity)."""
-    h = ri.shape[0] - HEAD
-    k = ri[h + H_N]
-    if k < ri[h + H_CAP]:
-        at = ri[h + H_BASE] + k * RW
-        ri[at] = ri[h + H_GAME]
-        ri[at + 1] = kind
-        ri[at + 2] = ri[h + H_COST]
-        ri[at + 3] = ri[h + H_EMPTY]
-        ri[at + 4] = ri[h + H_FIX]
-        ri[at + 5] = choice
-    ri[h + H_N] = k + 1
-
-
-@njit(cache=True)
-def rescuing_changes(vm, cnt, need, G, W):
-    """How many ±1 changes of one die (distinct value and direction) make roll ``cnt``
-    placeable; ``cnt`` is left as it was."""
-    found = 0
-    for v in range(1, 7):
-        if cnt[v] == 0:
-            continue
-        for dl in (-1, 1):
-            w = v + dl
-            if w < 1 or w > 6:
-                continue
-            cnt[v] -= 1
-            cnt[w] += 1
-            if feasible_fast(vm, cnt, need, G, W):
-                found += 1
-            cnt[w] -= 1
-            cnt[v] += 1
-    return found
-
-
-@njit(cache=True)
-def feasible_fast_rec(vm, cnt, need, G, W):
-    """``feasible_fast``, noting a pending power decision and its features (module doc)."""
-    ok = feasible_fast(vm, cnt, need, G, W)
-    ri = G[0]
-    h = ri.shape[0] - HEAD
-    used = ri[h + H_USED]
-    if ok or used >= ri[RI_POW]:
-        ri[h + H_PEND] = 0
-        return ok
-    pen = G[6]
-    ri[h + H_PEND] = 1
-    ri[h + H_COST] = np.int64(round(pen[used + 1] - pen[used]))
-    ri[h + H_EMPTY] = popcount(vm[0])
-    ri[h + H_FIX] = rescuing_changes(vm, cnt, need, G, W)
-    return ok
-
-
-@njit(cache=True)
-def use_power_rec(vm, cnt, need, G, W, s0, s1, s2, s3):
-    """``use_power``, recording the pending decision as spent or not, and which power."""
-    ri = G[0]
-    h = ri.shape[0] - HEAD
-    for v in range(7):
-        ri[h + H_CNT + v] = cnt[v]
-    spent, t0, t1, t2, t3 = use_power(vm, cnt, need, G, W, s0, s1, s2, s3)
-    if ri[h + H_PEND] == 1:
-        _write(ri, K_SPEND, 1 if spent else 0)
-        if spent and ri[h + H_FIX] > 0:
-            moved = False
-            for v in range(7):
-                if cnt[v] != ri[h + H_CNT + v]:
-                    moved = True
-            drew = t0 != s0 or t1 != s1 or t2 != s2 or t3 != s3
-            _write(ri, K_WHICH, 1 if (moved and not drew) else 0)
-        ri[h + H_PEND] = 0
-    if spent:
-        ri[h + H_USED] += 1
-    return spent, t0, t1, t2, t3
-
-
-@njit(cache=True)
-def best_ruin_rec(cells, vm, G, W):
-    """``best_ruin``, recording a pending decision as the ruin accepted."""
-    ri = G[0]
-    h = ri.shape[0] - HEAD
-    if ri[h + H_PEND] == 1:
-        _write(ri, K_SPEND, 0)
-        ri[h + H_PEND] = 0
-    return best_ruin(cells, vm, G, W)
-
-
-_SUFFIX = digest_suffix("_rec", __file__)   # an edit of this file compiles new twins
-play_base_rec = twin(play_base, _SUFFIX, feasible_fast=feasible_fast_rec,
-                     use_power=use_power_rec, best_ruin=best_ruin_rec)
 
 
 @njit(cache=True)
@@ -173,7 +70,7 @@ def record_games(keys, counts, policy, init, G):
             powers = ri[RI_POW]
             zero = powers * 0
             pend = powers < 0
-            sco, tu, mg, ru, us, s0, s1, s2, s3 = play_base_rec(
+            sco, tu, mg, ru, us, s0, s1, s2, s3 = play_base(
                 cells, vm, powers, zero, pend, rc, policy, G, W, S, rc, s0, s1, s2, s3)
             out[g, 0] = sco
             out[g, 1] = tu

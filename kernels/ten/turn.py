@@ -325,11 +325,12 @@ def turn_blocks(keys, counts, pile, tpos, cpos, isn, ist, T0, C0, n0, tab0, bust
     tables = (nchild, cchild, decision)
     for b in prange(m):
         kw = (keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3])  # read once per block
+        bi = np.int64(b)  # the parallel loop's index is unsigned: one compiled block, not two
         if fast:
-            _fast_block(out, b, kw, counts[b], pile, tpos, cpos, isn, ist, start, values,
+            _fast_block(out, bi, kw, counts[b], pile, tpos, cpos, isn, ist, start, values,
                         kinds[0], params[0], tables, pk, child, draws, thr, alive0, scale)
         else:
-            _general_block(out, b, kw, counts[b], pile, tpos, cpos, isn, ist, T0, C0, n0,
+            _general_block(out, bi, kw, counts[b], pile, tpos, cpos, isn, ist, T0, C0, n0,
                            tab0, bust_at, cbust, card, token, bustv, oppc, cap, room,
                            root_forced, kinds, params, nchild, cchild, decision)
     return out

@@ -53,6 +53,7 @@ from numba import njit
 
 from kernels.ten.exact import DEC_DRAW, WILD
 from kernels.rng import face_flag, seed_words, xoshiro
+from kernels.widen import plain_types
 
 STEPS = 8  # draw attempts (half-words: four xoshiro256** outputs) played branch-free
 CHUNK = 64  # trials per call of chunk_sums (one bit each in the rare mask)
@@ -89,6 +90,7 @@ def pack_positions(pile, tpos, cpos, isn, ist):
     return pk
 
 
+@plain_types
 @njit(cache=True)
 def value_scale(card, token, bustv, oppc, vmax, count):
     """``2**e`` for the smallest e ≤ 30 with the four value weights multiples of 2**−e and

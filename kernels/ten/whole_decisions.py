@@ -15,6 +15,7 @@ from kernels.ten.whole_layout import (
 from kernels.ten.whole_score import X_POP, score_row
 from kernels.ten.whole_seats import (bounded_card_gain, cached_score, card_bound, forget, grown,
                                      wild_gain_above)
+from kernels.widen import plain_types
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -33,6 +34,7 @@ def means_of(cards, tk, q, bv, with_cards):
     return m
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def gain_tokens(q, amount, tk, cap):
     g = amount
@@ -47,6 +49,7 @@ def gain_tokens(q, amount, tk, cap):
     return g
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def pay_price(q, X, cards, tk, rl, T, ws):
     """Pay price X (whole_engine.py); returns the cards spent."""
@@ -102,6 +105,7 @@ def may_pick(v, price, pick, best_v, best_p, bot):
     return pick < 0 or v * best_p > best_v * price
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     """One buy phase for seat q under its bot row (whole_engine.py)."""
@@ -162,6 +166,7 @@ def buy_phase(q, cards, tk, rl, bot, s, T, ws, rec):
     rec[G_SPENT] += pick % 9 + 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def forced_buy(q, t, cards, tk, rl, T, ws, rec):
     """Seat q buys market card t (a position's choice in `ten decide`), paying as a bot does."""
@@ -173,6 +178,7 @@ def forced_buy(q, t, cards, tk, rl, T, ws, rec):
     rec[G_SPENT] += t % 9 + 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def took_wild(q, w, known, cards, tk, T, ws):
     """Seat q's collection gained the wild w (a colour wild only grows its colour)."""
@@ -197,6 +203,7 @@ def idle_gain(cur, tpp):
     return g
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
     """Auction the wild of type w drawn by seat a (whole_engine.py); seat ``fq`` (−1: none)
@@ -264,6 +271,7 @@ def auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx):
         rec[G_WDISC] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def wants_numbers(a, C, P, after, cards, tk, rl, bot, T, ws):
     """The reward rule W_VALUE: True to take the numbers (whole_engine.py); ``after`` is the

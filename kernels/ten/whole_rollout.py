@@ -26,6 +26,7 @@ from kernels.rng import randint
 from kernels.ten.whole_layout import (B_BUSTV, B_CARD, B_DRAWP, B_OPPC, B_ROLLOUTS, B_TOKEN,
                                       CUR0, CW0, NTYPES, ROW_PILE, R_BUST, R_CAP, R_CBUST)
 from kernels.ten.whole_score import ROLL_WS
+from kernels.widen import plain_types
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -35,6 +36,7 @@ def stop_value(n, C, room, cap, bot):
     return num if num > cur else cur
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def rollout_draws(N, C, n, a, cards, tk, rl, bot, s, ws):
     """True when the mean of the K rollouts beats stopping now (module doc)."""

@@ -33,6 +33,7 @@ from kernels.ten.whole_score import score_row, score_search
 from kernels.ten.whole_slots import (
     A_CW, A_M, A_READY, REGION, SEATS, SOFF, STALE, colour_bound, copy_region, grow, l_table,
     others, prepare, score_colour, tab)
+from kernels.widen import plain_types
 
 BEYOND = 1 << 20  # card_bound's answer beyond the DP's limits: above any score gain
 
@@ -55,6 +56,7 @@ def forget_all(ws):
         ws[region(q) + A_READY] = STALE
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def forget(q, known, tk, ws):
     """Seat q's collection changed in a way ``grow`` does not follow; ``known`` is its new score
@@ -84,6 +86,7 @@ def ready(q, cards, T, ws):
     return r
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _rescore(q, cards, tk, T, ws):
     r = ready(q, cards, T, ws)
@@ -104,6 +107,7 @@ def cached_score(q, cards, tk, T, ws):
     return tk[TK_SCORE + q]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _fresh_gain(q, t, base, cards, T, ws):
     cards[q, t] += 1
@@ -212,6 +216,7 @@ def wild_gain_above(q, w, floor, cards, tk, T, ws):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def numbers_score(a, cards, tk, T, ws):
     """Seat a's score if it took the tableau's number cards (= score_row of the grown row),

@@ -58,6 +58,8 @@ the engine one region per seat after it (SEATS).
 import numpy as np
 from numba import njit
 
+from kernels.widen import plain_types
+
 SMAX = 9
 KMAX = 6
 FMAX = 2
@@ -122,6 +124,7 @@ def _slots(x):
     return x if x < SMAX else SMAX
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def l_table(c, TAB, ws, b):
     """L_c[U][φ] = TAB[m_c, min(cw_c + φ, SMAX), VAL(U) | FIX_c] for the region's k, f, and
@@ -159,6 +162,7 @@ def l_table(c, TAB, ws, b):
     ws[b + A_UU + c] = uu
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def prepare(row, LONG, TAB, ws, b):
     """Read ``row`` into the region at ``b``: masks, colour wilds, the items and VAL, and the
@@ -304,6 +308,7 @@ def _combine(src, lc, um, nu, f, ws, dst):
             ws[dst + U * NF + p] = bestv
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def others(c, ws, b):
     """The DP over the three colours other than c into the region's O_c (after ``prepare``);

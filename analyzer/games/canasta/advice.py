@@ -36,7 +36,7 @@ or equally simple better pair goes) leaves 3 after 20 rounds (5.5×, seed 1); th
 rounds then costs little more and takes the survivors to three times the sample.
 
 Where a front pair goes wrong (:func:`pair_mistakes`): after the race each front pair plays
-fresh games on the recording stream (:mod:`analyzer.advice.record`) in the recording twin of the
+fresh games on the recording stream (:mod:`analyzer.advice.record`) in a recording run of the
 engine (kernels/canasta/record.py), which writes the seven counts and the choice at every
 take-the-pile and go-out decision of the studied seat. Each of the pair's two rules is then
 compared, decision by decision, with the same rule of the race's best pair on those counts
@@ -229,7 +229,7 @@ def record(rules, pair: RulePair, n_games: int, seed: int) -> dict:
     """The studied seat's decisions when it plays ``pair`` against greedy opponents in
     ``n_games`` fresh whole games (blocks of :data:`BLOCK` games on the recording stream of
     :mod:`analyzer.advice.record`, the studied seat in seat 0 in even blocks and seat 1 in odd
-    ones, as the race splits its blocks over both seats), from the recording twin
+    ones, as the race splits its blocks over both seats), from the recording run of
     kernels/canasta/record.py. Returns ``game`` (index per decision), ``decision`` (0 take the
     pile, 1 go out), ``X`` (feature arrays by advice name), ``act`` (True where the rule took
     the pile / went out) and ``sums`` (the blocks' game sums, as the plain engine's)."""

@@ -64,7 +64,7 @@ def make_games_job():
 SCORE_EXAMPLE = str(Path(__file__).resolve().parents[2] / "data" / "canasta_score_example.toml")
 
 CASES = [
-    commands_warm("canasta", "advice's recording twin (where a front pair goes wrong)",
+    commands_warm("canasta", "advice's recording run (where a front pair goes wrong)",
                   ("canasta", "advice", "--rounds", "1", "--record-games", "8", "--seed", "1",
                    "--json")),
     commands_warm("canasta", "meld-odds and decide (compiled apart)",

@@ -181,7 +181,7 @@ def record(rules, rule: Rule, n_games: int, seed: int):
     ``n_games`` fresh deals (the recording stream of :mod:`analyzer.advice.record`; the first
     half with the studied seat dealing, the rest in the other seat, as in the race). Returns
     (deal index per decision, feature arrays by advice name, True where the rule said go) and
-    the studied seat's net payment per deal, from the recording twin kernels/gostop/record.py."""
+    the studied seat's net payment per deal, from the recording run of kernels/gostop/record.py."""
     from analyzer.advice.record import STREAM
     from analyzer.games.gostop.play import Policy, policy_array, rules_vector
     from analyzer.rng import block_keys

@@ -19,7 +19,7 @@ def _job(players: int, seats: str):
 
 
 def _warm_record():
-    """Compile advice's recording twin (kernels/gostop/record.py) with a few deals."""
+    """Compile advice's recording run (kernels/gostop/record.py) with a few deals."""
     from analyzer.advice import Rule
     from analyzer.games.gostop.advice import record
     from analyzer.games.gostop.rules import GoStopRules
@@ -28,7 +28,7 @@ def _warm_record():
 
 
 CASES = [
-    BenchWarm("gostop", "advice's recording twin (where a front rule goes wrong)", _warm_record,
+    BenchWarm("gostop", "advice's recording run (where a front rule goes wrong)", _warm_record,
               compiles=True),
     commands_warm("gostop", "decide and the rule-table engine of advice (compiled apart)",
                   ("gostop", "decide", "analyzer/data/gostop_position_example.toml",

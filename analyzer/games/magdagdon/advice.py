@@ -225,7 +225,7 @@ RECORD_CHUNK = 512   # blocks of games recorded per kernel call (bounds the reco
 
 def record(rules, diff, policy, rule: PowerRule, n_games: int, seed: int) -> dict:
     """Play ``n_games`` fresh games (:func:`analyzer.advice.record.record_keys`) with ``rule``
-    and base placement ``policy`` in the recording twin (kernels/magdagdon/record.py), a chunk
+    and base placement ``policy`` in a recording run (kernels/magdagdon/record.py), a chunk
     of :data:`RECORD_CHUNK` blocks at a time. Returns the records as arrays ``game``, ``kind``,
     ``cost``, ``empty``, ``fix``, ``choice`` and ``games``, the per-game (score, turns,
     MAGDAGDON rolls, ruins, powers used)."""

@@ -59,7 +59,7 @@ def greedy_job(difficulty: str = "survival"):
 
 
 CASES = [
-    commands_warm("magdagdon", "advice's recording twin (where a front rule goes wrong)",
+    commands_warm("magdagdon", "advice's recording run (where a front rule goes wrong)",
                   ("magdagdon", "advice", "--rounds", "1", "--record-games", "8", "--seed", "1",
                    "--json")),
     commands_warm("magdagdon", "best (compiled apart)",
