@@ -9,7 +9,7 @@
 * With a deterministic remainder (the last card known by elimination, or no card left) it
   finds the exact best move in end-game positions worked out by hand from the rules page, where
   its own heuristic errs.
-* Knobs: budgets, ranges, labels; a command that cannot seat search bots says so in one line.
+* Knobs: budgets, ranges, labels; `ten decide` plays search seats in its playouts.
 
 Positions are built here from card names by hand (colour r, b, g, o = 0..3; type 9·colour +
 value − 1; $v = 35 + v; r# = 41; the rows of kernels/ten/whole_layout.py), not by the
@@ -116,7 +116,7 @@ def play_from(cards, tk, pile, active, seats, seed=1):
     cards, tk = cards.copy(), tk.copy()
     rl = rules_array(P)
     bots = rows(seats, P)
-    W = scratch(P, max(len(pile), 1), rl)
+    W = scratch(P, max(len(pile), 1))
     key = np.array([seed, 2, 3, 4], dtype=np.uint64)
     begin(bots, key, 0, W)
     s = np.array([seed, 7, 8, 9], dtype=np.uint64)
@@ -199,7 +199,7 @@ def _scratch_for(P, cards, tk, seats):
 
     rl = rules_array(P)
     bots = rows(seats, P)
-    W = scratch(P, 129, rl)
+    W = scratch(P, 129)
     begin(bots, np.array([1, 2, 3, 4], dtype=np.uint64), 0, W)
     ws = np.zeros(WS_SIZE, dtype=np.int64)
     forget_all(ws)
@@ -316,12 +316,51 @@ def test_search_knobs():
             parse_bot(bad)
 
 
-def test_decide_refuses_search_seats_in_one_line():
-    res = subprocess.run([sys.executable, "-m", "analyzer", "ten", "decide", "--example",
-                          "basic", "--seats", "search", "-n", "10"], capture_output=True,
-                         text=True, timeout=300)
-    assert res.returncode == 2
-    assert res.stderr.count("\n") == 1 and "search bots" in res.stderr
+def name_of(t: int) -> str:
+    """The card name of kernel type t (the inverse of ``card``)."""
+    if t < 36:
+        return f"{COLOURS[t // 9]}{t % 9 + 1}"
+    if t < 41:
+        return f"${t - 35}"
+    if t < 45:
+        return f"{COLOURS[t - 41]}#"
+    return f"*{t - 44}" if t < 54 else "**"
+
+
+def test_decide_with_a_search_seat_is_exact_on_a_known_last_card(tmp_path):
+    """`ten decide` with a search seat: the position of
+    test_last_card_known_draw_wins_where_the_heuristic_stops written as a position file by hand
+    (every card but b9 listed). Draw: seat 1's search then stops for the numbers, 11 against 8:
+    P(win) = 1; numbers: 1/2; currency: 0 (worked out there), exactly, on every playout. Its
+    heuristic with the currency as its reward stops for the currency after the draw, so the
+    same seat without search does not win every game after a draw."""
+    held = [("r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"),
+            ("b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8")]
+    rest = full_deck()
+    for c in [*held[0], *held[1], "r1", "b9"]:
+        rest[card(c)] -= 1
+    out = ",".join(name_of(t) for t in range(55) for _ in range(rest[t]))
+    text = (f'players = 2\nactive = 1\nme = 1\nphase = "draw"\ntableau = "r1"\n'
+            f'market = ""\nout = "{out}"\n')
+    for h in held:
+        text += f'[[player]]\ncollection = "{",".join(h)}"\ntokens = 5\nbust_tokens = 0\n'
+    pos = tmp_path / "last_card.toml"
+    pos.write_text(text)
+
+    def decide(seats):
+        res = subprocess.run([sys.executable, "-m", "analyzer", "ten", "decide", str(pos),
+                              "--seats", seats, "-n", "6", "--seed", "2", "--json"],
+                             capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr[-600:]
+        return json.loads(res.stdout)
+
+    got = decide("search:iters=8:stop-at=1:reward=currency,threshold")
+    assert got["n"] == 6 and got["cards_unseen"] == 1
+    p = {c: st["estimate"] for c, st in got["p_win"].items()}
+    assert p == {"draw": 1.0, "numbers": 0.5, "currency": 0.0}
+    assert got["recommendation"] == "draw"
+    plain = decide("threshold:stop-at=1:reward=currency,threshold")
+    assert plain["p_win"]["draw"]["estimate"] < 1.0
 
 
 def test_same_seed_same_games_at_any_thread_count():
@@ -337,6 +376,8 @@ def test_same_seed_same_games_at_any_thread_count():
         assert res.returncode == 0, res.stderr[-400:]
         out = json.loads(res.stdout)
         out.pop("games_per_second")
+        out["search"].pop("cpu_ms_per_decision")  # a measured time
         outs.append(out)
     assert outs[0] == outs[1]
+    assert outs[0]["search"]["searched_decisions"] > 0
     assert outs[0]["n"] == 6

@@ -21,9 +21,9 @@ the price, since every bidder outbids the current bid with its own limit — exc
 bidder, whose raise depends on it); when the active seat (last to bid) is a search seat and a
 non-active search seat bids too, the active seat bids by its heuristic.
 
-The game ends as the engine's does: after the final buy round the engine scores the game from
-an empty turn of the last seat with no buy round (rules ``rl2``), and its score, win, token and
-card fields are kept; the game's counts (turns, busts, buys …) are this driver's own.
+The turn's pieces (a bot's draw rule, the stop's reward, laying a card, settling the turn) and
+the end's scoring are the engine's own functions (``whole_engine.py``); the game's counts
+(turns, busts, buys …) are kept as the engine keeps them.
 
 Streams: the game's stream ``s`` (the deck's shuffle, random bots) is the engine's; the search
 draws its determinizations from its own stream ``ss``, seeded from the trial's and a salt, so a
@@ -35,26 +35,19 @@ from numba import njit, prange
 from kernels.rng import mix64, seed_trial
 from kernels.ten.search_root import (
     D_SEARCH, LG_LOG, LG_NS, LG_PLAYOUTS, LG_SEARCHED, LOGN, NA, S_BIDS, S_BUYS, S_DRAWS, W_AB,
-    W_LG, W_ORDER, W_PROW, W_REC, W_RL2, W_SS, playout_rows, search_bid, search_buy, search_draw,
+    W_LG, W_ORDER, W_PROW, W_SS, playout_rows, search_bid, search_buy, search_draw,
     search_final_buy)
 from kernels.ten.whole_blocks import new_game, shuffle
-from kernels.ten.whole_decisions import auction, buy_phase, forced_buy, gain_tokens, wants_numbers
-from kernels.ten.whole_engine import _check, banded_bound, play_game, tableau_state
+from kernels.ten.whole_decisions import auction, buy_phase, forced_buy
+from kernels.ten.whole_engine import (_check, bot_draws, lay_card, play_game, score_end,
+                                      settle_turn, stop_outcome, tableau_state)
 from kernels.ten.whole_layout import (
-    A_NEVER, B_BID, B_DRAW, B_DRAWP, B_PDRAW, B_REWARD, B_TABLE, CUR0, CW0, D_CARDS, D_EXACT,
-    D_ROLLOUT, D_TABLE, D_TOTAL, DW, F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NONE,
-    F_NUMBERS, G_AUCTIONS, G_BUSTS, G_CARDS, G_CBUSTS, G_FIRSTBUST, G_MARKET, G_NBUSTS, G_PRICE,
-    G_ROUNDS, G_SCORE, G_SHARE, G_STOPC, G_STOPN, G_TIED, G_TOK, G_TURNS, G_VIOL, G_WDISC,
-    G_WILDS, G_WIN, G_WSCORE, LW, NB, NREC, NTK, NTYPES, ROW_MARKET, ROW_OUT, ROW_PILE,
-    ROW_TABLEAU, R_AUCTIONS, R_BUST, R_BUYS, R_CAP, R_CBUST, R_CHECK, R_FINALLAST, R_GAINS,
-    TK_BSUP, TK_SUP, W_CURRENCY, W_NUMBERS, W_RANDOM)
-from kernels.ten.whole_rollout import rollout_draws
+    A_NEVER, B_BID, B_DRAW, CW0, D_EXACT, D_TOTAL, DW, F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY,
+    F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_PRICE, G_SCORE, G_TURNS, G_VIOL, G_WDISC, G_WILDS, G_WIN, LW, NB, NREC, NTK,
+    NTYPES, ROW_OUT, ROW_PILE, R_AUCTIONS, R_BUYS, R_CAP, R_CHECK, R_FINALLAST, TK_BSUP, TK_SUP)
 from kernels.ten.whole_score import WS_SIZE
-from kernels.ten.whole_seats import forget_all, grown, numbers_score
-from kernels.ten.whole_table import table_draws
-from kernels.rng import randint
+from kernels.ten.whole_seats import forget_all
 
-DRAW = 2  # the exact table's "draw" decision (whole_engine.DRAW)
 SALT = np.uint64(0x5EA2C4B07D1E5A17)
 # Numba compiles a function once per distinct argument types, and a constant passed as it is
 # types as its own literal (Literal[int](0)): every heavy call here passes int64 values
@@ -65,17 +58,14 @@ EXTRA = ("search_decisions", "search_ns", "search_playouts")
 
 
 @njit(cache=True)
-def scratch(P, L, rl):
+def scratch(P, L):
     """A thread's scratch tuple W (search_root.py W_*); ``L`` ≥ the cards in any draw pile."""
-    rl2 = rl.copy()
-    rl2[R_BUYS] = 0
-    rl2[R_CHECK] = 0
     return (np.zeros((9, NTYPES), dtype=np.int64), np.zeros(NTK, dtype=np.int64),
             np.zeros(WS_SIZE, dtype=np.int64), np.zeros(NREC, dtype=np.float64),
             np.zeros(L, dtype=np.int8), np.zeros(L, dtype=np.int8),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
             np.zeros((3, NA), dtype=np.int64), np.zeros(NA, dtype=np.float64),
-            np.zeros((P, NB), dtype=np.float64), rl2,
+            np.zeros((P, NB), dtype=np.float64),
             np.zeros(LG_LOG + 2 * LOGN, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros((P, NB), dtype=np.float64), np.zeros(5, dtype=np.int64))
 
@@ -100,23 +90,6 @@ def begin(bots, key, t, W):
     seed_trial(key, t, ss)
     for j in range(4):
         ss[j] = mix64(ss[j] ^ (SALT + np.uint64(j)))
-
-
-@njit(cache=True)
-def _heuristic_draws(bot, dkind, N, C, ntab, ncur, na, cb, left, a, cards, tk, rl, s, ws, dec):
-    """A bot's draw rule at a draw check (whole_engine.play_game)."""
-    if dkind == D_TOTAL:
-        return N - C < banded_bound(bot, left, tk[a])
-    if dkind == D_CARDS:
-        return ntab < bot[B_DRAWP]
-    if dkind == D_TABLE:
-        return table_draws(bot, N, C, ntab, left, tk[a], tk[5 + a])
-    if dkind == D_EXACT:
-        room = rl[R_CAP] - tk[a]
-        return na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
-    if dkind == D_ROLLOUT:
-        return rollout_draws(N, C, ntab - ncur, a, cards, tk, rl, bot, s, ws)
-    return randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
 
 
 @njit(cache=True)
@@ -203,30 +176,14 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
                     go = code == F_DRAW
                     if not go:
                         forced = code
-                elif pos >= R:
-                    go = False
                 else:
-                    go = _heuristic_draws(bot, dkind, N, C, ntab, ncur, na, cb, R - pos, a,
-                                          cards, tk, rl, s, ws, dec)
+                    go = pos < R and bot_draws(bot, dkind, N, C, ntab, ncur, na, cb, R - pos, a,
+                                               cards, tk, rl, s, ws, dec)
             if go and pos >= R:
                 go = False
             if not go:
-                if forced == F_NUMBERS:
-                    outcome = 1
-                elif forced == F_CURRENCY:
-                    outcome = 2
-                else:
-                    wk = int(bot[B_REWARD])
-                    if wk == W_NUMBERS:
-                        outcome = 1
-                    elif wk == W_CURRENCY:
-                        outcome = 2
-                    elif wk == W_RANDOM:
-                        outcome = 1 + randint(s, 2)
-                    else:
-                        after = numbers_score(a, cards, tk, T, ws)
-                        outcome = 1 if wants_numbers(a, C, P, after, cards, tk, rl, bot, T,
-                                                     ws) else 2
+                outcome, after = stop_outcome(forced, a, C, P, bot, cards, tk, rl, s, T,
+                                              ws)
                 forced = F_NONE
                 break
             forced = F_NONE
@@ -243,60 +200,12 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1
                 continue
-            cards[ROW_TABLEAU, c] += 1
-            ntab += 1
-            if c < 36:
-                N += c % 9 + 1
-                if N - C >= rl[R_BUST]:
-                    outcome = 3
-                    break
-                if dkind == D_EXACT and na >= 0:
-                    na = nchild[na, c % 9]
-            else:
-                C += c - CUR0 + 1
-                ncur += 1
-                if C >= rl[R_CBUST]:
-                    outcome = 4
-                    break
-                if dkind == D_EXACT and cb >= 0:
-                    cb = cchild[cb, c - CUR0]
-        gains = rl[R_GAINS] == 1
-        if outcome == 1:
-            rec[G_STOPN] += 1
-            for t in range(36):
-                cards[a, t] += cards[ROW_TABLEAU, t]
-                cards[ROW_TABLEAU, t] = 0
-            grown(a, after, cards, tk, T, ws)
-            if gains:
-                for i in range(1, P):
-                    gain_tokens((a + i) % P, C, tk, cap)
-        elif outcome == 2:
-            rec[G_STOPC] += 1
-            if gains:
-                gain_tokens(a, C, tk, cap)
-        elif outcome == 5:
-            if fbuy >= 0:
-                forced_buy(a, fbuy, cards, tk, rl, T, ws, rec)
-        else:
-            rec[G_BUSTS] += 1
-            if outcome == 3:
-                rec[G_NBUSTS] += 1
-                if gains:
-                    for i in range(1, P):
-                        gain_tokens((a + i) % P, C, tk, cap)
-            else:
-                rec[G_CBUSTS] += 1
-            if tk[TK_BSUP] > 0:
-                tk[TK_BSUP] -= 1
-                tk[5 + a] += 1
-            if first:
-                rec[G_FIRSTBUST] = 1.0
-        for t in range(36):  # numbers not taken go to the market
-            cards[ROW_MARKET, t] += cards[ROW_TABLEAU, t]
-            cards[ROW_TABLEAU, t] = 0
-        for t in range(CUR0, CW0):
-            cards[ROW_OUT, t] += cards[ROW_TABLEAU, t]
-            cards[ROW_TABLEAU, t] = 0
+            N, C, ntab, ncur, na, cb, outcome = lay_card(c, dkind == D_EXACT, N, C, ntab,
+                                                         ncur, na, cb, cards, rl,
+                                                         nchild, cchild)
+            if outcome != 0:
+                break
+        settle_turn(a, outcome, C, after, first, fbuy, P, cards, tk, rl, T, ws, rec)
         if outcome == 1 and rl[R_BUYS] == 1:
             if searching and bot[S_BUYS] > 0:
                 code = search_buy(a, P, cards, tk, rl, T, ws, dec, nchild, cchild, deck, W)
@@ -329,20 +238,7 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
                 buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
-    r2 = W[W_REC]
-    play_game(pile, R, a, np.int64(F_CURRENCY), P, cards, tk, W[W_RL2], W[W_PROW], s, T, ws, dec,
-              nchild, cchild, deck, r2)
-    for q in range(P):
-        rec[G_SCORE + q] = r2[G_SCORE + q]
-        rec[G_WIN + q] = r2[G_WIN + q]
-        rec[G_TOK + q] = r2[G_TOK + q]
-        rec[G_CARDS + q] = r2[G_CARDS + q]
-    rec[G_WSCORE] = r2[G_WSCORE]
-    rec[G_TIED] = r2[G_TIED]
-    rec[G_MARKET] = r2[G_MARKET]
-    rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
-    if rec[G_WILDS] > 0:
-        rec[G_SHARE] = rec[G_AUCTIONS] / rec[G_WILDS]
+    score_end(P, cards, tk, T, ws, rec)
     return a
 
 
@@ -392,7 +288,7 @@ def search_game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild,
         rec = np.zeros(NREC, dtype=np.float64)
         ref = np.zeros(2 * P, dtype=np.float64)
         acc = np.zeros(out.shape[1], dtype=np.float64)
-        W = scratch(P, base.shape[0], rl)
+        W = scratch(P, base.shape[0])
         lg = W[W_LG]
         for t in range(counts[b]):
             for k in range(K):
@@ -433,7 +329,7 @@ def search_position_blocks(keys, counts, unseen, cards0, tk0, active, me, choice
         ws = np.zeros(WS_SIZE, dtype=np.int64)
         rec = np.zeros(NREC, dtype=np.float64)
         acc = np.zeros(out.shape[1], dtype=np.float64)
-        W = scratch(P, L, rl)
+        W = scratch(P, L)
         for t in range(counts[b]):
             w0 = 0.0
             for k in range(K):
@@ -470,7 +366,7 @@ def search_game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchi
     tk = np.zeros(NTK, dtype=np.int64)
     s = np.zeros(4, dtype=np.uint64)
     ws = np.zeros(WS_SIZE, dtype=np.int64)
-    W = scratch(P, base.shape[0], rl)
+    W = scratch(P, base.shape[0])
     zero = np.int64(0)
     for t in range(n):
         seed_trial(key, t, s)

@@ -57,7 +57,7 @@ from numba import njit
 from kernels.rng import next_u64, randint
 from kernels.ten.search_clock import thread_ns
 from kernels.ten.whole_decisions import auction, buy_phase, forced_buy, means_of, may_pick
-from kernels.ten.whole_engine import banded_bound, play_game
+from kernels.ten.whole_engine import banded_bound, play_game, score_end
 from kernels.ten.whole_layout import (
     A_RANDOM, B_BID, B_BONUS, B_CARDS, B_DRAW, B_NROWS, B_REWARD, B_ROWS, CW0, D_TOTAL, F_BID0,
     F_BUY0, F_BUYNONE, F_CURRENCY, F_DRAW, F_NUMBERS, G_PRICE, G_WIN, NTYPES, ROW_MARKET,
@@ -75,9 +75,9 @@ LOGN = 64
 NA = 64  # columns of the arm arrays (a buy phase lists up to 36 cards before pruning)
 # the scratch tuple W of a thread (search_game.scratch): state copies for playouts, the
 # determinized pile and the unseen cards, the playout and search streams, the arms, the
-# playout rows, the rules without buy phases, the log, a stream seed, auction rows, an order
-(W_C2, W_T2, W_WS, W_REC, W_PILE, W_UB, W_S2, W_SS, W_AI, W_AV, W_PROW, W_RL2, W_LG, W_S0,
- W_AB, W_ORDER) = range(16)
+# playout rows, the log, a stream seed, auction rows, an order
+(W_C2, W_T2, W_WS, W_REC, W_PILE, W_UB, W_S2, W_SS, W_AI, W_AV, W_PROW, W_LG, W_S0, W_AB,
+ W_ORDER) = range(15)
 
 
 @njit(cache=True)
@@ -377,10 +377,10 @@ def search_bid(a, w, q, P, cards, tk, rl, s, T, dec, nchild, cchild, deck, W):
 def final_value(q, code, order, i, P, cards, tk, rl, s, T, dec, nchild, cchild, deck, W):
     """Seat q's win share when it plays ``code`` (F_BUYNONE or F_BUY0 + t) in the final buy
     round at place i of ``order`` (the seats in buying order), the later seats buy by their
-    heuristic, and the game is scored (by the engine: an empty turn of the last seat with no
-    buy round, ``rl2``)."""
-    c2, t2, ws2, r2, dp = W[W_C2], W[W_T2], W[W_WS], W[W_REC], W[W_PILE]
-    s2, prow, rl2 = W[W_S2], W[W_PROW], W[W_RL2]
+    heuristic, and the game is scored (the engine's ``score_end``)."""
+    c2, t2, ws2, r2, s2, prow = W[W_C2], W[W_T2], W[W_WS], W[W_REC], W[W_S2], W[W_PROW]
+    for j in range(r2.shape[0]):
+        r2[j] = 0.0
     _copy_state(cards, tk, c2, t2)
     for j in range(4):
         s2[j] = s[j]
@@ -390,8 +390,7 @@ def final_value(q, code, order, i, P, cards, tk, rl, s, T, dec, nchild, cchild, 
     for k in range(i + 1, order.shape[0]):
         if order[k] >= 0:
             buy_phase(order[k], c2, t2, rl, prow[order[k]], s2, T, ws2, r2)
-    play_game(dp, dp.shape[0], q, np.int64(F_CURRENCY), P, c2, t2, rl2, prow, s2, T, ws2, dec,
-              nchild, cchild, deck, r2)
+    score_end(P, c2, t2, T, ws2, r2)
     return r2[G_WIN + q]
 
 

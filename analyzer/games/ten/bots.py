@@ -240,8 +240,8 @@ def bot_rows(bots: list[Bot], tables: dict, search: bool = False) -> np.ndarray:
                                          S_MS)
 
     if not search and any(b.name == "search" for b in bots):
-        raise UserError("search bots play whole games (`ten game`, `ten game-advice "
-                        "--opponents`, `tune`); this command does not take them yet")
+        raise UserError("search bots play in `ten game` and `ten decide` (and their line-ups "
+                        "elsewhere); this command does not take them")
 
     rows = np.zeros((len(bots), L.NB), dtype=np.float64)
     wmap = {"value": L.W_VALUE, "numbers": L.W_NUMBERS, "currency": L.W_CURRENCY,

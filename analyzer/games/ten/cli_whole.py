@@ -62,6 +62,8 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
       pushluck ten game --players 3 --seats threshold:8:bid=never,random,cards:5 --json
 
       pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
+
+      pushluck ten game --seats search:iters=64,threshold,threshold,threshold --vs threshold -n 200
     """
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.lineup import check_lineups
@@ -96,6 +98,11 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
             for s in d["seats"]:
                 text.append(f"  seat {s['seat']}: win rate {s['win_rate'].format(4)}, "
                             f"score {s['score'].format(3)}")
+        if "search" in out:
+            e = out["search"]
+            text.append(f"search: {e['searched_decisions']:,} decisions searched, "
+                        f"{e['cpu_ms_per_decision']:.1f} ms of CPU and "
+                        f"{e['playouts_per_decision']:.0f} playouts each")
         text.append(f"games per second: {out['games_per_second']:,.0f}")
         return "\n".join(text)
 
@@ -120,7 +127,8 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     the answer is seat `me`'s chance of winning per choice with the paired differences. Beside
     it: what the one-turn value model says (`ten best`, exact). --precision stops once every
     paired difference is known to ± that. Seats count from 1; `ten position --template` prints
-    a commented position file.
+    a commented position file. A `search` seat searches each of its decisions in every playout
+    (its budget each time): the default is then 200 playouts per choice.
 
     Examples:
 
@@ -148,7 +156,10 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
 
     bots = parse_seats(seats or pos.seats or "threshold", pos.players,
                        "--seats" if seats else f"{path}: seats")
-    rs = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision, time_limit,
+    from analyzer.games.ten.decide import SEARCH_PLAYOUTS
+
+    default = SEARCH_PLAYOUTS if any(b.name == "search" for b in bots) else DECIDE_PLAYOUTS
+    rs = run_spec(trials_or_default(n, precision, default), seed, precision, time_limit,
                   progress, json)
     out = run_decide(pos, r, spec, bots, rs)
 
