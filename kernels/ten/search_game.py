@@ -37,14 +37,14 @@ from kernels.ten.search_root import (
     D_SEARCH, LG_LOG, LG_NS, LG_PLAYOUTS, LG_SEARCHED, LOGN, NA, S_BIDS, S_BUYS, S_DRAWS, W_AB,
     W_LG, W_ORDER, W_PROW, W_SS, playout_rows, search_bid, search_buy, search_draw,
     search_final_buy)
-from kernels.ten.whole_blocks import new_game, shuffle
+from kernels.ten.whole_blocks import add_game, new_game, shuffle
 from kernels.ten.whole_decisions import auction, buy_phase, forced_buy
 from kernels.ten.whole_engine import (_check, bot_draws, lay_card, play_game, score_end,
                                       settle_turn, stop_outcome, tableau_state)
 from kernels.ten.whole_layout import (
     A_NEVER, B_BID, B_DRAW, CW0, D_EXACT, D_TOTAL, DW, F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY,
-    F_DRAW, F_NONE, F_NUMBERS, G_AUCTIONS, G_PRICE, G_SCORE, G_TURNS, G_VIOL, G_WDISC, G_WILDS, G_WIN, LW, NB, NREC, NTK,
-    NTYPES, ROW_OUT, ROW_PILE, R_AUCTIONS, R_BUYS, R_CAP, R_CHECK, R_FINALLAST, TK_BSUP, TK_SUP)
+    F_DRAW, F_NONE, F_NUMBERS, G_TURNS, G_VIOL, G_WDISC, G_WILDS, G_WIN, LW, NB, NREC, NTK, NTYPES,
+    ROW_OUT, ROW_PILE, R_AUCTIONS, R_BUYS, R_CAP, R_CHECK, R_FINALLAST, TK_BSUP, TK_SUP)
 from kernels.ten.whole_score import WS_SIZE
 from kernels.ten.whole_seats import forget_all
 
@@ -244,27 +244,9 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
 
 @njit(cache=True)
 def _add(acc, rec, k, K, P, ref, lg):
-    """Add a game's record of line-up k to the block's sums (whole_blocks.game_blocks' columns,
+    """Add a game's record of line-up k to the block's sums (whole_blocks.add_game's columns,
     then EXTRA)."""
-    o = k * LW
-    acc[o] += 1.0
-    for i in range(NREC):
-        acc[o + 1 + 2 * i] += rec[i]
-        acc[o + 2 + 2 * i] += rec[i] * rec[i]
-    acc[o + LW - 1] += rec[G_PRICE] * rec[G_AUCTIONS]
-    if k == 0:
-        for q in range(P):
-            ref[q] = rec[G_WIN + q]
-            ref[P + q] = rec[G_SCORE + q]
-    else:
-        o = K * LW + (k - 1) * DW
-        for q in range(P):
-            dw = ref[q] - rec[G_WIN + q]
-            ds = ref[P + q] - rec[G_SCORE + q]
-            acc[o + 4 * q] += dw
-            acc[o + 4 * q + 1] += dw * dw
-            acc[o + 4 * q + 2] += ds
-            acc[o + 4 * q + 3] += ds * ds
+    add_game(acc, rec, k, K, P, ref)
     e = acc.shape[0] - 3
     acc[e] += lg[LG_SEARCHED]
     acc[e + 1] += lg[LG_NS]
