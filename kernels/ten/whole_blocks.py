@@ -61,6 +61,32 @@ def new_game(pile, base, cards, tk, deck, rl, P, s):
         tk[TK_SCORE + q] = -1
 
 
+@njit(cache=True, _nrt=False)
+def add_game(acc, rec, k, K, P, ref):
+    """Add the record of line-up k's game (of K) to the block's sums: games, Σx and Σx² of every
+    record field, Σprice·auctions; line-up 0's wins and scores into ``ref``, and for k > 0 the
+    paired differences (line-up 0 minus line-up k) per seat, Σd and Σd²."""
+    o = k * LW
+    acc[o] += 1.0
+    for i in range(NREC):  # the layout places every field's Σx, Σx² (REC_COL) and Σprice·auctions
+        acc[o + REC_COL[i]] += rec[i]
+        acc[o + REC_COL[i] + 1] += rec[i] * rec[i]
+    acc[o + PRICE_COL] += rec[G_PRICE] * rec[G_AUCTIONS]
+    if k == 0:
+        for q in range(P):
+            ref[q] = rec[G_WIN + q]
+            ref[P + q] = rec[G_SCORE + q]
+    else:
+        o = K * LW + (k - 1) * DW
+        for q in range(P):
+            dw = ref[q] - rec[G_WIN + q]
+            ds = ref[P + q] - rec[G_SCORE + q]
+            acc[o + 4 * q] += dw
+            acc[o + 4 * q + 1] += dw * dw
+            acc[o + 4 * q + 2] += ds
+            acc[o + 4 * q + 3] += ds * ds
+
+
 @njit(cache=True, parallel=True)
 def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
     """Whole games from a fresh deck for K line-ups on common random numbers (module doc)."""
@@ -82,25 +108,7 @@ def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild
                 new_game(pile, base, cards, tk, deck, rl, P, s)
                 play_game(pile, 0, 0, F_NONE, P, cards, tk, rl, bots[k], s, tabs, ws, dec,
                           nchild, cchild, deck, rec)
-                o = k * LW
-                acc[o] += 1.0
-                for i in range(NREC):
-                    acc[o + REC_COL[i]] += rec[i]
-                    acc[o + REC_COL[i] + 1] += rec[i] * rec[i]
-                acc[o + PRICE_COL] += rec[G_PRICE] * rec[G_AUCTIONS]
-                if k == 0:
-                    for q in range(P):
-                        ref[q] = rec[G_WIN + q]
-                        ref[P + q] = rec[G_SCORE + q]
-                else:
-                    o = K * LW + (k - 1) * DW
-                    for q in range(P):
-                        dw = ref[q] - rec[G_WIN + q]
-                        ds = ref[P + q] - rec[G_SCORE + q]
-                        acc[o + 4 * q] += dw
-                        acc[o + 4 * q + 1] += dw * dw
-                        acc[o + 4 * q + 2] += ds
-                        acc[o + 4 * q + 3] += ds * ds
+                add_game(acc, rec, k, K, P, ref)
         for c in range(out.shape[1]):
             out[b, c] = acc[c]
     return out

@@ -56,6 +56,7 @@ drivers, which allocate their scratch arrays, keep it.
 from numba import njit
 
 from kernels.rng import randint
+from kernels.widen import plain_types
 from kernels.ten.whole_layout import (
     B_BAND, B_CUT1, B_CUT2, B_DRAW, B_DRAWP, B_DRAWP2, B_DRAWP3, B_PDRAW, B_REWARD, B_TABLE,
     BAND_DECK, BAND_NONE, CUR0, CW0, D_CARDS, D_EXACT, D_ROLLOUT, D_TABLE, D_TOTAL,
@@ -154,6 +155,150 @@ def tableau_state(cards, exact, nchild, cchild):
 
 
 @njit(cache=True, _nrt=False)
+def bot_draws(bot, dkind, N, C, ntab, ncur, na, cb, left, a, cards, tk, rl, s, ws, dec):
+    """Whether seat a's bot draws at a draw check (module doc: the draw rules); the tableau is
+    N, C, ``ntab`` cards of which ``ncur`` currency, ``na``/``cb`` its exact-table nodes;
+    ``left`` > 0 cards in the pile."""
+    if dkind == D_TOTAL:
+        return N - C < banded_bound(bot, left, tk[a])
+    if dkind == D_CARDS:
+        return ntab < bot[B_DRAWP]
+    if dkind == D_TABLE:
+        return table_draws(bot, N, C, ntab, left, tk[a], tk[5 + a])
+    if dkind == D_EXACT:
+        room = rl[R_CAP] - tk[a]
+        return na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
+    if dkind == D_ROLLOUT:
+        return rollout_draws(N, C, ntab - ncur, a, cards, tk, rl, bot, s, ws)
+    return randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
+
+
+@njit(cache=True, _nrt=False)
+def stop_outcome(forced, a, C, P, bot, cards, tk, rl, s, T, ws):
+    """Seat a stops: (1 numbers or 2 currency, ``after``) by ``forced`` (F_NUMBERS, F_CURRENCY)
+    or else its bot's reward rule; ``after`` is the score with the tableau's numbers when the
+    rule computed it (−1 otherwise)."""
+    if forced == F_NUMBERS:
+        return 1, -1
+    if forced == F_CURRENCY:
+        return 2, -1
+    wk = int(bot[B_REWARD])
+    if wk == W_NUMBERS:
+        return 1, -1
+    if wk == W_CURRENCY:
+        return 2, -1
+    if wk == W_RANDOM:
+        return 1 + randint(s, 2), -1
+    after = numbers_score(a, cards, tk, T, ws)
+    return (1 if wants_numbers(a, C, P, after, cards, tk, rl, bot, T, ws) else 2), after
+
+
+@plain_types
+@njit(cache=True, _nrt=False)
+def lay_card(c, exact, N, C, ntab, ncur, na, cb, cards, rl, nchild, cchild):
+    """Lay the drawn number or currency card c on the tableau: the new (N, C, ntab, ncur, na,
+    cb) and the outcome (3 number bust, 4 currency bust, 0 none)."""
+    cards[ROW_TABLEAU, c] += 1
+    ntab += 1
+    if c < 36:
+        N += c % 9 + 1
+        if N - C >= rl[R_BUST]:
+            return N, C, ntab, ncur, na, cb, 3
+        if exact and na >= 0:
+            na = nchild[na, c % 9]
+    else:
+        C += c - CUR0 + 1
+        ncur += 1
+        if C >= rl[R_CBUST]:
+            return N, C, ntab, ncur, na, cb, 4
+        if exact and cb >= 0:
+            cb = cchild[cb, c - CUR0]
+    return N, C, ntab, ncur, na, cb, 0
+
+
+@njit(cache=True, _nrt=False)
+def settle_turn(a, outcome, C, after, first, fbuy, P, cards, tk, rl, T, ws, rec):
+    """The end of seat a's turn by its outcome (1 numbers, 2 currency, 3/4 number/currency
+    bust, 5 a forced buy of card ``fbuy``): collection, token gains, bust token, records; the
+    tableau's numbers to the market, its currency out of the game."""
+    cap = rl[R_CAP]
+    gains = rl[R_GAINS] == 1
+    if outcome == 1:
+        rec[G_STOPN] += 1
+        for t in range(36):
+            cards[a, t] += cards[ROW_TABLEAU, t]
+            cards[ROW_TABLEAU, t] = 0
+        grown(a, after, cards, tk, T, ws)
+        if gains:
+            for i in range(1, P):
+                gain_tokens((a + i) % P, C, tk, cap)
+    elif outcome == 2:
+        rec[G_STOPC] += 1
+        if gains:
+            gain_tokens(a, C, tk, cap)
+    elif outcome == 5:
+        if fbuy >= 0:
+            forced_buy(a, fbuy, cards, tk, rl, T, ws, rec)
+    else:
+        rec[G_BUSTS] += 1
+        if outcome == 3:
+            rec[G_NBUSTS] += 1
+            if gains:
+                for i in range(1, P):
+                    gain_tokens((a + i) % P, C, tk, cap)
+        else:
+            rec[G_CBUSTS] += 1
+        if tk[TK_BSUP] > 0:
+            tk[TK_BSUP] -= 1
+            tk[5 + a] += 1
+        if first:
+            rec[G_FIRSTBUST] = 1.0
+    for t in range(36):  # numbers not taken go to the market
+        cards[ROW_MARKET, t] += cards[ROW_TABLEAU, t]
+        cards[ROW_TABLEAU, t] = 0
+    for t in range(CUR0, CW0):
+        cards[ROW_OUT, t] += cards[ROW_TABLEAU, t]
+        cards[ROW_TABLEAU, t] = 0
+
+
+@njit(cache=True, _nrt=False)
+def score_end(P, cards, tk, T, ws, rec):
+    """The end of the game: rounds, market size, every seat's score, tokens and cards, and the
+    winners (most points, then most tokens, then fewest cards; a shared win counts 1/k)."""
+    rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
+    for t in range(36):
+        rec[G_MARKET] += cards[ROW_MARKET, t]
+    best = -1
+    for q in range(P):
+        rec[G_SCORE + q] = cached_score(q, cards, tk, T, ws)
+        rec[G_TOK + q] = tk[q]
+        rec[G_CARDS + q] = collection_size(cards, q)
+    nwin = 0
+    for q in range(P):  # most points, then most tokens, then fewest cards
+        better = True
+        for r in range(P):
+            if r == q:
+                continue
+            if rec[G_SCORE + r] > rec[G_SCORE + q]:
+                better = False
+            elif rec[G_SCORE + r] == rec[G_SCORE + q]:
+                if rec[G_TOK + r] > rec[G_TOK + q]:
+                    better = False
+                elif rec[G_TOK + r] == rec[G_TOK + q] and rec[G_CARDS + r] < rec[G_CARDS + q]:
+                    better = False
+        if better:
+            rec[G_WIN + q] = 1.0
+            nwin += 1
+            best = q
+    for q in range(P):
+        rec[G_WIN + q] /= nwin
+    rec[G_WSCORE] = rec[G_SCORE + best]
+    rec[G_TIED] = 1.0 if nwin > 1 else 0.0
+    if rec[G_WILDS] > 0:
+        rec[G_SHARE] = rec[G_AUCTIONS] / rec[G_WILDS]
+
+
+@njit(cache=True, _nrt=False)
 def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, nchild, cchild,
               deck, rec):
     """Play from a position to the end; ``pile[pos:]`` is the draw pile in draw order.
@@ -209,40 +354,13 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             elif forced == F_DRAW:
                 go = True
             elif drawn:
-                if pos >= R:
-                    go = False
-                elif dkind == D_TOTAL:
-                    go = N - C < banded_bound(bot, R - pos, tk[a])
-                elif dkind == D_CARDS:
-                    go = ntab < bot[B_DRAWP]
-                elif dkind == D_TABLE:
-                    go = table_draws(bot, N, C, ntab, R - pos, tk[a], tk[5 + a])
-                elif dkind == D_EXACT:
-                    room = cap - tk[a]
-                    go = na < 0 or cb < 0 or dec[int(bot[B_TABLE]), room, na, cb] == DRAW
-                elif dkind == D_ROLLOUT:
-                    go = rollout_draws(N, C, ntab - ncur, a, cards, tk, rl, bot, s, ws)
-                else:
-                    go = randint(s, 65536) < int(bot[B_PDRAW] * 65536.0)
+                go = pos < R and bot_draws(bot, dkind, N, C, ntab, ncur, na, cb, R - pos,
+                                           a, cards, tk, rl, s, ws, dec)
             if go and pos >= R:
                 go = False
             if not go:
-                if forced == F_NUMBERS:
-                    outcome = 1
-                elif forced == F_CURRENCY:
-                    outcome = 2
-                else:
-                    wk = int(bot[B_REWARD])
-                    if wk == W_NUMBERS:
-                        outcome = 1
-                    elif wk == W_CURRENCY:
-                        outcome = 2
-                    elif wk == W_RANDOM:
-                        outcome = 1 + randint(s, 2)
-                    else:
-                        after = numbers_score(a, cards, tk, T, ws)
-                        outcome = 1 if wants_numbers(a, C, P, after, cards, tk, rl, bot, T,
-                                                     ws) else 2
+                outcome, after = stop_outcome(forced, a, C, P, bot, cards, tk, rl, s, T,
+                                              ws)
                 forced = F_NONE
                 break
             forced = F_NONE
@@ -258,60 +376,12 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     cards[ROW_OUT, c] += 1
                     rec[G_WDISC] += 1
                 continue
-            cards[ROW_TABLEAU, c] += 1
-            ntab += 1
-            if c < 36:
-                N += c % 9 + 1
-                if N - C >= rl[R_BUST]:
-                    outcome = 3
-                    break
-                if dkind == D_EXACT and na >= 0:
-                    na = nchild[na, c % 9]
-            else:
-                C += c - CUR0 + 1
-                ncur += 1
-                if C >= rl[R_CBUST]:
-                    outcome = 4
-                    break
-                if dkind == D_EXACT and cb >= 0:
-                    cb = cchild[cb, c - CUR0]
-        gains = rl[R_GAINS] == 1
-        if outcome == 1:
-            rec[G_STOPN] += 1
-            for t in range(36):
-                cards[a, t] += cards[ROW_TABLEAU, t]
-                cards[ROW_TABLEAU, t] = 0
-            grown(a, after, cards, tk, T, ws)
-            if gains:
-                for i in range(1, P):
-                    gain_tokens((a + i) % P, C, tk, cap)
-        elif outcome == 2:
-            rec[G_STOPC] += 1
-            if gains:
-                gain_tokens(a, C, tk, cap)
-        elif outcome == 5:
-            if fbuy >= 0:
-                forced_buy(a, fbuy, cards, tk, rl, T, ws, rec)
-        else:
-            rec[G_BUSTS] += 1
-            if outcome == 3:
-                rec[G_NBUSTS] += 1
-                if gains:
-                    for i in range(1, P):
-                        gain_tokens((a + i) % P, C, tk, cap)
-            else:
-                rec[G_CBUSTS] += 1
-            if tk[TK_BSUP] > 0:
-                tk[TK_BSUP] -= 1
-                tk[5 + a] += 1
-            if first:
-                rec[G_FIRSTBUST] = 1.0
-        for t in range(36):  # numbers not taken go to the market
-            cards[ROW_MARKET, t] += cards[ROW_TABLEAU, t]
-            cards[ROW_TABLEAU, t] = 0
-        for t in range(CUR0, CW0):
-            cards[ROW_OUT, t] += cards[ROW_TABLEAU, t]
-            cards[ROW_TABLEAU, t] = 0
+            N, C, ntab, ncur, na, cb, outcome = lay_card(c, dkind == D_EXACT, N, C, ntab,
+                                                         ncur, na, cb, cards, rl,
+                                                         nchild, cchild)
+            if outcome != 0:
+                break
+        settle_turn(a, outcome, C, after, first, fbuy, P, cards, tk, rl, T, ws, rec)
         if outcome == 1 and rl[R_BUYS] == 1:
             buy_phase(a, cards, tk, rl, bot, s, T, ws, rec)
         rec[G_TURNS] += 1
@@ -340,37 +410,7 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         lead = strict_leader(P, cards, tk, T, ws)  # the final buy round can change the lead
         if lead >= 0 and last >= 0 and lead != last:
             changes += 1
-    rec[G_ROUNDS] = (rec[G_TURNS] + P - 1) // P
-    for t in range(36):
-        rec[G_MARKET] += cards[ROW_MARKET, t]
-    best = -1
-    for q in range(P):
-        rec[G_SCORE + q] = cached_score(q, cards, tk, T, ws)
-        rec[G_TOK + q] = tk[q]
-        rec[G_CARDS + q] = collection_size(cards, q)
-    nwin = 0
-    for q in range(P):  # most points, then most tokens, then fewest cards
-        better = True
-        for r in range(P):
-            if r == q:
-                continue
-            if rec[G_SCORE + r] > rec[G_SCORE + q]:
-                better = False
-            elif rec[G_SCORE + r] == rec[G_SCORE + q]:
-                if rec[G_TOK + r] > rec[G_TOK + q]:
-                    better = False
-                elif rec[G_TOK + r] == rec[G_TOK + q] and rec[G_CARDS + r] < rec[G_CARDS + q]:
-                    better = False
-        if better:
-            rec[G_WIN + q] = 1.0
-            nwin += 1
-            best = q
-    for q in range(P):
-        rec[G_WIN + q] /= nwin
-    rec[G_WSCORE] = rec[G_SCORE + best]
-    rec[G_TIED] = 1.0 if nwin > 1 else 0.0
-    if rec[G_WILDS] > 0:
-        rec[G_SHARE] = rec[G_AUCTIONS] / rec[G_WILDS]
+    score_end(P, cards, tk, T, ws, rec)
     rec[G_LEADCH] = changes
     if lead3q >= 0:
         rec[G_LEAD3Q] = 1.0

@@ -91,6 +91,12 @@ class Bot:
     if_3: str = ""
     then_3: str = ""
     otherwise: str = "stop"
+    iters: int = 400
+    ms: float = 0.0
+    arms: int = 6
+    search_draws: bool = True
+    search_bids: bool = True
+    search_buys: bool = True
 
     @property
     def label(self) -> str:
@@ -164,6 +170,14 @@ def _family():
              *(Knob(f"if-{i}", "text", "", check=_clause) for i in (1, 2, 3)),
              *(Knob(f"then-{i}", "word", "", words=ACTS) for i in (1, 2, 3)),
              Knob("otherwise", "word", d.otherwise, words=ACTS)]
+    search = [Knob("iters", "int", d.iters, "playouts per decision (0: no cap, with ms)", 0,
+                   1_000_000),
+              Knob("ms", "float", d.ms, "CPU milliseconds per decision (0: no time budget)", 0,
+                   600_000),
+              Knob("arms", "int", d.arms, "most buys or bid levels raced per decision", 2, 16),
+              Knob("search-draws", "bool", d.search_draws, "search draw checks (no: threshold)"),
+              Knob("search-bids", "bool", d.search_bids, "search bids (no: the bid knob)"),
+              Knob("search-buys", "bool", d.search_buys, "search buys (no: the buy knob)")]
     rnd = {"reward": "random", "bid": "random", "buy": "random"}
     return Family("ten", [
         Kind("threshold", "stop once T ≥ stop-at", ("stop-at", *bands, *common), ("stop-at",)),
@@ -177,7 +191,12 @@ def _family():
              "stop-at', valued by card/token/bust/opp", ("rollouts", "stop-at", *value, *common),
              ("rollouts",)),
         Kind("table", "a decision list: the first if-K=FEATURE<=V (or >=V) that holds decides "
-             "then-K=draw|stop, else otherwise", (*table, *common))], knobs)
+             "then-K=draw|stop, else otherwise", (*table, *common)),
+        Kind("search", "playouts of the rest of the game (threshold bots) for every choice, "
+             "raced by sequential halving: iters playouts or ms of CPU per decision, at most "
+             "`arms` buys or bid levels", ("iters", "ms", "arms", "search-draws", "search-bids",
+                                          "search-buys", "stop-at", *bands, *common),
+             ("iters",))], knobs + search)
 
 
 ACTS = ("draw", "stop")
@@ -189,6 +208,8 @@ def bot_from_spec(spec) -> Bot:
     """The :class:`Bot` of a parsed spec other than ``rule:FILE`` (lineup.py reads those)."""
     kind = BOTS.bots[spec.name]
     vals = {_field(k): spec[k] for k in (*kind.knobs, *kind.positional)}
+    if spec.name == "search" and "ms" in spec.given and "iters" not in spec.given:
+        vals["iters"] = 0  # a time budget alone: no cap on the playouts
     bot = Bot(name=spec.name, **vals)
     _validate(spec.text, bot)
     return bot
@@ -222,6 +243,12 @@ def _validate(t, b: Bot) -> None:
     checks = [(b.band_by == "none" or 1 <= b.cut_1 <= 200, "band-by needs cut-1 in 1..200"),
               (b.cut_2 == 0 or b.cut_1 < b.cut_2 <= 200, "cut-2 must be 0 (two bands) or "
                "above cut-1 (at most 200)")]
+    if b.name == "search":
+        import time  # the clock of kernels/ten/search_clock.py
+
+        checks += [(b.iters > 0 or b.ms > 0, "search needs a budget: iters > 0 or ms > 0"),
+                   (b.ms == 0 or hasattr(time, "CLOCK_THREAD_CPUTIME_ID"),
+                    "ms needs a per-thread CPU clock, which this platform lacks; give iters")]
     for ok, msg in checks:
         if not ok:
             raise UserError(f"bot '{t}': {msg}")
@@ -231,9 +258,17 @@ def _validate(t, b: Bot) -> None:
         bot_rule(b, f"bot '{t}'")
 
 
-def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
-    """float64[P, NB] rows for the kernel; ``tables`` maps a value model to its table index."""
+def bot_rows(bots: list[Bot], tables: dict, search: bool = False) -> np.ndarray:
+    """float64[P, NB] rows for the kernel; ``tables`` maps a value model to its table index.
+    A ``search`` bot's row is only for the search kernels (kernels/ten/search_game.py), which
+    the caller says with ``search``; the engine alone would not know its draw rule."""
     from kernels.ten import whole_layout as L
+    from kernels.ten.search_root import (D_SEARCH, S_ARMS, S_BIDS, S_BUYS, S_DRAWS, S_ITERS,
+                                         S_MS)
+
+    if not search and any(b.name == "search" for b in bots):
+        raise UserError("search bots play in `ten game` and `ten decide` (and their line-ups "
+                        "elsewhere); this command does not take them")
 
     rows = np.zeros((len(bots), L.NB), dtype=np.float64)
     wmap = {"value": L.W_VALUE, "numbers": L.W_NUMBERS, "currency": L.W_CURRENCY,
@@ -242,7 +277,8 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
     for p, b in enumerate(bots):
         r = rows[p]
         r[L.B_DRAW] = {"threshold": L.D_TOTAL, "cards": L.D_CARDS, "exact": L.D_EXACT,
-                       "random": L.D_RANDOM, "rollout": L.D_ROLLOUT, "table": L.D_TABLE}[b.name]
+                       "random": L.D_RANDOM, "rollout": L.D_ROLLOUT, "table": L.D_TABLE,
+                       "search": D_SEARCH}[b.name]
         r[L.B_DRAWP] = b.after if b.name == "cards" else b.stop_at
         r[L.B_REWARD] = wmap[b.reward]
         r[L.B_TPP] = b.tokens_per_point
@@ -263,6 +299,9 @@ def bot_rows(bots: list[Bot], tables: dict) -> np.ndarray:
             b.band_by]
         r[L.B_CUT1], r[L.B_CUT2] = b.cut_1, b.cut_2
         r[L.B_DRAWP2], r[L.B_DRAWP3] = b.stop_at_2, b.stop_at_3
+        if b.name == "search":
+            r[S_ITERS], r[S_MS], r[S_ARMS] = b.iters, b.ms, b.arms
+            r[S_DRAWS], r[S_BIDS], r[S_BUYS] = b.search_draws, b.search_bids, b.search_buys
         if b.name == "table":
             from analyzer.games.ten.draw_table import table_rows
 

@@ -65,6 +65,8 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
       pushluck ten game --players 3 --seats threshold:8:bid=never,random,cards:5 --json
 
       pushluck ten game --seats rollout:32,threshold,threshold,threshold -n 2000 --seed 3
+
+      pushluck ten game --seats search:iters=64,threshold,threshold,threshold --vs threshold -n 200
     """
     from analyzer.games.ten.decide import play_games
     from analyzer.games.ten.lineup import check_lineups
@@ -106,6 +108,11 @@ def game(seats: SeatsOpt = None, vs: LineupVsOpt = None,
             for s in d["seats"]:
                 text.append(f"  seat {s['seat']}: win rate {s['win_rate'].format(4)}, "
                             f"score {s['score'].format(3)}")
+        if "search" in out:
+            e = out["search"]
+            text.append(f"search: {e['searched_decisions']:,} decisions searched, "
+                        f"{e['cpu_ms_per_decision']:.1f} ms of CPU and "
+                        f"{e['playouts_per_decision']:.0f} playouts each")
         text.append(f"games per second: {out['games_per_second']:,.0f}")
         return "\n".join(text)
 
@@ -138,7 +145,9 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     simultaneous interval (Bonferroni over the comparisons; the z is printed). Beside a draw
     decision: the active seat's one-turn value model (`ten best`, exact). --precision stops
     once every best-vs-other difference is known to ± that. Seats count from 1; `ten position
-    --template` prints a commented position file.
+    --template` prints a commented position file. A `search` seat searches each of its
+    decisions in every playout (its budget each time): the default is then 200 playouts per
+    choice.
 
     Examples:
 
@@ -166,7 +175,10 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
 
     bots = parse_seats(seats or pos.seats or STRONGEST_BOT, pos.players,
                        "--seats" if seats else f"{path}: seats")
-    rs = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision, time_limit,
+    from analyzer.games.ten.decide import SEARCH_PLAYOUTS
+
+    default = SEARCH_PLAYOUTS if any(b.name == "search" for b in bots) else DECIDE_PLAYOUTS
+    rs = run_spec(trials_or_default(n, precision, default), seed, precision, time_limit,
                   progress, json)
     out = run_decide(pos, r, spec, bots, rs)
     emit(out, json, lambda: render_decide(out))

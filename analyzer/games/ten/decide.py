@@ -48,6 +48,10 @@ BELIEF = {"name": "uniform shuffle",
                  "drawn from it is shown (tableau, auctions, collections, market, discards), "
                  "and what the players did depended only on those cards; so, given everything "
                  "seen, every order of the rest of the pile is equally likely"}
+#: playouts per choice of `ten decide` when a seat plays the search bot (its budget is spent on
+#: every one of its decisions in every playout, about 0.1–1 s of CPU per playout)
+SEARCH_PLAYOUTS = 200
+SEARCH_BLOCK = 1  # playouts per block with a search seat (a Ctrl-C is honoured within one)
 
 
 def play_games(setup, spec) -> dict:
@@ -66,9 +70,24 @@ def play_games(setup, spec) -> dict:
                            "seats": paired_stats(res.sums, k, K, setup.players)}
                           for k in range(1, K)]
     out["games_per_second"] = res.per_second * K
+    if setup.searching:
+        out["search"] = search_effort(res.sums)
     out["stopped_by"] = res.stopped_by
     out["interrupted"] = res.interrupted
     return out
+
+
+def search_effort(sums) -> dict:
+    """The search seats' work over every game (search_game.EXTRA columns): decisions with more
+    than one candidate move, their CPU milliseconds and playouts each (measured totals divided
+    by the count; the CPU time includes the few decisions with one move, which cost no
+    playout)."""
+    from kernels.ten.search_game import EXTRA
+
+    decisions, ns, playouts = (float(x) for x in sums[-len(EXTRA):])
+    per = max(decisions, 1.0)
+    return {"searched_decisions": int(decisions), "cpu_ms_per_decision": ns / 1e6 / per,
+            "playouts_per_decision": playouts / per}
 
 
 def _turn_level(pos, rules, spec_deck) -> dict | None:
@@ -125,15 +144,19 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     from analyzer.games.ten.whole import exact_tables, score_tables
     from analyzer.runner import KernelJob
     from analyzer.stats import wilson
-    from kernels.ten.whole_blocks import position_blocks
-
     from analyzer.games.ten.bots import bot_rows
+
+    searching = any(b.name == "search" for b in bots)
+    if searching:  # every playout plays the search seats' decisions (search_game.py)
+        from kernels.ten.search_game import search_position_blocks as position_blocks
+    else:
+        from kernels.ten.whole_blocks import position_blocks
 
     choices, code_list, same = choices_of(pos, rules)
     codes = np.array(code_list, dtype=np.int64)
 
     idx, dec, nchild, cchild = exact_tables(rules, spec_deck, pos.players, bots)
-    rows = bot_rows(bots, idx)
+    rows = bot_rows(bots, idx, search=searching)
     st = pos.state
     K = len(choices)
     args = (st.pile, 1, st.cards, st.tk, pos.active, pos.me, codes, st.deck, pos.players,
@@ -152,7 +175,8 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
         z = selection_z(K)
         return max(pair_difference(sums, K, b, j, n, z).half_width for j in range(K) if j != b)
 
-    res = spec.run(KernelJob("ten decide", 64, run_blocks, headline, unit="playouts"))
+    block = SEARCH_BLOCK if searching else 64
+    res = spec.run(KernelJob("ten decide", block, run_blocks, headline, unit="playouts"))
     n = res.n
     s = res.sums
     wins = {c: wilson(s[k], n) for k, c in enumerate(choices)}

@@ -31,6 +31,9 @@ BLOCK = 256  # games per block
 # under a second, so the runner's first batch ends, and a Ctrl-C is honoured, within seconds.
 # K ≤ 8 keeps BLOCK (and so the same games as before).
 ROLLOUT_BLOCK_WORK = 2048
+# A search seat spends its budget on every decision (about 50 per game), so its games take
+# seconds each: one game per block keeps a batch short and a Ctrl-C honoured within one game.
+SEARCH_BLOCK = 1
 
 
 @lru_cache(maxsize=4)
@@ -92,7 +95,7 @@ class Setup:
         base = np.array([t for t in range(55) for _ in range(int(deck[t]))], dtype=np.int8)
         idx, dec, nchild, cchild = exact_tables(self.rules, self.spec, self.players,
                                                 [b for lu in self.lineups for b in lu])
-        bots = np.stack([bot_rows(lu, idx) for lu in self.lineups])
+        bots = np.stack([bot_rows(lu, idx, search=True) for lu in self.lineups])
         self.arrays = dict(base=base, deck=deck, rl=self.rules.kernel_array(self.players,
                                                                             self.check),
                            bots=bots, tabs=score_tables(self.rules.full_run_points),
@@ -113,15 +116,25 @@ class Setup:
     def block_size(self) -> int:
         """Games per block: :data:`BLOCK`, fewer with a slow rollout bot (block size decides which
         games are played)."""
+        if self.searching:
+            return SEARCH_BLOCK
         k = max((b.rollouts for lu in self.lineups for b in lu if b.name == "rollout"),
                 default=0)
         return max(1, min(BLOCK, ROLLOUT_BLOCK_WORK // k)) if k else BLOCK
 
+    @property
+    def searching(self) -> bool:
+        """Whether a seat plays the search bot (kernels/ten/search_game.py plays the games)."""
+        return any(b.name == "search" for lu in self.lineups for b in lu)
+
     def job(self):
         from analyzer.runner import KernelJob, half_width_of_mean
-        from kernels.ten.whole_blocks import game_blocks
         from kernels.ten.whole_layout import column
 
+        if self.searching:
+            from kernels.ten.search_game import search_game_blocks as game_blocks
+        else:
+            from kernels.ten.whole_blocks import game_blocks
         args = self.kernel_args()
 
         def run_blocks(keys, counts):
@@ -133,7 +146,10 @@ class Setup:
 
     def details(self, key, n: int, lineup: int = 0):
         """Per-game records, final card rows and tokens of games 0..n−1 of block ``key``."""
-        from kernels.ten.whole_blocks import game_details
+        if self.searching:
+            from kernels.ten.search_game import search_game_details as game_details
+        else:
+            from kernels.ten.whole_blocks import game_details
 
         return game_details(key, n, *self.kernel_args(lineup))
 
