@@ -225,9 +225,10 @@ def test_one_legal_move_is_played_without_playouts():
 
 def test_bids_are_grouped_by_the_auction_they_lead_to():
     """Seat 1 drew a red wild and bids last; seat 2 holds nothing to pay with, so it passes.
-    Seat 1's levels 0..5 lead to two auctions only: pass (the wild is discarded) or take it at
-    1 (the active seat bids the current bid + 1). Its heuristic values the wild (a red run of 1:
-    1 point, 3 tokens) so taking it comes first."""
+    A bid means exactly that bid (issue 34: the active seat too, so a higher level pays more),
+    so seat 1's levels 0..5 lead to six auctions: pass (the wild is discarded) or take it at
+    1, 2, … 5. Its heuristic values the wild (a red run of 1: 1 point, 3 tokens) so taking it at
+    the cheapest level comes first, then passing."""
     from kernels.ten.search_root import bid_arms
 
     cards, tk, _ = position([("b1",), ("g1",)], [5, 0], pile=("r1", "r2"))
@@ -236,7 +237,7 @@ def test_bids_are_grouped_by_the_auction_they_lead_to():
     w = card("r#")
     n = bid_arms(np.int64(0), np.int64(w), np.int64(0), 2, cards, tk, rl, s, T, W, np.int64(6))
     xs = [(int(W[8][0, i]) - L.F_BID0) // 80 for i in range(n)]
-    assert xs == [1, 0]
+    assert xs[:2] == [1, 0] and sorted(xs) == [0, 1, 2, 3, 4, 5]
     assert W[8][0, 0] == L.bid_code(w, 0, 1)
 
 

@@ -38,9 +38,10 @@ from kernels.ten.search_root import (
     W_LG, W_ORDER, W_PROW, W_SS, playout_rows, search_bid, search_buy, search_draw,
     search_final_buy)
 from kernels.ten.whole_blocks import add_game, new_game, shuffle
-from kernels.ten.whole_decisions import auction, buy_phase, forced_buy
-from kernels.ten.whole_engine import (_check, bot_draws, lay_card, play_game, score_end,
-                                      settle_turn, stop_outcome, tableau_state)
+from kernels.ten.whole_decisions import auction, buy_phase, forced_buy, unpack_bid
+from kernels.ten.whole_engine import (_check, bot_draws, end_lead, lay_card, note_lead,
+                                      play_game, score_end, settle_turn, stop_outcome,
+                                      tableau_state)
 from kernels.ten.whole_layout import (
     A_NEVER, B_BID, B_DRAW, CW0, D_EXACT, D_TOTAL, DW, F_BID0, F_BUY0, F_BUYNONE, F_CURRENCY,
     F_DRAW, F_NONE, F_NUMBERS, G_TURNS, G_VIOL, G_WDISC, G_WILDS, G_WIN, LW, NB, NREC, NTK, NTYPES,
@@ -118,7 +119,7 @@ def search_auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, dec, nchild, cch
             fx = ax
         else:
             ab[a, B_BID] = bots[a, B_BID]
-    auction(a, w, P, cards, tk, rl, ab, s, T, ws, rec, fq, fx)
+    auction(a, w, P, cards, tk, rl, ab, s, T, ws, rec, fq, fx, 0, -1, 1)  # a fresh auction
 
 
 @njit(cache=True)
@@ -137,6 +138,10 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
         total_busts += tk[5 + q]
     a = active
     first = True
+    last = -1  # lead changes and the leader at three quarters (whole_engine.note_lead)
+    changes = 0
+    lead3q = -1
+    marked = False
     while True:
         bot = bots[a]
         dkind = int(bot[B_DRAW])
@@ -157,9 +162,8 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
                     forced = F_NONE
                     outcome = 5
                     break
-                r = forced - F_BID0
-                auction(a, CW0 + r % 16, P, cards, tk, rl, bots, s, T, ws, rec, (r // 16) % 5,
-                        r // 80)
+                w, fq, fx, cur0, win0, first = unpack_bid(forced - F_BID0)
+                auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx, cur0, win0, first)
                 rec[G_WILDS] += 1
                 forced = F_NONE
                 drawn = True
@@ -217,6 +221,8 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
         first = False
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
+        last, changes, lead3q, marked = note_lead(P, cards, tk, T, ws, pos, R, last, changes,
+                                                  lead3q, marked)
         if pos >= R:
             break
         a = (a + 1) % P
@@ -239,6 +245,7 @@ def search_play(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
     score_end(P, cards, tk, T, ws, rec)
+    end_lead(P, cards, tk, T, ws, rec, last, changes, lead3q, rl[R_BUYS] == 1)
     return a
 
 

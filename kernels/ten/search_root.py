@@ -303,7 +303,7 @@ def _auction_outcome(a, w, q, x, P, cards, tk, rl, s, T, W):
     r2[G_PRICE] = 0.0
     forget_all(ws2)
     fq = q if x >= 0 else np.int64(-1)
-    auction(a, w, P, c2, t2, rl, prow, s2, T, ws2, r2, fq, x)
+    auction(a, w, P, c2, t2, rl, prow, s2, T, ws2, r2, fq, x, 0, -1, 1)  # a fresh auction
     who = -1
     for r in range(P):
         if c2[r, w] > cards[r, w]:

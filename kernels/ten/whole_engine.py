@@ -262,6 +262,37 @@ def settle_turn(a, outcome, C, after, first, fbuy, P, cards, tk, rl, T, ws, rec)
 
 
 @njit(cache=True, _nrt=False)
+def note_lead(P, cards, tk, T, ws, pos, R, last, changes, lead3q, marked):
+    """After a turn: the strict leader (strict_leader), counted as a lead change when it differs
+    from the last strict leader, and the leader once three quarters of the pile (R cards) are
+    drawn. Returns the updated (last leader, changes, leader at 3/4, marked); start at
+    (-1, 0, -1, False)."""
+    lead = strict_leader(P, cards, tk, T, ws)
+    if lead >= 0:
+        if last >= 0 and lead != last:
+            changes += 1
+        last = lead
+    if not marked and 4 * pos >= 3 * R:
+        marked = True
+        lead3q = lead
+    return last, changes, lead3q, marked
+
+
+@njit(cache=True, _nrt=False)
+def end_lead(P, cards, tk, T, ws, rec, last, changes, lead3q, buys):
+    """The balance figures of a finished game, after score_end has set the win shares: the final
+    buy round (``buys``) can change the lead once more."""
+    if buys:
+        lead = strict_leader(P, cards, tk, T, ws)
+        if lead >= 0 and last >= 0 and lead != last:
+            changes += 1
+    rec[G_LEADCH] = changes
+    if lead3q >= 0:
+        rec[G_LEAD3Q] = 1.0
+        rec[G_LEADWIN] = rec[G_WIN + lead3q]
+
+
+@njit(cache=True, _nrt=False)
 def score_end(P, cards, tk, T, ws, rec):
     """The end of the game: rounds, market size, every seat's score, tokens and cards, and the
     winners (most points, then most tokens, then fewest cards; a shared win counts 1/k)."""
@@ -388,14 +419,8 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
         first = False
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
-        lead = strict_leader(P, cards, tk, T, ws)
-        if lead >= 0:
-            if last >= 0 and lead != last:
-                changes += 1
-            last = lead
-        if not marked and 4 * pos >= 3 * R:
-            marked = True
-            lead3q = lead
+        last, changes, lead3q, marked = note_lead(P, cards, tk, T, ws, pos, R, last, changes,
+                                                  lead3q, marked)
         if pos >= R:
             break
         a = (a + 1) % P
@@ -407,12 +432,6 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
             buy_phase(q, cards, tk, rl, bots[q], s, T, ws, rec)
         if rl[R_CHECK] == 1:
             rec[G_VIOL] += _check(cards, tk, deck, total_tokens, total_busts, cap, P)
-        lead = strict_leader(P, cards, tk, T, ws)  # the final buy round can change the lead
-        if lead >= 0 and last >= 0 and lead != last:
-            changes += 1
     score_end(P, cards, tk, T, ws, rec)
-    rec[G_LEADCH] = changes
-    if lead3q >= 0:
-        rec[G_LEAD3Q] = 1.0
-        rec[G_LEADWIN] = rec[G_WIN + lead3q]
+    end_lead(P, cards, tk, T, ws, rec, last, changes, lead3q, rl[R_BUYS] == 1)
     return a
