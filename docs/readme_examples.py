@@ -273,8 +273,8 @@ def site_screenshots(payload: dict) -> list[str]:
         ok, why = screenshot(browser, page, png, w, h)
         if not ok:
             raise SystemExit(f"screenshot of {page} failed: {why}")
-    # the block lives in docs/reports.md: the images' paths are relative to docs/ (IMAGES' parent)
-    return [f"![{alt}]({Path(os.path.relpath(png, IMAGES.parent)).as_posix()})"
+    # the block lives in README.md: the images' paths are relative to the repository root
+    return [f"![{alt}]({Path(os.path.relpath(png, ROOT)).as_posix()})"
             for _p, png, _w, _h, alt in shots]
 
 
