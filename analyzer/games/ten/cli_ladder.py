@@ -13,7 +13,8 @@ from analyzer.options import (ChartOpt, JsonOpt, OutOpt, ProgressOpt, RulesOpt, 
 
 DEFAULT_BOTS = "threshold,exact,random"
 BotsOpt = bots_option(DEFAULT_BOTS, "threshold,threshold:9,cards:5,exact,rollout:16")
-PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=5, help="Players (2-5).")]
+PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=5, metavar="N",
+                                         help="Players (2-5).")]
 
 
 def ladder(bots: BotsOpt = None, players: PlayersOpt = 4, n: DealsOpt = None,
