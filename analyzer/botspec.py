@@ -304,3 +304,10 @@ class Reader:
 
     def check(self, text: str, flag: str = "--policy") -> None:
         self.seats(text, text.count(SEAT_SEP) + 1, flag)
+
+
+def bot_words(label: str) -> str:
+    """A bot label in words for pages: ``heuristic:stop-at=2:cut-2=yes`` → "heuristic
+    (stop-at 2, cut-2 yes)"; ``rollout:8`` → "rollout (8)"."""
+    name, _, knobs = label.partition(PART_SEP)
+    return f"{name} ({knobs.replace('=', ' ').replace(PART_SEP, ', ')})" if knobs else name

@@ -242,18 +242,20 @@ def play(game: LadderGame, bots: list, lineups: list[Lineup], spec) -> LadderDat
                       res.n * len(lineups) / res.kernel_seconds if res.kernel_seconds else 0.0)
 
 
-def parse_bots(game: LadderGame, texts: list[str], minimum: int = 2) -> list:
-    """The bots of ``--bots``: repeated or comma-separated, at least ``minimum``, no two
-    alike."""
+def parse_bots(game: LadderGame, texts: list[str], minimum: int = 2,
+               flag: str = "--bots") -> list:
+    """The bots of ``--bots`` (or of a report part's ``flag``): repeated or comma-separated, at
+    least ``minimum``, no two alike."""
     items = [t.strip() for text in texts for t in text.split(",") if t.strip()]
-    bots = [game.parse(t, "--bots") for t in items]
+    bots = [game.parse(t, flag) for t in items]
     labels = [game.label(b) for b in bots]
     if len(bots) < minimum:
-        raise UserError("--bots needs at least two bots (e.g. --bots heuristic,random), or one "
-                        "and --field BOT")
+        how = ("--bots heuristic,random), or one and --field BOT" if flag == "--bots" else
+               f'{flag} = ["heuristic", "random"])')
+        raise UserError(f"{flag} needs at least two bots (e.g. {how}")
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
-        raise UserError(f"--bots names {dup[0]} twice (each bot once)")
+        raise UserError(f"{flag} names {dup[0]} twice (each bot once)")
     return bots
 
 

@@ -454,11 +454,13 @@ def advice(tableau: TableauOpt = None, seen: SeenOpt = None, players: PlayersOpt
 def _register_whole_games() -> None:
     from analyzer.games.ten.cli_advice import register as register_advice
     from analyzer.games.ten.cli_calibrate import register as register_calibrate
+    from analyzer.games.ten.cli_ladder import register as register_ladder
     from analyzer.games.ten.cli_whole import register
 
     register(app)
     register_advice(app)
     register_calibrate(app)
+    register_ladder(app)
 
 
 _register_whole_games()

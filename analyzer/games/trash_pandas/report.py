@@ -5,6 +5,7 @@ command also draws. pandas and matplotlib are imported inside the functions that
 """
 from __future__ import annotations
 
+from analyzer.botspec import bot_words
 from analyzer.games.trash_pandas.exact import TurnSolver
 from analyzer.games.trash_pandas.rules import MAIN, TrashPandasRules, ValueModel, popcount
 from analyzer.report_params import Param
@@ -231,13 +232,6 @@ def _whole_games_settings(params: dict, rules: dict):
     return r, by_count, lineups
 
 
-def bot_words(label: str) -> str:
-    """A bot label in words: ``heuristic:stop-at=2:cut-2=yes`` → "heuristic (stop-at 2,
-    cut-2 yes)"; ``rollout:8`` → "rollout (8)"."""
-    name, _, knobs = label.partition(":")
-    return f"{name} ({knobs.replace('=', ' ').replace(':', ', ')})" if knobs else name
-
-
 def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     """Whole games (analyzer/balance.py): per player count, seat advantage, ties and the
     tie-break, the winner's margin, game length, busts, and from the standings turn by turn
@@ -335,44 +329,38 @@ def whole_games_part(params: dict, rules: dict, seed: int) -> PartResult:
     return out
 
 
-#: the module the bot ladder (issue 37: ``pushluck trash-pandas ladder``) will live in
+#: the module of the bot ladder (issue 37: ``pushluck trash-pandas ladder``)
 LADDER_MODULE = "analyzer.games.trash_pandas.ladder"
 
 
 def _ladder_settings(params: dict, rules: dict):
-    """The ladder part's settings check, run on the whole recipe before any part starts.
-
-    Until the bot ladder lands this version has no ladder to run, so a recipe naming the part is
-    refused in one line (exit 2) before anything is computed; no figure is ever made up. When
-    it lands, ``LADDER_MODULE`` provides ``check(params, rules)`` (its settings, raising
-    UserError) and ``report(settings, seed)`` returning ``(balances, extra, how)``: one
-    :class:`analyzer.balance.Balance` per line-up of the round robin (the strongest bot's seat
-    advantage beside the heuristics'), the ratings table in Markdown with its intervals, and the
-    method sentence for the "how this was computed" box."""
+    """The ladder part's settings check, run on the whole recipe before any part starts:
+    ``LADDER_MODULE``'s ``check(params, rules)`` (bad settings are one line, exit 2). Its
+    ``report(settings, seed)`` returns an :class:`analyzer.ladder_part.LadderPart`: one
+    :class:`analyzer.balance.Balance` per bot in self-play (the strongest bot's seat advantage
+    beside the heuristics'), the ratings table in Markdown with its intervals, the method
+    sentence for the "how this was computed" box, the ladder's findings and its files."""
     import importlib
-    import importlib.util
 
-    from analyzer.errors import UserError
-
-    if importlib.util.find_spec(LADDER_MODULE) is None:
-        raise UserError("part kind trash-pandas.ladder needs the bot ladder (`pushluck "
-                        "trash-pandas ladder`, issue 37), which this version does not have yet")
     return importlib.import_module(LADDER_MODULE).check(params, rules)
 
 
 def ladder_part(params: dict, rules: dict, seed: int) -> PartResult:
     """The bot ladder of whole games as a balance part (:func:`_ladder_settings` states what the
-    ladder module returns): seat advantage per line-up, the game's shape, the ratings table and
-    the findings, on the page like every other balance part."""
+    ladder module returns): seat advantage per bot in self-play, the ratings table, the paired
+    gains, the findings, on the page like every other balance part."""
     import importlib
 
     from analyzer.balance_part import balance_result
 
     settings = _ladder_settings(params, rules)
-    balances, extra, how = importlib.import_module(LADDER_MODULE).report(settings, seed)
-    return balance_result(balances, "Trash Pandas", how, group_header="line-up",
-                          subject=lambda b: f"games where {b.group}", extra=extra,
-                          stem="ladder")
+    lad = importlib.import_module(LADDER_MODULE).report(settings, seed)
+    out = balance_result(lad.balances, "Trash Pandas", lad.how, group_header="line-up",
+                         subject=lambda b: f"games where {b.group}", extra=lad.extra,
+                         stem="ladder")
+    out.files.update(lad.files)
+    out.meta["findings"] += [f.to_json() for f in lad.findings]
+    return out
 
 
 PARTS = (
@@ -393,10 +381,11 @@ PARTS = (
               "standings": Param("int", 0, 10**6)}, _whole_games_settings,
              tiny={"games": 1500, "standings": 150}),
     PartKind("trash-pandas", "ladder", ladder_part,
-             "the bot ladder: ratings and seat advantage by the strongest bots (needs issue "
-             "37's ladder)",
-             {"games": Param("int", 1, 10**9), "bots": Param("strs", max_items=10)},
-             _ladder_settings, tiny={"games": 500}),
+             "the bot ladder: ratings with intervals, paired gains, and seat advantage by "
+             "each bot in self-play",
+             {"games": Param("int", 1, 10**9), "bots": Param("strs", max_items=10),
+              "players": Param("int", 2, 4)},
+             _ladder_settings, tiny={"games": 6}),
 )
 
 
