@@ -44,7 +44,8 @@ block of deals with every line-up's games on it; blocks are independent (disjoin
 bootstrap replicate refits the model to W* = Σ_blocks c_k W_k, c ~ Multinomial(blocks, 1/blocks).
 Paired gains and per-seat win rates use the cluster (batch-means) standard error over the same
 blocks: SE² = k/(k − 1) · Σ_k (D_k − n_k·d̄)² / n², D_k the block's summed difference, n_k its
-deals, n = Σ n_k; interval ± 1.96·SE. Both need enough blocks: with fewer than
+deals, n = Σ n_k; interval ± 1.96·SE, and, when a bot never or always wins, a mean-over-seats gain's
+interval widened to hold the Wilson interval of its mean share (:func:`widen_at_the_edges`). Both need enough blocks: with fewer than
 :data:`MIN_BLOCKS` the output says the intervals are rough.
 """
 from __future__ import annotations
@@ -194,6 +195,24 @@ def cluster_mean(block_sums: np.ndarray, block_n: np.ndarray):
     return Statistic(mean, se, mean - Z95 * se, mean + Z95 * se, int(n))
 
 
+def widen_at_the_edges(stat, share_sum: float, n: int, offset: float):
+    """``stat`` (a gain ``m − offset``, m a bot's mean win share over seats and deals) with its
+    interval widened to hold the Wilson interval of m shifted by ``offset``.
+
+    A cluster SE is 0 when the bot never (or always) wins in the sample, which would claim a
+    certainty the sample does not give. m is a mean of per-deal values in [0, 1], whose variance
+    is at most m(1 − m), so Wilson's interval on ``share_sum`` successes in ``n`` deals is honest
+    at 0 and 1. At those edges (m = 0 or 1) the interval reported is the union of both; inside
+    them the cluster interval stands."""
+    from analyzer.stats import Statistic, wilson
+
+    if n <= 0 or 1e-12 < share_sum / n < 1 - 1e-12:
+        return stat
+    w = wilson(share_sum, n)
+    return Statistic(stat.estimate, stat.se, min(stat.ci_low, w.ci_low - offset),
+                     max(stat.ci_high, w.ci_high - offset), stat.n)
+
+
 def _boot_stat(estimate: float, reps: np.ndarray, n: int, blocks: int):
     """A bootstrap statistic: SD of the replicates, percentile 95% interval; with fewer than
     two blocks there is nothing to resample, and the interval is unbounded."""
@@ -313,15 +332,20 @@ def analyse(data: LadderData, labels: list[str], lineups: list[Lineup], players:
                 continue
             per_seat = []
             tot = np.zeros(k)
+            mine = np.zeros(k)  # a's win shares in its seats, summed over seats
             for l, lu in enumerate(lineups):
                 if lu.kind == "field" and lu.bot == a and lu.field == b:
                     d_k = data.wb[:, l, lu.seat] - data.wb[:, self_idx[b], lu.seat]
                     tot += d_k
+                    mine += data.wb[:, l, lu.seat]
                     per_seat.append({"seat": lu.seat + 1,
                                      "gain": cluster_mean(d_k, data.nb)})
             if per_seat:
-                gains.append({"bot": labels[a], "field": labels[b],
-                              "gain": cluster_mean(tot / players, data.nb),
+                deals = float(data.nb.sum())
+                field_mean = float((mine - tot).sum()) / players / deals
+                gain = widen_at_the_edges(cluster_mean(tot / players, data.nb),
+                                          float(mine.sum()) / players, int(deals), field_mean)
+                gains.append({"bot": labels[a], "field": labels[b], "gain": gain,
                               "per_seat": per_seat})
     self_play = []
     for b in order:

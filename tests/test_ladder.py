@@ -197,3 +197,23 @@ def test_default_deals_are_fewer_when_a_bot_thinks():
     assert default_deals(game, ["heuristic,random"]) == DEFAULT_DEALS == 2000
     assert default_deals(game, ["heuristic", "search:9"]) == THINKING_DEALS == 60
     assert default_deals(game, ["heuristic"], field="search:9") == THINKING_DEALS
+
+
+def test_a_gain_of_a_bot_that_never_wins_keeps_an_honest_interval():
+    """A bot that never wins in 60 deals (3 seats): the cluster SE is 0, but the gain's interval
+    must hold the Wilson interval of its share, 0 to z²/(n + z²) = 3.8415/63.8415 = 0.060172,
+    shifted by the field's 1/3: [−1/3, −0.273161]."""
+    from analyzer.ladder import cluster_mean, widen_at_the_edges
+
+    d = cluster_mean(np.full(6, -10 / 3), np.full(6, 10.0))  # 6 blocks of 10 deals
+    assert d.se == pytest.approx(0, abs=1e-12) and d.ci_high == pytest.approx(-1 / 3)
+    g = widen_at_the_edges(d, 0.0, 60, 1 / 3)
+    assert g.estimate == pytest.approx(-1 / 3) and g.ci_low == pytest.approx(-1 / 3)
+    assert g.ci_high == pytest.approx(0.060172 - 1 / 3, abs=1e-6)
+    # a bot that always wins: [1 − 0.060172, 1] shifted by 1/3
+    top = widen_at_the_edges(cluster_mean(np.full(6, 20 / 3), np.full(6, 10.0)), 60.0, 60, 1 / 3)
+    assert top.ci_low == pytest.approx(1 - 0.060172 - 1 / 3, abs=1e-6)
+    # inside the edges the cluster interval stands, whatever Wilson says
+    mid = cluster_mean(np.array([-5.0, 0, -5, 0, -5, 0]), np.full(6, 10.0))
+    kept = widen_at_the_edges(mid, 15.0, 60, 0.5)
+    assert (kept.ci_low, kept.ci_high) == (mid.ci_low, mid.ci_high)
