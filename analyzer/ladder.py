@@ -63,9 +63,9 @@ RESAMPLES = 1000
 MIN_BLOCKS = 30
 ELO = 400.0 / math.log(10.0)
 LADDER_BLOCK = 16  # deals per block at most (enough blocks for the bootstrap)
-#: deals per line-up unless -n says: a quick first look (a few seconds of heuristic games, or a
-#: few minutes when a bot thinks at every decision; the intervals say how rough it is)
-DEFAULT_DEALS, THINKING_DEALS = 2_000, 60
+#: deals per line-up unless -n says (analyzer/ladder_sizes.py): a quick first look (a few
+#: seconds of heuristic games, or a few minutes when a bot thinks at every decision)
+from analyzer.ladder_sizes import DEFAULT_DEALS, THINKING_DEALS  # noqa: E402 (re-exported)
 MAX_GAIN_LINES = 12  # more paired gains than this: the table shows those of the top bot
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from analyzer.ladder import DEFAULT_DEALS, THINKING_DEALS
+from analyzer.ladder_sizes import DEFAULT_DEALS, THINKING_DEALS
 
 DealsOpt = Annotated[Optional[int], typer.Option(
     "-n", "--trials", min=1, metavar="N", show_default=False,

@@ -27,8 +27,9 @@ def test_the_bar_shows_label_counts_unit_note_and_eta_when_the_total_is_known(ca
     bar.update(250, "half-width 0.01")
     bar.close()
     err = capsys.readouterr().err
-    # label, bar, done/total, unit, elapsed, remaining (unknown after one update), note
-    assert re.fullmatch(r"pig simulate \S+ +250/1000 games 0:00:\d\d -:--:-- half-width 0\.01\s*",
+    # label, bar, done/total, unit, rate (none yet after one update), elapsed, remaining
+    # (unknown after one update), note
+    assert re.fullmatch(r"pig simulate \S+ +250/1000 games +0:00:\d\d -:--:-- half-width 0\.01\s*",
                         err), err
 
 
@@ -42,7 +43,7 @@ def test_without_a_total_there_is_no_eta_column(capsys, wide):
     no_total.close()
     line_open = capsys.readouterr().err
     assert "-:--:--" in line_total and "10/100 turns" in line_total
-    assert re.fullmatch(r"x \S+ +10/\? turns 0:00:\d\d\s*", line_open), line_open
+    assert re.fullmatch(r"x \S+ +10/\? turns +0:00:\d\d\s*", line_open), line_open
 
 
 def test_nothing_is_drawn_in_the_first_second_or_when_disabled(capsys, wide):
@@ -69,10 +70,16 @@ def test_the_bar_is_opened_once_and_updated_in_place(capsys, wide):
     assert "60/100" in capsys.readouterr().err
 
 
-def test_a_long_label_is_cut_to_forty_characters_with_an_ellipsis():
+def test_a_long_label_is_cut_to_forty_characters_with_an_ellipsis(wide):
     assert Progress("a" * 40, 1, "x").label == "a" * 40
     cut = Progress("b" * 41, 1, "x").label
     assert cut == "b" * 39 + "…" and len(cut) == 40
+
+
+def test_at_80_columns_a_label_is_cut_to_thirty(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert Progress("a" * 30, 1, "x").label == "a" * 30
+    assert Progress("b" * 31, 1, "x").label == "b" * 29 + "…"
 
 
 def test_enabled_follows_the_terminal_unless_forced(monkeypatch):
