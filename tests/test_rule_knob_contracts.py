@@ -127,5 +127,5 @@ def test_ten_buy_choices_follow_what_a_bust_token_pays(tmp_path, value, buys):
     path.write_text(text)
     rules = build_rules(TenRules, sets=[f"bust_token_value={value}"])
     pos = load_position(str(path), rules, load_deck(None))
-    names, _codes = choices_of(pos, rules)
+    names, _codes, _same = choices_of(pos, rules)
     assert names == ["no buy"] + [f"buy {c}" for c in buys]
