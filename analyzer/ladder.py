@@ -311,9 +311,10 @@ def analyse(data: LadderData, labels: list[str], lineups: list[Lineup], players:
     for b in order:
         mine = [(l, i) for l, lu in enumerate(lineups) for i, q in enumerate(lu.seats) if q == b]
         share = sum(w[l, i] for l, i in mine) / (n * len(mine))
+        # the per-deal mean of its seats' shares lies in [0, 1]: Wilson over the deals
         ratings.append({"bot": labels[b], "rating": _boot_stat(ELO * theta[b], ELO * reps_t[:, b],
                                                                n, k),
-                        "mean_win_share": share})
+                        "mean_win_share": wilson(share * n, int(n))})
     pairs = []
     for a_pos in range(m - 1):
         a, b = order[a_pos], order[a_pos + 1]
@@ -405,7 +406,7 @@ def render(out: dict, title: str) -> str:
         lines.append(f"note: only {out['blocks']} blocks of deals: the intervals are rough "
                      f"(use a larger -n)")
     rows = [(str(k), r["bot"], f"{_signed(r['rating'].estimate)} [{_signed(r['rating'].ci_low)}, "
-             f"{_signed(r['rating'].ci_high)}]", f"{r['mean_win_share']:.3f}")
+             f"{_signed(r['rating'].ci_high)}]", f"{r['mean_win_share'].estimate:.3f}")
             for k, r in enumerate(out["ratings"], 1)]
     lines.append(table(rows, ["rank", "bot", "rating [95%]", "win share"], "rlll"))
     for p in out["adjacent"]:
@@ -444,7 +445,10 @@ def tables(out: dict):
                 "ci_high": s.ci_high, "n": s.n, "seed": seed}
 
     ratings = pd.DataFrame([{"rank": k, "bot": r["bot"], **stat("rating", r["rating"]),
-                             "mean_win_share": r["mean_win_share"]}
+                             "mean_win_share": r["mean_win_share"].estimate,
+                             "mean_win_share_se": r["mean_win_share"].se,
+                             "mean_win_share_ci_low": r["mean_win_share"].ci_low,
+                             "mean_win_share_ci_high": r["mean_win_share"].ci_high}
                             for k, r in enumerate(out["ratings"], 1)])
     pairs = pd.DataFrame([{"higher": p["higher"], "lower": p["lower"],
                            **stat("difference", p["difference"]), "separated": p["separated"]}
