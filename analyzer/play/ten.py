@@ -319,14 +319,15 @@ class TenTable(Table):
 
     # ---- output
     def my_choice(self) -> bool:
-        """My draw-or-stop (tableau not empty), my buy (a card I may buy), my bid (I can pay)."""
+        """My draw-or-stop (tableau not empty), my buy (a card I may buy), my bid (I can pay and
+        bid first: the seat left of the active one)."""
         s = self.state
         means = s.tokens[self.me] + self.rules.bust_token_value * s.busts[self.me] + \
             len(s.collections[self.me])
         if s.phase in ("final", "done"):
             return False  # decide has no final buy round
-        if s.phase == "auction":
-            return means >= 1
+        if s.phase == "auction":  # the bids are not entered, so only the first bidder's choice
+            return means >= 1 and (s.active + 1) % self.players == self.me
         if s.active != self.me:
             return False
         if s.phase == "draw":
@@ -349,8 +350,9 @@ class TenTable(Table):
         out = {"players": self.players, "active": active + 1, "me": self.me + 1,
                "tableau": ",".join(s.tableau), "market": codes(s.market), "out": codes(s.out),
                "phase": "draw" if over or s.phase in ("final", "done") else s.phase}
-        if s.phase == "auction":
+        if s.phase == "auction":  # written at the first bid (the others' bids are not entered)
             out["wild"] = s.wild
+            out["bids"] = []
         out["player"] = [{"collection": ",".join(s.collections[q]), "tokens": s.tokens[q],
                           "bust_tokens": s.busts[q]} for q in range(self.players)]
         return out
