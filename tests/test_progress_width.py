@@ -73,7 +73,7 @@ def test_rate_text_and_label_width_by_value():
 
 LONG = {
     "simulate": ["pig", "simulate", "-n", "60000000", "--seed", "1"],
-    "decide": ["trash-pandas", "decide", "--example", "basic", "-n", "20000", "--seed", "1"],
+    "decide": ["trash-pandas", "decide", "--example", "basic", "-n", "200000", "--seed", "1"],
     "game": ["ten", "game", "--players", "4", "-n", "60000", "--seed", "1"],
 }
 
