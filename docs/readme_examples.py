@@ -324,6 +324,9 @@ def parse_args(argv: list[str]):
     parser.add_argument("--check", action="store_true",
                         help="rerun every non-volatile example and exit 1 with a diff if README.md "
                              "differs (timings masked); writes nothing")
+    parser.add_argument("--no-site", action="store_true",
+                        help="leave the generated site blocks (findings, screenshots) as they are "
+                             "instead of building make run's site (minutes)")
     parser.add_argument("--times", action="store_true",
                         help="also print each example's wall seconds on stderr, slowest first")
     return parser.parse_args(argv)
@@ -350,6 +353,9 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     paths = pages() if README == ROOT / "README.md" else [README]
     current = join_pages(paths)
+    if args.no_site:
+        global fill_generated
+        fill_generated = lambda text, check: text  # noqa: E731 (the blocks as they are)
     fresh, checked = render(current, check=args.check)
     took = time.perf_counter() - started
     if args.times:
