@@ -374,3 +374,35 @@ def test_the_selection_z_by_value():
     assert selection_z(3) == pytest.approx(2.241402727604947, rel=1e-9)
     assert selection_z(5) == pytest.approx(2.497705474412374, rel=1e-9)
     assert selection_z(16) == pytest.approx(2.935199468866698, rel=1e-9)
+
+
+def test_every_pairs_cross_sum_is_the_sum_of_products_of_single_playouts():
+    # one playout per block: each block's first K columns are that playout's win shares, so
+    # Σ w_i·w_j over playouts is computed here by hand and must equal the kernel's cross column
+    from analyzer.games.ten.lineup import parse_seats
+    from analyzer.games.ten.position import load_position
+    from analyzer.games.ten.rules import TenRules, load_deck
+    from analyzer.games.ten.bots import bot_rows
+    from analyzer.games.ten.whole import score_tables
+    from analyzer.rng import block_keys
+    from kernels.ten import whole_layout as L
+    from kernels.ten.whole_blocks import cross_column, position_blocks
+
+    rules = TenRules()
+    pos = load_position(str(ROOT / "analyzer/data/ten_position_example.toml"), rules,
+                        load_deck(None))
+    st = pos.state
+    codes = np.array([L.F_DRAW, L.F_NUMBERS, L.F_CURRENCY], dtype=np.int64)
+    bots = bot_rows(parse_seats("threshold,random,threshold,random", 4), {})
+    rows = position_blocks(block_keys(6, 0, 60), np.ones(60, dtype=np.int64), st.pile, 1,
+                           st.cards, st.tk, 0, 0, codes, st.deck, 4, rules.kernel_array(4), bots,
+                           score_tables(), np.zeros((1, 1, 1, 1), dtype=np.uint8),
+                           np.zeros((1, 9), dtype=np.int32), np.zeros((1, 5), dtype=np.int32))
+    w = rows[:, :3]
+    assert len({tuple(r) for r in w}) > 1  # the playouts differ
+    for i in range(3):
+        for j in range(i, 3):
+            assert rows[:, cross_column(3, i, j)].sum() == pytest.approx(
+                float((w[:, i] * w[:, j]).sum()), abs=1e-12), (i, j)
+    assert any(abs((w[:, i] * w[:, j]).sum() - (w[:, i] ** 2).sum()) > 0.1
+               for i in range(3) for j in range(3) if i != j)  # a pair's cross is not a square
