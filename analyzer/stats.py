@@ -96,6 +96,19 @@ def paired_difference(sd: float, sd2: float, n: int) -> Statistic:
     return mean_from_sums(sd, sd2, n)
 
 
+def paired_share_difference(sd: float, sd2: float, n: int, a: Statistic,
+                            b: Statistic) -> Statistic:
+    """A − B of two win shares on common random numbers (Σd and Σd² per trial, ``a`` and ``b``
+    their Wilson statistics). Where every trial's difference was the same (SE 0: say neither
+    choice ever won) the normal interval would claim certainty; the interval is then the one the
+    two Wilson intervals allow, [a_low − b_high, a_high − b_low], which holds the truth whenever
+    both of theirs do."""
+    d = paired_difference(sd, sd2, n)
+    if d.se > 0:
+        return d
+    return Statistic(d.estimate, d.se, a.ci_low - b.ci_high, a.ci_high - b.ci_low, d.n)
+
+
 def bonferroni_z(cells: int, level: float = 0.95) -> float:
     """Two-sided normal quantile for a family of ``cells`` intervals at joint ``level`` (Bonferroni)."""
     from statistics import NormalDist

@@ -145,7 +145,7 @@ def seats_json(pos: Position, setup) -> list[dict]:
 
 def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     """Run the playouts and build the answer (JSON-ready)."""
-    from analyzer.stats import paired_difference, verdict, wilson
+    from analyzer.stats import paired_share_difference, verdict, wilson
 
     belief, fallback = choose_belief(pos, setup, belief_name)
     pos, history = with_history(pos, setup, belief)
@@ -161,7 +161,8 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     for c, (label, _) in enumerate(choices):
         row = {"choice": label, "p_win": wilson(s[4 * c], n)}
         if c > 0:
-            row["vs_" + choices[0][0]] = paired_difference(s[4 * c + 2], s[4 * c + 3], n)
+            row["vs_" + choices[0][0]] = paired_share_difference(
+                s[4 * c + 2], s[4 * c + 3], n, row["p_win"], rows[0]["p_win"])
         rows.append(row)
     if len(choices) == 1:
         rec, note = choices[0][0], "the only legal choice"
