@@ -8,8 +8,9 @@ my_position.toml`). What is run, honestly:
 * exact and cheap commands run exactly as printed, but for the exact `advice` searches, which
   search the single thresholds only (``--bands 1 --clauses 1``: seconds instead of a minute);
 * Monte Carlo commands run as printed but for the sample size: ``-n`` becomes :data:`SMALL`
-  (added when the example has none, as a cap beside ``--precision``), so the whole file takes
-  seconds, not the minutes the printed sizes would;
+  (added when the example has none, as a cap beside ``--precision``; a ladder's deals, a
+  calibrate's positions, whose playouts per choice become :data:`PLAYOUTS`), so the whole file
+  takes seconds, not the minutes the printed sizes would;
 * the long races and batch runs (:data:`PARSE_ONLY`: `game-advice`, the Monte Carlo `advice`
   races, `report`, `tune`, `bench`) and any example that reads a folder one of them would have
   written are parsed by the real command line (every option and argument converted and
@@ -27,7 +28,9 @@ from tests.clitree import examples, root, walk
 from tests.fuzz_harness import run_inprocess
 
 SMALL = 40
-MONTE_CARLO = ("simulate", "game", "decide", "thresholds", "meld-odds", "best")
+PLAYOUTS = 16  # calibrate: playouts per choice of each position
+MONTE_CARLO = ("simulate", "game", "decide", "thresholds", "meld-odds", "best", "calibrate",
+               "ladder")
 EXACT = {("pig", "decide"), ("ten", "best")}  # named like a Monte Carlo command, but exact
 EXACT_ADVICE = ("pig", "trash-pandas", "ten")
 #: (game or verb, command or None for all): run only through the parser (module doc)
@@ -70,6 +73,10 @@ def _small(argv: list[str]) -> list[str]:
     if sub not in MONTE_CARLO or (argv[0], sub) in EXACT:
         return argv
     out = list(argv)
+    if sub == "calibrate":  # its second sample size: playouts per choice of each position
+        out += ["--playouts", str(PLAYOUTS)] if "--playouts" not in out else []
+        i = out.index("--playouts")
+        out[i + 1] = str(min(int(out[i + 1]), PLAYOUTS))
     for flag in ("-n", "--trials"):
         if flag in out:
             i = out.index(flag)
@@ -108,6 +115,10 @@ def test_every_help_example_works_from_an_empty_folder(path, lines, tmp_path, mo
 
 
 def test_the_small_runs_only_shrink_the_sample():
+    assert _small(["ten", "calibrate", "--playouts", "500", "-n", "300"]) == \
+        ["ten", "calibrate", "--playouts", str(PLAYOUTS), "-n", str(SMALL)]
+    assert _small(["ten", "calibrate", "--seed", "1"]) == \
+        ["ten", "calibrate", "--seed", "1", "--playouts", str(PLAYOUTS), "-n", str(SMALL)]
     assert _small(["ten", "simulate", "-n", "1000000", "--seed", "7"]) == \
         ["ten", "simulate", "-n", str(SMALL), "--seed", "7"]
     assert _small(["ten", "decide", "--example", "basic", "--precision", "0.01"]) == \
