@@ -373,8 +373,9 @@ def play_game(pile, pos, active, forced, P, cards, tk, rl, bots, s, T, ws, dec, 
                     forced = F_NONE
                     outcome = 5
                     break
-                w, fq, fx, cur0, win0, first = unpack_bid(forced - F_BID0)
-                auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx, cur0, win0, first)
+                w, fq, fx, cur0, win0, first_bidder = unpack_bid(forced - F_BID0)
+                auction(a, w, P, cards, tk, rl, bots, s, T, ws, rec, fq, fx, cur0, win0,
+                        first_bidder)
                 rec[G_WILDS] += 1
                 forced = F_NONE
                 drawn = True
