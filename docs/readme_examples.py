@@ -327,6 +327,9 @@ def parse_args(argv: list[str]):
     parser.add_argument("--no-site", action="store_true",
                         help="leave the generated site blocks (findings, screenshots) as they are "
                              "instead of building make run's site (minutes)")
+    parser.add_argument("--site-only", action="store_true",
+                        help="fill only the generated site blocks (builds make run's site), "
+                             "leaving every example as it is")
     parser.add_argument("--times", action="store_true",
                         help="also print each example's wall seconds on stderr, slowest first")
     return parser.parse_args(argv)
@@ -353,10 +356,16 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     paths = pages() if README == ROOT / "README.md" else [README]
     current = join_pages(paths)
+    if args.site_only and (args.no_site or args.check):
+        raise SystemExit("--site-only fills the site blocks: it goes with neither --no-site "
+                         "nor --check")
     if args.no_site:
         global fill_generated
         fill_generated = lambda text, check: text  # noqa: E731 (the blocks as they are)
-    fresh, checked = render(current, check=args.check)
+    if args.site_only:
+        fresh, checked = fill_generated(current, check=False), current
+    else:
+        fresh, checked = render(current, check=args.check)
     took = time.perf_counter() - started
     if args.times:
         for command, sec in sorted(SECONDS.items(), key=lambda kv: -kv[1]):
