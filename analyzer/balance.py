@@ -250,7 +250,8 @@ def _cap(text: str) -> str:
 
 def seat_finding(b: Balance, subject: str) -> Finding | None:
     """The seat advantage of a group in one sentence: the seat furthest from its fair share
-    whose interval excludes it (the lowest seat on a tie), or "no seat advantage detected"."""
+    whose interval excludes it (the lowest seat on a tie; priority 1), or "no seat advantage
+    detected" with the widest interval's half-width (priority 4: after detected effects)."""
     seats = b.seats()
     if not seats:
         return None
@@ -258,8 +259,14 @@ def seat_finding(b: Balance, subject: str) -> Finding | None:
     off = [m for m in seats if not (m.stat.ci_low <= m.fair <= m.stat.ci_high)]
     fair_text = f"a fair {fair * 100:.1f}%"
     if not off:
+        # a null result says how large an advantage could hide in it, and ranks after the
+        # findings that detected something (a page that found a first-player edge elsewhere
+        # must not open with "none detected" from a smaller sample)
+        widest = max((m.stat.ci_high - m.stat.ci_low) / 2 for m in seats)
         return Finding(f"No seat advantage detected in {subject}: every seat's win rate lies "
-                       f"within its 95% interval of {fair_text} ({n_text(b.n, b.trials)}).", 1)
+                       f"within its 95% interval of {fair_text} ({n_text(b.n, b.trials)}; "
+                       f"the intervals reach ±{widest * 100:.1f} points, so a smaller "
+                       f"advantage would go unseen).", 4)
     m = max(off, key=lambda x: (round(abs(x.stat.estimate - x.fair), 12), -x.seat))
     who = b.first if m.seat == 1 else f"seat {m.seat}"
     return Finding(f"{_cap(who)} wins {pct(m.stat)} of {subject}, against {fair_text} "

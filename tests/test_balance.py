@@ -149,6 +149,13 @@ def test_no_seat_advantage_when_every_interval_holds_the_fair_share():
 
     f = seat_finding(_seats([0.33, 0.336, 0.334]), "3-player games")
     assert f.text.startswith("No seat advantage detected in 3-player games")
+    # the widest Wilson interval of the three (0.336, n = 20,000), by hand: ±0.65 points
+    widest = max((hi - lo) / 2 for lo, hi in (_wilson(p, 20000) for p in (0.33, 0.336, 0.334)))
+    assert f"(n = 20,000 games; the intervals reach ±{widest * 100:.1f} points" in f.text
+    assert f"{widest * 100:.1f}" == "0.7"
+    # a null result ranks after every detected effect (priority 1)
+    assert f.priority == 4
+    assert seat_finding(_seats([0.294, 0.333, 0.373]), "3-player games").priority == 1
     # an interval ending just below the fair share is an advantage (the comparison's sign)
     f = seat_finding(_seats([1 / 3 - 0.0066, 0.34, 0.3266]), "3-player games")
     assert "No seat advantage" not in f.text

@@ -323,7 +323,8 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
     first = outs[0]["p_first_mover_wins"] if outs else None
     if first is not None:
         fair = 1.0 / r.players
-        if first.ci_low <= fair <= first.ci_high:
+        null = first.ci_low <= fair <= first.ci_high
+        if null:  # ranked after detected effects, as balance.seat_finding ranks its null
             text = (f"No advantage detected for the player who moves first in round 1: "
                     f"{interval(first, percent=True)} of the games against a fair "
                     f"{fair * 100:.1f}% (n = {first.n:,}).")
@@ -331,7 +332,7 @@ def simulate_part(params: dict, rules: dict, seed: int) -> PartResult:
             text = (f"The player who moves first in round 1 wins "
                     f"{interval(first, percent=True)} of the games against a fair "
                     f"{fair * 100:.1f}% (n = {first.n:,}).")
-        res.meta["findings"].append(Finding(text, 1).to_json())
+        res.meta["findings"].append(Finding(text, 4 if null else 1).to_json())
     res.meta["n_games"] = games
     return res
 
