@@ -235,8 +235,12 @@ def bot_for_rule(text: str) -> str:
 class TenGameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
-    def __init__(self, rules, spec, players: int, seed: int, round_blocks: int = ROUND_BLOCKS):
+    def __init__(self, rules, spec, players: int, seed: int, round_blocks: int = ROUND_BLOCKS,
+                 others=None):
+        from analyzer.games.ten.bots import plain_bot
+
         self.rules, self.spec, self.players, self.seed = rules, spec, players, seed
+        self.others = others or plain_bot("threshold")
         self.blocks = -(-round_blocks // players) * players
         self._jobs: dict = {}
 
@@ -248,11 +252,10 @@ class TenGameRacer:
     def bot_values(self, mine, rnd: int) -> np.ndarray:
         """The per-block win shares of the bot ``mine`` in round ``rnd`` (every seat in turn)."""
         from analyzer.advice.race import two_seat_values
-        from analyzer.games.ten.bots import plain_bot
         from analyzer.games.ten.whole import Setup
         from kernels.ten.whole_layout import column
 
-        other = plain_bot("threshold")
+        other = self.others
 
         def job_for(seat):
             if (mine, seat) not in self._jobs:  # a job per rule and seat, built once
@@ -268,16 +271,18 @@ class TenGameRacer:
 
 def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
            precision: float = 0.01, bands: str | None = None, indifference=None,
-           record_games: int = 0) -> dict:
-    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands. Each
-    front rule then plays ``record_games`` fresh games (0, the default: none, as the report
-    parts race; the CLI passes ``--record-games``) that say where it decides otherwise than
-    the best rule (:func:`front_mistakes`); ``seconds`` counts both."""
+           record_games: int = 0, others=None) -> dict:
+    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands against
+    ``others`` (a bots.Bot in every other seat; default ``threshold``). Each front rule then
+    plays ``record_games`` fresh games (0, the default: none, as the report parts race; the CLI
+    passes ``--record-games``) that say where it decides otherwise than the best rule
+    (:func:`front_mistakes`; only against opponents the recording engine plays,
+    :func:`recordable`); ``seconds`` counts both."""
     import time
 
     from analyzer.advice.race import race_family, zone
 
-    racer = TenGameRacer(rules, spec, players, seed)
+    racer = TenGameRacer(rules, spec, players, seed, others=others)
     cands = ladder() if bands is None else family(bands)
     res = race_family(cands, racer.values, BLOCK, max_rounds, precision, "games",
                       zone(precision, indifference))
@@ -285,9 +290,15 @@ def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
     from analyzer.advice.record import interruptible
 
     with interruptible():
-        front_mistakes(res, rules, spec, players, seed, record_games)
+        front_mistakes(res, rules, spec, players, seed, record_games, racer.others)
     res["seconds"] += time.perf_counter() - t0
     return res
+
+
+def recordable(bot) -> bool:
+    """Whether the plain-Python recording engine (advice_record.py, on the reference game) plays
+    ``bot`` as the kernel does: every bot but search."""
+    return bot.name != "search"
 
 
 #: the features as the "where it goes wrong" lines name them ("T 8, cards in the tableau 3–4")
@@ -297,7 +308,7 @@ WHERE_WORDS = {"T": "T", "C": "C", "cards": "cards in the tableau",
 
 
 def front_mistakes(res: dict, rules, spec, players: int, seed: int,
-                   record_games: int | None = None) -> None:
+                   record_games: int | None = None, others=None) -> None:
     """Set ``extra["mistakes"]`` on each rule of a race's front (``res``, :func:`advise`):
     ``record_games`` recording games each (analyzer/games/ten/advice_record.py, default its
     GAMES; 0 or fewer: none), compared with the race's best rule on the features the player
@@ -307,7 +318,8 @@ def front_mistakes(res: dict, rules, spec, players: int, seed: int,
     from analyzer.games.ten.advice_record import GAMES, record
 
     n = GAMES if record_games is None else record_games
-    if n > 0:
-        mistakes(res["front"], lambda c, k, sd: record(rules, spec, players, c, k, sd)[0],
+    if n > 0 and (others is None or recordable(others)):
+        mistakes(res["front"], lambda c, k, sd: record(rules, spec, players, c, k, sd,
+                                                       others)[0],
                  res["reference"], WHERE_WORDS, DECISION, seed, n,
                  cuts=lambda a, b: rule_cuts(a.rule(), b.rule()))

@@ -87,18 +87,18 @@ def kernel_scorer(full_run: int = 10):
     return fast
 
 
-def setup_for(rules, spec, players: int, cand):
+def setup_for(rules, spec, players: int, cand, others=None):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
-    ``threshold`` bots elsewhere (the race's line-ups)."""
+    ``others`` (default ``threshold``) elsewhere (the race's line-ups)."""
     from analyzer.games.ten.bots import plain_bot
     from analyzer.games.ten.whole import Setup
 
-    mine, other = plain_bot(cand.bot_text()), plain_bot("threshold")
+    mine, other = plain_bot(cand.bot_text()), others or plain_bot("threshold")
     return Setup(rules, spec, players, [[mine if i == s else other for i in range(players)]
                                         for s in range(players)])
 
 
-def record(rules, spec, players: int, cand, n_games: int, seed: int):
+def record(rules, spec, players: int, cand, n_games: int, seed: int, others=None):
     """Play ``n_games`` recording games of ``cand`` (module doc). Returns ((game, X, drew),
     results): per decision its game index, the feature arrays ``X[name]`` and whether the bot
     drew; per game the reference's (record, collections, tokens) and the studied ``seat``."""
@@ -107,7 +107,7 @@ def record(rules, spec, players: int, cand, n_games: int, seed: int):
     from analyzer.advice.record import record_keys
     from analyzer.games.ten.cards import CODES, NTYPES
 
-    setup = setup_for(rules, spec, players, cand)
+    setup = setup_for(rules, spec, players, cand, others)
     keys, _counts = record_keys(seed, n_games, RECORD_BLOCK)
     deck = [CODES[t] for t in range(NTYPES) for _ in range(int(setup.arrays["deck"][t]))]
     log: list = []

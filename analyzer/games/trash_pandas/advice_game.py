@@ -46,7 +46,7 @@ over the rules alone, :func:`analyzer.advice.race.equal_guarantee_grid`) the sav
 seed 1, 2,967,552 games against 30,392,320, 10.2× (13.9× against the survivors' sample).
 
 Value: the studied seat's win share (ties shared) in whole games against ``heuristic``
-opponents, the studied seat taking every seat in turn (an equal number of blocks each); loss =
+opponents (or the bot ``--seats`` names, e.g. ``search:200``), the studied seat taking every seat in turn (an equal number of blocks each); loss =
 the best surviving candidate's win share − the rule's, per block of games on the same keys
 (common random numbers; batch-means SE over blocks).
 
@@ -271,14 +271,15 @@ def bot_for_rule(text: str):
 class GameRacer:
     """Win share of the studied seat per block of round ``rnd`` (module doc)."""
 
-    def __init__(self, rules, players: int, seed: int, blocks_per_seat: int = BLOCKS_PER_SEAT):
+    def __init__(self, rules, players: int, seed: int, blocks_per_seat: int = BLOCKS_PER_SEAT,
+                 others=None):
         from analyzer.games.trash_pandas.bots import plain_bot
         from analyzer.games.trash_pandas.whole import GameSetup
 
         self.rules, self.players, self.seed = rules, players, seed
         self.blocks = blocks_per_seat * players
         self.games = 0
-        self.others = plain_bot("heuristic")
+        self.others = others or plain_bot("heuristic")
         # rules, deck and solver tables once; each job only swaps the line-up's bot rows
         self.base = GameSetup(rules, players, [(self.others,) * players])
         self.columns = self.base.columns()
@@ -314,11 +315,13 @@ def race_threads(default: int, load: float) -> int:
 
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None,
-           record_games: int = 0) -> dict:
-    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads. Each front
-    rule then plays ``record_games`` fresh games (0, the default: none, as the report parts
-    race; the CLI passes ``--record-games``) that say where it decides otherwise than the best
-    rule (:func:`front_mistakes`); ``seconds`` counts both."""
+           record_games: int = 0, others=None) -> dict:
+    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads against
+    ``others`` (a bots.Bot in every other seat; default ``heuristic``). Each front rule then
+    plays ``record_games`` fresh games (0, the default: none, as the report parts race; the CLI
+    passes ``--record-games``) that say where it decides otherwise than the best rule
+    (:func:`front_mistakes`; only against opponents the recording engine plays,
+    :func:`recordable`); ``seconds`` counts both."""
     import os
     import time
 
@@ -326,7 +329,7 @@ def advise(rules, players: int, seed: int, max_rounds: int = 24,
 
     from analyzer.advice.race import race_family, zone
 
-    racer = GameRacer(rules, players, seed)
+    racer = GameRacer(rules, players, seed, others=others)
     threads = numba.get_num_threads()
     numba.set_num_threads(race_threads(threads, os.getloadavg()[0]))
     try:
@@ -338,9 +341,15 @@ def advise(rules, players: int, seed: int, max_rounds: int = 24,
     from analyzer.advice.record import interruptible
 
     with interruptible():
-        front_mistakes(res, rules, players, seed, record_games)
+        front_mistakes(res, rules, players, seed, record_games, racer.others)
     res["seconds"] += time.perf_counter() - t0
     return res
+
+
+def recordable(bot) -> bool:
+    """Whether the plain-Python recording engine (advice_record.py, on the reference game) plays
+    ``bot`` as the kernel does: the heuristic, solver and random bots; not rollout or search."""
+    return bot.name in ("heuristic", "solver", "random")
 
 
 #: the features as the "where it goes wrong" lines name them ("tokens held 3, cards in hand 2–4")
@@ -350,7 +359,7 @@ WHERE_WORDS = {"tokens": "tokens held", "bonus": "bonus-turn flag",
 
 
 def front_mistakes(res: dict, rules, players: int, seed: int,
-                   record_games: int | None = None) -> None:
+                   record_games: int | None = None, others=None) -> None:
     """Set ``extra["mistakes"]`` on each rule of a race's front (``res``, :func:`advise`):
     ``record_games`` recording games each (analyzer/games/trash_pandas/advice_record.py,
     default its GAMES; 0 or fewer: none), compared with the race's best rule on the features
@@ -360,8 +369,8 @@ def front_mistakes(res: dict, rules, players: int, seed: int,
     from analyzer.games.trash_pandas.advice_record import GAMES, record
 
     n = GAMES if record_games is None else record_games
-    if n > 0:
-        mistakes(res["front"], lambda c, k, sd: record(rules, players, c, k, sd)[0],
+    if n > 0 and (others is None or recordable(others)):
+        mistakes(res["front"], lambda c, k, sd: record(rules, players, c, k, sd, others)[0],
                  res["reference"], WHERE_WORDS, DECISION, seed, n,
                  cuts=lambda a, b: rule_cuts(a.rule(), b.rule()))
 

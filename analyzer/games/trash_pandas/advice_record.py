@@ -52,18 +52,18 @@ class RecordingGame(Game):
         return roll
 
 
-def setup_for(rules, players: int, cand):
+def setup_for(rules, players: int, cand, others=None):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
-    ``heuristic`` bots elsewhere (the race's line-ups)."""
+    ``others`` (default ``heuristic``) elsewhere (the race's line-ups)."""
     from analyzer.games.trash_pandas.bots import plain_bot
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    mine, other = cand.bot(), plain_bot("heuristic")
+    mine, other = cand.bot(), others or plain_bot("heuristic")
     return GameSetup(rules, players, [tuple(mine if i == s else other for i in range(players))
                                       for s in range(players)])
 
 
-def record(rules, players: int, cand, n_games: int, seed: int):
+def record(rules, players: int, cand, n_games: int, seed: int, others=None):
     """Play ``n_games`` recording games of ``cand`` (module doc). Returns ((game, X, rolled),
     results): per decision its game index, the feature arrays ``X[name]`` and whether the bot
     rolled on; per game the reference's result (scores, shares, turns, counts) with ``seat``."""
@@ -72,7 +72,7 @@ def record(rules, players: int, cand, n_games: int, seed: int):
     from analyzer.advice.record import record_keys
     from analyzer.pystream import Stream
 
-    setup = setup_for(rules, players, cand)
+    setup = setup_for(rules, players, cand, others)
     keys, _counts = record_keys(seed, n_games, RECORD_BLOCK)
     tables = (setup.roll_tab, setup.after_tab)
     log: list = []

@@ -1,0 +1,108 @@
+"""`game-advice --seats BOT`: the rules of thumb raced against another bot than the default.
+
+Issue 37 asks that the whole-game rules of thumb can be raced against the search bot. These tests
+check that the opponents really reach the games (a rule wins far more often against random
+opponents than against the default bots: the sign is obvious), that the recording step only
+runs against bots its engine plays, and that the option's bad inputs end in one line."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analyzer.errors import UserError
+
+
+def _mean_share(racer, cand, rnd=0) -> float:
+    return float(np.mean(racer.values(cand, rnd)))
+
+
+def test_trash_pandas_rules_win_more_against_random_opponents_than_heuristic_ones():
+    """Two players, stop at 3 in the studied seat, the same keys: against random opponents its
+    win share is well above 1/2, against the heuristic near it. A racer that ignored ``others``
+    would give the same numbers twice."""
+    from analyzer.games.trash_pandas.advice_game import GameRacer, StopRule
+    from analyzer.games.trash_pandas.bots import plain_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    rules = TrashPandasRules()
+    cand = StopRule(3, 3)
+    vs_heuristic = _mean_share(GameRacer(rules, 2, 5, blocks_per_seat=1), cand)
+    vs_random = _mean_share(GameRacer(rules, 2, 5, blocks_per_seat=1,
+                                      others=plain_bot("random")), cand)
+    # 2 blocks of 256 games: SE of a share about 0.022, so these margins are > 5 SE
+    assert vs_random > 0.75
+    assert 0.3 < vs_heuristic < 0.7
+    assert vs_random - vs_heuristic > 0.15
+
+
+def test_ten_rules_win_more_against_random_opponents_than_threshold_ones():
+    from analyzer.games.ten.advice_game import DrawRule, TenGameRacer
+    from analyzer.games.ten.bots import plain_bot
+    from analyzer.games.ten.rules import TenRules, load_deck
+
+    cand = DrawRule("threshold", 8)
+    spec = load_deck(None)
+    vs_threshold = _mean_share(TenGameRacer(TenRules(), spec, 2, 5, round_blocks=16), cand)
+    vs_random = _mean_share(TenGameRacer(TenRules(), spec, 2, 5, round_blocks=16,
+                                         others=plain_bot("random")), cand)
+    # 16 blocks of 16 games = 256 games each: SE about 0.03
+    assert vs_random > 0.75
+    assert 0.3 < vs_threshold < 0.7
+    assert vs_random - vs_threshold > 0.15
+
+
+def test_the_recording_setup_puts_the_opponents_in_every_other_seat():
+    from analyzer.games.trash_pandas.advice_game import StopRule
+    from analyzer.games.trash_pandas.advice_record import setup_for
+    from analyzer.games.trash_pandas.bots import plain_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    setup = setup_for(TrashPandasRules(), 3, StopRule(4, 4), plain_bot("random"))
+    for seat, lineup in enumerate(setup.lineups):
+        names = [b.name for b in lineup]
+        assert names.count("random") == 2 and names[seat] == "heuristic"
+
+
+def test_only_bots_the_reference_engine_plays_are_recorded():
+    from analyzer.games.ten.advice_game import recordable as ten_recordable
+    from analyzer.games.ten.lineup import parse_bot as ten_bot
+    from analyzer.games.trash_pandas.advice_game import recordable as tp_recordable
+    from analyzer.games.trash_pandas.lineup import parse_bot as tp_bot
+
+    assert tp_recordable(tp_bot("heuristic:stop-at=4")) and tp_recordable(tp_bot("random"))
+    assert not tp_recordable(tp_bot("search:200")) and not tp_recordable(tp_bot("rollout:8"))
+    assert ten_recordable(ten_bot("threshold:9")) and ten_recordable(ten_bot("rollout:8"))
+    assert not ten_recordable(ten_bot("search:iters=32"))
+
+
+def test_parse_opponents_default_lineups_and_the_recording_note(capsys):
+    from analyzer.advice.cli import parse_opponents
+    from analyzer.games.trash_pandas.advice_game import recordable
+    from analyzer.games.trash_pandas.lineup import parse_bot
+
+    bot, n = parse_opponents(None, "heuristic", parse_bot, recordable, 1000)
+    assert bot.name == "heuristic" and n == 1000
+    assert capsys.readouterr().err == ""
+    bot, n = parse_opponents("search:50", "heuristic", parse_bot, recordable, 1000)
+    assert bot.name == "search" and bot.iters == 50 and n == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "search:50" in err and "--record-games ignored" in err
+    bot, n = parse_opponents("search:50", "heuristic", parse_bot, recordable, 0)
+    assert n == 0 and capsys.readouterr().err == ""  # nothing to skip, nothing said
+    with pytest.raises(UserError, match="one bot"):
+        parse_opponents("heuristic,search:50", "heuristic", parse_bot, recordable, 0)
+
+
+@pytest.mark.parametrize("game, text", [("trash-pandas", "heuristic,heuristic"),
+                                        ("trash-pandas", "nosuchbot"),
+                                        ("ten", "threshold,threshold"),
+                                        ("ten", "search:iters=0")])
+def test_bad_opponents_end_in_one_line_before_any_game(game, text):
+    proc = subprocess.run([sys.executable, "-m", "analyzer", game, "game-advice", "--seats",
+                           text, "--seed", "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
