@@ -310,3 +310,50 @@ def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatc
     assert exc.value.code == 0
     assert opened == {"entries": ["draw r5", "draw b4"], "levels": (50, 200, 800), "seed": 9,
                       "save": "play-position.toml", "players": 3, "me": 1}
+
+
+# Ten, 3 players, I am seat 1: seat 2 draws a wild; seats 3, 1 (me), 2 bid in that order
+TEN_AUCTION = [
+    ("draw r5", "tableau r5 (N 5, C 0, T 5)"),
+    ("numbers", "seat 1 (me): 5 tokens, 0 bust; r5"),
+    ("end", "seat 2's turn (draw): tableau empty"),
+    ("draw b3", "tableau b3 (N 3, C 0, T 3)"),
+    ("draw g#", "wild g# to auction: no bid yet, seat 3 to bid"),
+    ("bid 2", "wild g# to auction: bid 2 (seat 3), seat 1 to bid"),
+]
+
+
+def test_a_ten_auction_bid_by_bid_with_my_answer(tmp_path):
+    save = tmp_path / "pos.toml"
+
+    async def play():
+        table = TenTable(3, 0)
+        app = PlayApp(table, (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            for entry, line in TEN_AUCTION:
+                await type_entry(pilot, entry)
+                assert line in text(app, "#position"), (entry, text(app, "#position"))
+            await type_entry(pilot, "bid 2")
+            assert text(app, "#message") == ("refused: bid: 2 does not beat the current bid 2 "
+                                             "(seat 3)")
+            app.query_one("#entry").value = ""
+            await settle(app, pilot)
+            answer = text(app, "#answer")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            # my bid, then seat 2 (the active seat, last) passes: I pay
+            await type_entry(pilot, "bid 4")
+            assert "bid 4 (seat 1), seat 2 to bid" in text(app, "#position")
+            await type_entry(pilot, "pass")
+            assert "seat 1 won g# at 4: pay" in text(app, "#position")
+            await type_entry(pilot, "pay 3t r5")
+            assert "seat 1 (me): 2 tokens, 0 bust; g#" in text(app, "#position")
+            return answer
+
+    answer = asyncio.run(play())
+    want = decide_json("ten", save)
+    # pass, bid 3 .. bid 6 (my means: 5 tokens and r5); decide lists each distinct bid
+    assert list(want["p_win"]) == ["pass", "bid 3", "bid 4", "bid 5", "bid 6"]
+    assert want["auction"]["current_bid"] == 2 and want["auction"]["to_bid"] == 1
+    for choice, st in want["p_win"].items():
+        assert f"{choice:<10} {shown(st)}" in answer, answer
