@@ -357,3 +357,45 @@ def test_a_ten_auction_bid_by_bid_with_my_answer(tmp_path):
     assert want["auction"]["current_bid"] == 2 and want["auction"]["to_bid"] == 1
     for choice, st in want["p_win"].items():
         assert f"{choice:<10} {shown(st)}" in answer, answer
+
+
+def test_my_buy_in_tens_final_round_is_answered_exactly(tmp_path):
+    """The pile played out card by card (entries replayed as --load does), then in the app:
+    seat 1 buys nothing, my buy is answered exactly, as `ten decide` answers the saved
+    position (phase final), and my buy ends my part of the round."""
+    from tests.test_play_ten import play_out_the_pile
+
+    save = tmp_path / "pos.toml"
+    table = TenTable(3, 1)
+    play_out_the_pile(table)
+    assert table.state.phase == "final" and table.state.active == 0
+
+    async def run():
+        app = PlayApp(table, (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            assert text(app, "#answer") == "no choice of mine now"
+            await type_entry(pilot, "end")
+            assert "seat 2's turn (final)" in text(app, "#position")
+            await settle(app, pilot)
+            answer = text(app, "#answer")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert text(app, "#message").startswith(f"saved {save}")
+            best = app.last_answer["recommendation"].split(" (")[0]
+            await type_entry(pilot, best)
+            assert text(app, "#message").startswith(f"seat 2 bought {best.split()[1]}")
+            assert "seat 3's turn (final)" in text(app, "#position")
+            return answer
+
+    answer = asyncio.run(run())
+    assert "exact (the pile is empty" in answer and "rule of thumb" not in answer
+    want = decide_json("ten", save)
+    assert want["exact"] is True and want["phase"] == "final"
+    top = sorted(want["p_win"].items(), key=lambda x: -x[1]["estimate"])[:5]
+    for choice, st in top:
+        assert st["se"] == 0.0
+    shown_rows = [x.strip() for x in answer.splitlines() if x.strip().startswith(("no buy", "buy"))]
+    assert len(shown_rows) == 5
+    for row in shown_rows:
+        choice = row[:10].strip()
+        assert row == f"{choice:<10} {shown(want['p_win'][choice])}", row

@@ -155,6 +155,8 @@ class PlayApp(App):
                 return
             self.call_from_thread(self.show_answer, version, out,
                                   "\n".join(answer_lines(out, ANSWER_ROWS)))
+            if out.get("exact"):
+                return  # more playouts would not change an exact answer
 
     def show_answer(self, version: int, out, text: str) -> None:
         if version != self.version:

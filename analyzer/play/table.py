@@ -93,12 +93,22 @@ class Table:
                 f"--players {self.players} --me {self.me + 1} --script THIS_FILE (or --load)\n")
         return head + "".join(f"#> {e}\n" for e in self.entries)
 
-    def save(self, path: str) -> None:
-        """Write the position (``position_toml``, the game's ``decide`` format) to ``path``,
-        atomically (analyzer/output.py: never through a link, never half a file)."""
+    def save_refusal(self) -> str | None:
+        """Why the position cannot be saved now as one ``decide`` reads faithfully (one line),
+        or None; a game's table says when."""
+        return None
+
+    def save(self, path: str, root: str | None = None) -> None:
+        """Write the position (``position_toml``, the game's ``decide`` format) to ``path``
+        (inside the folder ``root`` when given), atomically (analyzer/output.py: never through
+        a link, never half a file). A position ``decide`` would misread is refused in one
+        line (:meth:`save_refusal`)."""
         from analyzer.output import atomic_write_text
 
-        atomic_write_text(path, self.position_toml())
+        why = self.save_refusal()
+        if why:
+            raise UserError(why)
+        atomic_write_text(path, self.position_toml(), root)
 
     def completions(self, text: str) -> list[str]:
         """Words that complete the last word of ``text`` (entry words first, then values)."""

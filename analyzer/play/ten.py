@@ -404,10 +404,8 @@ class TenTable(Table):
         last = s.active
         s.active = (s.active + 1) % self.players
         if sum(self.pile(s).values()) == 0:
-            s.final = [(last + i) % self.players for i in range(1, self.players + 1)]
-            if not self.rules.final_buy_last:
-                s.final.remove(last)
-            if not self.rules.buys or not s.final:
+            s.final = self.final_order(last)
+            if not s.final:
                 s.phase = "done"
                 return "the pile is empty: the game is over"
             s.phase = "final"
@@ -444,25 +442,54 @@ class TenTable(Table):
                        and value_of(c) <= self.means(s, self.me) for c, k in s.market.items())
         return False
 
+    def final_order(self, last: int) -> list[int]:
+        """The final buy round after seat ``last`` drew the last card: every seat from the one
+        left of it, clockwise, ``last`` itself last (rules key final_buy_last; false: left
+        out); nobody without buys."""
+        if not self.rules.buys:
+            return []
+        order = [(last + i) % self.players for i in range(1, self.players + 1)]
+        return order if self.rules.final_buy_last else order[:-1]
+
     def position(self, state: TenState | None = None) -> dict:
-        """The position in the ``ten decide`` format; a finished turn is written as the start
-        of the next seat's turn."""
+        """The position in the ``ten decide`` format. A finished turn is written as the start
+        of the next seat's turn or, the pile empty, as the final buy round (phase "final",
+        the seats still to buy in ``buyers``). While an auction's winner pays, the phase is
+        "pay" (no ``decide`` phase: :meth:`save_refusal` says so)."""
         s = state or self.state
-        over = s.phase == "over"
-        if s.phase in ("final", "done"):  # no such phase in decide: the buyer, pile empty
-            over = False
-        active = (s.active + 1) % self.players if over else s.active
+        phase, active, buyers = s.phase, s.active, None
+        if phase == "over":
+            if sum(self.pile(s).values()) == 0:
+                order = self.final_order(s.active)
+                phase, active, buyers = ("final", order[0], order[1:]) if order else \
+                    ("done", s.active, None)
+            else:
+                phase, active = "draw", (s.active + 1) % self.players
+        elif phase == "final":
+            buyers = s.final[1:]
         codes = lambda cnt: ",".join(c for c in sorted(cnt, key=TYPE_OF.get)  # noqa: E731
                                      for _ in range(cnt[c]))
         out = {"players": self.players, "active": active + 1, "me": self.me + 1,
                "tableau": ",".join(s.tableau), "market": codes(s.market), "out": codes(s.out),
-               "phase": "draw" if over or s.phase in ("final", "done") else s.phase}
-        if s.phase == "auction":  # the bids so far: the seat after them bids now
+               "phase": phase}
+        if phase in ("auction", "pay"):  # the bids so far: the seat after them bids now
             out["wild"] = s.wild
             out["bids"] = list(s.bids)
+        if buyers is not None:
+            out["buyers"] = [q + 1 for q in buyers]
         out["player"] = [{"collection": ",".join(s.collections[q]), "tokens": s.tokens[q],
                           "bust_tokens": s.busts[q]} for q in range(self.players)]
         return out
+
+    def save_refusal(self) -> str | None:
+        """Why the position cannot be saved as a ``ten decide`` position now, or None."""
+        phase = self.position()["phase"]
+        if phase == "pay":
+            return (f"seat {self.state.payer + 1} won the auction and has not paid yet: "
+                    f"`ten decide` has no such position (save after `pay`)")
+        if phase == "done":
+            return "the game is over: no choice is left to decide"
+        return None
 
     def position_toml(self) -> str:
         return toml_text(self.position(), f"A Ten position written by `pushluck play` after "
