@@ -399,3 +399,21 @@ def test_my_buy_in_tens_final_round_is_answered_exactly(tmp_path):
     for row in shown_rows:
         choice = row[:10].strip()
         assert row == f"{choice:<10} {shown(want['p_win'][choice])}", row
+
+
+def test_saving_off_my_turn_is_refused_on_the_message_line(tmp_path):
+    save = tmp_path / "pos.toml"
+
+    async def play():
+        app = PlayApp(TrashPandasTable(3, 1), (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            await type_entry(pilot, "deal feesh blammo doggo pie")
+            await type_entry(pilot, "roll paw")  # seat 1's turn
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            return text(app, "#message")
+
+    message = asyncio.run(play())
+    assert message.startswith("not saved: seat 1 is playing and a trash-pandas decide "
+                              "position is my own turn (seat 2)"), message
+    assert not save.exists()

@@ -266,3 +266,33 @@ def test_without_bid_within_means_a_winner_may_pay_everything_it_has():
     refused(t, "pay 4t", "or pay everything")
     t.enter("pay 5t")
     assert saved(t)["player"][1]["tokens"] == 0
+
+
+def test_no_save_while_a_winner_pays_nor_after_the_game(tmp_path):
+    path = tmp_path / "p.toml"
+    t = table("draw r#", "bid 2", "pass", "pass")  # seat 2 (me) won at 2
+    with pytest.raises(UserError) as exc:
+        t.save(str(path))
+    assert "seat 2 won the auction and has not paid yet" in str(exc.value)
+    assert not path.exists()
+    t.enter("pay 2t")
+    t.save(str(path))
+    assert tomllib.loads(path.read_text())["player"][1] == {"collection": "r#", "tokens": 3,
+                                                           "bust_tokens": 0}
+    t = TenTable(2, 0)
+    play_out_the_pile(t)
+    while t.state.phase == "final":
+        t.enter("end")
+    with pytest.raises(UserError) as exc:
+        t.save(str(path))
+    assert str(exc.value) == "the game is over: no choice is left to decide"
+
+
+def test_the_turn_that_empties_the_pile_is_saved_as_the_final_round():
+    t = TenTable(3, 1)
+    play_out_the_pile(t)
+    t.undo()  # the last `end`: the turn that drew the last card is over, not ended yet
+    p = saved(t)
+    last = t.state.active  # its seat; the round goes from the next seat round to it
+    assert p["phase"] == "final" and p["active"] == (last + 1) % 3 + 1
+    assert p["buyers"] == [(last + 2) % 3 + 1, last + 1]

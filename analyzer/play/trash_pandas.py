@@ -36,8 +36,12 @@ counts, face-up cards, discard pile, cards left) is replayed. After every entry 
 checked by the same checks ``decide`` runs (check_position), so the table never holds a
 position ``decide`` would refuse.
 
-A position file describes my turn (``decide`` answers for the seat ``me`` about to choose);
-saved while another seat plays, it holds no tokens and reads as the start of my next turn.
+A position file describes my turn (``decide`` answers for the seat ``me`` about to choose and
+has no active seat of its own), so the table saves only while I roll: at the start of my turn,
+between my rolls, or on a face shown to me. Off my turn, after my rolling ended (the resolve
+step), with a Yum Yum forcing my next roll, before the deal or after the game a save is refused
+in one line (:meth:`TrashPandasTable.save_refusal`): ``decide`` would read such a file as
+another position (the start of my next turn, or one where I may stop).
 """
 from __future__ import annotations
 
@@ -465,13 +469,28 @@ class TrashPandasTable(Table):
             out["history"] = [dict(ev) for ev in s.history]
         return out
 
-    def position_toml(self) -> str:
+    def save_refusal(self) -> str | None:
+        """Why the position cannot be saved as one ``decide`` reads faithfully (module doc)."""
         s = self.state
+        if s.phase == "deal":
+            return "my dealt hand is not entered yet (deal CARD…)"
+        if s.phase == "done":
+            return "the game is over: no choice is left to decide"
+        mine = f"a trash-pandas decide position is my own turn (seat {self.me + 1})"
+        if s.active != self.me:
+            return (f"seat {s.active + 1} is playing and {mine}, read as mine: save at my "
+                    f"turn")
+        if s.phase == "resolve":
+            return f"my rolling is over (the resolve step) and {mine} while I roll: save " \
+                   f"at my next turn"
+        if s.must_roll:
+            return "a Yum Yum forces my next roll, which a decide position cannot say (it " \
+                   "would offer a stop): save after the roll"
+        return None
+
+    def position_toml(self) -> str:
         head = (f"A Trash Pandas position written by `pushluck play` after {len(self.entries)} "
                 f"entries; `pushluck trash-pandas decide FILE` answers it.")
-        if s.active != self.me:
-            head += (f"\nSeat {s.active + 1} is playing: read as the start of my (seat "
-                     f"{self.me + 1}) next turn.")
         return toml_text(self.position(), head) + self.entries_trailer()
 
     def describe(self) -> str:
