@@ -291,7 +291,8 @@ def test_answers_refine_and_a_stale_one_is_never_shown():
 
 def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatch):
     """`pushluck play ten --load FILE` (no --script): the app gets the table with FILE's
-    entries applied, answers with n, 4n and 16n playouts, and saves to play-position.toml."""
+    entries applied, answers with n, 4n and 16n playouts, and saves into ./pushluck-play/
+    (the default --out) as position.toml, creating nothing before the first save."""
     import analyzer.play.app as app_module
     from analyzer.cli.main import main
 
@@ -299,9 +300,10 @@ def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatc
 
     def fake_run(self):
         opened.update(entries=list(self.table.entries), levels=self.levels, seed=self.seed,
-                      save=self.save_path, players=self.table.players, me=self.table.me)
+                      save=self.save_path.path, players=self.table.players, me=self.table.me)
 
     monkeypatch.setattr(app_module.PlayApp, "run", fake_run)
+    monkeypatch.chdir(tmp_path)
     script = tmp_path / "game.txt"
     script.write_text("draw r5\ndraw b4   # T = 9\n")
     with pytest.raises(SystemExit) as exc:
@@ -309,7 +311,8 @@ def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatc
               "--seed", "9"])
     assert exc.value.code == 0
     assert opened == {"entries": ["draw r5", "draw b4"], "levels": (50, 200, 800), "seed": 9,
-                      "save": "play-position.toml", "players": 3, "me": 1}
+                      "save": "pushluck-play/position.toml", "players": 3, "me": 1}
+    assert not (tmp_path / "pushluck-play").exists()
 
 
 # Ten, 3 players, I am seat 1: seat 2 draws a wild; seats 3, 1 (me), 2 bid in that order
@@ -417,3 +420,31 @@ def test_saving_off_my_turn_is_refused_on_the_message_line(tmp_path):
     assert message.startswith("not saved: seat 1 is playing and a trash-pandas decide "
                               "position is my own turn (seat 2)"), message
     assert not save.exists()
+
+
+def test_the_app_saves_inside_out_and_says_why_not_in_one_line(tmp_path):
+    """Ctrl+S through the command's saver: the --out folder is made at the first save and the
+    position lands inside it; a --out that is a file is refused on the message line."""
+    from analyzer.cli.play import Saver
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+
+    async def play(out):
+        table = TenTable(2, 0)
+        app = PlayApp(table, (N,), SEED, Saver(table, str(out), "pos.toml"), ask=lambda *a, **k:
+                      {"game": "ten", "me": 1, "n": 1, "seed": 1, "recommendation": "-",
+                       "p_win": {}})
+        async with app.run_test(size=SIZE) as pilot:
+            await type_entry(pilot, "draw r5")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            return text(app, "#message")
+
+    games = tmp_path / "games"
+    assert not games.exists()
+    assert asyncio.run(play(games)) == (f"saved {games}/pos.toml (pushluck ten decide "
+                                        f"{games}/pos.toml)")
+    assert [p.name for p in games.iterdir()] == ["pos.toml"]
+    assert 'tableau = "r5"' in (games / "pos.toml").read_text()
+    assert asyncio.run(play(afile)) == f"not saved: --out {afile}: exists and is not a folder"
