@@ -13,25 +13,11 @@ import pytest
 
 from analyzer.errors import UserError
 from analyzer.play.ten import TenTable
+from tests.play_tables import entered, refused, saved
 
 
 def table(*entries, players=3, me=2):
-    t = TenTable(players, me - 1)
-    for e in entries:
-        t.enter(e)
-    return t
-
-
-def saved(t) -> dict:
-    return tomllib.loads(t.position_toml())
-
-
-def refused(t, entry, words):
-    before, n = t.position_toml(), len(t.entries)
-    with pytest.raises(UserError) as exc:
-        t.enter(entry)
-    assert words in str(exc.value), str(exc.value)
-    assert t.position_toml() == before and len(t.entries) == n
+    return entered(TenTable(players, me - 1), entries)
 
 
 def test_numbers_go_to_the_collection_and_the_others_gain_c():
@@ -296,3 +282,10 @@ def test_the_turn_that_empties_the_pile_is_saved_as_the_final_round():
     last = t.state.active  # its seat; the round goes from the next seat round to it
     assert p["phase"] == "final" and p["active"] == (last + 1) % 3 + 1
     assert p["buyers"] == [(last + 2) % 3 + 1, last + 1]
+
+
+def test_only_the_active_seat_draws_stops_and_ends():
+    t = table("draw r5")  # seat 1 active
+    for entry in ("@2 draw r4", "@3 numbers", "@2 currency", "@2 end", "@3 nobody"):
+        refused(t, entry, "only the active seat (1) does that")
+    t.enter("@1 draw r4")  # naming the active seat is fine

@@ -106,6 +106,7 @@ class TenTable(Table):
         "end": "end: the turn ends",
     }
     VALUES = ()
+    ACTIVE_ONLY = ("draw", "numbers", "currency", "end", "nobody")
 
     def __init__(self, players: int, me: int, rules: TenRules | None = None):
         if not 1 <= players <= 5:
@@ -157,10 +158,7 @@ class TenTable(Table):
             if seat is not None and seat != s.payer:
                 raise UserError(f"pay: seat {s.payer + 1} won the auction, not seat {seat + 1}")
             return self._paid(s, args)
-        who = s.active if seat is None else seat
-        if verb in ("draw", "numbers", "currency", "end", "nobody") and who != s.active:
-            raise UserError(f"{verb}: only the active seat ({s.active + 1}) does that")
-        return getattr(self, "_" + verb)(s, who, args)
+        return self.dispatch(s, words, seat)
 
     def _need(self, s: TenState, phase: str, verb: str) -> None:
         if s.phase in ("final", "done") and phase != s.phase:

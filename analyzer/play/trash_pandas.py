@@ -100,6 +100,7 @@ class TrashPandasTable(Table):
         "end": "end: the turn ends",
     }
     VALUES = WHOLE_CARDS + TOKENS + tuple(SOURCES)
+    ACTIVE_ONLY = ("roll", "take", "bust", "stop", "end")
 
     def __init__(self, players: int, me: int, rules: TrashPandasRules | None = None):
         if not 2 <= players <= 4:
@@ -124,14 +125,13 @@ class TrashPandasTable(Table):
 
     # ---- entries
     def apply(self, s: TPState, words: list[str], seat: int | None) -> str:
-        verb, args = words[0], words[1:]
+        verb = words[0]
         if s.phase == "deal" and verb != "deal":
             raise UserError(f"first enter my dealt hand: deal CARD… "
                             f"({self.deal_sizes[self.me]} cards)")
         if s.phase == "done":
             raise UserError("the game is over (undo to change an entry)")
-        who = s.active if seat is None else seat
-        said = getattr(self, "_" + verb)(s, who, args, seat is not None)
+        said = self.dispatch(s, words, seat, seat is not None)
         self.check(s)
         return said
 
@@ -200,7 +200,6 @@ class TrashPandasTable(Table):
         return f"dealt; my hand: {self.card_list(s.hand)}; seat 1 starts"
 
     def _roll(self, s, who, args, named):
-        self._active_only(s, who, "roll")
         if s.phase == "face":
             raise UserError("roll: a face is already shown: take, bust, or play blammo/nanners")
         if s.phase != "roll":
@@ -216,10 +215,6 @@ class TrashPandasTable(Table):
         repeat = " (a repeat)" if s.held >> s.rolled & 1 else ""
         return f"seat {who + 1} rolled {name}{repeat}"
 
-    def _active_only(self, s, who, verb):
-        if who != s.active:
-            raise UserError(f"{verb}: only the active seat ({s.active + 1}) does that")
-
     def _face(self, s, verb):
         if s.phase != "face":
             raise UserError(f"{verb}: no face is shown (roll FACE first)")
@@ -229,7 +224,6 @@ class TrashPandasTable(Table):
         return self.rules.bonus_cap if s.bonus else 6
 
     def _take(self, s, who, args, named):
-        self._active_only(s, who, "take")
         f = self._face(s, "take")
         if s.held >> f & 1:
             raise UserError(f"take: {TOKENS[f]} is already held: a repeat busts "
@@ -246,7 +240,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} took {TOKENS[f]} ({popcount(s.held)} held)"
 
     def _bust(self, s, who, args, named):
-        self._active_only(s, who, "bust")
         f = self._face(s, "bust")
         if not s.held >> f & 1:
             raise UserError(f"bust: {TOKENS[f]} is a new face (take it)")
@@ -254,7 +247,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} busts: the tokens go back (then draw the consolation card)"
 
     def _stop(self, s, who, args, named):
-        self._active_only(s, who, "stop")
         if s.phase != "roll":
             raise UserError("stop: only between rolls" if s.phase == "face" else
                             "stop: rolling has already ended")
@@ -397,7 +389,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} stole {what} from seat {victim + 1}'s {args[1]}"
 
     def _end(self, s, who, args, named):
-        self._active_only(s, who, "end")
         if s.phase == "face":
             raise UserError("end: a face is shown: take, bust or play a card first")
         if s.phase == "roll" and s.held:
