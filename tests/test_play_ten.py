@@ -74,6 +74,8 @@ def test_an_auction_and_its_payment():
     refused(t, "draw r2", "finish the auction first")
     refused(t, "won 3 1b", "holds 0 bust tokens")
     refused(t, "won 3 6t", "holds 5 currency tokens")
+    refused(t, "won 3", "name the payment")  # a won auction cost at least 1
+    refused(t, "won 3 0t", "paid 0, the price is 1")
     t.enter("won 3 4t")
     p = saved(t)
     assert p["player"][2] == {"collection": "r#", "tokens": 1, "bust_tokens": 0}

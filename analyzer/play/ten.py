@@ -25,8 +25,9 @@ active seat; cards as the rules page writes them: r5, $3, r#, *5, **)::
     pay [4t] [1b] [CARD…] the auction's winner pays its bid: currency tokens, bust tokens and
                          cards of its collection (nothing named: the bid in currency tokens)
     won 3 4t 1b r2       shortcut for a whole auction, before any bid: the wild goes to seat
-                         3, who paid 4 currency tokens, 1 bust token and its r2 (any part may
-                         be left out); the saved position then has no bids to record
+                         3, who paid 4 currency tokens, 1 bust token and its r2 (at least 1
+                         in all: an opening bid is at least 1); the saved position then has
+                         no bids to record
     nobody               shortcut before any bid: every seat passes
     buy g4 [4t] [1b] [CARD…]  buy a market card, paying its value (default: that many tokens)
     end                  the turn ends (after a bust, a reward, or the buy phase); in the
@@ -357,7 +358,10 @@ class TenTable(Table):
         if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= self.players:
             raise UserError(f"won: name the seat that took the wild, 1..{self.players}")
         q = int(args[0]) - 1
-        paid = self._pay(s, q, args[1:] or ["0t"], 0, "won")
+        if len(args) == 1:
+            raise UserError("won: name the payment, e.g. won 3 2t (a bid is at least 1; every "
+                            "seat passing: nobody)")
+        paid = self._pay(s, q, args[1:], 1, "won")
         s.collections[q].append(s.wild)
         said = f"seat {q + 1} took {s.wild}, {paid}"
         self._auction_over(s)
