@@ -75,10 +75,28 @@ class Saver:
         self.checked = False
 
     def check(self) -> None:
+        """The folder as every --out, and the file's place: missing or a regular file (a
+        link, folder or FIFO there is refused now, not after the work; the write checks it
+        again)."""
+        import os
+        import stat
+
+        from analyzer.errors import UserError
         from analyzer.output import check_output_dir
 
         if not self.checked:
             check_output_dir(self.out)
+            try:
+                mode = os.lstat(self.path).st_mode
+            except FileNotFoundError:
+                mode = None
+            except OSError as exc:
+                raise UserError(f"cannot save to {self.path}: {exc.strerror}") from None
+            if mode is not None and stat.S_ISLNK(mode):
+                raise UserError(f"refusing to replace the symbolic link {self.path}")
+            if mode is not None and not stat.S_ISREG(mode):
+                raise UserError(f"refusing to write {self.path}: it exists and is not a "
+                                f"regular file")
             self.checked = True
 
     def __call__(self) -> str:
