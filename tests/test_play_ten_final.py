@@ -109,3 +109,15 @@ def test_a_final_position_with_cards_unlisted_is_refused(tmp_path):
     with pytest.raises(UserError) as exc:
         load_position(path, TenRules(), load_deck(None))
     assert "1 cards of the deck are not listed" in str(exc.value)
+
+
+def test_the_text_answer_says_exact(tmp_path):
+    path = tmp_path / "final.toml"
+    path.write_text(final_position(1, [2], 1))
+    r = subprocess.run([sys.executable, "-m", "analyzer", "ten", "decide", str(path), "-n", "10",
+                        "--seed", "1"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    assert "which card to buy in the final round" in text
+    assert "exact (every playout the same: SE 0)" in text
+    assert "buy r3 1.0000 ± 0.0000 [1.0000, 1.0000]" in text and "→ buy r3 (exact:" in text

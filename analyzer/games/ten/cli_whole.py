@@ -212,7 +212,9 @@ def render_decide(out: dict) -> str:
         lines.append(f"auction of {out['wild']}: " + ", ".join(
             done + [f"seat {au['to_bid']} to bid"] + rest) + (
             f"; current bid {au['current_bid']}" if au["current_bid"] else "; no bid yet"))
-    lines.append(f"P(win) = {out['unit']}, ± one SE [95% Wilson interval]")
+    lines.append(f"P(win) = {out['unit']}, " + (
+        "exact (every playout the same: SE 0)" if out["exact"] else
+        "± one SE [95% Wilson interval]"))
     for c, st in out["p_win"].items():
         same = out["same_as"].get(c)
         extra = f"  (= {', '.join(x.split()[-1] for x in same)}: same cost)" if same else ""
