@@ -192,6 +192,7 @@ def test_an_auction_bid_by_bid_resolves_to_the_high_bidder_who_pays():
     said = t.enter("@1 bid 4")  # the active seat, last: the auction resolves
     assert "seat 1 wins r# at 4" in said
     refused(t, "draw r2", "pays first")
+    refused(t, "end", "seat 1 won the wild at 4: it pays first")
     refused(t, "@2 pay", "seat 1 won the auction, not seat 2")
     refused(t, "pay 3t", "paid 3, the price is 4")
     t.enter("pay")  # the bid in currency tokens

@@ -399,6 +399,8 @@ class TenTable(Table):
             return self._next_buyer(s, f"seat {who + 1} buys nothing")
         if s.phase == "done":
             raise UserError("end: the game is over")
+        if s.phase == "pay":
+            self._need(s, "over", "end")  # the winner pays first
         if s.phase not in ("over", "buy"):
             raise UserError("end: the turn is still open (draw, or stop: numbers / currency)"
                             if s.phase == "draw" else "end: the wild is still to auction")
