@@ -321,8 +321,8 @@ TEN_AUCTION = [
     ("numbers", "seat 1 (me): 5 tokens, 0 bust; r5"),
     ("end", "seat 2's turn (draw): tableau empty"),
     ("draw b3", "tableau b3 (N 3, C 0, T 3)"),
-    ("draw g#", "wild g# to auction: no bid yet, seat 3 to bid"),
-    ("bid 2", "wild g# to auction: bid 2 (seat 3), seat 1 to bid"),
+    ("draw g#", "wild g# to auction: no bid yet, seat 3 to bid, then 1, 2"),
+    ("bid 2", "wild g# to auction: bid 2 (seat 3), seat 1 to bid, then 2"),
 ]
 
 
@@ -342,11 +342,18 @@ def test_a_ten_auction_bid_by_bid_with_my_answer(tmp_path):
             app.query_one("#entry").value = ""
             await settle(app, pilot)
             answer = text(app, "#answer")
+            for sel in ("#position", "#answer", "#message", "#entry"):  # 80×24 holds it all
+                r = app.query_one(sel).region
+                assert r.height > 0 and r.bottom <= SIZE[1] and r.right <= SIZE[0], sel
+            pos = app.query_one("#position")  # every line shown (wrapped), none cut off
+            width = pos.region.width - 4  # the border and the padding
+            rows = sum(-(-len(x) // width) for x in table.describe().splitlines())
+            assert pos.region.height >= rows + 2, (rows, pos.region)
             await pilot.press("ctrl+s")
             await pilot.pause()
             # my bid, then seat 2 (the active seat, last) passes: I pay
             await type_entry(pilot, "bid 4")
-            assert "bid 4 (seat 1), seat 2 to bid" in text(app, "#position")
+            assert "bid 4 (seat 1), seat 2 to bid (last)" in text(app, "#position")
             await type_entry(pilot, "pass")
             assert "seat 1 won g# at 4: pay" in text(app, "#position")
             await type_entry(pilot, "pay 3t r5")
@@ -379,6 +386,7 @@ def test_my_buy_in_tens_final_round_is_answered_exactly(tmp_path):
             assert text(app, "#answer") == "no choice of mine now"
             await type_entry(pilot, "end")
             assert "seat 2's turn (final)" in text(app, "#position")
+            assert "the final buy round: buy CARD or end, then 3" in text(app, "#position")
             await settle(app, pilot)
             answer = text(app, "#answer")
             await pilot.press("ctrl+s")

@@ -503,11 +503,17 @@ class TenTable(Table):
     def _auction_words(self, s: TenState) -> str:
         if s.phase == "pay":
             return f"; seat {s.payer + 1} won {s.wild} at {s.price}: pay"
+        if s.phase == "final":
+            later = ", ".join(str(q + 1) for q in s.final[1:])
+            return "; the final buy round: buy CARD or end" + (f", then {later}" if later
+                                                                else " (the last buyer)")
         if s.phase != "auction":
             return ""
         cur, high = self.high_bid(s)
         bid = f"bid {cur} (seat {high + 1})" if high >= 0 else "no bid yet"
-        return f"; wild {s.wild} to auction: {bid}, seat {self.to_bid(s) + 1} to bid"
+        later = self.bidding_order(s)[len(s.bids) + 1:]
+        then = f", then {', '.join(str(q + 1) for q in later)}" if later else " (last)"
+        return f"; wild {s.wild} to auction: {bid}, seat {self.to_bid(s) + 1} to bid{then}"
 
     def describe(self) -> str:
         s = self.state
