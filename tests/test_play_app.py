@@ -291,7 +291,8 @@ def test_answers_refine_and_a_stale_one_is_never_shown():
 
 def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatch):
     """`pushluck play ten --load FILE` (no --script): the app gets the table with FILE's
-    entries applied, answers with n, 4n and 16n playouts, and saves to play-position.toml."""
+    entries applied, answers with n, 4n and 16n playouts, and saves into ./pushluck-play/
+    (the default --out) as position.toml, creating nothing before the first save."""
     import analyzer.play.app as app_module
     from analyzer.cli.main import main
 
@@ -299,9 +300,10 @@ def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatc
 
     def fake_run(self):
         opened.update(entries=list(self.table.entries), levels=self.levels, seed=self.seed,
-                      save=self.save_path, players=self.table.players, me=self.table.me)
+                      save=self.save_path.path, players=self.table.players, me=self.table.me)
 
     monkeypatch.setattr(app_module.PlayApp, "run", fake_run)
+    monkeypatch.chdir(tmp_path)
     script = tmp_path / "game.txt"
     script.write_text("draw r5\ndraw b4   # T = 9\n")
     with pytest.raises(SystemExit) as exc:
@@ -309,4 +311,148 @@ def test_the_command_opens_the_app_after_the_loaded_entries(tmp_path, monkeypatc
               "--seed", "9"])
     assert exc.value.code == 0
     assert opened == {"entries": ["draw r5", "draw b4"], "levels": (50, 200, 800), "seed": 9,
-                      "save": "play-position.toml", "players": 3, "me": 1}
+                      "save": "pushluck-play/position.toml", "players": 3, "me": 1}
+    assert not (tmp_path / "pushluck-play").exists()
+
+
+# Ten, 3 players, I am seat 1: seat 2 draws a wild; seats 3, 1 (me), 2 bid in that order
+TEN_AUCTION = [
+    ("draw r5", "tableau r5 (N 5, C 0, T 5)"),
+    ("numbers", "seat 1 (me): 5 tokens, 0 bust; r5"),
+    ("end", "seat 2's turn (draw): tableau empty"),
+    ("draw b3", "tableau b3 (N 3, C 0, T 3)"),
+    ("draw g#", "wild g# to auction: no bid yet, seat 3 to bid, then 1, 2"),
+    ("bid 2", "wild g# to auction: bid 2 (seat 3), seat 1 to bid, then 2"),
+]
+
+
+def test_a_ten_auction_bid_by_bid_with_my_answer(tmp_path):
+    save = tmp_path / "pos.toml"
+
+    async def play():
+        table = TenTable(3, 0)
+        app = PlayApp(table, (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            for entry, line in TEN_AUCTION:
+                await type_entry(pilot, entry)
+                assert line in text(app, "#position"), (entry, text(app, "#position"))
+            await type_entry(pilot, "bid 2")
+            assert text(app, "#message") == ("refused: bid: 2 does not beat the current bid 2 "
+                                             "(seat 3)")
+            app.query_one("#entry").value = ""
+            await settle(app, pilot)
+            answer = text(app, "#answer")
+            for sel in ("#position", "#answer", "#message", "#entry"):  # 80×24 holds it all
+                r = app.query_one(sel).region
+                assert r.height > 0 and r.bottom <= SIZE[1] and r.right <= SIZE[0], sel
+            pos = app.query_one("#position")  # every line shown (wrapped), none cut off
+            width = pos.region.width - 4  # the border and the padding
+            rows = sum(-(-len(x) // width) for x in table.describe().splitlines())
+            assert pos.region.height >= rows + 2, (rows, pos.region)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            # my bid, then seat 2 (the active seat, last) passes: I pay
+            await type_entry(pilot, "bid 4")
+            assert "bid 4 (seat 1), seat 2 to bid (last)" in text(app, "#position")
+            await type_entry(pilot, "pass")
+            assert "seat 1 won g# at 4: pay" in text(app, "#position")
+            await type_entry(pilot, "pay 3t r5")
+            assert "seat 1 (me): 2 tokens, 0 bust; g#" in text(app, "#position")
+            return answer
+
+    answer = asyncio.run(play())
+    want = decide_json("ten", save)
+    # pass, bid 3 .. bid 6 (my means: 5 tokens and r5); decide lists each distinct bid
+    assert list(want["p_win"]) == ["pass", "bid 3", "bid 4", "bid 5", "bid 6"]
+    assert want["auction"]["current_bid"] == 2 and want["auction"]["to_bid"] == 1
+    for choice, st in want["p_win"].items():
+        assert f"{choice:<10} {shown(st)}" in answer, answer
+
+
+def test_my_buy_in_tens_final_round_is_answered_exactly(tmp_path):
+    """The pile played out card by card (entries replayed as --load does), then in the app:
+    seat 1 buys nothing, my buy is answered exactly, as `ten decide` answers the saved
+    position (phase final), and my buy ends my part of the round."""
+    from tests.test_play_ten import play_out_the_pile
+
+    save = tmp_path / "pos.toml"
+    table = TenTable(3, 1)
+    play_out_the_pile(table)
+    assert table.state.phase == "final" and table.state.active == 0
+
+    async def run():
+        app = PlayApp(table, (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            assert text(app, "#answer") == "no choice of mine now"
+            await type_entry(pilot, "end")
+            assert "seat 2's turn (final)" in text(app, "#position")
+            assert "the final buy round: buy CARD or end, then 3" in text(app, "#position")
+            await settle(app, pilot)
+            answer = text(app, "#answer")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert text(app, "#message").startswith(f"saved {save}")
+            best = app.last_answer["recommendation"].split(" (")[0]
+            await type_entry(pilot, best)
+            assert text(app, "#message").startswith(f"seat 2 bought {best.split()[1]}")
+            assert "seat 3's turn (final)" in text(app, "#position")
+            return answer
+
+    answer = asyncio.run(run())
+    assert "exact (the pile is empty" in answer and "rule of thumb" not in answer
+    want = decide_json("ten", save)
+    assert want["exact"] is True and want["phase"] == "final"
+    top = sorted(want["p_win"].items(), key=lambda x: -x[1]["estimate"])[:5]
+    for choice, st in top:
+        assert st["se"] == 0.0
+    shown_rows = [x.strip() for x in answer.splitlines() if x.strip().startswith(("no buy", "buy"))]
+    assert len(shown_rows) == 5
+    for row in shown_rows:
+        choice = row[:10].strip()
+        assert row == f"{choice:<10} {shown(want['p_win'][choice])}", row
+
+
+def test_saving_off_my_turn_is_refused_on_the_message_line(tmp_path):
+    save = tmp_path / "pos.toml"
+
+    async def play():
+        app = PlayApp(TrashPandasTable(3, 1), (N,), SEED, str(save))
+        async with app.run_test(size=SIZE) as pilot:
+            await type_entry(pilot, "deal feesh blammo doggo pie")
+            await type_entry(pilot, "roll paw")  # seat 1's turn
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            return text(app, "#message")
+
+    message = asyncio.run(play())
+    assert message.startswith("not saved: seat 1 is playing and a trash-pandas decide "
+                              "position is my own turn (seat 2)"), message
+    assert not save.exists()
+
+
+def test_the_app_saves_inside_out_and_says_why_not_in_one_line(tmp_path):
+    """Ctrl+S through the command's saver: the --out folder is made at the first save and the
+    position lands inside it; a --out that is a file is refused on the message line."""
+    from analyzer.cli.play import Saver
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+
+    async def play(out):
+        table = TenTable(2, 0)
+        app = PlayApp(table, (N,), SEED, Saver(table, str(out), "pos.toml"), ask=lambda *a, **k:
+                      {"game": "ten", "me": 1, "n": 1, "seed": 1, "recommendation": "-",
+                       "p_win": {}})
+        async with app.run_test(size=SIZE) as pilot:
+            await type_entry(pilot, "draw r5")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            return text(app, "#message")
+
+    games = tmp_path / "games"
+    assert not games.exists()
+    assert asyncio.run(play(games)) == (f"saved {games}/pos.toml (pushluck ten decide "
+                                        f"{games}/pos.toml)")
+    assert [p.name for p in games.iterdir()] == ["pos.toml"]
+    assert 'tableau = "r5"' in (games / "pos.toml").read_text()
+    assert asyncio.run(play(afile)) == f"not saved: --out {afile}: exists and is not a folder"

@@ -3,8 +3,10 @@ choices the same answer `decide` gives on the saved position (same playouts, sam
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 TP_SCRIPT = """# Trash Pandas, 3 players, I am seat 2
 deal feesh blammo doggo pie
@@ -45,7 +47,8 @@ def test_trash_pandas_script_answers_as_decide_does_on_the_saved_position(tmp_pa
     script.write_text(TP_SCRIPT)
     pos = tmp_path / "pos.toml"
     r = run("play", "trash-pandas", "--players", "3", "--me", "2", "--script", str(script),
-            "-n", "96", "--seed", "5", "--belief", "rules", "--save", str(pos), "--json")
+            "-n", "96", "--seed", "5", "--belief", "rules", "--out", str(tmp_path), "--save",
+            "pos.toml", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["steps"]) == 14
@@ -77,7 +80,7 @@ def test_ten_script_answers_as_decide_does(tmp_path):
     script.write_text(TEN_SCRIPT)
     pos = tmp_path / "pos.toml"
     r = run("play", "ten", "--players", "3", "--me", "2", "--script", str(script), "-n", "64",
-            "--seed", "3", "--save", str(pos), "--json")
+            "--seed", "3", "--out", str(tmp_path), "--save", "pos.toml", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["steps"][5]["position"]["phase"] == "auction"
@@ -125,7 +128,7 @@ def test_a_saved_position_replays_its_game(tmp_path):
     first, second = tmp_path / "a.toml", tmp_path / "b.toml"
     for src, dst in ((script, first), (first, second)):
         r = run("play", "ten", "--players", "3", "--me", "2", "--script", str(src), "-n", "8",
-                "--seed", "1", "--save", str(dst))
+                "--seed", "1", "--out", str(tmp_path), "--save", dst.name)
         assert r.returncode == 0, r.stderr
     a, b = first.read_text(), second.read_text()
     assert "#> won 1 2t\n#> draw o6\n" in a
@@ -173,3 +176,65 @@ def test_the_app_lists_the_best_choices_when_there_are_many():
     assert shown == ["0", "2", "3", "4", "5"]  # in their order, 10 and 5 left out
     assert "(2 more" in lines[6]
     assert len([x for x in answer_lines(out) if x.startswith("  bid")]) == 7
+
+
+def test_a_script_saves_inside_out_and_nowhere_else(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text(TEN_SCRIPT)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path.cwd())}  # this checkout, run from elsewhere
+    r = subprocess.run([sys.executable, "-m", "analyzer", "play", "ten", "--players", "3", "--me",
+                        "2", "--script", str(script), "-n", "8", "--seed", "1", "--out", "games"],
+                       capture_output=True, text=True, timeout=300, cwd=work, env=env)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*")) == [
+        "games", "games/position.toml"]  # --save defaults to position.toml
+    assert "#> draw o6" in (work / "games" / "position.toml").read_text()
+    # without --save or --out a script saves nothing
+    r = subprocess.run([sys.executable, "-m", "analyzer", "play", "ten", "--players", "3", "--me",
+                        "2", "--script", str(script), "-n", "8", "--seed", "1"],
+                       capture_output=True, text=True, timeout=300, cwd=work, env=env)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["games"]
+
+
+def test_bad_save_places_are_one_line_exit_2_and_write_nothing(tmp_path):
+    from tests.fuzz_harness import run_inprocess
+
+    script = tmp_path / "game.txt"
+    script.write_text(TEN_SCRIPT)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "folder.toml").mkdir()
+    elsewhere = tmp_path / "elsewhere.toml"
+    elsewhere.write_text("keep\n")
+    (out / "link.toml").symlink_to(elsewhere)
+    os.mkfifo(out / "fifo.toml")
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    base = ["play", "ten", "--players", "3", "--me", "2", "--script", str(script), "-n", "8",
+            "--seed", "1"]
+    cases = [
+        (["--out", str(out), "--save", "sub/pos.toml"], "give a file name"),
+        (["--out", str(out), "--save", ".."], "give a file name"),
+        (["--out", str(out), "--save", "folder.toml"], "folder.toml: it exists and is not a "
+                                                       "regular file"),
+        (["--out", str(out), "--save", "link.toml"], "replace the symbolic link"),
+        (["--out", str(out), "--save", "fifo.toml"], "fifo.toml: it exists and is not a "
+                                                     "regular file"),
+        (["--out", str(afile)], "not a folder"),
+        (["--out", str(tmp_path / "no" / "such" / "dir")], "does not exist"),
+    ]
+    for extra, words in cases:  # in this process (the real command line), for speed
+        code, out_text, err, tb = run_inprocess(base + extra)
+        assert code == 2 and not tb, (extra, err, tb)
+        assert out_text == "", extra  # refused before the first entry, not after the work
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], (extra, err)
+    assert elsewhere.read_text() == "keep\n"  # never written through the link
+    assert sorted(p.name for p in out.iterdir()) == ["fifo.toml", "folder.toml", "link.toml"]
+    assert not (tmp_path / "no").exists()
+    # the app (a real process): a bad --out ends before the app opens
+    r = run("play", "ten", "--out", str(afile))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -13,28 +13,13 @@ import pytest
 
 from analyzer.errors import UserError
 from analyzer.play.trash_pandas import TrashPandasTable
+from tests.play_tables import entered, refused, saved
 
 DEAL_ME2 = "deal feesh blammo doggo pie"
 
 
 def table(*entries, players=3, me=2):
-    t = TrashPandasTable(players, me - 1)
-    for e in entries:
-        t.enter(e)
-    return t
-
-
-def saved(t) -> dict:
-    return tomllib.loads(t.position_toml())
-
-
-def refused(t, entry, words):
-    before, n = t.position_toml(), len(t.entries)
-    with pytest.raises(UserError) as exc:
-        t.enter(entry)
-    assert words in str(exc.value), str(exc.value)
-    assert "\n" not in str(exc.value)
-    assert t.position_toml() == before and len(t.entries) == n  # nothing changed
+    return entered(TrashPandasTable(players, me - 1), entries)
 
 
 def test_the_deal_gives_every_seat_its_cards_and_leaves_41_in_the_pile():
@@ -252,3 +237,44 @@ def test_the_game_ends_with_the_turn_that_empties_the_pile_bonus_turn_included()
     for e in ("roll paw", "take", "stop", "end"):
         t.enter(e)
     assert t.state.phase == "done"
+
+
+def not_saved(t, tmp_path, words):
+    path = tmp_path / "pos.toml"
+    with pytest.raises(UserError) as exc:
+        t.save(str(path))
+    assert words in str(exc.value) and "\n" not in str(exc.value), str(exc.value)
+    assert not path.exists()
+
+
+def test_a_save_off_my_roll_is_refused_in_one_line_and_writes_nothing(tmp_path):
+    """A trash-pandas decide position is my own turn while I roll (it has no active seat):
+    anything else would read as the start of my next turn or offer a stop I do not have."""
+    not_saved(table(), tmp_path, "my dealt hand is not entered yet")
+    t = table(DEAL_ME2, "roll paw")  # seat 1 plays
+    not_saved(t, tmp_path, "seat 1 is playing")
+    t = table(DEAL_ME2, "roll paw", "take", "stop", "end", "roll trash", "take", "stop")
+    not_saved(t, tmp_path, "my rolling is over")  # my resolve step
+    t = table(DEAL_ME2, "roll paw", "take", "stop", "end", "roll trash", "take", "stop",
+              "@3 play yumyum")
+    not_saved(t, tmp_path, "a Yum Yum forces my next roll")
+    t.enter("roll paw")  # the forced roll: now a position of my turn again
+    t.save(str(tmp_path / "pos.toml"))
+    p = tomllib.loads((tmp_path / "pos.toml").read_text())
+    assert p["held"] == ["trash"] and p["rolled"] == "paw" and p["me"] == 2
+
+
+def test_a_save_at_the_start_of_my_turn_is_that_position(tmp_path):
+    t = table(DEAL_ME2, "roll paw", "take", "stop", "end")  # my turn, nothing rolled yet
+    t.save(str(tmp_path / "pos.toml"))
+    p = tomllib.loads((tmp_path / "pos.toml").read_text())
+    assert p["held"] == [] and "rolled" not in p and p["bonus"] is False
+    assert p["cards_left"] == 41 and p["hand"] == {"blammo": 1, "doggo": 1, "feesh": 1,
+                                                    "pie": 1}
+
+
+def test_only_the_active_seat_rolls_takes_busts_stops_and_ends():
+    t = table(DEAL_ME2, "roll paw")  # seat 1 active
+    for entry in ("@2 take", "@3 bust", "@2 roll trash", "@3 stop", "@2 end"):
+        refused(t, entry, "only the active seat (1) does that")
+    t.enter("@1 take")

@@ -55,7 +55,8 @@ def answer(table, n: int, seed: int, belief: str = "model", seats: str | None = 
         out = ten_answer(table, n, seed, seats)
     else:
         out = trash_pandas_answer(table, n, seed, belief, seats)
-    out["rule_of_thumb"] = rule_of_thumb(table)
+    # the rule of thumb is about drawing: none in the final buy round
+    out["rule_of_thumb"] = None if out.get("phase") == "final" else rule_of_thumb(table)
     return out
 
 
@@ -103,8 +104,12 @@ def answer_lines(out: dict, top: int | None = None) -> list[str]:
     """A few lines: P(win) per choice with its 95% interval (with ``top``, only the ``top``
     best choices, in their order, and how many are left out), the recommendation, the rule of
     thumb."""
-    lines = [f"chance of winning, seat {out['me']}, n = {out['n']:,} playouts per choice, "
-             f"seed {out['seed']}:"]
+    if out.get("exact"):
+        lines = [f"chance of winning, seat {out['me']}, exact (the pile is empty, the later "
+                 f"buyers' bots buy by rule):"]
+    else:
+        lines = [f"chance of winning, seat {out['me']}, n = {out['n']:,} playouts per choice, "
+                 f"seed {out['seed']}:"]
     if out["game"] == "ten":
         rows = list(out["p_win"].items())
     else:

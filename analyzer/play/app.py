@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Static
 
-from analyzer.errors import UserError
+from analyzer.errors import IOFailure, UserError
 
 
 ANSWER_ROWS = 5  # choices shown in the answer panel (the best ones), so that 80×24 holds it
@@ -93,12 +93,14 @@ class PlayApp(App):
         Binding("escape", "leave_entry", "Leave input", show=False),
     ]
 
-    def __init__(self, table, levels, seed: int, save_path: str, ask_kw: dict | None = None,
+    def __init__(self, table, levels, seed: int, save_path, ask_kw: dict | None = None,
                  ask=None):
         super().__init__()
         self.table = table
         self.levels = tuple(levels)
         self.seed = seed
+        # a path, or a callable that saves and returns the path (cli/play.py Saver: inside
+        # --out, its folder checked at the first save)
         self.save_path = save_path
         self.ask_kw = ask_kw or {}
         self.ask = ask  # answer(table, n, seed, **ask_kw); analyzer/play/answer.py by default
@@ -155,6 +157,8 @@ class PlayApp(App):
                 return
             self.call_from_thread(self.show_answer, version, out,
                                   "\n".join(answer_lines(out, ANSWER_ROWS)))
+            if out.get("exact"):
+                return  # more playouts would not change an exact answer
 
     def show_answer(self, version: int, out, text: str) -> None:
         if version != self.version:
@@ -183,12 +187,15 @@ class PlayApp(App):
 
     def action_save(self) -> None:
         try:
-            self.table.save(self.save_path)
-        except (UserError, OSError) as exc:
+            if callable(self.save_path):
+                path = self.save_path()
+            else:
+                path = self.save_path
+                self.table.save(path)
+        except (UserError, IOFailure, OSError) as exc:
             self.say(f"not saved: {exc}")
             return
-        self.say(f"saved {self.save_path} (pushluck {self.table.GAME} decide "
-                 f"{self.save_path})")
+        self.say(f"saved {path} (pushluck {self.table.GAME} decide {path})")
 
     def action_toggle_help(self) -> None:
         """The help panel takes the place of the position and answer panels (80×24)."""
@@ -203,6 +210,6 @@ class PlayApp(App):
         self.set_focus(None)
 
 
-def run_app(table, n: int, seed: int, save_path: str, ask_kw: dict) -> None:
+def run_app(table, n: int, seed: int, save_path, ask_kw: dict) -> None:
     """Open the app: answers with n playouts, then 4n and 16n while the user thinks."""
     PlayApp(table, (n, 4 * n, 16 * n), seed, save_path, ask_kw).run()

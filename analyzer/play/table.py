@@ -24,6 +24,7 @@ class Table:
     WORDS: dict[str, str] = {}  # entry word → what it does (one line)
     BARE: tuple[str, ...] = ()  # entry words that take no further word
     VALUES: tuple[str, ...] = ()  # further words worth completing (cards, tokens, sources)
+    ACTIVE_ONLY: tuple[str, ...] = ()  # entry words only the active seat may make
 
     def __init__(self, players: int, me: int):
         self.players = players
@@ -39,6 +40,16 @@ class Table:
         raise NotImplementedError
 
     # ---- entries
+    def dispatch(self, state, words: list[str], seat: int | None, *extra) -> str:
+        """Hand an entry to the game's ``_<word>(state, who, args, *extra)``: ``who`` is the
+        ``@N`` seat, else the active seat (``state.active``); a word of ``ACTIVE_ONLY`` made
+        by another seat is refused."""
+        verb, args = words[0], words[1:]
+        who = state.active if seat is None else seat
+        if verb in self.ACTIVE_ONLY and who != state.active:
+            raise UserError(f"{verb}: only the active seat ({state.active + 1}) does that")
+        return getattr(self, "_" + verb)(state, who, args, *extra)
+
     def split(self, text: str) -> tuple[list[str], int | None]:
         """The entry's words (lower case) and its ``@N`` seat (0-based), if any."""
         words = text.replace(",", " ").lower().split()
@@ -93,12 +104,22 @@ class Table:
                 f"--players {self.players} --me {self.me + 1} --script THIS_FILE (or --load)\n")
         return head + "".join(f"#> {e}\n" for e in self.entries)
 
-    def save(self, path: str) -> None:
-        """Write the position (``position_toml``, the game's ``decide`` format) to ``path``,
-        atomically (analyzer/output.py: never through a link, never half a file)."""
+    def save_refusal(self) -> str | None:
+        """Why the position cannot be saved now as one ``decide`` reads faithfully (one line),
+        or None; a game's table says when."""
+        return None
+
+    def save(self, path: str, root: str | None = None) -> None:
+        """Write the position (``position_toml``, the game's ``decide`` format) to ``path``
+        (inside the folder ``root`` when given), atomically (analyzer/output.py: never through
+        a link, never half a file). A position ``decide`` would misread is refused in one
+        line (:meth:`save_refusal`)."""
         from analyzer.output import atomic_write_text
 
-        atomic_write_text(path, self.position_toml())
+        why = self.save_refusal()
+        if why:
+            raise UserError(why)
+        atomic_write_text(path, self.position_toml(), root)
 
     def completions(self, text: str) -> list[str]:
         """Words that complete the last word of ``text`` (entry words first, then values)."""

@@ -36,8 +36,12 @@ counts, face-up cards, discard pile, cards left) is replayed. After every entry 
 checked by the same checks ``decide`` runs (check_position), so the table never holds a
 position ``decide`` would refuse.
 
-A position file describes my turn (``decide`` answers for the seat ``me`` about to choose);
-saved while another seat plays, it holds no tokens and reads as the start of my next turn.
+A position file describes my turn (``decide`` answers for the seat ``me`` about to choose and
+has no active seat of its own), so the table saves only while I roll: at the start of my turn,
+between my rolls, or on a face shown to me. Off my turn, after my rolling ended (the resolve
+step), with a Yum Yum forcing my next roll, before the deal or after the game a save is refused
+in one line (:meth:`TrashPandasTable.save_refusal`): ``decide`` would read such a file as
+another position (the start of my next turn, or one where I may stop).
 """
 from __future__ import annotations
 
@@ -96,6 +100,7 @@ class TrashPandasTable(Table):
         "end": "end: the turn ends",
     }
     VALUES = WHOLE_CARDS + TOKENS + tuple(SOURCES)
+    ACTIVE_ONLY = ("roll", "take", "bust", "stop", "end")
 
     def __init__(self, players: int, me: int, rules: TrashPandasRules | None = None):
         if not 2 <= players <= 4:
@@ -120,14 +125,13 @@ class TrashPandasTable(Table):
 
     # ---- entries
     def apply(self, s: TPState, words: list[str], seat: int | None) -> str:
-        verb, args = words[0], words[1:]
+        verb = words[0]
         if s.phase == "deal" and verb != "deal":
             raise UserError(f"first enter my dealt hand: deal CARD… "
                             f"({self.deal_sizes[self.me]} cards)")
         if s.phase == "done":
             raise UserError("the game is over (undo to change an entry)")
-        who = s.active if seat is None else seat
-        said = getattr(self, "_" + verb)(s, who, args, seat is not None)
+        said = self.dispatch(s, words, seat, seat is not None)
         self.check(s)
         return said
 
@@ -196,7 +200,6 @@ class TrashPandasTable(Table):
         return f"dealt; my hand: {self.card_list(s.hand)}; seat 1 starts"
 
     def _roll(self, s, who, args, named):
-        self._active_only(s, who, "roll")
         if s.phase == "face":
             raise UserError("roll: a face is already shown: take, bust, or play blammo/nanners")
         if s.phase != "roll":
@@ -212,10 +215,6 @@ class TrashPandasTable(Table):
         repeat = " (a repeat)" if s.held >> s.rolled & 1 else ""
         return f"seat {who + 1} rolled {name}{repeat}"
 
-    def _active_only(self, s, who, verb):
-        if who != s.active:
-            raise UserError(f"{verb}: only the active seat ({s.active + 1}) does that")
-
     def _face(self, s, verb):
         if s.phase != "face":
             raise UserError(f"{verb}: no face is shown (roll FACE first)")
@@ -225,7 +224,6 @@ class TrashPandasTable(Table):
         return self.rules.bonus_cap if s.bonus else 6
 
     def _take(self, s, who, args, named):
-        self._active_only(s, who, "take")
         f = self._face(s, "take")
         if s.held >> f & 1:
             raise UserError(f"take: {TOKENS[f]} is already held: a repeat busts "
@@ -242,7 +240,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} took {TOKENS[f]} ({popcount(s.held)} held)"
 
     def _bust(self, s, who, args, named):
-        self._active_only(s, who, "bust")
         f = self._face(s, "bust")
         if not s.held >> f & 1:
             raise UserError(f"bust: {TOKENS[f]} is a new face (take it)")
@@ -250,7 +247,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} busts: the tokens go back (then draw the consolation card)"
 
     def _stop(self, s, who, args, named):
-        self._active_only(s, who, "stop")
         if s.phase != "roll":
             raise UserError("stop: only between rolls" if s.phase == "face" else
                             "stop: rolling has already ended")
@@ -393,7 +389,6 @@ class TrashPandasTable(Table):
         return f"seat {who + 1} stole {what} from seat {victim + 1}'s {args[1]}"
 
     def _end(self, s, who, args, named):
-        self._active_only(s, who, "end")
         if s.phase == "face":
             raise UserError("end: a face is shown: take, bust or play a card first")
         if s.phase == "roll" and s.held:
@@ -465,13 +460,28 @@ class TrashPandasTable(Table):
             out["history"] = [dict(ev) for ev in s.history]
         return out
 
-    def position_toml(self) -> str:
+    def save_refusal(self) -> str | None:
+        """Why the position cannot be saved as one ``decide`` reads faithfully (module doc)."""
         s = self.state
+        if s.phase == "deal":
+            return "my dealt hand is not entered yet (deal CARD…)"
+        if s.phase == "done":
+            return "the game is over: no choice is left to decide"
+        mine = f"a trash-pandas decide position is my own turn (seat {self.me + 1})"
+        if s.active != self.me:
+            return (f"seat {s.active + 1} is playing and {mine}, read as mine: save at my "
+                    f"turn")
+        if s.phase == "resolve":
+            return f"my rolling is over (the resolve step) and {mine} while I roll: save " \
+                   f"at my next turn"
+        if s.must_roll:
+            return "a Yum Yum forces my next roll, which a decide position cannot say (it " \
+                   "would offer a stop): save after the roll"
+        return None
+
+    def position_toml(self) -> str:
         head = (f"A Trash Pandas position written by `pushluck play` after {len(self.entries)} "
                 f"entries; `pushluck trash-pandas decide FILE` answers it.")
-        if s.active != self.me:
-            head += (f"\nSeat {s.active + 1} is playing: read as the start of my (seat "
-                     f"{self.me + 1}) next turn.")
         return toml_text(self.position(), head) + self.entries_trailer()
 
     def describe(self) -> str:

@@ -136,7 +136,9 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     (the active player took the numbers; "no buy" or a market card it may buy) are the active
     seat's; "auction" (the active player drew `wild`; `bids` lists what the seats before the
     bidder did) is the next bidder's: pass, or bid exactly x for every distinct bid it may
-    make. The answer is seat `me`'s chance of winning (a shared win counts as a share; `me`
+    make; "final" (the final buy round, the pile empty; `buyers` the seats still to buy after
+    the active one) is the active seat's, as "buy", and exact when those seats buy by rule
+    (no random buyer). The answer is seat `me`'s chance of winning (a shared win counts as a share; `me`
     defaults to the deciding seat) with Wilson intervals. Every choice is played to the end
     of the game on the same piles (common random numbers) by the bots of --seats (or the
     position's `seats`; default: threshold, the strongest bot). The unseen cards are the draw
@@ -184,7 +186,8 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     emit(out, json, lambda: render_decide(out))
 
 
-MOVES = {"draw": "draw or stop", "buy": "which card to buy", "auction": "what to bid"}
+MOVES = {"draw": "draw or stop", "buy": "which card to buy", "auction": "what to bid",
+         "final": "which card to buy in the final round"}
 
 
 def render_decide(out: dict) -> str:
@@ -209,7 +212,9 @@ def render_decide(out: dict) -> str:
         lines.append(f"auction of {out['wild']}: " + ", ".join(
             done + [f"seat {au['to_bid']} to bid"] + rest) + (
             f"; current bid {au['current_bid']}" if au["current_bid"] else "; no bid yet"))
-    lines.append(f"P(win) = {out['unit']}, ± one SE [95% Wilson interval]")
+    lines.append(f"P(win) = {out['unit']}, " + (
+        "exact (every playout the same: SE 0)" if out["exact"] else
+        "± one SE [95% Wilson interval]"))
     for c, st in out["p_win"].items():
         same = out["same_as"].get(c)
         extra = f"  (= {', '.join(x.split()[-1] for x in same)}: same cost)" if same else ""

@@ -157,6 +157,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
 
     idx, dec, nchild, cchild = exact_tables(rules, spec_deck, pos.players, bots)
     rows = bot_rows(bots, idx, search=searching)
+    determined = final_round_rows(rows, pos) if pos.phase == "final" else False
     st = pos.state
     K = len(choices)
     args = (st.pile, 1, st.cards, st.tk, pos.active, pos.me, codes, st.deck, pos.players,
@@ -179,7 +180,9 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     res = spec.run(KernelJob("ten decide", block, run_blocks, headline, unit="playouts"))
     n = res.n
     s = res.sums
-    wins = {c: wilson(s[k], n) for k, c in enumerate(choices)}
+    exact = determined and all_alike(s, K, n)
+    wins = {c: (exact_share(s[k] / n, n) if exact else wilson(s[k], n))
+            for k, c in enumerate(choices)}
     diffs = {f"{choices[0]} − {choices[k]}": pair_difference(s, K, 0, k, n, 1.959963984540054)
              for k in range(1, K)}
     sel = None
@@ -200,7 +203,9 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
                f"z = {sel['z']:.3f}")
         if not sel["separated"]:
             why += f"; not separated from {top}: {', '.join(sel['too_close'])}"
-    return {"game": "ten", "exact": False, "seed": spec.seed, "n": n, "players": pos.players,
+    if exact:
+        rec, why = exact_pick(wins)
+    return {"game": "ten", "exact": exact, "seed": spec.seed, "n": n, "players": pos.players,
             "unit": UNIT, "interval": INTERVAL, "belief": BELIEF,
             "active": pos.active + 1, "me": pos.me + 1, "deciding": pos.deciding + 1,
             "seats": [{"seat": q + 1, "bot": b.label, "me": q == pos.me,
@@ -213,6 +218,56 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
             "turn_level": _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None,
             "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
+
+
+def final_round_rows(rows, pos) -> bool:
+    """Bot rows for a position in the final buy round (phase "final"). After the active seat's
+    choice the engine (whole_engine.play_game, search_game) gives a buy phase to every seat
+    from the one after it round to the active seat; the seats that have bought already and the
+    active seat itself buy nothing more, so their rows are set to never buy (a search seat: no
+    searched buy either). Returns whether the round is then determined by the choice: every
+    later buyer buys by its rule (``buy=value`` or ``never``; not at random, not by search),
+    and with the pile empty nothing else is left to chance."""
+    from kernels.ten import whole_layout as L
+    from kernels.ten.search_root import D_SEARCH, S_BUYS
+
+    determined = True
+    for q in range(pos.players):
+        search = rows[q, L.B_DRAW] == D_SEARCH
+        if q in pos.buyers:
+            if rows[q, L.B_BUY] == L.A_RANDOM or search and rows[q, S_BUYS] > 0:
+                determined = False
+            continue
+        rows[q, L.B_BUY] = L.A_NEVER
+        if search:
+            rows[q, S_BUYS] = 0
+    return determined
+
+
+def all_alike(sums, K: int, n: int) -> bool:
+    """Did every playout of every choice give the same win share (Σw² = (Σw)²/n)? Checked, not
+    assumed, before a determined final round is called exact."""
+    from kernels.ten.whole_blocks import cross_column as cc
+
+    return n >= 1 and all(abs(sums[cc(K, k, k)] - sums[k] * sums[k] / n) <= 1e-9 * n
+                          for k in range(K))
+
+
+def exact_share(p: float, n: int):
+    """A chance of winning known exactly: SE 0, the interval the point itself."""
+    from analyzer.stats import Statistic
+
+    return Statistic(p, 0.0, p, p, n, exact_value=p)
+
+
+def exact_pick(wins: dict) -> tuple[str, str]:
+    """The best of exactly known choices, with every choice as good named beside it."""
+    best = max(wins, key=lambda c: wins[c].estimate)
+    top = wins[best].estimate
+    ties = [c for c in wins if c != best and abs(wins[c].estimate - top) <= 1e-12]
+    rec = best + (f" (as good: {', '.join(ties)})" if ties else "")
+    return rec, ("exact: the draw pile is empty and every seat still to buy buys by its rule, "
+                 "so the choice decides the end of the game")
 
 
 def payment(price: int, tokens: int, busts: int, cards: int, bust_value: int) -> tuple:
@@ -278,8 +333,8 @@ MAX_BID_LEVELS = 16  # without bid_within_means: pass and bids up to 15 above th
 def choices_of(pos, rules) -> tuple[list[str], list[int], dict]:
     """The choices of the deciding seat, their kernel codes (whole_layout.py F_*) and, per
     listed choice, the choices identical to it in effect (not listed): draw / numbers /
-    currency; in a buy phase "no buy" and "buy X" for every market card type the active seat
-    does not own and can pay (tokens + bust tokens × their value + its cards); in an auction
+    currency; in a buy phase or the final buy round "no buy" and "buy X" for every market card
+    type the active seat does not own and can pay (tokens + bust tokens × their value + its cards); in an auction
     "pass" and "bid x" (exactly x) for the distinct bids of ``bid_choices``."""
     from analyzer.games.ten.cards import CODES, TYPE_OF
     from kernels.ten import whole_layout as L
@@ -289,11 +344,12 @@ def choices_of(pos, rules) -> tuple[list[str], list[int], dict]:
         names = list(CHOICES if pos.tableau else CHOICES[:1])
         return names, [{"draw": L.F_DRAW, "numbers": L.F_NUMBERS,
                         "currency": L.F_CURRENCY}[c] for c in names], {}
-    if pos.phase == "auction" and not rules.auctions or pos.phase == "buy" and not rules.buys:
+    if pos.phase == "auction" and not rules.auctions or \
+            pos.phase in ("buy", "final") and not rules.buys:
         key = "auctions" if pos.phase == "auction" else "buys"
         raise UserError(f"the position is in phase \"{pos.phase}\" but the rules say "
                         f"{key} = false")
-    if pos.phase == "buy":
+    if pos.phase in ("buy", "final"):
         q = pos.active
         means = int(st.tk[q] + rules.bust_token_value * st.tk[5 + q] + st.cards[q].sum())
         names, codes = ["no buy"], [L.F_BUYNONE]

@@ -12,11 +12,15 @@ are ``analyzer/data/ten_position_*example.toml``); seats are numbered from 1::
     seats = "threshold"  # bots that play the rest of the game (as --seats; optional)
     phase = "draw"       # "draw" (default): draw or stop; "buy": the active player took the
                          # numbers and may buy one market card (the tableau is empty);
-                         # "auction": the active player drew `wild`; the next seat to bid bids
+                         # "auction": the active player drew `wild`; the next seat to bid bids;
+                         # "final": the final buy round (the draw pile is empty): the active
+                         # seat may buy one market card, then the seats of `buyers`
     wild = "r#"          # the wild being auctioned (phase = "auction" only)
     bids = [0, 3]        # phase = "auction" only: what each seat did so far, in bidding order
                          # from the seat left of the active one (0: a pass, else its bid); the
                          # next seat in that order is the one to bid ([] nobody has bid yet)
+    buyers = [3, 4]      # phase = "final" only: the seats still to buy after the active one,
+                         # in order (clockwise from it; [] when it buys last)
 
     [[player]]           # one table per seat, in seat order
     collection = "r1,r2,r3,b#"
@@ -24,6 +28,12 @@ are ``analyzer/data/ten_position_*example.toml``); seats are numbered from 1::
     bust_tokens = 0
 
 Every card not listed is in the draw pile (unseen); a playout shuffles them (determinization).
+
+The final buy round (rules page: once the last card is drawn and that turn is over, every seat
+from the one left of the last player buys once more, the last player last with the rules key
+``final_buy_last``): phase "final" lists no unseen card (every card is listed somewhere) and no
+tableau; the active seat is the one buying now and ``buyers`` the seats after it that still
+buy, which are the next seats clockwise (the round goes round the table once).
 The seat whose move is chosen is the active seat (phases "draw" and "buy") or the seat to bid
 (phase "auction"); ``me`` defaults to it.
 
@@ -54,8 +64,8 @@ from analyzer.games.ten.cards import CODES, NTYPES, TYPE_OF, counts_of, codes_of
 from analyzer.typecheck import need_table, need_text
 
 KEYS = {"players", "active", "me", "tableau", "market", "out", "seats", "player", "phase",
-        "wild", "bids"}
-PHASES = ("draw", "buy", "auction")
+        "wild", "bids", "buyers"}
+PHASES = ("draw", "buy", "auction", "final")
 PLAYER_KEYS = {"collection", "tokens", "bust_tokens"}
 
 
@@ -212,6 +222,7 @@ class Position:
     phase: str = "draw"
     wild: str | None = None
     auction: Auction | None = None
+    buyers: tuple = ()  # phase "final": the seats that buy after the active one (from 0)
 
     @property
     def deciding(self) -> int:
@@ -298,9 +309,9 @@ def check_position(data: dict, where: str, rules, spec) -> Position:
             raise UserError(f"{where}: phase \"auction\" needs 'wild', one wild card like \"r#\"")
     elif wild:
         raise UserError(f"{where}: 'wild' is only for phase \"auction\"")
-    if phase == "buy" and tableau:
-        raise UserError(f"{where}: in phase \"buy\" the turn's numbers are taken: the tableau "
-                        f"must be empty")
+    if phase in ("buy", "final") and tableau:
+        raise UserError(f"{where}: in phase \"{phase}\" no turn is open: the tableau must be "
+                        f"empty")
     auction = None
     if phase == "auction":
         if "bids" not in data:
@@ -311,6 +322,7 @@ def check_position(data: dict, where: str, rules, spec) -> Position:
         auction = auction_state(data["bids"], active, P, means, rules.bid_within_means, where)
     elif "bids" in data:
         raise UserError(f"{where}: 'bids' is only for phase \"auction\"")
+    buyers = final_buyers(data, phase, active, P, where)
     deciding = auction.to_bid if auction is not None else active
     me = seat_number(data.get("me", deciding + 1), f"{where}: 'me'", P)
     deck = deck_counts(rules.turn_rules(), spec, P)
@@ -328,13 +340,38 @@ def check_position(data: dict, where: str, rules, spec) -> Position:
             for _ in range(k)]
     if not pile and tableau and phase == "draw":
         raise UserError("the draw pile is empty: the turn is over (no choice left)")
+    if phase == "final" and pile:
+        raise UserError(f"{where}: phase \"final\" is the final buy round, with the draw pile "
+                        f"empty, but {len(pile)} cards of the deck are not listed")
     whole = counts_of([c for c, k in deck.items() for _ in range(k)])
     st = build_state(rules, P, pile, colls, toks, busts, market, out, tableau, active, whole)
     seats = data.get("seats")
     if seats is not None and not isinstance(seats, str):
         raise UserError(f"{where}: 'seats' must be a string like \"threshold,random\"")
     return Position(P, active, me, st, seats, tableau, phase, wild[0] if wild else None,
-                    auction)
+                    auction, buyers)
+
+
+def final_buyers(data: dict, phase: str, active: int, players: int, where: str) -> tuple:
+    """The seats (from 0) of a final-round position's ``buyers`` (module doc): the next seats
+    clockwise after the active one, each once."""
+    if phase != "final":
+        if "buyers" in data:
+            raise UserError(f"{where}: 'buyers' is only for phase \"final\"")
+        return ()
+    raw = data.get("buyers")
+    if raw is None:
+        raise UserError(f"{where}: phase \"final\" needs 'buyers': the seats still to buy "
+                        f"after the active one, in order (e.g. buyers = [] when it buys last)")
+    if not isinstance(raw, list) or any(isinstance(b, bool) or not isinstance(b, int)
+                                        for b in raw):
+        raise UserError(f"{where}: 'buyers' must be a list of seats, e.g. buyers = [3, 4]")
+    after = [(active + i) % players + 1 for i in range(1, players)]
+    if raw != after[:len(raw)]:
+        raise UserError(f"{where}: 'buyers' {raw}: the final buy round goes once round the "
+                        f"table, clockwise: the seats still to buy after the active seat "
+                        f"{active + 1} are the first ones of {after}")
+    return tuple(b - 1 for b in raw)
 
 
 __all__ = ["CODES", "Auction", "Position", "State", "auction_state", "build_state",
