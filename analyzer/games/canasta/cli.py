@@ -331,8 +331,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
 
     def render():
         a, b = out["options"]
-        rec = out["recommendation"]
-        rec = rec if rec.startswith("too close") else rec.upper()
+        rec = take_verdict(out)
         other_key = "recommendation_by_lead" if objective == "own" else \
             "recommendation_by_own_score"
         other = out[other_key]
@@ -340,16 +339,33 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
         if other != out["recommendation"]:
             what = "lead over the best opponent" if objective == "own" else "own round score"
             note_line = f"\n  (by {what} the answer is: {other})"
-        return (f"Railroad Canasta decision ({out['question']}), policies "
-                f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
-                f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
-                f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
-                f"  difference           = {out['difference_a_minus_b'].format(1)}\n"
-                f"  lead over best opponent, difference = "
-                f"{out['lead_over_best_opponent_difference'].format(1)}\n"
-                f"  → {rec} (objective: {objective}){note_line}")
+        from analyzer.words import fit
+
+        return "\n".join(fit((
+            f"Railroad Canasta decision ({out['question']}), policies "
+            f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
+            f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
+            f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
+            f"  difference           = {out['difference_a_minus_b'].format(1)}\n"
+            f"  lead over best opponent, difference = "
+            f"{out['lead_over_best_opponent_difference'].format(1)}\n"
+            f"  → {rec}{note_line}").split("\n")))
 
     emit(out, json, render)
+
+
+def take_verdict(out: dict) -> str:
+    """The answer in points of the objective with its 95% interval: "take the pile: +120.4
+    points of your round score [+15.2, +225.6]", or "too close to call at n = … playouts: …
+    leads by …" (analyzer.words.sampled_verdict)."""
+    from analyzer.stats import magnitude
+    from analyzer.words import sampled_verdict
+
+    a, b = out["options"]
+    d = out["margin"]
+    unit = ("points of your round score" if out["objective"] == "own" else
+            "points of lead over the best opponent")
+    return sampled_verdict(a if d.estimate > 0 else b, magnitude(d), unit, out["n"])
 
 
 @app.command()

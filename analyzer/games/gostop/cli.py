@@ -385,7 +385,9 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
         if out.get("forced"):
             return f"{head}\n  no turn left: must STOP and collect {out['stop_payment']}"
         aw = out["after_go"]
-        return "\n".join([
+        from analyzer.words import fit
+
+        return "\n".join(fit([
             head,
             f"  stop now : {out['stop_payment']:+d} chips (exact)",
             f"  go       : {out['go_payment'].format(3)}   (n = {out['n']:,} playouts; "
@@ -393,13 +395,22 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
             f"  go - stop: {out['difference_go_minus_stop'].format(3)}",
             f"  after go : P(win) {aw['p_win'].estimate:.3f}, P(nagari) "
             f"{aw['p_nagari'].estimate:.3f}, P(opponent wins) {aw['p_opponent_wins'].estimate:.3f}",
-            f"  → {out['recommendation'].upper()}"
-            + ("" if out["recommendation"].startswith("too close")
-               else f" by {out['margin'].estimate:.3f} chips"),
-        ])
+            f"  → {go_verdict(out)}",
+        ]))
 
     emit(out, json, render)
 
+
+
+def go_verdict(out: dict) -> str:
+    """The answer in chips with its 95% interval: "go: +0.83 chips [+0.12, +1.54]", or "too
+    close to call at n = … playouts: stop leads by …" (analyzer.words.sampled_verdict)."""
+    from analyzer.stats import magnitude
+    from analyzer.words import sampled_verdict
+
+    d = out["difference_go_minus_stop"]
+    return sampled_verdict("go" if d.estimate > 0 else "stop", magnitude(d), "chips",
+                           out["n"])
 
 
 @app.command()

@@ -239,14 +239,30 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
                 for x in out["top"]]
         m = out["margin_over_second"]
         margin = "" if m is None else f"\n  margin over the 2nd: {m.format(2)}"
-        return (f"MAGDAGDON {diff.name} board {out['board']} roll {roll}"
+        from analyzer.words import fit
+
+        return "\n".join(fit((f"MAGDAGDON {diff.name} board {out['board']} roll {roll}"
                 f"{' (a MAGDAGDON)' if out['magdagdon'] else ''}, powers left {pl}\n"
                 f"  {out['actions_evaluated']} actions × n = {spec.n:,} games each "
                 f"({pol.label} afterwards), seed {spec.seed}\n"
                 + table(rows, ["action", "mean score", "SE", "95% CI"], "lrrr") +
-                f"{margin}\n  → {out['recommendation']}")
+                f"{margin}\n  → {best_verdict(out)}").split("\n")))
 
     emit(out, json, render)
+
+
+def best_verdict(out: dict) -> str:
+    """The answer in points of final score with its 95% interval over the second-best action:
+    "place 5@r4c1 6@r4c2: +3.4 points of final score over the 2nd [+0.2, +6.6]", or "too close
+    to call at n = … games: … leads by …" (analyzer.words.sampled_verdict); a lone action
+    alone."""
+    from analyzer.words import sampled_verdict
+
+    m = out["margin_over_second"]
+    if m is None:
+        return out["recommendation"]
+    return sampled_verdict(out["top"][0]["text"], m, "points of final score over the 2nd",
+                           out["n"], "games")
 
 
 @app.command()
