@@ -61,6 +61,10 @@ class Metric:
     #: ``(policy, knob, value) -> policy`` that sets one (every seat's bot)
     knobs: tuple = ()
     set_knob: Callable | None = None
+    #: True when the metric's trials are whole games between seats, played by a line-up
+    #: (``--seats A,B``); False when they are one player's (a turn, a solo game), played by
+    #: that player's policy (``--policy P``) — docs/conventions.md
+    lineup: bool = False
 
     def range_for(self, rules, policy: str) -> tuple[float, float] | None:
         """The range of one trial's value under ``rules`` and ``policy`` (None: unknown)."""
@@ -95,6 +99,32 @@ def get_metric(game: str, name: str) -> Metric:
     if name not in ms:
         raise UserError(f"unknown metric '{name}' for {game} (metrics: {', '.join(ms)})")
     return ms[name]
+
+
+def play_text(game: str, metrics: list[Metric], policy: str | None,
+              seats: str | None) -> str | None:
+    """What every cell plays (None: each metric's default): the line-up ``seats`` for metrics of
+    whole games between seats, the studied player's ``policy`` for one-player metrics. The
+    other flag is refused in one line naming the right spelling (docs/conventions.md:
+    ``--seats`` takes a line-up, ``--policy`` the studied seat only)."""
+    if not metrics:  # nothing to tune: the caller says so
+        return seats if seats is not None else policy
+    kinds = {m.lineup for m in metrics}
+    if len(kinds) > 1:
+        games = ", ".join(m.name for m in metrics if m.lineup)
+        solo = ", ".join(m.name for m in metrics if not m.lineup)
+        raise UserError(f"tune {game}: {games} play whole games (--seats), {solo} one "
+                        f"player's trials (--policy): tune them apart")
+    lineup = kinds.pop()
+    names = ", ".join(m.name for m in metrics)
+    if lineup and policy is not None:
+        raise UserError(f"tune {game}: {names} plays whole games between seats: give the "
+                        f"line-up with --seats {policy} (one for every seat, or one per seat "
+                        f"separated by ','); --policy is one player's")
+    if not lineup and seats is not None:
+        raise UserError(f"tune {game}: {names} is one player's trials, not a line-up's: give "
+                        f"its policy with --policy {seats}")
+    return seats if lineup else policy
 
 
 def parse_sweep(text: str) -> tuple[str, list[str]]:

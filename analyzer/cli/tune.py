@@ -8,7 +8,7 @@ from typing import Annotated
 
 from analyzer.errors import UserError
 from analyzer.games import REGISTRY
-from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note
+from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note, seats_option
 
 
 def tune(game: Annotated[str, typer.Argument(
@@ -21,7 +21,12 @@ def tune(game: Annotated[str, typer.Argument(
                               "`--list-metrics` shows them.")] = None,
          policy: Annotated[Optional[str], typer.Option(
              "--policy", metavar="POLICY",
-             help="Playing policy for every cell (default: the metric's).")] = None,
+             help="The studied player's policy in every cell, for metrics of one player's "
+                  "trials (Trash Pandas and Ten turns, MAGDAGDON games); default: the "
+                  "metric's.")] = None,
+         seats: seats_option("the line-up of every cell, for metrics of whole games between "
+                             "seats (Pig, Go-Stop, Railroad Canasta, Trash Pandas whole "
+                             "games); default: the metric's.", "POLICY,POLICY…") = None,
          n: Annotated[Optional[int], typer.Option(
              "-n", "--trials", min=1, max=10**10, metavar="N",
              help="Trials per cell in the game's unit (turns, games, deals or rounds): with "
@@ -74,7 +79,7 @@ def tune(game: Annotated[str, typer.Argument(
 
       pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=1..5 --seed 1
 
-      pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --policy hold:20,hold:20
+      pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --seats hold:20
 
       pushluck tune trash-pandas --list-metrics
 
@@ -116,12 +121,16 @@ def tune(game: Annotated[str, typer.Argument(
             return (f"per-trial range [{rng[0]:g}, {rng[1]:g}]" if rng else
                     "no known range: asymptotic intervals with --target")
 
+        def flag(m) -> str:
+            return "--seats" if m.lineup else "--policy"
+
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
                                          "default_policy": m.default_policy,
+                                         "played_by": flag(m),
                                          "range": list(rng) if rng else None}
                                         for m, rng in zip(ms, ranges)]},
              json, lambda: "\n".join(textwrap.fill(
-                 f"{m.name:19} {m.description} (default policy {m.default_policy}; "
+                 f"{m.name:19} {m.description} (default {flag(m)} {m.default_policy}; "
                  f"{said(rng)})", 80, subsequent_indent=" " * 20)
                  for m, rng in zip(ms, ranges)))
         return
@@ -131,8 +140,11 @@ def tune(game: Annotated[str, typer.Argument(
                             "give one of them")
         if chart and not out:
             raise UserError("--chart needs --out DIR")
-        from analyzer.tune_target import validate
+        from analyzer.tune import get_metric, play_text
+        from analyzer.tune_target import parse_target, validate
 
+        names = dict.fromkeys(parse_target(t).metric for t in target or [])
+        policy = play_text(game, [get_metric(game, m) for m in names], policy, seats)
         validate(game, target or [], space or [], policy, rules_file, set_)
         seed, drawn = resolve_seed(seed)
         seed_note(seed, drawn, json)
@@ -143,6 +155,9 @@ def tune(game: Annotated[str, typer.Argument(
         raise UserError("--chart needs --out DIR")
     n = n or 1_000_000
     names = metric or [metrics_of(game)[0].name]
+    from analyzer.tune import get_metric, play_text
+
+    policy = play_text(game, [get_metric(game, m) for m in names], policy, seats)
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
     result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top,
