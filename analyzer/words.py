@@ -138,17 +138,24 @@ def sampled_verdict(choice: str, margin, unit: str, n: int, what: str = "playout
     return f"{choice}: {said}"
 
 
-def fit(lines: Sequence[str], width: int = WIDTH) -> list[str]:
-    """Each line wrapped at ``width``; a continuation is indented two more than its line."""
+def fit(lines: Sequence[str], width: int = WIDTH, keep_words: bool = False) -> list[str]:
+    """Each line wrapped at ``width``; a continuation is indented two more than its line.
+    ``keep_words``: a word longer than the width (a path) stays whole, on a line of its own.
+    An item holding several lines (a table) counts as those lines."""
     import textwrap
 
     out = []
-    for line in lines:
+    for line in (x for item in lines for x in item.split("\n")):
         if len(line) <= width:
             out.append(line)
             continue
         lead = len(line) - len(line.lstrip(" "))
         out += textwrap.wrap(line.lstrip(" "), width, initial_indent=" " * lead,
                              subsequent_indent=" " * (lead + 2), break_on_hyphens=False,
-                             break_long_words=True)
+                             break_long_words=not keep_words)
     return out
+
+
+def fit_text(text: str, width: int = WIDTH, keep_words: bool = False) -> str:
+    """:func:`fit` on a whole text: every line of it wrapped at ``width``."""
+    return "\n".join(fit(text.split("\n"), width, keep_words))

@@ -134,7 +134,7 @@ def check(melds: Annotated[List[str], typer.Argument(
 
     \b
       pushluck canasta check --score 5000 KS,KH,2C 8S,8H,8D
-      pushluck canasta check --melded --existing QS,QH,QD,QC,QS,QH,QD +QC QD,QC,QS 7S,7H,7D,2C
+      pushluck canasta check --melded --existing QS,QH,QD,QC +QC 7S,7H,7D,2C
     """
     from analyzer.games.canasta.score import check_melds
     from analyzer.output import emit, table
@@ -204,7 +204,9 @@ def meld_odds(score: Annotated[int, typer.Option(
                  f"  on the deal        {d.format(4)}{ex}"]
         for row in out["by_turn"]:
             lines.append(f"  melded by turn {row['turn']:<3} {row['p_melded'].format(4)}")
-        return "\n".join(lines)
+        from analyzer.words import fit
+
+        return "\n".join(fit(lines))
 
     emit(out, json, render)
 
@@ -302,7 +304,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
       pushluck canasta decide --example basic --precision 40 --seed 2
       pushluck canasta decide --example goout --objective lead
       pushluck canasta position --template > my_position.toml
-      pushluck canasta decide my_position.toml --seats builder:10:20,greedy --seed 1
+      pushluck canasta decide my_position.toml --seats builder:10:20,greedy
     """
     from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.position import check_objective, check_position
@@ -397,7 +399,7 @@ def advice(seed: SeedOpt = None,
 
       pushluck canasta advice --seed 4 --out canasta-rules
 
-      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
+      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy
     """
     from analyzer.advice.cli import emit_raced
     from analyzer.games.canasta.advice import advise as search
