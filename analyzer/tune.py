@@ -351,6 +351,7 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
         "game": game, "exact": False, "metrics": metric_names, "seed": seed, "n": n,
         "cells": m_cells, "scheduler": scheduler,
         "baseline_rules": _rules_dict(baseline.rules), "baseline_policy": baseline.policy,
+        "played_by": "seats" if head.lineup else "policy",
         "intervals_in_family": family,
         "method": (f"common random numbers (same seed, same {TUNE_BLOCKS} blocks per cell); "
                    f"SE by batch means over the blocks (Wilson for rates); all {family} "

@@ -57,6 +57,9 @@ def test_seats_is_the_line_up_every_cell_plays():
         assert code == 0, err
         runs[seats] = json.loads(out)
     assert runs["hold:10,hold:25"]["baseline_policy"] == "hold:10,hold:25"
+    assert runs["hold:10,hold:25"]["played_by"] == "seats"
+    code, out, err = _run(*base[:-1], "--seats", "hold:10,hold:25")
+    assert code == 0 and "; seats hold:10,hold:25" in out.split("\n")[0], out
     assert {r["policy"] for r in runs["hold:10,hold:25"]["rows"]} == {"hold:10,hold:25"}
 
     def firsts(r):
@@ -83,6 +86,7 @@ def test_one_players_metric_takes_policy_and_a_mix_is_refused():
                           "-n", "200", "--top", "0", "--seed", "1", "--json")
     assert code == 0, err
     assert json.loads(out)["baseline_policy"] == "total:6"
+    assert json.loads(out)["played_by"] == "policy"
     code, out, err = _run("tune", "trash-pandas", "--sweep", "bonus_cap=2,3", "--metric",
                           "turn_value", "--metric", "first_seat_win_rate", "-n", "10")
     assert code == 2 and err.count("\n") == 1 and "tune them apart" in err, err
