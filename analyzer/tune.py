@@ -127,12 +127,46 @@ def play_text(game: str, metrics: list[Metric], policy: str | None,
     return seats if lineup else policy
 
 
+def seats_entries(flag: str, entries: list[str], metrics: list[Metric]) -> list[str]:
+    """``--sweep``/``--space`` entries with the line-ups in the conventions' spelling. For a
+    metric of whole games every ``seats=LINE-UP`` entry is one line-up (its ',' separate seats;
+    repeat the flag for more: ``--sweep seats=hold:20 --sweep seats=hold:10,hold:25``), and they
+    become one internal ``policy=`` entry (line-ups joined by ';'); ``policy=`` is refused there
+    naming ``seats=``, and ``seats=`` for a one-player metric naming ``policy=``."""
+    if not metrics:
+        return entries
+    lineup = metrics[0].lineup
+    names = ", ".join(m.name for m in metrics)
+    out, lineups = [], []
+    for e in entries:
+        key, _, value = e.partition("=")
+        key = key.strip().replace("_", "-")
+        if key == "seats":
+            if not lineup:
+                raise UserError(f"{flag} seats=…: {names} is one player's trials: give its "
+                                f"policies as {flag} policy={value.strip()}")
+            lineups.append(value.strip())
+        elif key == "policy" and lineup:
+            example = value.strip().split(";")[0]
+            raise UserError(f"{flag} policy=…: {names} plays whole games between seats: give "
+                            f"each line-up as {flag} seats=LINE-UP, one per {flag} (e.g. "
+                            f"{flag} seats={example})")
+        else:
+            out.append(e)
+    if lineups:
+        if len(set(lineups)) != len(lineups):
+            raise UserError(f"{flag} seats: a line-up is listed twice")
+        out.append("policy=" + ";".join(lineups))
+    return out
+
+
 def parse_sweep(text: str) -> tuple[str, list[str]]:
     if "=" not in text:
         raise UserError(f"--sweep expects KEY=V1,V2,…, got '{text}'")
     key, values = text.split("=", 1)
     key = key.strip().replace("-", "_")
-    vals = [v.strip() for v in values.split(",") if v.strip()]
+    sep = ";" if ";" in values else ","  # line-ups (values holding ',') are joined by ';'
+    vals = [v.strip() for v in values.split(sep) if v.strip()]
     if not key or not vals:
         raise UserError(f"--sweep expects KEY=V1,V2,…, got '{text}'")
     if len(set(vals)) != len(vals):

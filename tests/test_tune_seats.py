@@ -90,3 +90,34 @@ def test_one_players_metric_takes_policy_and_a_mix_is_refused():
     code, out, err = _run("tune", "trash-pandas", "--sweep", "bonus_cap=2,3", "--metric",
                           "turn_value", "--metric", "first_seat_win_rate", "-n", "10")
     assert code == 2 and err.count("\n") == 1 and "tune them apart" in err, err
+
+
+def test_line_ups_are_swept_one_per_flag_with_seats():
+    from analyzer.tune import get_metric, seats_entries
+
+    pig = [get_metric("pig", "p_first_wins")]
+    assert seats_entries("--sweep", ["goal=50,60", "seats=hold:20", "seats=hold:10,hold:25"],
+                         pig) == ["goal=50,60", "policy=hold:20;hold:10,hold:25"]
+    assert seats_entries("--space", ["goal=20..40:10"], pig) == ["goal=20..40:10"]
+    code, out, err = _run("tune", "pig", "--sweep", "goal=50", "--sweep", "seats=hold:20",
+                          "--sweep", "seats=hold:10,hold:25", "-n", "1000", "--top", "0",
+                          "--seed", "1", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["rows"]
+    assert [r["policy"] for r in rows[1:]] == ["hold:20", "hold:10,hold:25"]
+
+
+@pytest.mark.parametrize("argv,new", [
+    (["tune", "pig", "--sweep", "goal=50", "--sweep", "policy=hold:20,hold:25", "-n", "10"],
+     "--sweep seats="),
+    (["tune", "pig", "--target", "p_first_wins ~ 0.55", "--space", "goal=20..40:10",
+      "--space", "policy=hold:20,hold:20;hold:25,hold:25"], "--space seats=hold:20,hold:20"),
+    (["tune", "ten", "--sweep", "bust_at=10", "--sweep", "seats=total:7", "-n", "10"],
+     "--sweep policy=total:7"),
+    (["tune", "pig", "--sweep", "seats=hold:20", "--sweep", "seats=hold:20", "-n", "10"],
+     "listed twice"),
+])
+def test_the_wrong_sweep_key_is_refused_naming_the_right_one(argv, new):
+    code, out, err = _run(*argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert new in err, err

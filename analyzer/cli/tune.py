@@ -14,7 +14,9 @@ from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_no
 def tune(game: Annotated[str, typer.Argument(
              metavar="GAME", help="A game: " + ", ".join(REGISTRY) + ".")],
          sweep: Annotated[Optional[List[str]], typer.Option(
-             "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
+             "--sweep", help="KEY=V1,V2,… over a rule key (or policy=P1,P2 for one player's "
+                             "metrics); repeat for a grid; seats=LINE-UP, one line-up per "
+                             "--sweep, for whole-game metrics.")]
          = None,
          metric: Annotated[Optional[List[str]], typer.Option(
              "--metric", help="Metric to estimate (repeatable); the first one ranks. "
@@ -39,8 +41,10 @@ def tune(game: Annotated[str, typer.Argument(
                   "in [LO, HI]; with '~ V', the cells closest to V.")] = None,
          space: Annotated[Optional[List[str]], typer.Option(
              "--space", metavar="KEY=LO..HI[:STEP] | KEY=V1,V2,…",
-             help="The values a --target search explores (repeatable): a rule key, policy, or "
-                  "a bot knob where the game allows (Trash Pandas whole games: stop-at=1..6).")]
+             help="The values a --target search explores (repeatable): a rule key, "
+                  "policy=P1,P2 (one player's metrics), seats=LINE-UP (whole-game metrics; one "
+                  "line-up per --space), or a bot knob where the game allows (Trash Pandas "
+                  "whole games: stop-at=1..6).")]
          = None,
          alpha: Annotated[float, typer.Option(
              "--alpha", min=1e-9, max=0.5, metavar="A",
@@ -140,11 +144,13 @@ def tune(game: Annotated[str, typer.Argument(
                             "give one of them")
         if chart and not out:
             raise UserError("--chart needs --out DIR")
-        from analyzer.tune import get_metric, play_text
+        from analyzer.tune import get_metric, play_text, seats_entries
         from analyzer.tune_target import parse_target, validate
 
         names = dict.fromkeys(parse_target(t).metric for t in target or [])
-        policy = play_text(game, [get_metric(game, m) for m in names], policy, seats)
+        chosen = [get_metric(game, m) for m in names]
+        policy = play_text(game, chosen, policy, seats)
+        space = seats_entries("--space", space or [], chosen)
         validate(game, target or [], space or [], policy, rules_file, set_)
         seed, drawn = resolve_seed(seed)
         seed_note(seed, drawn, json)
@@ -155,9 +161,11 @@ def tune(game: Annotated[str, typer.Argument(
         raise UserError("--chart needs --out DIR")
     n = n or 1_000_000
     names = metric or [metrics_of(game)[0].name]
-    from analyzer.tune import get_metric, play_text
+    from analyzer.tune import get_metric, play_text, seats_entries
 
-    policy = play_text(game, [get_metric(game, m) for m in names], policy, seats)
+    chosen = [get_metric(game, m) for m in names]
+    policy = play_text(game, chosen, policy, seats)
+    sweep = seats_entries("--sweep", sweep or [], chosen)
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
     result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top,
