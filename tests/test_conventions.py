@@ -254,6 +254,12 @@ OLD = [
      "--seats greedy"),
     (["tune", "ten", "--sweep", "bust_at=9,10", "--seats", "total:7", "-n", "10"],
      "--policy total:7"),
+    (["tune", "pig", "--sweep", "goal=50", "--sweep", "policy=hold:20,hold:25", "-n", "10"],
+     "--sweep seats="),
+    (["tune", "pig", "--target", "p_first_wins ~ 0.55", "--space", "goal=20..40:10",
+      "--space", "policy=hold:20,hold:20;hold:25,hold:25"], "--space seats=hold:20,hold:20"),
+    (["tune", "ten", "--sweep", "bust_at=10", "--sweep", "seats=total:7", "-n", "10"],
+     "--sweep policy=total:7"),
 ]
 
 
