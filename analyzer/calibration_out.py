@@ -30,13 +30,15 @@ NOISE_WORDS = ("Monte Carlo noise is", "one position's error with the noise take
 def header(title: str, out: dict, belief: str) -> list[str]:
     """The first lines: what was run (``title``: the game and its kind of position), who
     played, the belief (``belief``: its words) and the unit."""
+    from analyzer.words import fit
+
     who = ", ".join(f"seat {s['seat']} {s['bot']}" for s in out["seats"])
-    return [f"{title}: {out['players']} players, {out['positions']:,} positions with at most "
+    return fit([f"{title}: {out['players']} players, {out['positions']:,} positions with at most "
             f"{out['max_cards_left']} cards left, {out['playouts']:,} playouts per choice, "
             f"seed {out['seed']}",
             f"  games played and finished by: {who}",
             f"  {belief}",
-            f"  {out['unit']}; bias = predicted − true, mean over positions ± SE [95% interval]"]
+            f"  {out['unit']}; bias = predicted − true, mean over positions ± SE [95% interval]"])
 
 
 def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS,
@@ -48,9 +50,11 @@ def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS,
     from analyzer.output import table
 
     rows = [(labels.get(key, key), f"{part['predicted'].estimate:.4f}",
-             f"{part['true'].estimate:.4f}", signed(part["bias"]), f"±{part['bar']:g}",
-             part["verdict"]) for key, part in parts(out)]
-    lines = [table(rows, ["", "predicted", "true", "bias", "bar", "verdict"], "llllll")]
+             f"{part['true'].estimate:.4f}", signed(part["bias"]), f"±{part['bar']:g}")
+            for key, part in parts(out)]
+    # each row's verdict on a line of its own below the table: the table fits 80 columns
+    lines = [table(rows, ["", "predicted", "true", "bias", "bar"], "lllll")]
+    lines += [f"  {labels.get(key, key)}: {part['verdict']}" for key, part in parts(out)]
     m = out["choices"]
     lines.append(f"  {noise_words[0]} " + ", ".join(
         f"{100 * m[k]['noise_share']:.0f}% ({k})" for k in m) + " of the spread of predicted − "
@@ -68,7 +72,9 @@ def render_body(out: dict, labels: dict, noise_words: tuple = NOISE_WORDS,
     lines.append(table(rel, ["choice", "bin", "positions", "predicted", "true"], "llrll"))
     if out.get("interrupted"):
         lines.append(f"  interrupted: {out['positions']} positions finished")
-    return lines
+    from analyzer.words import fit
+
+    return fit(lines)
 
 
 def bias_rows(out: dict, labels: dict) -> list[dict]:

@@ -431,7 +431,9 @@ def render(out: dict, title: str) -> str:
         lines.append(f"  {sp['bot']}: {cells}")
     if out.get("games_per_second"):
         lines.append(f"games per second: {out['games_per_second']:,.0f}")
-    return "\n".join(lines)
+    from analyzer.words import fit
+
+    return "\n".join(fit(lines))
 
 
 def tables(out: dict):

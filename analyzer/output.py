@@ -74,12 +74,24 @@ def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
 
 
 def note(message: str) -> None:
-    """A message for the reader that must never pollute stdout (seed drawn, files written)."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """A message for the reader that must never pollute stdout (seed drawn, files written),
+    each line wrapped at 80 columns (analyzer.words.fit; a path is never split)."""
+    from analyzer.words import fit
+
+    lines = message.rstrip("\n").split("\n")
+    sys.stderr.write("\n".join(fit(lines, keep_words=True)) + "\n")
 
 
-def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None = None) -> str:
-    """A plain-text table with aligned columns (no pandas: fast to import)."""
+#: columns a table fits in when its last column is text that can wrap (analyzer.words.WIDTH)
+TABLE_WIDTH = 80
+
+
+def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None = None,
+          width: int | None = TABLE_WIDTH) -> str:
+    """A plain-text table with aligned columns (no pandas: fast to import). When it would be
+    wider than ``width`` and its last column is left-aligned text, that column is wrapped at
+    word boundaries into the room the other columns leave (at least 20 characters), its
+    continuation lines starting under it; ``width=None`` never wraps."""
     rows = [["" if c is None else str(c) for c in r] for r in rows]
     headers = [str(h) for h in headers]
     widths = [len(h) for h in headers]
@@ -87,6 +99,12 @@ def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None =
         for i, c in enumerate(r):
             widths[i] = max(widths[i], len(c))
     aligns = aligns or ("l" + "r" * (len(headers) - 1))
+    last = len(headers) - 1
+    lead = sum(widths[:last]) + 2 * last  # where the last column starts
+    wrap = (width is not None and last > 0 and aligns[last] == "l"
+            and lead + widths[last] > width)
+    if wrap:
+        widths[last] = max(20, width - lead, len(headers[last]))
 
     def fmt(cells):
         out = []
@@ -94,8 +112,17 @@ def table(rows: Iterable[Sequence], headers: Sequence[str], aligns: str | None =
             out.append(c.ljust(widths[i]) if aligns[i] == "l" else c.rjust(widths[i]))
         return "  ".join(out).rstrip()
 
+    def rows_of(cells):
+        if not wrap or len(cells) <= last or len(cells[last]) <= widths[last]:
+            return [fmt(cells)]
+        import textwrap
+
+        parts = textwrap.wrap(cells[last], widths[last], break_on_hyphens=False) or [""]
+        return [fmt([*cells[:last], parts[0]])] + [" " * lead + p for p in parts[1:]]
+
     lines = [fmt(headers), "  ".join("-" * w for w in widths)]
-    lines += [fmt(r) for r in rows]
+    for r in rows:
+        lines += rows_of(r)
     return "\n".join(lines)
 
 

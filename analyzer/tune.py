@@ -61,6 +61,10 @@ class Metric:
     #: ``(policy, knob, value) -> policy`` that sets one (every seat's bot)
     knobs: tuple = ()
     set_knob: Callable | None = None
+    #: True when the metric's trials are whole games between seats, played by a line-up
+    #: (``--seats A,B``); False when they are one player's (a turn, a solo game), played by
+    #: that player's policy (``--policy P``) — docs/conventions.md
+    lineup: bool = False
 
     def range_for(self, rules, policy: str) -> tuple[float, float] | None:
         """The range of one trial's value under ``rules`` and ``policy`` (None: unknown)."""
@@ -97,12 +101,72 @@ def get_metric(game: str, name: str) -> Metric:
     return ms[name]
 
 
+def play_text(game: str, metrics: list[Metric], policy: str | None,
+              seats: str | None) -> str | None:
+    """What every cell plays (None: each metric's default): the line-up ``seats`` for metrics of
+    whole games between seats, the studied player's ``policy`` for one-player metrics. The
+    other flag is refused in one line naming the right spelling (docs/conventions.md:
+    ``--seats`` takes a line-up, ``--policy`` the studied seat only)."""
+    if not metrics:  # nothing to tune: the caller says so
+        return seats if seats is not None else policy
+    kinds = {m.lineup for m in metrics}
+    if len(kinds) > 1:
+        games = ", ".join(m.name for m in metrics if m.lineup)
+        solo = ", ".join(m.name for m in metrics if not m.lineup)
+        raise UserError(f"tune {game}: {games} play whole games (--seats), {solo} one "
+                        f"player's trials (--policy): tune them apart")
+    lineup = kinds.pop()
+    names = ", ".join(m.name for m in metrics)
+    if lineup and policy is not None:
+        raise UserError(f"tune {game}: {names} plays whole games between seats: give the "
+                        f"line-up with --seats {policy} (one for every seat, or one per seat "
+                        f"separated by ','); --policy is one player's")
+    if not lineup and seats is not None:
+        raise UserError(f"tune {game}: {names} is one player's trials, not a line-up's: give "
+                        f"its policy with --policy {seats}")
+    return seats if lineup else policy
+
+
+def seats_entries(flag: str, entries: list[str], metrics: list[Metric]) -> list[str]:
+    """``--sweep``/``--space`` entries with the line-ups in the conventions' spelling. For a
+    metric of whole games every ``seats=LINE-UP`` entry is one line-up (its ',' separate seats;
+    repeat the flag for more: ``--sweep seats=hold:20 --sweep seats=hold:10,hold:25``), and they
+    become one internal ``policy=`` entry (line-ups joined by ';'); ``policy=`` is refused there
+    naming ``seats=``, and ``seats=`` for a one-player metric naming ``policy=``."""
+    if not metrics:
+        return entries
+    lineup = metrics[0].lineup
+    names = ", ".join(m.name for m in metrics)
+    out, lineups = [], []
+    for e in entries:
+        key, _, value = e.partition("=")
+        key = key.strip().replace("_", "-")
+        if key == "seats":
+            if not lineup:
+                raise UserError(f"{flag} seats=…: {names} is one player's trials: give its "
+                                f"policies as {flag} policy={value.strip()}")
+            lineups.append(value.strip())
+        elif key == "policy" and lineup:
+            example = value.strip().split(";")[0]
+            raise UserError(f"{flag} policy=…: {names} plays whole games between seats: give "
+                            f"each line-up as {flag} seats=LINE-UP, one per {flag} (e.g. "
+                            f"{flag} seats={example})")
+        else:
+            out.append(e)
+    if lineups:
+        if len(set(lineups)) != len(lineups):
+            raise UserError(f"{flag} seats: a line-up is listed twice")
+        out.append("policy=" + ";".join(lineups))
+    return out
+
+
 def parse_sweep(text: str) -> tuple[str, list[str]]:
     if "=" not in text:
         raise UserError(f"--sweep expects KEY=V1,V2,…, got '{text}'")
     key, values = text.split("=", 1)
     key = key.strip().replace("-", "_")
-    vals = [v.strip() for v in values.split(",") if v.strip()]
+    sep = ";" if ";" in values else ","  # line-ups (values holding ',') are joined by ';'
+    vals = [v.strip() for v in values.split(sep) if v.strip()]
     if not key or not vals:
         raise UserError(f"--sweep expects KEY=V1,V2,…, got '{text}'")
     if len(set(vals)) != len(vals):
@@ -321,6 +385,7 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
         "game": game, "exact": False, "metrics": metric_names, "seed": seed, "n": n,
         "cells": m_cells, "scheduler": scheduler,
         "baseline_rules": _rules_dict(baseline.rules), "baseline_policy": baseline.policy,
+        "played_by": "seats" if head.lineup else "policy",
         "intervals_in_family": family,
         "method": (f"common random numbers (same seed, same {TUNE_BLOCKS} blocks per cell); "
                    f"SE by batch means over the blocks (Wilson for rates); all {family} "

@@ -219,7 +219,8 @@ def render_sweep(result: dict, names: list[str], n: int) -> str:
     every trial are footnoted with the reason."""
     rows = result["rows"]
     policies = {r["policy"] for r in rows}
-    policy = f"; policy {result['baseline_policy']}" if len(policies) == 1 else ""
+    said = result.get("played_by", "policy")  # a line-up (--seats) or one player's --policy
+    policy = f"; {said} {result['baseline_policy']}" if len(policies) == 1 else ""
     text = [f"tune {result['game']}: {result['cells']} cells × n = {n:,}, seed "
             f"{result['seed']}{policy}", wrap("method", result["method"])]
     notes: dict[str, int] = {}

@@ -20,7 +20,9 @@ Digits.
 Lines longer than :data:`WIDTH` are wrapped (:func:`fit`), a continuation indented two more.
 
 Verdicts (:func:`verdict`) name the choice and the margin with its unit:
-"roll: +0.505 chance of winning", "stop, take the numbers: +0.294 card-equivalents".
+"roll: +0.505 chance of winning", "stop, take the numbers: +0.294 card-equivalents"; a Monte
+Carlo verdict (:func:`sampled_verdict`) adds the margin's 95% interval, "go: +0.83 chips
+[+0.12, +1.54]", or says "too close to call" when the interval holds 0.
 """
 from __future__ import annotations
 
@@ -117,17 +119,43 @@ def verdict(choice: str, margin: float | None, unit: str, digits: int = SIG) -> 
     return f"{choice}: {signed(margin, digits)} {unit}"
 
 
-def fit(lines: Sequence[str], width: int = WIDTH) -> list[str]:
-    """Each line wrapped at ``width``; a continuation is indented two more than its line."""
+def sampled_verdict(choice: str, margin, unit: str, n: int, what: str = "playouts") -> str:
+    """A Monte Carlo verdict in the shape of :func:`verdict`, with the margin's 95% interval:
+    "go: +0.83 chips [+0.12, +1.54]". ``margin`` is the leader's margin over the runner-up
+    (a statistic with ``estimate``, ``se``, ``ci_low``, ``ci_high``; ``estimate`` ≥ 0), shown
+    to the decimal of its SE (:func:`decimals_for_se`). When its interval holds 0 the choice is
+    not named as the answer: "too close to call at n = 200 playouts: go leads by +0.13 chips
+    [-0.67, +0.92]"."""
+    d = decimals_for_se(margin.se)
+
+    def s(x: float) -> str:
+        r = round(float(x), d) + 0.0  # no "-0.00"
+        return f"{r:+.{d}f}"
+
+    said = f"{s(margin.estimate)} {unit} [{s(margin.ci_low)}, {s(margin.ci_high)}]"
+    if margin.ci_low <= 0.0 <= margin.ci_high:
+        return f"too close to call at n = {n:,} {what}: {choice} leads by {said}"
+    return f"{choice}: {said}"
+
+
+def fit(lines: Sequence[str], width: int = WIDTH, keep_words: bool = False) -> list[str]:
+    """Each line wrapped at ``width``; a continuation is indented two more than its line.
+    ``keep_words``: a word longer than the width (a path) stays whole, on a line of its own.
+    An item holding several lines (a table) counts as those lines."""
     import textwrap
 
     out = []
-    for line in lines:
+    for line in (x for item in lines for x in item.split("\n")):
         if len(line) <= width:
             out.append(line)
             continue
         lead = len(line) - len(line.lstrip(" "))
         out += textwrap.wrap(line.lstrip(" "), width, initial_indent=" " * lead,
                              subsequent_indent=" " * (lead + 2), break_on_hyphens=False,
-                             break_long_words=True)
+                             break_long_words=not keep_words)
     return out
+
+
+def fit_text(text: str, width: int = WIDTH, keep_words: bool = False) -> str:
+    """:func:`fit` on a whole text: every line of it wrapped at ``width``."""
+    return "\n".join(fit(text.split("\n"), width, keep_words))

@@ -246,6 +246,20 @@ OLD = [
     (["ten", "game", "--policy", "threshold", "-n", "5"], "--seats"),
     (["canasta", "meld-odds", "--score", "0", "--policy", "greedy"], "--seats"),
     (["gostop", "decide", "--example", "basic", "--me", "0"], "seats count from 1"),
+    (["tune", "pig", "--sweep", "goal=50,100", "--policy", "hold:20,hold:20", "-n", "100"],
+     "--seats hold:20,hold:20"),
+    (["tune", "pig", "--target", "p_first_wins ~ 0.55", "--space", "goal=20..40:10",
+      "--policy", "hold:20,hold:20"], "--seats hold:20,hold:20"),
+    (["tune", "gostop", "--sweep", "target=5,7", "--policy", "greedy", "-n", "10"],
+     "--seats greedy"),
+    (["tune", "ten", "--sweep", "bust_at=9,10", "--seats", "total:7", "-n", "10"],
+     "--policy total:7"),
+    (["tune", "pig", "--sweep", "goal=50", "--sweep", "policy=hold:20,hold:25", "-n", "10"],
+     "--sweep seats="),
+    (["tune", "pig", "--target", "p_first_wins ~ 0.55", "--space", "goal=20..40:10",
+      "--space", "policy=hold:20,hold:20;hold:25,hold:25"], "--space seats=hold:20,hold:20"),
+    (["tune", "ten", "--sweep", "bust_at=10", "--sweep", "seats=total:7", "-n", "10"],
+     "--sweep policy=total:7"),
 ]
 
 

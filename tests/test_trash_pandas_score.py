@@ -96,14 +96,18 @@ def test_bad_deck_files_are_refused_in_one_line_naming_the_file(tmp_path, body, 
     ("A:feesh=1; ", "--stash 'A:feesh=1; ' has an empty player (two ';' in a row?)"),
     (":feesh=1", "missing player name in ':feesh=1'"),
     ("A:feesh=1;A:shiny=1", "player 'A' listed twice"),
-    ("A:feesh=1:2", "A: count of 'feesh' must be an integer, got '1:2'"),
+    ("A:feesh=1:2", "A: expected card=count, got '2'"),
+    ("A:feesh=1;B:feesh=1:2", "B: count of 'feesh' must be an integer, got '1:2'"),
     ("A:feesh=1=2", "A: count of 'feesh' must be an integer, got '1=2'"),
     ("A:feesh=x", "A: count of 'feesh' must be an integer, got 'x'"),
-    ("B:feesh=1,,shiny=1", "B: an empty item in 'feesh=1,,shiny=1'"),
+    ("B:feesh=1::shiny=1", "B: an empty item in 'feesh=1::shiny=1'"),
+    ("B:feesh=1,,C:shiny=1",
+     "--stash 'B:feesh=1,,C:shiny=1' has an empty player (two ',' in a row?)"),
+    ("B:feesh=1,,shiny=1;C:feesh=1", "B: an empty item in 'feesh=1,,shiny=1'"),
     ("", "P1: an empty item in ''"),
     ("B:feesh", "B: expected card=count, got 'feesh'"),
     ("B:feesh=-1", "B: count of 'feesh' is negative (-1)"),
-    ("B:feesh=1,Feesh=2", "B: card 'Feesh' listed twice"),
+    ("B:feesh=1:Feesh=2", "B: card 'Feesh' listed twice"),
     ("B:fish=1", "B: unknown card 'fish' (cards: blammo, doggo, feesh, kitteh, pie, nanners, "
                  "shiny, yumyum)"),
     ("A:feesh=4;B:feesh=4", "8 Feesh stashed but the deck has 7"),
@@ -113,6 +117,34 @@ def test_bad_stashes_are_refused_with_one_exact_line(stash, message):
     with pytest.raises(UserError) as err:
         parse_stash(stash, load_deck())
     assert str(err.value) == message
+
+
+def test_the_shared_list_syntax_needs_no_quotes_and_reads_as_the_old_one():
+    """Players by ',', a player's name and cards by ':' (docs/conventions.md); the old ';'
+    form reads the same stashes."""
+    d = load_deck()
+    new = parse_stash("A:feesh=3:blammo=2,B:feesh=3,C:feesh=1", d)
+    assert new == {"A": {"feesh": 3, "blammo": 2}, "B": {"feesh": 3}, "C": {"feesh": 1}}
+    assert parse_stash("A:feesh=3,blammo=2;B:feesh=3;C:feesh=1", d) == new
+    assert parse_stash("feesh=2:pie=1", d) == {"P1": {"feesh": 2, "pie": 1}}
+    import shlex
+
+    assert shlex.split("--stash A:feesh=3:blammo=2,B:feesh=3") == \
+        ["--stash", "A:feesh=3:blammo=2,B:feesh=3"]
+
+
+@pytest.mark.parametrize("stash,new", [
+    # the old one-player spelling without ';': not read as two players
+    ("A:feesh=3,blammo=2", "A:feesh=3:blammo=2"),
+    ("feesh=3,blammo=2", "feesh=3:blammo=2"),
+    ("A:feesh=3,B:feesh=1,shiny=1", "A:feesh=3:B:feesh=1:shiny=1"),
+])
+def test_an_unnamed_player_among_several_is_refused_naming_the_syntax(stash, new):
+    with pytest.raises(UserError) as err:
+        parse_stash(stash, load_deck())
+    text = str(err.value)
+    assert "\n" not in text and "names no player" in text
+    assert "A:feesh=3:blammo=2,B:feesh=1" in text and f"one player alone: {new})" in text
 
 
 def test_unnamed_players_are_numbered_and_aliases_are_read_in_any_case():

@@ -8,20 +8,27 @@ from typing import Annotated
 
 from analyzer.errors import UserError
 from analyzer.games import REGISTRY
-from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note
+from analyzer.options import JsonOpt, OutOpt, RulesOpt, SeedOpt, SetOpt, seed_note, seats_option
 
 
 def tune(game: Annotated[str, typer.Argument(
              metavar="GAME", help="A game: " + ", ".join(REGISTRY) + ".")],
          sweep: Annotated[Optional[List[str]], typer.Option(
-             "--sweep", help="KEY=V1,V2,… over a rule key (or policy); repeat for a grid.")]
+             "--sweep", help="KEY=V1,V2,… over a rule key (or policy=P1,P2 for one player's "
+                             "metrics); repeat for a grid; seats=LINE-UP, one line-up per "
+                             "--sweep, for whole-game metrics.")]
          = None,
          metric: Annotated[Optional[List[str]], typer.Option(
              "--metric", help="Metric to estimate (repeatable); the first one ranks. "
                               "`--list-metrics` shows them.")] = None,
          policy: Annotated[Optional[str], typer.Option(
              "--policy", metavar="POLICY",
-             help="Playing policy for every cell (default: the metric's).")] = None,
+             help="The studied player's policy in every cell, for metrics of one player's "
+                  "trials (Trash Pandas and Ten turns, MAGDAGDON games); default: the "
+                  "metric's.")] = None,
+         seats: seats_option("the line-up of every cell, for metrics of whole games between "
+                             "seats (Pig, Go-Stop, Railroad Canasta, Trash Pandas whole "
+                             "games); default: the metric's.", "POLICY,POLICY…") = None,
          n: Annotated[Optional[int], typer.Option(
              "-n", "--trials", min=1, max=10**10, metavar="N",
              help="Trials per cell in the game's unit (turns, games, deals or rounds): with "
@@ -34,8 +41,10 @@ def tune(game: Annotated[str, typer.Argument(
                   "in [LO, HI]; with '~ V', the cells closest to V.")] = None,
          space: Annotated[Optional[List[str]], typer.Option(
              "--space", metavar="KEY=LO..HI[:STEP] | KEY=V1,V2,…",
-             help="The values a --target search explores (repeatable): a rule key, policy, or "
-                  "a bot knob where the game allows (Trash Pandas whole games: stop-at=1..6).")]
+             help="The values a --target search explores (repeatable): a rule key, "
+                  "policy=P1,P2 (one player's metrics), seats=LINE-UP (whole-game metrics; one "
+                  "line-up per --space), or a bot knob where the game allows (Trash Pandas "
+                  "whole games: stop-at=1..6).")]
          = None,
          alpha: Annotated[float, typer.Option(
              "--alpha", min=1e-9, max=0.5, metavar="A",
@@ -74,7 +83,7 @@ def tune(game: Annotated[str, typer.Argument(
 
       pushluck tune trash-pandas --target "turn_value in [2.9, 3.3]" --space bonus_cap=1..5 --seed 1
 
-      pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --policy hold:20,hold:20
+      pushluck tune pig --target "p_first_wins ~ 0.55" --space goal=20..100:10 --seats hold:20
 
       pushluck tune trash-pandas --list-metrics
 
@@ -116,12 +125,16 @@ def tune(game: Annotated[str, typer.Argument(
             return (f"per-trial range [{rng[0]:g}, {rng[1]:g}]" if rng else
                     "no known range: asymptotic intervals with --target")
 
+        def flag(m) -> str:
+            return "--seats" if m.lineup else "--policy"
+
         emit({"game": game, "metrics": [{"name": m.name, "description": m.description,
                                          "default_policy": m.default_policy,
+                                         "played_by": flag(m),
                                          "range": list(rng) if rng else None}
                                         for m, rng in zip(ms, ranges)]},
              json, lambda: "\n".join(textwrap.fill(
-                 f"{m.name:19} {m.description} (default policy {m.default_policy}; "
+                 f"{m.name:19} {m.description} (default {flag(m)} {m.default_policy}; "
                  f"{said(rng)})", 80, subsequent_indent=" " * 20)
                  for m, rng in zip(ms, ranges)))
         return
@@ -131,8 +144,13 @@ def tune(game: Annotated[str, typer.Argument(
                             "give one of them")
         if chart and not out:
             raise UserError("--chart needs --out DIR")
-        from analyzer.tune_target import validate
+        from analyzer.tune import get_metric, play_text, seats_entries
+        from analyzer.tune_target import parse_target, validate
 
+        names = dict.fromkeys(parse_target(t).metric for t in target or [])
+        chosen = [get_metric(game, m) for m in names]
+        policy = play_text(game, chosen, policy, seats)
+        space = seats_entries("--space", space or [], chosen)
         validate(game, target or [], space or [], policy, rules_file, set_)
         seed, drawn = resolve_seed(seed)
         seed_note(seed, drawn, json)
@@ -143,6 +161,11 @@ def tune(game: Annotated[str, typer.Argument(
         raise UserError("--chart needs --out DIR")
     n = n or 1_000_000
     names = metric or [metrics_of(game)[0].name]
+    from analyzer.tune import get_metric, play_text, seats_entries
+
+    chosen = [get_metric(game, m) for m in names]
+    policy = play_text(game, chosen, policy, seats)
+    sweep = seats_entries("--sweep", sweep or [], chosen)
     seed, drawn = resolve_seed(seed)
     seed_note(seed, drawn, json)
     result = run_tune(game, sweep or [], names, policy, n, seed, rules_file, set_, scheduler, top,

@@ -134,7 +134,7 @@ def check(melds: Annotated[List[str], typer.Argument(
 
     \b
       pushluck canasta check --score 5000 KS,KH,2C 8S,8H,8D
-      pushluck canasta check --melded --existing QS,QH,QD,QC,QS,QH,QD +QC QD,QC,QS 7S,7H,7D,2C
+      pushluck canasta check --melded --existing QS,QH,QD,QC +QC 7S,7H,7D,2C
     """
     from analyzer.games.canasta.score import check_melds
     from analyzer.output import emit, table
@@ -204,7 +204,9 @@ def meld_odds(score: Annotated[int, typer.Option(
                  f"  on the deal        {d.format(4)}{ex}"]
         for row in out["by_turn"]:
             lines.append(f"  melded by turn {row['turn']:<3} {row['p_melded'].format(4)}")
-        return "\n".join(lines)
+        from analyzer.words import fit
+
+        return "\n".join(fit(lines))
 
     emit(out, json, render)
 
@@ -302,7 +304,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
       pushluck canasta decide --example basic --precision 40 --seed 2
       pushluck canasta decide --example goout --objective lead
       pushluck canasta position --template > my_position.toml
-      pushluck canasta decide my_position.toml --seats builder:10:20,greedy --seed 1
+      pushluck canasta decide my_position.toml --seats builder:10:20,greedy
     """
     from analyzer.games.canasta.lineup import parse_policies
     from analyzer.games.canasta.position import check_objective, check_position
@@ -331,8 +333,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
 
     def render():
         a, b = out["options"]
-        rec = out["recommendation"]
-        rec = rec if rec.startswith("too close") else rec.upper()
+        rec = take_verdict(out)
         other_key = "recommendation_by_lead" if objective == "own" else \
             "recommendation_by_own_score"
         other = out[other_key]
@@ -340,16 +341,33 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
         if other != out["recommendation"]:
             what = "lead over the best opponent" if objective == "own" else "own round score"
             note_line = f"\n  (by {what} the answer is: {other})"
-        return (f"Railroad Canasta decision ({out['question']}), policies "
-                f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
-                f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
-                f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
-                f"  difference           = {out['difference_a_minus_b'].format(1)}\n"
-                f"  lead over best opponent, difference = "
-                f"{out['lead_over_best_opponent_difference'].format(1)}\n"
-                f"  → {rec} (objective: {objective}){note_line}")
+        from analyzer.words import fit
+
+        return "\n".join(fit((
+            f"Railroad Canasta decision ({out['question']}), policies "
+            f"{', '.join(out['policies'])}, n = {out['n']:,} playouts each, seed {spec.seed}\n"
+            f"  E[round score | {a}] = {out['round_score_a'].format(1)}\n"
+            f"  E[round score | {b}] = {out['round_score_b'].format(1)}\n"
+            f"  difference           = {out['difference_a_minus_b'].format(1)}\n"
+            f"  lead over best opponent, difference = "
+            f"{out['lead_over_best_opponent_difference'].format(1)}\n"
+            f"  → {rec}{note_line}").split("\n")))
 
     emit(out, json, render)
+
+
+def take_verdict(out: dict) -> str:
+    """The answer in points of the objective with its 95% interval: "take the pile: +120.4
+    points of your round score [+15.2, +225.6]", or "too close to call at n = … playouts: …
+    leads by …" (analyzer.words.sampled_verdict)."""
+    from analyzer.stats import magnitude
+    from analyzer.words import sampled_verdict
+
+    a, b = out["options"]
+    d = out["margin"]
+    unit = ("points of your round score" if out["objective"] == "own" else
+            "points of lead over the best opponent")
+    return sampled_verdict(a if d.estimate > 0 else b, magnitude(d), unit, out["n"])
 
 
 @app.command()
@@ -381,7 +399,7 @@ def advice(seed: SeedOpt = None,
 
       pushluck canasta advice --seed 4 --out canasta-rules
 
-      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy -n 2000 --seed 4
+      pushluck canasta simulate --seats rule:canasta-rules/rule_cx2.json,greedy
     """
     from analyzer.advice.cli import emit_raced
     from analyzer.games.canasta.advice import advise as search

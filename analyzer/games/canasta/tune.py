@@ -14,14 +14,14 @@ def _rounds_job(rules: CanastaRules, policy: str):
     from analyzer.games.canasta.play import make_job
     from kernels.canasta import MODE_ROUNDS
 
-    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players, "--policy"),
+    return make_job(MODE_ROUNDS, rules, parse_policies(policy, rules.players, "--seats"),
                     name="canasta rounds", unit="rounds")
 
 
 def _check_policy(policy: str) -> None:
     from analyzer.games.canasta.lineup import check_lineup
 
-    check_lineup(policy)
+    check_lineup(policy, "--seats")
 
 
 def _metrics() -> list[Metric]:
@@ -33,7 +33,8 @@ def _metrics() -> list[Metric]:
 
     # no range declared for the means: `tune --target` gives them the asymptotic interval
     out = [Metric("canasta", name, desc, CanastaRules, _rounds_job, 1 + 2 * k, "greedy", kind,
-                  "rounds", _check_policy, square=None if kind == "rate" else 2 + 2 * k)
+                  "rounds", _check_policy, square=None if kind == "rate" else 2 + 2 * k,
+                  lineup=True)
            for name, desc, k, kind in (
                ("round_turns", "turns per round (all players)", 0, "mean"),
                ("p_going_out", "P(the round ends by going out)", 1, "rate"),
@@ -44,7 +45,7 @@ def _metrics() -> list[Metric]:
                ("points_per_player", "round score per player", 10, "mean"))]
     out.append(Metric("canasta", "first_mover_score", "round score of the first mover",
                       CanastaRules, _rounds_job, 1 + 2 * NROUNDSTAT, "greedy", "mean",
-                      "rounds", _check_policy, square=2 + 2 * NROUNDSTAT))
+                      "rounds", _check_policy, square=2 + 2 * NROUNDSTAT, lineup=True))
     return out
 
 

@@ -56,8 +56,9 @@ def rules(json: JsonOpt = False):
 def score(captures: Annotated[str, typer.Option(
               metavar="CARDS", help="The winner's capture pile, e.g. '01B 03B 12B 02A 04A 08A'.")],
           opponents: Annotated[Optional[str], typer.Option(
-              metavar="CARDS;CARDS",
-              help="Opponents' capture piles separated by ';' (one or two): adds payments.")]
+              metavar="CARD:CARD,CARD:CARD",
+              help="Opponents' capture piles (one or two): piles separated by ',', a pile's "
+                   "cards by ':', e.g. 01B:03B,11J1:12D. Adds payments.")]
           = None,
           go_count: Annotated[int, typer.Option(metavar="N", help="Times the winner said go.")]
           = 0,
@@ -85,7 +86,7 @@ def score(captures: Annotated[str, typer.Option(
 
         pushluck gostop score --captures 01B,03B,12B --json
 
-        pushluck gostop score --captures "02A 04A 08A 05A 06A 07A" --opponents "01B;11J1"
+        pushluck gostop score --captures 02A,04A,08A,05A,06A,07A --opponents 01B:03B,11J1:12D
 
         pushluck gostop score --captures 09A,11D,12D,01J1,01J2,02J1,02J2 --set sake_cup=flex
     """
@@ -95,7 +96,7 @@ def score(captures: Annotated[str, typer.Option(
     from analyzer.output import emit
 
     _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opponents)
-    opp_texts = [] if opponents is None else opponents.split(";")
+    opp_texts = [] if opponents is None else opponent_piles(opponents)
     if len(opp_texts) > 2:
         raise UserError(f"--opponents lists {len(opp_texts)} piles; at most 2 (3 players)")
     r = _rules(rules_file, set_, 1 + len(opp_texts) if opp_texts else None)
@@ -168,9 +169,23 @@ def _check_score_flags(go_count, shaken, bombs, nagari_streak, opponent_gos, opp
         raise UserError(f"--opponent-gos: at most {MAX_GOS} gos each, got '{opponent_gos}'")
     if opponents is None:
         raise UserError("--opponent-gos needs --opponents (whose go calls are they?)")
-    if len(items) != len(opponents.split(";")):
+    if len(items) != len(opponent_piles(opponents)):
         raise UserError(f"--opponent-gos gives {len(items)} counts for "
-                        f"{len(opponents.split(';'))} opponents")
+                        f"{len(opponent_piles(opponents))} opponents")
+
+
+def opponent_piles(text: str) -> list[str]:
+    """``--opponents``: the piles of the shared list syntax (analyzer.games.gostop.position.
+    per_seat). A text with ',' but neither ':' nor ';' is refused: it was one pile in the old
+    form (cards by ',') and would now be one-card piles."""
+    from analyzer.errors import UserError
+    from analyzer.games.gostop.position import per_seat
+
+    if "," in text and ":" not in text and ";" not in text:
+        raise UserError(f"--opponents '{text}': piles are separated by ',' and a pile's cards "
+                        f"by ':': one opponent's pile is {text.replace(',', ':')}, two piles "
+                        f"are e.g. 01B:03B,11J1:12D (a one-card pile: 01B:,11J1:)")
+    return per_seat(text)
 
 
 SEATS_HELP = ("greedy, random, go:K (go while fewer than K gos), go:K:T (and at least T own "
@@ -250,17 +265,22 @@ def render_simulation(out: dict) -> str:
              f"n = {out['n']:,} deals, seed {out['seed']}"]
     lines.append(f"  nagari      {out['p_nagari'].format(4)}")
     lines.append(f"  chongtong   {out['p_chongtong'].format(4)}")
-    rows = [[s["seat"], s["policy"] + (" (dealer)" if s["dealer"] else ""), s["p_win"].format(4),
+    # the policies are the headline's, in seat order: the table keeps to 80 columns
+    rows = [[f"{s['seat']}" + (" (dealer)" if s["dealer"] else ""), s["p_win"].format(4),
              s["mean_net_payment"].format(3)] for s in out["seats"]]
-    lines.append(table(rows, ["seat", "policy", "P(win)", "mean net chips"], "llrr"))
+    lines.append(table(rows, ["seat", "P(win)", "mean net chips"], "lrr"))
     lines.append(f"  dealer advantage (chips/deal) {out['dealer_advantage'].format(3)}")
-    ev_rows = [[k, v["per_deal"].format(4), v["p_at_least_one"].format(4)]
-               for k, v in out["events"].items()]
-    lines.append(table(ev_rows, ["event", "per deal", "P(at least one)"], "lrr"))
+    # two tables of the events, each within 80 columns
+    lines.append(table([[k, v["per_deal"].format(4)] for k, v in out["events"].items()],
+                       ["event", "per deal"], "lr"))
+    lines.append(table([[k, v["p_at_least_one"].format(4)] for k, v in out["events"].items()],
+                       ["event", "P(at least one in a deal)"], "lr"))
     gos = ", ".join(f"{k}: {v:,}" for k, v in out["winner_go_counts"].items())
     lines.append(f"  winner's go count: {gos}")
     lines.append(f"  {out['deals_per_second']:,.0f} deals/s")
-    return "\n".join(lines)
+    from analyzer.words import fit
+
+    return "\n".join(fit(lines))
 
 
 @app.command()
@@ -276,17 +296,22 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
                metavar="CARDS", help="Single cards in the layout.")] = None,
            stacks: Annotated[Optional[str], typer.Option(
                metavar="STACKS",
-               help="Triple stacks, ';'-separated; '@s' = made by seat s on its latest turn, "
-                    "e.g. '05A,05R,05J1@2'.")] = None,
+               help="Triple stacks in the layout: stacks separated by ',', a stack's cards "
+                    "by ':'; '@s' = made by seat s on its latest turn, e.g. "
+                    "05A:05R:05J1@2,06A:06R:06J1.")] = None,
            piles: Annotated[Optional[str], typer.Option(
-               metavar="PILES", help="Capture pile of every seat, ';'-separated in seat order.")]
+               metavar="PILES", help="Capture pile of every seat in seat order: piles "
+                                     "separated by ',', a pile's cards by ':', e.g. "
+                                     "01B:03B,11J1:12D.")]
            = None,
            go_counts: Annotated[Optional[str], typer.Option(
                metavar="N,N", help="Go calls per seat, e.g. 1,0.")] = None,
            last_go: Annotated[Optional[str], typer.Option(
                metavar="N,N", help="Score at each seat's last go, e.g. 7,0.")] = None,
            shaken: Annotated[Optional[str], typer.Option(
-               metavar="MONTHS", help="Shaken months per seat, ';'-separated, e.g. '5;'.")]
+               metavar="MONTHS", help="Shaken months per seat: seats separated by ',', a "
+                                      "seat's months by ':', e.g. 5:11, (seat 1 shook 5 and "
+                                      "11, seat 2 none).")]
            = None,
            bombs: Annotated[Optional[str], typer.Option(
                metavar="N,N", help="Bombs per seat, e.g. 0,1.")] = None,
@@ -361,7 +386,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
     pos.update({k: v for k, v in flags.items() if v is not None})
     if "piles" not in pos:
         raise UserError("give a position file (POSITION.toml; `gostop position --template` "
-                        "prints one), --example NAME, or the capture piles (--piles 'P1;P2')")
+                        "prints one), --example NAME, or the capture piles (--piles 01B:03B,11J1)")
     np_ = pos.pop("players", None)
     r = _rules(rules_file, set_, np_)  # typed there: a string or a list is refused
     lineup = parse_seats(seats or "greedy", r.players)
@@ -385,7 +410,9 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
         if out.get("forced"):
             return f"{head}\n  no turn left: must STOP and collect {out['stop_payment']}"
         aw = out["after_go"]
-        return "\n".join([
+        from analyzer.words import fit
+
+        return "\n".join(fit([
             head,
             f"  stop now : {out['stop_payment']:+d} chips (exact)",
             f"  go       : {out['go_payment'].format(3)}   (n = {out['n']:,} playouts; "
@@ -393,13 +420,22 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
             f"  go - stop: {out['difference_go_minus_stop'].format(3)}",
             f"  after go : P(win) {aw['p_win'].estimate:.3f}, P(nagari) "
             f"{aw['p_nagari'].estimate:.3f}, P(opponent wins) {aw['p_opponent_wins'].estimate:.3f}",
-            f"  → {out['recommendation'].upper()}"
-            + ("" if out["recommendation"].startswith("too close")
-               else f" by {out['margin'].estimate:.3f} chips"),
-        ])
+            f"  → {go_verdict(out)}",
+        ]))
 
     emit(out, json, render)
 
+
+
+def go_verdict(out: dict) -> str:
+    """The answer in chips with its 95% interval: "go: +0.83 chips [+0.12, +1.54]", or "too
+    close to call at n = … playouts: stop leads by …" (analyzer.words.sampled_verdict)."""
+    from analyzer.stats import magnitude
+    from analyzer.words import sampled_verdict
+
+    d = out["difference_go_minus_stop"]
+    return sampled_verdict("go" if d.estimate > 0 else "stop", magnitude(d), "chips",
+                           out["n"])
 
 
 @app.command()

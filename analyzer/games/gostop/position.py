@@ -95,11 +95,31 @@ def _months(text) -> list[int]:
     return out
 
 
+def per_seat(text: str) -> list[str]:
+    """The entries of a per-seat (or per-stack, per-opponent) list given as one text, each with
+    spaces between its cards (or months). The shared list syntax (docs/conventions.md): entries
+    separated by ``,``, the cards of one entry by ``:`` (or spaces), so ``01B:03B,11J1`` needs
+    no shell quoting; an empty entry is an empty pile. The old form with ``;`` between entries
+    (``'01B 03B;11J1'``, cards by spaces or ``,``) is still read."""
+    items = text.split(";" if ";" in text else ",")
+    return [re.sub(r"[,:\s]+", " ", x).strip() for x in items]
+
+
+def stack_texts(raw) -> list[str]:
+    """The stacks of a position (a text or a list of texts), one text each, cards by spaces.
+    A text without ':' and ';' is one stack, its cards by ',' or spaces (as before: a stack of
+    one card cannot be, so '05A,05R,05J1@2' has no other reading); otherwise
+    :func:`per_seat`'s syntax ('05A:05R:05J1@2,06A:06R:06J1', old: ';' between stacks)."""
+    if isinstance(raw, str) and ":" not in raw and ";" not in raw:
+        raw = [raw.replace(",", " ")]
+    return _as_list(raw, None, "stacks")
+
+
 def _as_list(v, n: int | None = None, what: str = "cards") -> list[str]:
     if v is None:
         return [""] * n if n else []
     if isinstance(need_text_or_texts(v, what), str):
-        return v.split(";") if (n or ";" in v) else [v]
+        return per_seat(v)
     return list(v)
 
 
@@ -117,7 +137,7 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     hand = pool.parse(need_text(pos.get("hand", ""), "hand"), "hand")
     layout = pool.parse(need_text(pos.get("layout", ""), "layout"), "layout")
     stacks = []
-    for text in _as_list(pos.get("stacks"), None, "stacks"):
+    for text in stack_texts(pos.get("stacks")):
         if not text.strip():
             continue
         creator = -1
@@ -126,11 +146,14 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
             creator = seat_number(who, f"stack creator @{who}", n)
         cards = pool.parse(text, "stacks")
         if len(cards) != 3 or len({month_of(c) for c in cards}) != 1 or month_of(cards[0]) == 0:
-            raise UserError(f"stack '{text}' must be exactly three cards of one month")
+            raise UserError(f"stack '{text}' must be exactly three cards of one month (stacks "
+                            f"are separated by ',' and a stack's cards by ':', e.g. "
+                            f"05A:05R:05J1@2,06A:06R:06J1)")
         stacks.append((cards, creator))
     piles_text = _as_list(pos.get("piles"), n, "piles")
     if len(piles_text) != n:
-        raise UserError(f"'piles' must give one capture pile per seat ({n}), separated by ';'")
+        raise UserError(f"'piles' must give one capture pile per seat ({n}): piles separated by "
+                        f"',' and a pile's cards by ':' (e.g. 01B:03B,11J1:12D)")
     piles = [pool.parse(t, f"pile of seat {p + 1}") for p, t in enumerate(piles_text)]
     per_month = {}
     for c in layout:
@@ -153,11 +176,11 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     if shaken_raw is None:
         shaken = [[] for _ in range(n)]
     else:
-        items = (shaken_raw.split(";") if isinstance(shaken_raw, str) else
+        items = (per_seat(shaken_raw) if isinstance(shaken_raw, str) else
                  shaken_raw if isinstance(shaken_raw, list) else need_text(shaken_raw, "shaken"))
         if len(items) != n:
-            raise UserError(f"'shaken' must give the shaken months of each seat ({n}), "
-                            f"';'-separated")
+            raise UserError(f"'shaken' must give the shaken months of each seat ({n}): seats "
+                            f"separated by ',' and one seat's months by ':' (e.g. 5:11,)")
         shaken = [_months(x) for x in items]
     for name, vals in (("go_counts", go_counts), ("last_go", last_go), ("bombs", bombs),
                        ("skip_tokens", skip)):

@@ -11,13 +11,13 @@ def _deal_job(rules, policy: str):
     from analyzer.games.gostop.lineup import parse_seats
     from analyzer.games.gostop.play import make_sim_job
 
-    return make_sim_job(rules, parse_seats(policy, rules.players, "--policy"))
+    return make_sim_job(rules, parse_seats(policy, rules.players, "--seats"))
 
 
 def _check_policy(policy: str) -> None:
     from analyzer.games.gostop.lineup import check_lineup
 
-    check_lineup(policy)
+    check_lineup(policy, "--seats")
 
 
 def _metrics() -> list[Metric]:
@@ -25,7 +25,8 @@ def _metrics() -> list[Metric]:
 
     squares = {K.C_DADV: K.C_DADV2}  # no range declared for the chips: asymptotic interval
     return [Metric("gostop", name, text, GoStopRules, _deal_job, col, "greedy", kind,
-                   job_key="deals", check_policy=_check_policy, square=squares.get(col))
+                   job_key="deals", check_policy=_check_policy, square=squares.get(col),
+                   lineup=True)
             for name, col, kind, text in [
                 ("nagari_rate", K.C_NAGARI, "rate", "P(the deal is a nagari: nobody scores out)"),
                 ("first_player_advantage", K.C_DADV, "mean",

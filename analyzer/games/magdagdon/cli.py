@@ -91,7 +91,7 @@ def score(board: BoardOpt, difficulty: DiffOpt = "peaceful",
     Examples:
 
     \b
-      pushluck magdagdon score --board 3434/4343/3434/434x --difficulty peaceful --powers-used 2
+      pushluck magdagdon score --board 3434/4343/3434/434x --powers-used 2
       pushluck magdagdon score --board 2345/2345/2345/2345 --json
     """
     from analyzer.games.magdagdon.exact import score as score_board
@@ -126,8 +126,8 @@ def feasible(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
     Examples:
 
     \b
-      pushluck magdagdon feasible --board ..../.3../..../.... --roll 4566 --difficulty nightmare
-      pushluck magdagdon feasible --board ..../..../..../...x --roll 1,3,5,6 -d nightmare --json
+      pushluck magdagdon feasible --board ..../.3../..../.... --roll 4566
+      pushluck magdagdon feasible --board ..../..../..../...x --roll 1356 --json
     """
     from analyzer.games.magdagdon.exact import feasible as feas
     from analyzer.games.magdagdon.rules import difficulty as get_diff, parse_roll
@@ -181,7 +181,10 @@ def odds(board: BoardOpt, difficulty: DiffOpt = "peaceful", powers_left: PowersL
     def render():
         worst = ", ".join(x["roll"] for x in out["magdagdon_rolls"][:12])
         more = "" if len(out["magdagdon_rolls"]) <= 12 else ", …"
-        return (f"MAGDAGDON {diff.name} board {out['board']} (exact, {out['rolls_total']} rolls)\n"
+        from analyzer.words import fit_text
+
+        return fit_text(f"MAGDAGDON {diff.name} board {out['board']} (exact, "
+                        f"{out['rolls_total']} rolls)\n"
                 f"  minimum dice {out['min_dice']}, powers left {out['powers_left']}\n"
                 f"  MAGDAGDON rolls: {out['rolls_magdagdon']} of {out['rolls_total']}"
                 f"  p = {percent(out['p_magdagdon'])}\n"
@@ -215,8 +218,8 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
     Examples:
 
     \b
-      pushluck magdagdon best --board 33../34../45../.... --roll 1256 -n 400 --seed 1 --top 6
-      pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival --json
+      pushluck magdagdon best --board 33../34../45../.... --roll 1256 --top 6
+      pushluck magdagdon best --board 3456/3456/3456/34.. --roll 4511 -d survival
     """
     from analyzer.games.magdagdon.decide import best as best_of
     from analyzer.games.magdagdon.lineup import parse_policy
@@ -239,14 +242,30 @@ def best(board: BoardOpt, roll: RollOpt, difficulty: DiffOpt = "peaceful",
                 for x in out["top"]]
         m = out["margin_over_second"]
         margin = "" if m is None else f"\n  margin over the 2nd: {m.format(2)}"
-        return (f"MAGDAGDON {diff.name} board {out['board']} roll {roll}"
+        from analyzer.words import fit
+
+        return "\n".join(fit((f"MAGDAGDON {diff.name} board {out['board']} roll {roll}"
                 f"{' (a MAGDAGDON)' if out['magdagdon'] else ''}, powers left {pl}\n"
                 f"  {out['actions_evaluated']} actions × n = {spec.n:,} games each "
                 f"({pol.label} afterwards), seed {spec.seed}\n"
                 + table(rows, ["action", "mean score", "SE", "95% CI"], "lrrr") +
-                f"{margin}\n  → {out['recommendation']}")
+                f"{margin}\n  → {best_verdict(out)}").split("\n")))
 
     emit(out, json, render)
+
+
+def best_verdict(out: dict) -> str:
+    """The answer in points of final score with its 95% interval over the second-best action:
+    "place 5@r4c1 6@r4c2: +3.4 points of final score over the 2nd [+0.2, +6.6]", or "too close
+    to call at n = … games: … leads by …" (analyzer.words.sampled_verdict); a lone action
+    alone."""
+    from analyzer.words import sampled_verdict
+
+    m = out["margin_over_second"]
+    if m is None:
+        return out["recommendation"]
+    return sampled_verdict(out["top"][0]["text"], m, "points of final score over the 2nd",
+                           out["n"], "games")
 
 
 @app.command()
@@ -278,9 +297,9 @@ def simulate(n: trials("games", 20_000, note=", or 200 when a rollout policy pla
 
     \b
       pushluck magdagdon simulate -n 20000 --difficulty survival --seed 7
-      pushluck magdagdon simulate -n 20000 -d nightmare --policy greedy --vs min-dice --seed 7
-      pushluck magdagdon simulate -n 2000 --vs min-dice --vs max-dice --out mg-scores --chart
-      pushluck magdagdon simulate -n 3000 --policy greedy:which=fix:max-cost=any --vs greedy
+      pushluck magdagdon simulate -n 20000 -d nightmare --vs min-dice --seed 7
+      pushluck magdagdon simulate --vs min-dice --vs max-dice --out mg --chart
+      pushluck magdagdon simulate --policy greedy:which=fix --vs greedy
     """
     from analyzer.errors import UserError
     from analyzer.games.magdagdon.lineup import parse_policy
@@ -383,7 +402,7 @@ def advice(difficulty: DiffOpt = "peaceful",
       pushluck magdagdon advice --seed 3
       pushluck magdagdon advice -d survival --seed 3 --json
       pushluck magdagdon advice --seed 3 --out mg-rules
-      pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy --seed 1
+      pushluck magdagdon simulate --policy rule:mg-rules/rule_cx2.json --vs greedy
     """
     from analyzer.advice.cli import emit_raced
     from analyzer.errors import UserError

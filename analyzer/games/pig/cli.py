@@ -181,7 +181,9 @@ def turn(hold: Annotated[int, typer.Option(
     payload = {"game": "pig", "hold": hold, "p_bust": st["p_bust"],
                "mean_points": st["mean_points"],
                "distribution": {str(k): v for k, v in st["distribution"].items()}, "exact": True}
-    emit(payload, json, lambda: (
+    from analyzer.words import fit_text
+
+    emit(payload, json, lambda: fit_text(
         f"Pig, one turn, hold at {hold} (exact)\n  P(bust) = {st['p_bust']:.6f}\n"
         f"  mean points = {st['mean_points']:.6f}\n  ends holding: " +
         ", ".join(f"{k}: {v:.4f}" for k, v in st["distribution"].items())))
@@ -236,7 +238,9 @@ def simulate(n: TrialsOpt = None,
         return
     out = play.simulate_paired(pair, pair_b, r, spec)
     d = out["difference_a_minus_b"]
-    emit(out, json, lambda: (
+    from analyzer.words import fit_text
+
+    emit(out, json, lambda: fit_text(
         f"Pig to {r.goal}, common random numbers, n = {out['n']:,} games, seed {spec.seed}\n"
         f"  A {out['a'][0]} vs {out['a'][1]}: P(first wins) = "
         f"{out['p_first_player_wins_a'].format(4)}\n"

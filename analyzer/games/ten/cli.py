@@ -111,16 +111,22 @@ def deck(deck: DeckOpt = None, players: PlayersOpt = 4, rules_file: RulesOpt = N
                                "tenth_number_wild_value [U]"],
                "marked_4plus": list(spec.marked_4plus), "marked_3": list(spec.marked_3),
                "cards": dict(sorted(counts.items()))}
-    emit(payload, json, lambda: (
-        f"Ten deck for {players} players: {payload['total']} cards ({spec.source})\n"
-        f"  number cards {kinds['number']}: per colour, values 1–9 × "
-        f"{'/'.join(map(str, spec.copies))}  [V]\n"
-        f"  wilds {kinds['wild']}: {r.colour_wilds} per colour, {r.number_wilds} number, "
-        f"{r.full_wilds} full\n"
-        f"  currency {kinds['currency']}: values 1–5 × {'/'.join(map(str, spec.currency))}  "
-        f"[U] assumption\n"
-        f"  removed for ≤3 players: {', '.join(spec.marked_4plus) or 'none'}; "
-        f"for ≤2 players also: {', '.join(spec.marked_3) or 'none'}  [U] assumption"))
+    def render() -> str:
+        from analyzer.words import fit
+
+        return "\n".join(fit([
+            f"Ten deck for {players} players: {payload['total']} cards ({spec.source})",
+            f"  number cards {kinds['number']}: per colour, values 1–9 × "
+            f"{'/'.join(map(str, spec.copies))}  [V]",
+            f"  wilds {kinds['wild']}: {r.colour_wilds} per colour, {r.number_wilds} number, "
+            f"{r.full_wilds} full",
+            f"  currency {kinds['currency']}: values 1–5 × {'/'.join(map(str, spec.currency))}"
+            f"  [U] assumption",
+            f"  removed for ≤3 players: {', '.join(spec.marked_4plus) or 'none'}; "
+            f"for ≤2 players also: {', '.join(spec.marked_3) or 'none'}  [U] assumption"],
+            keep_words=True))
+
+    emit(payload, json, render)
 
 
 @app.command()
@@ -342,17 +348,19 @@ def thresholds(by: Annotated[str, typer.Option(
             v = r["mean_value"]
             gap = r.get("optimal_minus_this")
             rows.append([r["policy"], f"{r['p_bust'].estimate:.4f}",
-                         f"{r['p_number_bust'].estimate:.4f}",
-                         f"{r['p_currency_bust'].estimate:.4f}",
                          f"{r['mean_number_cards'].estimate:.3f}",
                          f"{r['mean_tokens'].estimate:.3f}",
                          f"{v.estimate:.4f} ± {v.se:.4f}", f"{v.exact_value:.4f}",
                          "" if gap is None else f"{gap.estimate:.4f} ± {gap.se:.4f}"])
-        head = (f"Ten thresholds by {by}: n = {res['n']:,} turns per policy (paired), "
-                f"seed {spec.seed}, "
-                f"{res['cards_left']} cards in the pile\n")
-        return head + table(rows, ["policy", "P(bust)", "num", "cur", "cards", "tokens",
-                                   "value ± SE", "exact", "optimal − this ± SE"])
+        from analyzer.words import fit
+
+        head = fit([f"Ten thresholds by {by}: n = {res['n']:,} turns per policy (paired), "
+                    f"seed {spec.seed}, {res['cards_left']} cards in the pile",
+                    "  (P(bust) as number and currency busts apart: --json, or the table "
+                    "--out writes)"])
+        return "\n".join(head) + "\n" + table(rows, ["policy", "P(bust)", "cards", "tokens",
+                                                     "value ± SE", "exact",
+                                                     "optimal − this ± SE"])
 
     emit(res, json, render)
 

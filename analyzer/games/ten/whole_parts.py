@@ -13,7 +13,7 @@ def _game_setup(rules, policy: str, players: int = 4, lineups=None):
     from analyzer.games.ten.whole import Setup
 
     return Setup(rules, load_deck(), players,
-                 lineups or [parse_seats(policy, players, "--policy")])
+                 lineups or [parse_seats(policy, players, "--seats")])
 
 
 def game_job(rules, policy: str):
@@ -24,7 +24,7 @@ def game_job(rules, policy: str):
 def check_lineup(policy: str) -> None:
     from analyzer.games.ten.lineup import parse_seats
 
-    parse_seats(policy, 4, "--policy")
+    parse_seats(policy, 4, "--seats")
 
 
 def metrics():
@@ -40,7 +40,7 @@ def metrics():
             ("wilds_auctioned", "auction_share", "mean",
              "share of the wilds drawn that are auctioned (not discarded or taken free)")]
     return [Metric("ten", name, text, TenRules, game_job, column(col), "threshold", kind,
-                   "whole-game", check_lineup) for name, col, kind, text in rows]
+                   "whole-game", check_lineup, lineup=True) for name, col, kind, text in rows]
 
 
 def _reference(n: int, seed: int):

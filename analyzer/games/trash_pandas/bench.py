@@ -164,7 +164,7 @@ CASES = [
     BenchQuery("trash-pandas", "odds --held trash,paw --blammo 1",
                ("trash-pandas", "odds", "--held", "trash,paw", "--blammo", "1", "--json")),
     BenchQuery("trash-pandas", "score (three players)",
-               ("trash-pandas", "score", "--stash", "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1",
+               ("trash-pandas", "score", "--stash", "A:feesh=3:blammo=2,B:feesh=3,C:feesh=1",
                 "--json")),
     BenchCase("trash-pandas", "whole games, 3 players, heuristic bots", "games",
               _games_job(3, "heuristic"), 2_000_000, _games_reference, 2_000),

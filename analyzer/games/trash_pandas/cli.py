@@ -178,13 +178,17 @@ def policy(blammo: BlammoOpt = 0, nanners: NannersOpt = 0, pie: PieOpt = 0,
                "turn_value": solver.turn_value(b, n, p), "policy": rows, "exact": True}
 
     def render():
-        body = table([(r["turn"], r["held"], r["tokens"], f"{r['p_bust_next']:.3f}", r["decision"],
-                       f"{r['ev_stop']:.4f}", f"{r['ev_roll']:.4f}", f"{r['margin']:+.4f}")
-                      for r in rows],
-                     ["turn", "held", "k", "P(bust)", "decision", "stop", "roll", "roll−stop"],
-                     "llrrlrrr")
-        return (f"Optimal Trash Pandas policy with Blammo! {b}, Nanners {n}, MMM Pie! {p} "
-                f"(exact; value of a whole turn {payload['turn_value']:.6f})\n{body}")
+        from analyzer.words import fit
+
+        # the held set last: the one column that wraps at 80 (analyzer.output.table)
+        body = table([(r["turn"], r["tokens"], f"{r['p_bust_next']:.3f}", r["decision"],
+                       f"{r['ev_stop']:.4f}", f"{r['ev_roll']:.4f}", f"{r['margin']:+.4f}",
+                       r["held"].replace(",", ", ")) for r in rows],
+                     ["turn", "k", "P(bust)", "decision", "stop", "roll", "roll−stop", "held"],
+                     "lrrlrrrl")
+        head = fit([f"Optimal Trash Pandas policy with Blammo! {b}, Nanners {n}, MMM Pie! {p} "
+                    f"(exact; value of a whole turn {payload['turn_value']:.6f})"])
+        return "\n".join(head) + f"\n{body}"
 
     emit(payload, json, render)
 
@@ -259,9 +263,11 @@ def simulate(policy: policy_opt(_TURN_POLICIES) = "optimal",
                          f"{z:+.2f}"))
         from analyzer.output import table
 
-        return (f"Trash Pandas, policy {spec_policy.label}, Blammo! {b}, Nanners {n_}, "
-                f"MMM Pie! {p}: "
-                f"n = {out['n']:,} turns, seed {seed}\n" +
+        from analyzer.words import fit
+
+        return ("\n".join(fit([f"Trash Pandas, policy {spec_policy.label}, Blammo! {b}, "
+                               f"Nanners {n_}, MMM Pie! {p}: n = {out['n']:,} turns, "
+                               f"seed {seed}"])) + "\n" +
                 table(rows, ["statistic", "estimate", "SE", "95% interval", "exact", "z"],
                       "lrrrrr") +
                 f"\n{out['turns_per_second']:,.0f} turns/s (kernel time)")
@@ -271,7 +277,9 @@ def simulate(policy: policy_opt(_TURN_POLICIES) = "optimal",
 
 @app.command()
 def score(stash: Annotated[Optional[str], typer.Option(
-              metavar="STASHES", help='Stashed cards per player: "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1".')] = None,
+              metavar="P:CARD=N:…,P:…",
+              help="Stashed cards per player: players separated by ',', a player's name "
+                   "and cards by ':', e.g. A:feesh=3:blammo=2,B:feesh=3,C:feesh=1.")] = None,
           file: Annotated[Optional[str], typer.Option(
               "--file", metavar="FILE.toml", help="A TOML file with one stash.<player> table of card = count per player.")] = None,
           deck: Annotated[Optional[str], typer.Option(
@@ -282,9 +290,9 @@ def score(stash: Annotated[Optional[str], typer.Option(
 
     Examples:
 
-      pushluck trash-pandas score --stash "A:feesh=3,blammo=2;B:feesh=3;C:feesh=1"
+      pushluck trash-pandas score --stash A:feesh=3:blammo=2,B:feesh=3,C:feesh=1
 
-      pushluck trash-pandas score --stash "A:feesh=2,shiny=1;B:feesh=2" --json
+      pushluck trash-pandas score --stash A:feesh=2:shiny=1,B:feesh=2 --json
     """
     from analyzer.errors import UserError
     from analyzer.games.trash_pandas import score as ts

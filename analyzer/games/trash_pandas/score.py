@@ -80,28 +80,45 @@ def load_deck(path: str | Path | None = None) -> dict[str, CardType]:
 
 
 def parse_stash(text: str, deck: dict[str, CardType]) -> dict[str, dict[str, int]]:
-    """``A:feesh=3,blammo=2;B:feesh=3`` → {player: {card: count}}, validated against the deck."""
+    """``A:feesh=3:blammo=2,B:feesh=3`` → {player: {card: count}}, validated against the deck.
+
+    The shared list syntax (docs/conventions.md): players separated by ``,``, a player's name
+    and cards by ``:`` (no shell quoting needed). A player without a name is ``P1``, ``P2``, …;
+    several players must all be named, so the old one-player ``feesh=3,blammo=2`` is refused
+    rather than read as two players. The old form ``A:feesh=3,blammo=2;B:feesh=3`` (players by
+    ``;``, cards by ``,``; quoted in a shell) is still read."""
+    old = ";" in text
+    sep, card_sep = (";", ",") if old else (",", ":")
     players: dict[str, dict[str, int]] = {}
-    if text.strip() and any(not c.strip() for c in text.split(";")):
-        raise UserError(f"--stash '{text}' has an empty player (two ';' in a row?)")
-    for chunk in text.split(";"):
+    chunks = text.split(sep)
+    if text.strip() and any(not c.strip() for c in chunks):
+        raise UserError(f"--stash '{text}' has an empty player (two '{sep}' in a row?)")
+    for chunk in chunks:
         chunk = chunk.strip()
-        if ":" in chunk:
-            name, body = (s.strip() for s in chunk.split(":", 1))
+        head, _, body = (s.strip() for s in chunk.partition(":"))
+        if ":" in chunk and "=" not in head:
+            name = head
         else:
             name, body = f"P{len(players) + 1}", chunk
+            if len(chunks) > 1 and not old:
+                raise UserError(f"--stash '{text}': '{chunk}' names no player: separate players "
+                                f"with ',' and one player's cards with ':' (e.g. --stash "
+                                f"A:feesh=3:blammo=2,B:feesh=1; one player alone: "
+                                f"{text.replace(',', ':')})")
         if not name:
             raise UserError(f"missing player name in '{chunk}'")
         if name in players:
             raise UserError(f"player '{name}' listed twice")
-        players[name] = parse_counts(body, deck, name)
+        players[name] = parse_counts(body, deck, name, card_sep)
     check_totals(players, deck)
     return players
 
 
-def parse_counts(body: str, deck: dict[str, CardType], who: str) -> dict[str, int]:
+def parse_counts(body: str, deck: dict[str, CardType], who: str,
+                 sep: str = ",") -> dict[str, int]:
+    """``feesh=3,blammo=2`` (``sep`` between the cards) → {card: count}."""
     counts: dict[str, int] = {}
-    for part in body.split(","):
+    for part in body.split(sep):
         part = part.strip()
         if not part:
             raise UserError(f"{who}: an empty item in '{body}'")

@@ -58,13 +58,13 @@ def _games_job(rules: TrashPandasRules, policy: str):
     from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup, game_job
 
-    return game_job(GameSetup(rules, 3, [parse_lineup(policy, 3, "--policy")]))
+    return game_job(GameSetup(rules, 3, [parse_lineup(policy, 3, "--seats")]))
 
 
 def _check_bot(policy: str) -> None:
     from analyzer.games.trash_pandas.lineup import parse_lineup
 
-    parse_lineup(policy, 3, "--policy")
+    parse_lineup(policy, 3, "--seats")
 
 
 def _game_column(name: str) -> int:
@@ -111,7 +111,7 @@ def _never_six_game(_rules, policy: str) -> str:
     from analyzer.games.trash_pandas.lineup import parse_lineup
 
     limits = []
-    for bot in parse_lineup(policy, 3, "--policy"):
+    for bot in parse_lineup(policy, 3, "--seats"):
         knobs = dict(bot.knobs)
         if bot.name != "heuristic" or bot.table or knobs["yumyum-at"] != 0:
             return ""
@@ -139,7 +139,7 @@ def _game_metric(name: str, description: str, column: str, kind: str, bounds=Non
     return Metric("trash-pandas", name, description, TrashPandasRules, _games_job,
                   _game_column(column), "heuristic", kind, "games", _check_bot,
                   square=None if kind == "rate" else _game_column(column + "_sq"),
-                  bounds=bounds, no_effect=_no_effect(_never_six_game))
+                  bounds=bounds, no_effect=_no_effect(_never_six_game), lineup=True)
 
 
 METRICS = [
@@ -173,7 +173,7 @@ def _set_knob(policy: str, knob: str, value: str) -> str:
 
     fresh = dict(parse_bot(f"heuristic:{knob}={value}").knobs)[knob]  # checks the value
     seats = []
-    for bot in parse_lineup(policy, 3, "--policy"):
+    for bot in parse_lineup(policy, 3, "--seats"):
         if bot.name == "random" or bot.table:
             from analyzer.errors import UserError
 

@@ -244,7 +244,9 @@ def render_game(out: dict) -> str:
     lines.append(f"first-player advantage (seat 1 win rate − 1/{out['players']}): "
                  f"{out['first_player_advantage'].format(4)}")
     lines.append(f"games per second: {out['games_per_second']:,.0f}")
-    return "\n".join(lines)
+    from analyzer.words import fit
+
+    return "\n".join(fit(lines))
 
 
 def python_reference_games(n: int, seed: int, players: int = 3, bot: str = "heuristic") -> float:
