@@ -364,8 +364,8 @@ class _Context:
                          and not _met(c.stats[t.metric], t)]
                 ratio = max((need_ratio(c.stats[t.metric], t.lo, t.hi) for t in open_),
                             default=1.0)
-                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, BEST_CASE_SES) for t in open_),
-                           default=1.0)
+                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, BEST_CASE_SES)
+                            for t in open_), default=1.0)
                 g, need, plausible = growth(ratio), n * ratio, n * best
             else:
                 g, need, plausible = RACE_GROWTH, n * RACE_GROWTH, n * RACE_GROWTH
@@ -375,10 +375,11 @@ class _Context:
 
     def within_budget(self, wanted, remaining: float | None, jobs: int):
         """The wanted steps, or under a budget those chosen easiest first (analyzer.tune_stats:
-        under a budget): by predicted need, only the cells whose need is within
-        :data:`~analyzer.tune_stats.WINDOW` times the smallest, while their steps fit what is
-        left; a cell is left out when even in a plausible best case it could not be decided
-        with what the budget would have left after this round's other steps."""
+        "Under a budget"): in order of best-case need, only the cells whose best-case need is
+        within :data:`~analyzer.tune_stats.WINDOW` times the easiest one's, while their steps
+        fit what is left; a cell is left out when even its best case could not be decided with
+        what the budget has left after this round's steps already chosen (it does not set the
+        window)."""
         from analyzer.tune_stats import WINDOW
 
         steps = [(c, b) for c, b, _need, _best in wanted]
