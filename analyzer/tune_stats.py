@@ -31,11 +31,30 @@ Next round
 An undecided cell at ``n`` trials needs its interval to shrink from the half-width ``h`` it has
 on the deciding side to the distance ``δ`` from its estimate to the bound it must clear; the
 half-width falls roughly as ``1/√n``, so it is given ``n·min(max(1.1·(h/δ)², 1.25), 2)`` trials
-(``2n`` when ``δ`` is 0); a cell still in a ``~`` race is doubled. Under ``--budget`` the cells
-closest to a verdict (smallest ``n·(h/δ)²``) go first: a feasibility-determination allocation,
-which spends the trials where they decide something; a cell whose need stays beyond what the
-budget has left even if its mean lay two SEs farther from the bound than its estimate
-(``n·(h/(δ + 2·SE))²``) is left out: it would take trials and still not be decided.
+(``2n`` when ``δ`` is 0); a cell still in a ``~`` race is doubled.
+
+Under a budget
+--------------
+Without ``--budget`` every cell that needs more gets its step (a cell's trials depend only on
+its own path, so serving them together costs nothing). Under a budget the order decides what
+the budget buys: a cell that is never decided spends trials that buy no verdict, and a verdict
+decided at a small half-width is worth the most (it sets the equal-guarantee grid's ``n``). A
+cell's *best-case need* is ``n·(h/(δ + s))²`` with ``s`` = :data:`BEST_CASE_SES` SEs: the trials
+it needs if its mean lies one SE farther from the bound than its estimate (it is small while the
+estimate is still loose, so a cell with an unlucky first estimate is not written off, and it
+approaches the estimate's need as the sample grows). Each round:
+
+* the cells go in order of best-case need, easiest first (a feasibility-determination or
+  thresholding-bandit allocation: trials go where they decide something soonest);
+* a cell whose best-case need exceeds ``n`` plus what the budget has left after the steps
+  already chosen is left out: it could not be decided with that, and would only eat the budget
+  (it may return in a later round if its best case falls);
+* only the cells whose best-case need is within :data:`WINDOW` times the easiest one's are
+  served; the harder ones wait until the easier are decided, so a cell that turns out to need
+  more than the budget holds has taken little of it when that becomes clear.
+
+None of this touches an interval: every cell's confidence sequence holds whatever rule chose
+when to sample it (module doc), and an undecided cell's trials count in the search's cost.
 
 The equal-guarantee grid
 ------------------------
@@ -60,6 +79,10 @@ from statistics import NormalDist
 from analyzer.confseq import asymptotic_interval, interval as betting_interval
 
 GROWTH_MIN, GROWTH_MAX, GROWTH_SLACK, RACE_GROWTH = 1.25, 2.0, 1.1, 2.0
+#: under a budget: the cells whose best-case need is within WINDOW times the easiest cell's
+WINDOW = 8.0
+#: an undecided cell's best case (module doc): its mean this many SEs farther from the bound
+BEST_CASE_SES = 1.0
 
 
 def family_beta(alpha: float, cells: int, metrics: int) -> tuple[int, float]:

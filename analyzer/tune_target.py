@@ -19,7 +19,9 @@ trials: block ``k`` of the seed is the same stream for every cell (common random
 each round continues a cell with the blocks after the ones it has (disjoint blocks: no trial is
 used twice). Blocks come in groups of :data:`GROUP`; each group's blocks are twice the size of
 the last group's, so a cell at ``n`` trials has ``O(log n)`` blocks and a round's step is a
-sixteenth of ``n`` at most. Only each cell's column totals are kept.
+sixteenth of ``n`` at most. Only each cell's column totals are kept. Under a trial budget the
+cells are served easiest first, the hard ones wait, and a cell the rest of the budget could not
+decide is left out (:mod:`analyzer.tune_stats`, "Under a budget").
 
 The search stops when every cell is decided (and at most ``keep`` remain in a ``~`` race), when
 a cell would pass :data:`MOST_ROUNDS_OF_FIRST` times the first round, at the trial budget, the
@@ -34,17 +36,6 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
-
-import numpy as np
-
-from analyzer.errors import UserError
-
-import itertools
-import math
-import re
-import time
-from dataclasses import dataclass, field
-from statistics import NormalDist
 
 import numpy as np
 
@@ -357,7 +348,7 @@ class _Context:
         """``(cell, blocks it should reach, trials it is predicted to need, trials it would
         need in a plausible best case)`` for the cells that need more (analyzer.tune_stats:
         next round)."""
-        from analyzer.tune_stats import RACE_GROWTH, growth, need_ratio
+        from analyzer.tune_stats import BEST_CASE_SES, RACE_GROWTH, growth, need_ratio
 
         out = []
         first = self.plan.trials(GROUP)
@@ -373,8 +364,8 @@ class _Context:
                          and not _met(c.stats[t.metric], t)]
                 ratio = max((need_ratio(c.stats[t.metric], t.lo, t.hi) for t in open_),
                             default=1.0)
-                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, 2.0) for t in open_),
-                           default=1.0)
+                best = max((need_ratio(c.stats[t.metric], t.lo, t.hi, BEST_CASE_SES)
+                            for t in open_), default=1.0)
                 g, need, plausible = growth(ratio), n * ratio, n * best
             else:
                 g, need, plausible = RACE_GROWTH, n * RACE_GROWTH, n * RACE_GROWTH
@@ -383,17 +374,30 @@ class _Context:
         return out
 
     def within_budget(self, wanted, remaining: float | None, jobs: int):
-        """The wanted steps, or under a budget those of the cells closest to a verdict that fit
-        (smallest predicted need first), leaving out a cell whose need even in a plausible best
-        case exceeds what the rest of the budget could give it (analyzer.tune_stats)."""
+        """The wanted steps, or under a budget those chosen easiest first (analyzer.tune_stats:
+        "Under a budget"): in order of best-case need, only the cells whose best-case need is
+        within :data:`~analyzer.tune_stats.WINDOW` times the easiest one's, while their steps
+        fit what is left; a cell is left out when even its best case could not be decided with
+        what the budget has left after this round's steps already chosen (it does not set the
+        window)."""
+        from analyzer.tune_stats import WINDOW
+
         steps = [(c, b) for c, b, _need, _best in wanted]
         if remaining is None:
             return steps
         chosen, left = [], remaining
-        for c, b, _need, plausible in sorted(wanted, key=lambda w: w[2]):
+        ordered = sorted(wanted, key=lambda w: w[3])
+        easiest = None
+        for c, b, _need, plausible in ordered:
             have = self.plan.trials(c.blocks)
             cost = (self.plan.trials(b) - have) * jobs
-            if cost <= left and (plausible - have) * jobs <= left:
+            if (plausible - have) * jobs > left:
+                continue  # hopeless within the budget: it would eat trials and stay open
+            if easiest is None:
+                easiest = plausible
+            if plausible > WINDOW * easiest:
+                break  # harder cells wait until the easier ones are decided
+            if cost <= left:
                 chosen.append((c, b))
                 left -= cost
         return [(c, b) for c, b in steps if any(c is x for x, _ in chosen)]

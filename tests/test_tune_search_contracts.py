@@ -116,29 +116,64 @@ def test_budget_goes_to_the_cells_closest_to_a_verdict(fake_metric):
     assert res["stopped_by"] == "budget" and res["trials_spent"] <= 20_000
 
 
-def test_within_budget_serves_the_smallest_predicted_need_first():
+def test_within_budget_serves_the_easiest_first_and_holds_the_hard_cells_back():
+    from analyzer.tune_stats import WINDOW
     from analyzer.tune_target import SearchCell, _Context
 
+    assert WINDOW == 8.0
     plan = BlockPlan.for_first_round(160)  # blocks of 10 trials, then (from block 16) of 20
     ctx = _Context("g", [], [], plan, 1, "local", 0.01, 1, 10_000)
     a, b, c = (SearchCell(x, {}, None, "p", blocks=16) for x in "abc")  # 160 trials each
     # (cell, blocks to reach, predicted need, need in a plausible best case); each step from 16
     # to 20 blocks: 4 blocks of 20 trials, 80 trials
     wanted = [(a, 20, 5_000.0, 5_000.0), (b, 20, 250.0, 250.0), (c, 20, 900.0, 1_000.0)]
-    assert ctx.within_budget(wanted, None, 1) == [(a, 20), (b, 20), (c, 20)]
-    # 100 left: b first (needs 90 more); then c's step (80) exceeds the 20 left
+    assert ctx.within_budget(wanted, None, 1) == [(a, 20), (b, 20), (c, 20)]  # no budget: all
+    # 100 left: b first (best case 90 more); then c's best case (840 more) exceeds the 20 left
     assert ctx.within_budget(wanted, 100, 1) == [(b, 20)]
     assert ctx.within_budget(wanted, 2_000, 1) == [(b, 20), (c, 20)]  # a needs 4,840 more
-    assert ctx.within_budget(wanted, 10_000, 1) == [(a, 20), (b, 20), (c, 20)]
+    # plenty left: a's best case (5,000) is more than 8 × b's (250): a waits for b and c
+    assert ctx.within_budget(wanted, 10_000, 1) == [(b, 20), (c, 20)]
+    # once b is decided, c (1,000) is the easiest and a lies within 8 × 1,000: both are served
+    assert ctx.within_budget([wanted[0], wanted[2]], 10_000, 1) == [(a, 20), (c, 20)]
     assert ctx.within_budget(wanted, 79, 1) == []  # no step fits
-    # the order follows the predicted need, the cut the best case: with 240 left, b (best case
-    # 90 more) and then a (140 more, though its estimate says 4,840) fit; c's best case does not
+    # the order and the window follow the best case, not the estimate's need: a's best case of
+    # 300 serves it beside b though its estimate says 5,000; with 240 left, b (90 more) and a
+    # (140 more) fit, c's best case does not
     wanted[0] = (a, 20, 5_000.0, 300.0)
     assert ctx.within_budget(wanted, 1_000, 1) == [(a, 20), (b, 20), (c, 20)]
     assert ctx.within_budget(wanted, 240, 1) == [(a, 20), (b, 20)]
+    # the window is measured in best cases too: f's estimate (2,000) is nearer a verdict than
+    # a's (5,000), but its best case (2,500) is more than 8 × a's (300): f waits
+    f = SearchCell("f", {}, None, "p", blocks=16)
+    assert ctx.within_budget([wanted[0], (f, 20, 2_000.0, 2_500.0)], 10_000, 1) == [(a, 20)]
     # two jobs a cell: b's step costs 160 and its need 180, so 200 serve b only, 100 nobody
     assert ctx.within_budget(wanted, 200, 2) == [(b, 20)]
     assert ctx.within_budget(wanted, 100, 2) == []
+    # a cell left out as hopeless does not set the window: with 700 left, c (best case 1,000,
+    # 840 more) is hopeless; d, at 10,080 trials with a best case of 10,100 (more than 8 ×
+    # c's), is the easiest cell that can still be decided and is served (a step of 640)
+    d = SearchCell("d", {}, None, "p", blocks=96)
+    assert plan.trials(96) == 10_080 and plan.trials(97) == 10_720
+    far = [(c, 20, 900.0, 1_000.0), (d, 97, 10_090.0, 10_100.0)]
+    assert ctx.within_budget(far, 700, 1) == [(d, 97)]
+
+
+def test_a_cell_no_budget_left_could_decide_stops_eating_it(fake_metric):
+    """Goal 30 sits on the bound 0.3: no budget decides it. Under a budget it waits while the
+    cells that can be decided are served, and is left out once even its best case (its mean one
+    SE farther from the bound) would need more than the budget has left; the others are all
+    decided (seeds 1–4)."""
+    for seed in range(1, 5):
+        fake_metric.clear()
+        res = search("pig", ["x in [0.3, 0.45]"], ["goal=20,25,30,35,40,50"], None, 256, seed,
+                     budget=60_000)
+        rows = {r["goal"]: r for r in res["rows"]}
+        assert all(rows[g]["verdict"] != "undecided" for g in (20, 40, 50)), seed
+        assert rows[30]["verdict"] == "undecided"
+        # it stops eating the budget: at most a third of it (before: up to 34,560 trials of
+        # 41,792 spent), and the search stops with half of it unspent
+        assert rows[30]["n"] <= 20_000, (seed, rows[30]["n"])
+        assert res["trials_spent"] <= 30_000 and res["stopped_by"] == "budget"
 
 
 def _lock_holder(folder):
