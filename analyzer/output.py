@@ -194,6 +194,111 @@ def _short(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
+# ---------------------------------------------------------------- what each command writes
+def _tables(*stems: str) -> tuple[str, ...]:
+    return tuple(f"{s}.{ext}" for s in stems for ext in ("csv", "md"))
+
+
+def _figures(*stems: str) -> tuple[str, ...]:
+    return tuple(f"{s}.{ext}" for s in stems for ext in ("png", "svg"))
+
+
+#: The rule files of every `advice` and `game-advice` (analyzer/advice/cli.py, write_rules).
+_RULE_FILES = ("rule_cx*.json", "rule_simplest.json")
+
+#: Every name a command writes directly into its ``--out`` folder, as shell patterns (``*``
+#: stands for a part of the name that depends on the options or the results), grouped by the
+#: options that must all be given (truthy) for the names to be written; ``()`` means always.
+#: The one list :func:`preflight_out` checks before a command starts its work
+#: (tests/test_output_preflight.py runs every command and checks it writes nothing else).
+#: ``report`` is the top level of one report's folder (its parts are checked by
+#: :mod:`analyzer.report_folder`), ``report all`` the folder holding one report per recipe.
+OUTPUT_NAMES: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {
+    "trash-pandas policy": {(): ("policy.csv",)},
+    "trash-pandas advice": {(): _RULE_FILES},
+    "trash-pandas game-advice": {(): _RULE_FILES},
+    "trash-pandas game": {(): _tables("tp_game_seats", "tp_game_length"),
+                          ("vs",): _tables("tp_game_vs"),
+                          ("chart",): _figures("tp_game_win_rates", "tp_game_length"),
+                          ("vs", "chart"): _figures("tp_game_vs")},
+    "trash-pandas calibrate": {(): _tables("tp_calibrate_bias", "tp_calibrate_reliability",
+                                           "tp_calibrate_positions"),
+                               ("chart",): _figures("tp_calibrate_reliability")},
+    "trash-pandas ladder": {(): _tables("tp_ladder_*"), ("chart",): _figures("tp_ladder")},
+    "ten thresholds": {(): _tables("ten_thresholds_*"), ("chart",): _figures("ten_thresholds_*")},
+    "ten advice": {(): _RULE_FILES},
+    "ten game-advice": {(): _RULE_FILES},
+    "ten calibrate": {(): _tables("ten_calibrate_bias", "ten_calibrate_reliability",
+                                  "ten_calibrate_positions"),
+                      ("chart",): _figures("ten_calibrate_reliability")},
+    "ten ladder": {(): _tables("ten_ladder_*"), ("chart",): _figures("ten_ladder")},
+    "magdagdon simulate": {(): _tables("magdagdon_simulate_scores"),
+                           ("chart",): _figures("magdagdon_simulate_scores")},
+    "magdagdon advice": {(): _RULE_FILES},
+    "gostop simulate": {(): _tables("gostop_seats", "gostop_events"),
+                        ("chart",): _figures("gostop_payments")},
+    "gostop advice": {(): _RULE_FILES},
+    "canasta simulate": {("chart",): _figures("simulate")},
+    "canasta advice": {(): _RULE_FILES},
+    "pig solve": {(): ("policy.csv",), ("chart",): _figures("hold_boundary")},
+    "pig advice": {(): _RULE_FILES},
+    "tune": {(): _tables("cells"), ("sweep",): _tables("rerun"),
+             ("sweep", "chart"): _figures("cells"),
+             ("target",): ("search-state.npz", ".pushluck.lock"),
+             ("target", "chart"): _figures("verdicts_*")},
+    "report": {(): ("index.md", "index.html", "style.css", ".pushluck-report.json",
+                    ".pushluck.lock")},
+    "report all": {(): ("index.md", "index.html", "style.css")},
+}
+
+
+def output_patterns(command: str, params: dict) -> list[str]:
+    """The patterns of :data:`OUTPUT_NAMES` that ``command`` writes with ``params``."""
+    return [pattern for needs, names in OUTPUT_NAMES[command].items()
+            if all(params.get(p) for p in needs) for pattern in names]
+
+
+def preflight_out(command: str, folder: str | Path, params: dict) -> None:
+    """Before ``command`` starts its work: refuse, with one line (:class:`UserError`), when a
+    name it will write into ``folder`` (:func:`output_patterns`) is taken by anything but a
+    regular file: a symbolic link (even a dangling one), a folder, a FIFO, a socket or a
+    device. Nothing is opened but the folder itself, and nothing is written; the same targets
+    would otherwise be refused one by one when written, after the work
+    (:func:`atomic_write_bytes`)."""
+    import fnmatch
+
+    from analyzer.errors import UserError
+
+    patterns = output_patterns(command, params)
+    try:
+        fd = open_folder(folder)
+    except FileNotFoundError:
+        return  # nothing there yet: nothing in the way
+    try:
+        in_the_way = sorted((entry.name, _kind_of(fd, entry.name)) for entry in os.scandir(fd)
+                            if not entry.is_file(follow_symlinks=False)
+                            and any(fnmatch.fnmatchcase(entry.name, p) for p in patterns))
+    finally:
+        os.close(fd)
+    for name, kind in in_the_way[:1]:
+        raise UserError(f"refusing to write {Path(folder) / name}: it is {kind}, where "
+                        f"`pushluck {command}` writes a file; remove it or choose another --out")
+
+
+def _kind_of(dir_fd: int, name: str) -> str:
+    """What ``name`` in the folder ``dir_fd`` is, in words (never followed, never opened)."""
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except OSError:
+        return "not a regular file"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) \
+        else "a device or another special file"
+
+
 # ------------------------------------------------------------------------ walking without links
 def _is_link(dir_fd: int, name: str) -> bool:
     try:

@@ -276,6 +276,15 @@ def report_folder(out_dir: Path, root: Path | None = None) -> Path:
     return check_output_dir(out_dir)
 
 
+def _write_manifest(out_dir: Path, manifest: dict) -> None:
+    """``parts/<name>.json``, written last for a part (after its files), atomically."""
+    from analyzer.report_folder import MANIFESTS
+
+    atomic_write_text(out_dir / MANIFESTS / f"{manifest['name']}.json",
+                      json.dumps(manifest, indent=2, sort_keys=True, default=_json_default),
+                      root=out_dir)
+
+
 def _clean_section_folders() -> None:
     """Remove the private ``pushluck-section-PID-…`` folders of section parts whose process
     has ended (a kill -9 skips their clean-up)."""
@@ -334,6 +343,10 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
             fp = _fingerprint(kind, params, recipe.rules, ps)
             manifest = rf.read_manifest(out_dir, part["name"])
             if manifest and manifest["fingerprint"] == fp and rf.files_intact(out_dir, manifest):
+                title = part.get("title", part["name"])
+                if manifest["title"] != title:  # words only (not in the fingerprint): the
+                    manifest = {**manifest, "title": title}  # files stay, the record follows
+                    _write_manifest(out_dir, manifest)
                 done[part["name"]] = manifest
                 continue
             old[part["name"]] = rf.previous_files(recipe, out_dir, part["name"])
@@ -372,9 +385,7 @@ def run_recipe(recipe: Recipe, out_dir: Path, seed: int | None = None,
                             "kind": kind, "params": params, "seed": ps, "fingerprint": fp,
                             "files": written, "sha256": hashes, "summary": result.summary,
                             "meta": result.meta}
-                atomic_write_text(out_dir / rf.MANIFESTS / f"{name}.json",
-                                  json.dumps(manifest, indent=2, sort_keys=True,
-                                             default=_json_default), root=out_dir)
+                _write_manifest(out_dir, manifest)
                 rf.remove_replaced(out_dir, old[name], written)
                 done[name] = manifest
                 if len(done) < total:

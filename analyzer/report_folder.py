@@ -167,22 +167,39 @@ def files_intact(out_dir: Path, manifest: dict) -> bool:
 
 
 def prepare(recipe, out_dir: Path) -> None:
-    """Open (creating ``parts/``) every folder the report writes, refusing with one line,
-    before anything is computed, a link or a file in their place and a link or special file
-    (FIFO, socket, device) anywhere inside a part's folder, where the part's files go."""
+    """:func:`refuse_in_the_way`, then open (creating it) ``parts/``."""
     import os
 
     from analyzer.output import open_folder
 
+    refuse_in_the_way(recipe, out_dir)
     os.close(open_folder(out_dir, [MANIFESTS], create=True))
+
+
+def refuse_in_the_way(recipe, out_dir: Path) -> None:
+    """Before anything is computed, refuse with one line whatever is in the way of a write:
+    at the report's own names (index pages, style sheet, identity, lock:
+    :func:`analyzer.output.preflight_out`) anything but a regular file; a link or a file in
+    place of a part's folder; inside a part's folder a link or special file (FIFO, socket,
+    device) anywhere, and a folder unless the part's manifest lists files in it (a part writes
+    its files by the names it chooses, known only once computed: a folder at one of them was
+    refused only after the part ran). Nothing is written."""
+    from analyzer.output import preflight_out
+
+    preflight_out("report", out_dir, {})
     for part in recipe.parts:
+        name = part["name"]
+        listed = {rel.rpartition("/")[0] for rel in previous_files(recipe, out_dir, name)}
         try:
-            _refuse_special_inside(out_dir, [part_folder(part["name"])])
+            _refuse_inside_part(out_dir, [part_folder(name)], listed)
         except FileNotFoundError:
             pass
 
 
-def _refuse_special_inside(out_dir: Path, rel: list[str]) -> None:
+def _refuse_inside_part(out_dir: Path, rel: list[str], listed: set[str]) -> None:
+    """Refuse a link or special file anywhere below ``out_dir/rel`` (a part's folder), and a
+    folder there unless ``listed`` (the folders of the part's own files) holds it or a
+    folder inside it."""
     import os
 
     from analyzer.output import open_folder
@@ -192,11 +209,15 @@ def _refuse_special_inside(out_dir: Path, rel: list[str]) -> None:
         entries = list(os.scandir(fd))
     finally:
         os.close(fd)
-    for entry in entries:
+    for entry in sorted(entries, key=lambda e: e.name):
+        where = out_dir.joinpath(*rel, entry.name)
         if entry.is_dir(follow_symlinks=False):
-            _refuse_special_inside(out_dir, [*rel, entry.name])
+            inside = "/".join([*rel, entry.name])
+            if not any(f == inside or f.startswith(inside + "/") for f in listed):
+                raise UserError(f"{where} is a folder inside a part's folder, where the part "
+                                "writes its files; remove it or choose another --out")
+            _refuse_inside_part(out_dir, [*rel, entry.name], listed)
         elif not entry.is_file(follow_symlinks=False):
-            where = out_dir.joinpath(*rel, entry.name)
             raise UserError(f"{where} is a link or a special file inside a part's folder; "
                             "remove it or choose another --out")
 

@@ -25,9 +25,12 @@ decide is left out (:mod:`analyzer.tune_stats`, "Under a budget").
 
 The search stops when every cell is decided (and at most ``keep`` remain in a ``~`` race), when
 a cell would pass :data:`MOST_ROUNDS_OF_FIRST` times the first round, at the trial budget, the
-time limit, or an interrupt. The guarantee (every interval, so every verdict, holds together with
-probability ≥ 1 − α at whatever point the search stops) and the cost comparison with the
-equal-guarantee grid are stated in :mod:`analyzer.tune_stats`.
+time limit, or an interrupt. A Ctrl-C (or SIGTERM) stops only the round being computed: between
+rounds it is recorded and acted on at the next round's start, and a finished round is applied,
+decided and saved under :func:`analyzer.interrupts.held`, so a signal landing there can neither
+half-apply a round nor lose the rounds already recorded. The guarantee (every interval, so
+every verdict, holds together with probability ≥ 1 − α at whatever point the search stops) and
+the cost comparison with the equal-guarantee grid are stated in :mod:`analyzer.tune_stats`.
 """
 from __future__ import annotations
 
@@ -271,6 +274,8 @@ def search(game: str, targets_text: list[str], space: list[str], policy: str | N
            max_rounds: int = MAX_ROUNDS, state=None) -> dict:
     """Run the search (module doc); ``state`` (a :class:`SearchState`) saves each round and
     restores an interrupted search."""
+    from analyzer.errors import Interrupted, mark_interrupted
+    from analyzer.interrupts import held, sigint_seen
     from analyzer.tune_stats import family_beta
 
     if not (0 < alpha < 1):
@@ -287,35 +292,45 @@ def search(game: str, targets_text: list[str], space: list[str], policy: str | N
     t_start = time.perf_counter()
     spent = sum(plan.trials(c.blocks) for c in cells) * len(jobs)
     stopped_by = "max-rounds"
-    for r in range(done_rounds + 1, max_rounds + 1):
-        wanted = ctx.wanted(cells, r)
-        if not wanted:
-            stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
-            break
-        if time_limit is not None and time.perf_counter() - t_start >= time_limit:
-            stopped_by = "time-limit"
-            break
-        todo = ctx.within_budget(wanted, None if budget is None or not rounds
-                                 else budget - spent, len(jobs))
-        if not todo:
-            stopped_by = "budget"
-            break
-        ran = _run_round(ctx, todo)
-        if ran is None:  # interrupted: the round is dropped, the saved state is intact
-            stopped_by = "interrupt"
-            break
-        spent += ran
-        ctx.decide(cells, [c for c, _ in todo], r)
-        rounds.append({"round": r, "cells": len(todo), "trials": ran,
-                       "most_trials_per_cell": max(plan.trials(b) for _c, b in todo)})
-        if state is not None:
-            state.save(cells, r, rounds)
-    else:
-        if not ctx.wanted(cells, max_rounds + 1):
-            stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
+    try:
+        for r in range(done_rounds + 1, max_rounds + 1):
+            with held(quiet=True):  # between rounds a Ctrl-C is only recorded (module doc)
+                if sigint_seen():
+                    stopped_by = "interrupt"
+                    break
+                wanted = ctx.wanted(cells, r)
+                if not wanted:
+                    stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
+                    break
+                if time_limit is not None and time.perf_counter() - t_start >= time_limit:
+                    stopped_by = "time-limit"
+                    break
+                todo = ctx.within_budget(wanted, None if budget is None or not rounds
+                                         else budget - spent, len(jobs))
+                if not todo:
+                    stopped_by = "budget"
+                    break
+            finished = _run_round(ctx, todo)
+            if finished is None:  # interrupted: the round is dropped, the saved state is intact
+                stopped_by = "interrupt"
+                break
+            with held(quiet=True):  # a round is applied, decided and saved whole or not at all
+                ran = _apply_round(ctx, todo, finished)
+                spent += ran
+                ctx.decide(cells, [c for c, _ in todo], r)
+                rounds.append({"round": r, "cells": len(todo), "trials": ran,
+                               "most_trials_per_cell": max(plan.trials(b) for _c, b in todo)})
+                if state is not None:
+                    state.save(cells, r, rounds)
+        else:
+            with held(quiet=True):
+                if not ctx.wanted(cells, max_rounds + 1):
+                    stopped_by = "decided" if not ctx.capped(cells) else "most-trials"
+    except KeyboardInterrupt:  # landed between two held blocks: the rounds recorded are whole
+        stopped_by = "interrupt"
+    if stopped_by == "interrupt" or sigint_seen():
+        mark_interrupted()
     if stopped_by == "interrupt" and not rounds:
-        from analyzer.errors import Interrupted
-
         raise Interrupted("no round of the search had finished")
     from analyzer.tune_report import search_result
 
@@ -478,10 +493,10 @@ def cell_task(game: str, name: str, rules_kwargs: dict, policy: str, seed: int,
     return total, blocks, seconds
 
 
-def _run_round(ctx: _Context, todo) -> int | None:
+def _run_round(ctx: _Context, todo) -> list | None:
     """Give each cell of ``todo`` (cell, blocks to reach) its new blocks, locally or as Dask
-    tasks; apply them only if every job of the round finished. Returns the trials run, or None
-    after an interrupt (nothing applied)."""
+    tasks, without applying them: the jobs of the round with their results, or None after an
+    interrupt or when a job came back short (the round is then dropped whole)."""
     import dataclasses
 
     from analyzer.errors import Interrupted, mark_interrupted, was_interrupted
@@ -515,13 +530,19 @@ def _run_round(ctx: _Context, todo) -> int | None:
     except (KeyboardInterrupt, Interrupted):
         mark_interrupted()
         return None
-    trials = 0
     for (c, key, target, _args), (total, blocks, seconds) in zip(jobs, results):
         if blocks != target - c.blocks:
             mark_interrupted()
             return None
+    return list(zip(jobs, results))
+
+
+def _apply_round(ctx: _Context, todo, finished: list) -> int:
+    """Add a finished round's column totals and seconds to its cells and move each cell to its
+    new block count; the trials the round ran."""
+    trials = 0
     spent = {}
-    for (c, key, target, _args), (total, blocks, seconds) in zip(jobs, results):
+    for (c, key, target, _args), (total, blocks, seconds) in finished:
         have = c.totals.get(key)
         c.totals[key] = total if have is None else have + total
         c.seconds += seconds

@@ -290,26 +290,47 @@ def float_option_cases(tmp: Path):
 
 
 # ---------------------------------------------------------------- hostile files inside --out
-#: commands that write --out files, each with a fresh folder OUT (a cheap invocation)
+#: commands that write --out files, each with a fresh folder OUT (a cheap invocation), and the
+#: entry of analyzer.output.OUTPUT_NAMES with the options it passes (report: its own check)
 OUT_COMMANDS = {
-    "pig solve": ["pig", "solve", "--goal", "20", "--out", "OUT"],
+    "pig solve": ["pig", "solve", "--goal", "20", "--chart", "--out", "OUT"],
     "trash-pandas policy": ["trash-pandas", "policy", "--out", "OUT"],
-    "ten thresholds": ["ten", "thresholds", "-n", "50", "--seed", "1", "--out", "OUT"],
-    "magdagdon simulate": ["magdagdon", "simulate", "-n", "20", "--seed", "1", "--out", "OUT"],
-    "gostop simulate": ["gostop", "simulate", "-n", "50", "--seed", "1", "--out", "OUT"],
-    "trash-pandas game": ["trash-pandas", "game", "-n", "30", "--seed", "1", "--out", "OUT"],
+    "ten thresholds": ["ten", "thresholds", "-n", "50", "--seed", "1", "--chart", "--out", "OUT"],
+    "magdagdon simulate": ["magdagdon", "simulate", "-n", "20", "--seed", "1", "--chart",
+                           "--out", "OUT"],
+    "gostop simulate": ["gostop", "simulate", "-n", "50", "--seed", "1", "--chart", "--out",
+                        "OUT"],
+    "canasta simulate": ["canasta", "simulate", "-n", "2", "--seed", "1", "--chart", "--out",
+                         "OUT"],
+    "trash-pandas game": ["trash-pandas", "game", "-n", "30", "--seed", "1", "--vs", "random",
+                          "--chart", "--out", "OUT"],
     "pig advice": ["pig", "advice", "--set", "goal=20", "--bands", "1", "--clauses", "1",
-                   "--out", "OUT"],
-    "tune": ["tune", "pig", "--sweep", "goal=20,30", "-n", "50", "--seed", "1", "--out", "OUT"],
+                   "--max-loss", "0.01", "--out", "OUT"],
+    "ten advice": ["ten", "advice", "--bands", "1", "--clauses", "1", "--out", "OUT"],
+    "gostop advice": ["gostop", "advice", "--rounds", "1", "--precision", "10", "--seed", "1",
+                      "--out", "OUT"],
+    "ten calibrate": ["ten", "calibrate", "--players", "2", "-n", "4", "--playouts", "16",
+                      "--seed", "1", "--chart", "--out", "OUT"],
+    "trash-pandas ladder": ["trash-pandas", "ladder", "--bots", "heuristic,random", "--players",
+                            "2", "-n", "8", "--seed", "1", "--chart", "--out", "OUT"],
+    "tune": ["tune", "pig", "--sweep", "goal=20,30", "-n", "50", "--seed", "1", "--chart",
+             "--out", "OUT"],
     "tune --target": ["tune", "pig", "--target", "p_first_wins in [0.5, 0.6]", "--space",
                       "goal=20..30:10", "-n", "64", "--seed", "1", "--budget", "10000",
-                      "--out", "OUT"],
+                      "--chart", "--out", "OUT"],
     "report": ["report", "RECIPE", "--out", "OUT"],
 }
+#: (entry of OUTPUT_NAMES, the options that decide its names) for each of OUT_COMMANDS
+ENTRY = {"tune": ("tune", {"sweep": True, "chart": True}),
+         "tune --target": ("tune", {"target": True, "chart": True}),
+         "trash-pandas game": ("trash-pandas game", {"vs": True, "chart": True})}
 SMALL_RECIPE = ('title = "t"\ngame = "pig"\nseed = 1\n[[parts]]\nname = "solve"\n'
                 'kind = "pig.solve"\n[[parts]]\nname = "turn"\nkind = "pig.hold-thresholds"\n'
                 '[parts.params]\nrange = [15, 20]\n')
 _WRITTEN: dict[str, list[str]] = {}
+#: kinds planted where a file is written: each must be refused (one line, exit 2) before any
+#: work, nothing written into --out; JSON of the wrong shape in a file we overwrite may pass
+REFUSED = ("link", "dangling", "fifo", "folder", "dir-link", "fifo-lock")
 
 
 def _argv(command: str, out: Path, tmp: Path) -> list[str]:
@@ -330,22 +351,39 @@ def written_files(command: str, tmp: Path) -> list[str]:
     return _WRITTEN[command]
 
 
+def unlisted_names(command: str, written: list[str]) -> list[str]:
+    """The files ``command`` wrote that its entry of analyzer.output.OUTPUT_NAMES misses (the
+    preflight would not guard them)."""
+    import fnmatch
+
+    from analyzer.output import output_patterns
+
+    if command == "report":
+        return []
+    entry, params = ENTRY.get(command, (command, {"chart": True}))
+    patterns = output_patterns(entry, params)
+    return [f for f in written if not any(fnmatch.fnmatchcase(f, p) for p in patterns)]
+
+
 def _snapshot(folder: Path) -> dict:
     return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() and not p.is_symlink()
                                          else "special")
             for p in sorted(folder.rglob("*"))} if folder.exists() else {}
 
 
-def hostile_out_cases(tmp: Path, per_command: int | None = None):
-    """For each command of :data:`OUT_COMMANDS` and each file it writes: that file as a
-    symbolic link to a file outside --out, a dangling link, a FIFO, a folder, and (for JSON
-    files) JSON of the wrong shape; each folder on the way as a link to a folder outside.
-    Expected: accepted or refused in one line, no traceback, no hang, and nothing outside
-    --out written or changed (checked after the run)."""
+def hostile_out_cases(tmp: Path, per_command: int | None = None, commands=None):
+    """For each command of :data:`OUT_COMMANDS` (or of ``commands``) and each file it writes:
+    that file as a symbolic link to a file outside --out, a dangling link, a FIFO, a folder, and
+    (for JSON files) JSON of the wrong shape; each folder on the way as a link to a folder
+    outside. Expected: a link, FIFO or folder refused in one line (exit 2) with nothing written
+    into --out (the refusal comes before the work); JSON of the wrong shape accepted or refused
+    in one line; never a traceback or a hang, and nothing outside --out written or changed
+    (checked after the run). A command that writes a name its OUTPUT_NAMES entry misses is a
+    failure too."""
     import random
 
     cases = []
-    for command in OUT_COMMANDS:
+    for command in (OUT_COMMANDS if commands is None else commands):
         variants = ["fifo-lock"] if command == "report" else []
         kinds = ["link", "dangling", "fifo", "folder", "json-list", "json-string", "json-number"]
 
@@ -373,6 +411,7 @@ def hostile_out_cases(tmp: Path, per_command: int | None = None):
                 target.write_text({"json-list": "[1, 2]", "json-string": '"x"',
                                    "json-number": "5"}[kind])
             before = _snapshot(outside)
+            before_out = _snapshot(out)
             inside = (target / "inside.txt").read_bytes() if kind == "folder" else None
 
             def check():
@@ -382,10 +421,14 @@ def hostile_out_cases(tmp: Path, per_command: int | None = None):
                 if inside is not None and (not (target / "inside.txt").exists()
                                            or (target / "inside.txt").read_bytes() != inside):
                     fails.append(f"hostile-out: {command} {kind} {rel}: a folder's file lost")
+                if kind in REFUSED and _snapshot(out) != before_out:
+                    fails.append(f"hostile-out: {command} {kind} {rel}: wrote into --out "
+                                 "before refusing")
                 return fails
             return _argv(command, out, tmp), check
 
-        for rel in written_files(command, tmp):
+        written = written_files(command, tmp)
+        for rel in written:
             for kind in kinds if rel.endswith(".json") else kinds[:4]:
                 variants.append((kind, rel))
             parent = str(Path(rel).parent)
@@ -395,8 +438,16 @@ def hostile_out_cases(tmp: Path, per_command: int | None = None):
             variants = random.Random(3).sample(variants, per_command)
         for v in variants:
             kind, rel = (v, "") if isinstance(v, str) else v
-            cases.append(([command, kind, rel], "any",
+            cases.append(([command, kind, rel], "invalid" if kind in REFUSED else "any",
                           lambda command=command, kind=kind, rel=rel: prepare(command, kind, rel)))
+        missing = unlisted_names(command, written)
+        if missing or not written:
+            def unlisted(command=command, missing=missing):
+                def check():
+                    return [f"hostile-out: {command} writes {', '.join(missing) or 'nothing'}, "
+                            "not in its OUTPUT_NAMES entry (or no probe)"]
+                return ["pig", "rules"], check
+            cases.append(([command, "names", ""], "any", unlisted))
     return cases
 
 

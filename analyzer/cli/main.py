@@ -118,6 +118,36 @@ def bound_integers(command) -> None:
         bound_integers(sub)
 
 
+def guard_outputs(command, path: str = "") -> None:
+    """Run :func:`analyzer.output.preflight_out` before every command of ``command`` (and its
+    sub-commands) that writes ``--out`` (the names it writes are listed once, in
+    :data:`analyzer.output.OUTPUT_NAMES`), after its options are parsed and before its work."""
+    subs = getattr(command, "commands", None)
+    if subs is not None:
+        for name, sub in subs.items():
+            guard_outputs(sub, f"{path} {name}".strip())
+        return
+    from analyzer.output import OUTPUT_NAMES
+
+    out = next((p.name for p in command.params if "--out" in getattr(p, "opts", ())), None)
+    if out is None or path == "report" or command.callback is None \
+            or getattr(command, "_pushluck_guarded", False):
+        return  # report checks each report's folder itself (analyzer/report_folder.py)
+    if path not in OUTPUT_NAMES:  # tests/test_output_preflight.py keeps the list complete
+        return
+    work = command.callback
+
+    def preflight_then_work(**params):
+        if params.get(out) is not None:
+            from analyzer.output import preflight_out
+
+            preflight_out(path, params[out], {**params, "out": params[out]})
+        return work(**params)
+
+    command.callback = preflight_then_work
+    command._pushluck_guarded = True
+
+
 class GamesGroup(TyperGroup):
     """The top-level group: the cross-game verbs, then one lazily loaded sub-app per game."""
 
@@ -145,6 +175,7 @@ class GamesGroup(TyperGroup):
             f"docs/rules/{game.rules_page} in the repository (`pushluck {name} rules` lists "
             f"the keys).")
         bound_integers(command)
+        guard_outputs(command, name)
         return command
 
 
@@ -163,6 +194,16 @@ def build_app() -> typer.Typer:
         pass
 
     return app
+
+
+def root_command():
+    """The Click command `pushluck` runs: every integer option bounded, every float finite
+    (:func:`bound_integers`), every --out checked before the work (:func:`guard_outputs`); the
+    games' sub-commands get the same when loaded (:meth:`GamesGroup.get_command`)."""
+    command = typer.main.get_command(build_app())
+    bound_integers(command)
+    guard_outputs(command)
+    return command
 
 
 def _print_version(ctx, param, value) -> None:
@@ -270,8 +311,7 @@ def _main(argv: list[str] | None) -> None:
 
     WRITTEN.clear()
     try:
-        command = typer.main.get_command(build_app())  # a signal may land here too
-        bound_integers(command)
+        command = root_command()  # a signal may land here too
         args = _bare_example(list(sys.argv[1:] if argv is None else argv))
         rv = command.main(args=args, prog_name="pushluck", standalone_mode=False)
     except ExampleList as exc:

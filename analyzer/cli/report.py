@@ -70,14 +70,17 @@ def report(recipe: Annotated[Optional[str], typer.Argument(
     if out is None:
         default_root.mkdir(exist_ok=True)
     if recipe == "all":
+        from analyzer.output import preflight_out
         from analyzer.report import report_folder
-        from analyzer.report_folder import check_folder
+        from analyzer.report_folder import check_folder, refuse_in_the_way
 
         root = Path(out) if out else default_root
         recipes = [load_recipe(p) for p in available_recipes()]  # every recipe checked first
-        for rec in recipes:  # and every folder: no link, no special file inside
+        preflight_out("report all", root, {})
+        for rec in recipes:  # and every folder: no link, no special file in the way
             folder = report_folder(root / rec.path.stem, root)
             check_folder(rec, folder, rec.seed if seed is None else seed)
+            refuse_in_the_way(rec, folder)
         from analyzer.report_progress import ReportProgress
 
         site = [(rec.path.stem, rec.title) for rec in recipes]

@@ -205,9 +205,14 @@ def _target_search(game, targets, space, policy, n0, seed, rules_file, sets, sch
                         alpha, budget, time_limit, keep, state=state)
         keys = build_space_keys(game, targets, space)
         if out:
+            from analyzer.errors import mark_interrupted
+            from analyzer.interrupts import held, sigint_seen
             from analyzer.tune_report import write_search_outputs
 
-            result["files"] = write_search_outputs(result, keys, Path(out), chart)
+            with held(quiet=True):  # a Ctrl-C now is recorded; what finished is written whole
+                result["files"] = write_search_outputs(result, keys, Path(out), chart)
+            if sigint_seen():
+                mark_interrupted()
             note(f"wrote {', '.join(result['files'])}")
     emit(result, as_json, lambda: render_search(result, keys, out))
 
