@@ -215,6 +215,8 @@ _RULE_FILES = ("rule_cx*.json", "rule_simplest.json")
 #: :mod:`analyzer.report_folder`), ``report all`` the folder holding one report per recipe.
 OUTPUT_NAMES: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {
     "trash-pandas policy": {(): ("policy.csv",)},
+    "play trash-pandas": {(): ("{save}",)},
+    "play ten": {(): ("{save}",)},
     "trash-pandas advice": {(): _RULE_FILES},
     "trash-pandas game-advice": {(): _RULE_FILES},
     "trash-pandas game": {(): _tables("tp_game_seats", "tp_game_length"),
@@ -252,9 +254,25 @@ OUTPUT_NAMES: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+#: the option values a name pattern names (``{save}``: play's ``--save NAME``), and the value
+#: each takes when its option is not given (analyzer/cli/play.py DEFAULT_SAVE)
+NAME_OPTIONS = {"save": "position.toml"}
+
+
+def _filled(pattern: str, params: dict) -> str:
+    """``pattern`` with each ``{option}`` replaced by that option's value, glob characters in
+    the value escaped (a name ``a*.toml`` is that name, not a pattern)."""
+    import glob
+
+    if "{" not in pattern:
+        return pattern
+    return pattern.format_map({k: glob.escape(str(params.get(k) or default))
+                               for k, default in NAME_OPTIONS.items()})
+
+
 def output_patterns(command: str, params: dict) -> list[str]:
     """The patterns of :data:`OUTPUT_NAMES` that ``command`` writes with ``params``."""
-    return [pattern for needs, names in OUTPUT_NAMES[command].items()
+    return [_filled(pattern, params) for needs, names in OUTPUT_NAMES[command].items()
             if all(params.get(p) for p in needs) for pattern in names]
 
 

@@ -276,3 +276,23 @@ def test_a_folder_the_parts_own_manifest_lists_files_in_is_not_in_the_way(tmp_pa
     (out / "turn" / "sub" / "deeper").mkdir()  # inside a listed folder, but not listed itself
     with pytest.raises(UserError, match="turn/sub/deeper is a folder"):
         refuse_in_the_way(recipe, out)
+
+
+def test_play_names_the_file_its_save_option_names(tmp_path):
+    """play writes one file, the name --save gives (default position.toml, the value play
+    itself uses): a folder there is refused before the app opens, a folder at another name is
+    left alone, and glob characters in the name are the name itself."""
+    from analyzer.cli.play import DEFAULT_SAVE
+    from analyzer.errors import UserError
+    from analyzer.output import NAME_OPTIONS, output_patterns, preflight_out
+
+    assert NAME_OPTIONS["save"] == DEFAULT_SAVE
+    assert output_patterns("play ten", {"save": None}) == [DEFAULT_SAVE]
+    assert output_patterns("play ten", {"save": "g*.toml"}) == ["g[*].toml"]
+    (tmp_path / "mine.toml").mkdir()
+    (tmp_path / "gx.toml").mkdir()
+    with pytest.raises(UserError, match="mine.toml: it is a folder"):
+        preflight_out("play trash-pandas", tmp_path, {"save": "mine.toml"})
+    preflight_out("play trash-pandas", tmp_path, {"save": None})  # position.toml is free
+    preflight_out("play trash-pandas", tmp_path, {"save": "g*.toml"})  # not gx.toml
+
