@@ -1,4 +1,4 @@
-"""`game-advice --seats BOT`: the rules of thumb raced against another bot than the default.
+"""`game-advice --seats BOT,BOT,…`: the rules of thumb raced in another line-up than the default.
 
 Issue 37 asks that the whole-game rules of thumb can be raced against the search bot. These tests
 check that the opponents really reach the games (a rule wins far more often against random
@@ -31,7 +31,7 @@ def test_trash_pandas_rules_win_more_against_random_opponents_than_heuristic_one
     cand = StopRule(3, 3)
     vs_heuristic = _mean_share(GameRacer(rules, 2, 5, blocks_per_seat=1), cand)
     vs_random = _mean_share(GameRacer(rules, 2, 5, blocks_per_seat=1,
-                                      others=plain_bot("random")), cand)
+                                      others=(plain_bot("random"),) * 2), cand)
     # 2 blocks of 256 games: SE of a share about 0.022, so these margins are > 5 SE
     assert vs_random > 0.75
     assert 0.3 < vs_heuristic < 0.7
@@ -47,23 +47,46 @@ def test_ten_rules_win_more_against_random_opponents_than_threshold_ones():
     spec = load_deck(None)
     vs_threshold = _mean_share(TenGameRacer(TenRules(), spec, 2, 5, round_blocks=16), cand)
     vs_random = _mean_share(TenGameRacer(TenRules(), spec, 2, 5, round_blocks=16,
-                                         others=plain_bot("random")), cand)
+                                         others=(plain_bot("random"),) * 2), cand)
     # 16 blocks of 16 games = 256 games each: SE about 0.03
     assert vs_random > 0.75
     assert 0.3 < vs_threshold < 0.7
     assert vs_random - vs_threshold > 0.15
 
 
-def test_the_recording_setup_puts_the_opponents_in_every_other_seat():
-    from analyzer.games.trash_pandas.advice_game import StopRule
+def test_a_mixed_lineup_keeps_each_seats_bot_and_the_rule_takes_each_seat_in_turn():
+    """--seats random,heuristic,solver: in the race's job and in the recording setup of seat s,
+    seat s plays the rule and every other seat its own bot of the line-up."""
+    from analyzer.games.trash_pandas.advice_game import GameRacer, StopRule
     from analyzer.games.trash_pandas.advice_record import setup_for
     from analyzer.games.trash_pandas.bots import plain_bot
     from analyzer.games.trash_pandas.rules import TrashPandasRules
 
-    setup = setup_for(TrashPandasRules(), 3, StopRule(4, 4), plain_bot("random"))
-    for seat, lineup in enumerate(setup.lineups):
-        names = [b.name for b in lineup]
-        assert names.count("random") == 2 and names[seat] == "heuristic"
+    lineup = (plain_bot("random"), plain_bot("heuristic:stop-at=5"), plain_bot("solver"))
+    rule = StopRule(2, 2)
+    setup = setup_for(TrashPandasRules(), 3, rule, lineup)
+    want = [["rule", "heuristic:stop-at=5", "solver"], ["random", "rule", "solver"],
+            ["random", "heuristic:stop-at=5", "rule"]]
+    mine = rule.bot()
+    got = [["rule" if b == mine else b.label for b in lu] for lu in setup.lineups]
+    assert got == want
+    racer = GameRacer(TrashPandasRules(), 3, 5, blocks_per_seat=1, others=lineup)
+    assert racer.others == lineup
+
+
+def test_a_seat_of_random_bots_helps_the_rule_only_in_the_other_seat():
+    """Two players, line-up heuristic,random: studying seat 1 the rule meets a random bot (its
+    win share far above 1/2); studying seat 2 it meets the heuristic (near 1/2). Values are per
+    block, seat 1's blocks first (two_seat_values)."""
+    from analyzer.games.trash_pandas.advice_game import GameRacer, StopRule
+    from analyzer.games.trash_pandas.bots import plain_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    racer = GameRacer(TrashPandasRules(), 2, 5, blocks_per_seat=1,
+                      others=(plain_bot("heuristic"), plain_bot("random")))
+    v = racer.values(StopRule(3, 3), 0)
+    assert len(v) == 2
+    assert v[0] > 0.75 and 0.3 < v[1] < 0.7
 
 
 def test_only_bots_the_reference_engine_plays_are_recorded():
@@ -81,25 +104,27 @@ def test_only_bots_the_reference_engine_plays_are_recorded():
 def test_parse_opponents_default_lineups_and_the_recording_note(capsys):
     from analyzer.advice.cli import parse_opponents
     from analyzer.games.trash_pandas.advice_game import recordable
-    from analyzer.games.trash_pandas.lineup import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_lineup
 
-    bot, n = parse_opponents(None, "heuristic", parse_bot, recordable, 1000)
-    assert bot.name == "heuristic" and n == 1000
+    bots, label, n = parse_opponents(None, "heuristic", parse_lineup, 3, recordable, 1000)
+    assert [b.name for b in bots] == ["heuristic"] * 3 and label == "heuristic" and n == 1000
     assert capsys.readouterr().err == ""
-    bot, n = parse_opponents("search:50", "heuristic", parse_bot, recordable, 1000)
-    assert bot.name == "search" and bot.iters == 50 and n == 0
+    bots, label, n = parse_opponents("search:50", "heuristic", parse_lineup, 3, recordable, 1000)
+    assert [b.iters for b in bots] == [50] * 3 and label == "search:50" and n == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "search:50" in err and "--record-games ignored" in err
-    bot, n = parse_opponents("search:50", "heuristic", parse_bot, recordable, 0)
-    assert n == 0 and capsys.readouterr().err == ""  # nothing to skip, nothing said
-    with pytest.raises(UserError, match="one bot"):
-        parse_opponents("heuristic,search:50", "heuristic", parse_bot, recordable, 0)
+    bots, label, n = parse_opponents("heuristic,random,search:50", "heuristic", parse_lineup, 3,
+                                     recordable, 0)
+    assert label == "heuristic,random,search:50" and n == 0
+    assert capsys.readouterr().err == ""  # nothing to skip, nothing said
+    with pytest.raises(UserError):
+        parse_opponents("heuristic,random", "heuristic", parse_lineup, 3, recordable, 0)
 
 
 @pytest.mark.parametrize("game, text", [("trash-pandas", "heuristic,heuristic"),
                                         ("trash-pandas", "nosuchbot"),
                                         ("ten", "threshold,threshold"),
-                                        ("ten", "search:iters=0")])
+                                        ("ten", "search:iters=0")])  # 3 and 4 players
 def test_bad_opponents_end_in_one_line_before_any_game(game, text):
     proc = subprocess.run([sys.executable, "-m", "analyzer", game, "game-advice", "--seats",
                            text, "--seed", "1"], capture_output=True, text=True, timeout=120)

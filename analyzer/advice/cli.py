@@ -48,35 +48,33 @@ def record_games_option(what: str = "games"):
 
 
 def opponents_option(default: str, example: str):
-    """``--seats BOT`` of a whole-game advice command: the one bot that plays every seat but the
-    studied one (the studied seat takes every seat in turn, so a line-up of several bots would
-    not say who sits where)."""
+    """``--seats BOT,BOT,…`` of a whole-game advice command: the line-up the rules are raced in;
+    the studied seat takes every seat in turn, its bot replaced by each rule."""
     return Annotated[Optional[str], typer.Option(
-        "--seats", metavar="BOT",
-        help=f"The bot in every seat but the studied one (default {default}), with its knobs "
-             f"after ':' as in `game --seats`, e.g. {example}; one bot, not a line-up.")]
+        "--seats", metavar="BOT,BOT,…",
+        help=f"The line-up the rules play in: one bot per seat, separated by ',' (a single bot "
+             f"means every seat; knobs after ':' as in `game --seats`), e.g. {example}. The "
+             f"studied seat takes every seat in turn, its bot replaced by each rule. Default: "
+             f"{default} in every seat.")]
 
 
-def parse_opponents(text: Optional[str], default: str, parse_bot, recordable,
+def parse_opponents(text: Optional[str], default: str, parse_seats, players: int, recordable,
                     record_games: int) -> tuple:
-    """The opponents' bot of ``--seats`` (``default`` when not given) and the recording games
-    left: a line-up of several bots ends in one line, and a bot the recording engine cannot play
+    """The line-up of ``--seats`` (``default`` in every seat when not given), its label and the
+    recording games left: a line-up holding a bot the recording engine cannot play
     (``recordable`` false: search, and in Trash Pandas rollout) skips the recording with a note
     on stderr instead of recording against other opponents than the race's."""
     import sys
 
-    from analyzer.errors import UserError
-
-    if text is not None and "," in text:
-        raise UserError(f"--seats '{text}': game-advice takes one bot, which plays every seat "
-                        f"but the studied one (e.g. --seats {default})")
-    bot = parse_bot(text or default, "--seats")
-    if record_games and not recordable(bot):
-        print(f"note: where each rule goes wrong is not recorded against {bot.label} (the "
-              f"recording engine does not play that bot); --record-games ignored",
+    lineup = tuple(parse_seats(text or default, players, "--seats"))
+    labels = [b.label for b in lineup]
+    label = labels[0] if len(set(labels)) == 1 else ",".join(labels)
+    if record_games and not all(recordable(b) for b in lineup):
+        print(f"note: where each rule goes wrong is not recorded against {label} (the "
+              f"recording engine does not play every bot of it); --record-games ignored",
               file=sys.stderr)
         record_games = 0
-    return bot, record_games
+    return lineup, label, record_games
 
 
 def band_by_option(choices: Sequence[str], words: str):

@@ -240,7 +240,9 @@ class TenGameRacer:
         from analyzer.games.ten.bots import plain_bot
 
         self.rules, self.spec, self.players, self.seed = rules, spec, players, seed
-        self.others = others or plain_bot("threshold")
+        # the line-up the rules play in (default threshold in every seat); the studied seat's
+        # bot is replaced by the rule
+        self.others = tuple(others) if others else (plain_bot("threshold"),) * players
         self.blocks = -(-round_blocks // players) * players
         self._jobs: dict = {}
 
@@ -255,11 +257,9 @@ class TenGameRacer:
         from analyzer.games.ten.whole import Setup
         from kernels.ten.whole_layout import column
 
-        other = self.others
-
         def job_for(seat):
             if (mine, seat) not in self._jobs:  # a job per rule and seat, built once
-                lineup = [mine if i == seat else other for i in range(self.players)]
+                lineup = [mine if i == seat else self.others[i] for i in range(self.players)]
                 self._jobs[mine, seat] = Setup(self.rules, self.spec, self.players,
                                                [lineup]).job()
             return self._jobs[mine, seat]
@@ -272,8 +272,8 @@ class TenGameRacer:
 def advise(rules, spec, players: int, seed: int, max_rounds: int = 40,
            precision: float = 0.01, bands: str | None = None, indifference=None,
            record_games: int = 0, others=None) -> dict:
-    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands against
-    ``others`` (a bots.Bot in every other seat; default ``threshold``). Each front rule then
+    """Race :func:`ladder` (``bands`` None) or the bots' :func:`family` with those bands in the
+    line-up ``others`` (bots.Bot per seat; default ``threshold`` in every seat). Each front rule then
     plays ``record_games`` fresh games (0, the default: none, as the report parts race; the CLI
     passes ``--record-games``) that say where it decides otherwise than the best rule
     (:func:`front_mistakes`; only against opponents the recording engine plays,
@@ -318,7 +318,7 @@ def front_mistakes(res: dict, rules, spec, players: int, seed: int,
     from analyzer.games.ten.advice_record import GAMES, record
 
     n = GAMES if record_games is None else record_games
-    if n > 0 and (others is None or recordable(others)):
+    if n > 0 and (others is None or all(map(recordable, others))):
         mistakes(res["front"], lambda c, k, sd: record(rules, spec, players, c, k, sd,
                                                        others)[0],
                  res["reference"], WHERE_WORDS, DECISION, seed, n,

@@ -89,12 +89,14 @@ def kernel_scorer(full_run: int = 10):
 
 def setup_for(rules, spec, players: int, cand, others=None):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
-    ``others`` (default ``threshold``) elsewhere (the race's line-ups)."""
+    the bots of the line-up ``others`` (default ``threshold`` in every seat) elsewhere (the
+    race's line-ups)."""
     from analyzer.games.ten.bots import plain_bot
     from analyzer.games.ten.whole import Setup
 
-    mine, other = plain_bot(cand.bot_text()), others or plain_bot("threshold")
-    return Setup(rules, spec, players, [[mine if i == s else other for i in range(players)]
+    mine = plain_bot(cand.bot_text())
+    others = tuple(others) if others else (plain_bot("threshold"),) * players
+    return Setup(rules, spec, players, [[mine if i == s else others[i] for i in range(players)]
                                         for s in range(players)])
 
 

@@ -79,7 +79,7 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
     """
     from analyzer.advice.cli import check_band_by, emit_raced, parse_opponents
     from analyzer.games.ten.advice_game import BANDS, advise, recordable
-    from analyzer.games.ten.lineup import parse_bot
+    from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.rules import TenRules, load_deck
     from analyzer.options import seed_note
     from analyzer.rng import resolve_seed
@@ -87,18 +87,18 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=5, 
 
     if band_by is not None:
         check_band_by(band_by, BANDS)
-    others, record_games = parse_opponents(opponents, "threshold", parse_bot, recordable,
-                                           record_games)
+    others, label, record_games = parse_opponents(opponents, "threshold", parse_seats, players,
+                                                  recordable, record_games)
     r, spec = build_rules(TenRules, rules_file, set_), load_deck(deck)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = advise(r, spec, players, s, rounds, precision, band_by, indifference, record_games,
                  others)
     payload = {"game": "ten", "rules": rules_to_dict(r), "players": players, "exact": False,
-               "seed": s, "opponents": others.label,
-               "unit": f"win probability (studied seat, every seat, {others.label} bots)"}
+               "seed": s, "opponents": label,
+               "unit": f"win probability (studied seat, every seat, {label} bots)"}
     emit_raced(payload, res, f"Ten whole games ({players} players): when to stop drawing, raced "
-               f"against {others.label} bots in every seat (Monte Carlo, seed {s}); surviving "
+               f"against {label} bots in every seat (Monte Carlo, seed {s}); surviving "
                f"rules only", max_loss=max_loss, out=out, json=json, unit="chance of winning",
                extra=lambda x: x["rule"]["bot"])
 

@@ -279,9 +279,11 @@ class GameRacer:
         self.rules, self.players, self.seed = rules, players, seed
         self.blocks = blocks_per_seat * players
         self.games = 0
-        self.others = others or plain_bot("heuristic")
+        # the line-up the rules play in (default heuristic in every seat); the studied seat's
+        # bot is replaced by the rule
+        self.others = tuple(others) if others else (plain_bot("heuristic"),) * players
         # rules, deck and solver tables once; each job only swaps the line-up's bot rows
-        self.base = GameSetup(rules, players, [(self.others,) * players])
+        self.base = GameSetup(rules, players, [self.others])
         self.columns = self.base.columns()
 
     def values(self, cand, rnd: int) -> np.ndarray:
@@ -290,7 +292,7 @@ class GameRacer:
         mine = cand.bot()
 
         def job_for(seat):
-            return self.base.with_lineups([tuple(mine if i == seat else self.others
+            return self.base.with_lineups([tuple(mine if i == seat else self.others[i]
                                                  for i in range(self.players))])
 
         def column_for(seat):
@@ -316,8 +318,8 @@ def race_threads(default: int, load: float) -> int:
 def advise(rules, players: int, seed: int, max_rounds: int = 24,
            precision: float = 0.002, bands: str = "all", indifference=None,
            record_games: int = 0, others=None) -> dict:
-    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads against
-    ``others`` (a bots.Bot in every other seat; default ``heuristic``). Each front rule then
+    """Race :func:`candidates` (module doc) on :func:`race_threads` kernel threads in the
+    line-up ``others`` (bots.Bot per seat; default ``heuristic`` in every seat). Each front rule then
     plays ``record_games`` fresh games (0, the default: none, as the report parts race; the CLI
     passes ``--record-games``) that say where it decides otherwise than the best rule
     (:func:`front_mistakes`; only against opponents the recording engine plays,
@@ -369,7 +371,7 @@ def front_mistakes(res: dict, rules, players: int, seed: int,
     from analyzer.games.trash_pandas.advice_record import GAMES, record
 
     n = GAMES if record_games is None else record_games
-    if n > 0 and (others is None or recordable(others)):
+    if n > 0 and (others is None or all(map(recordable, others))):
         mistakes(res["front"], lambda c, k, sd: record(rules, players, c, k, sd, others)[0],
                  res["reference"], WHERE_WORDS, DECISION, seed, n,
                  cuts=lambda a, b: rule_cuts(a.rule(), b.rule()))

@@ -54,13 +54,15 @@ class RecordingGame(Game):
 
 def setup_for(rules, players: int, cand, others=None):
     """The kernel setup with one line-up per seat: line-up s has ``cand``'s bot in seat s and
-    ``others`` (default ``heuristic``) elsewhere (the race's line-ups)."""
+    the bots of the line-up ``others`` (default ``heuristic`` in every seat) elsewhere (the
+    race's line-ups)."""
     from analyzer.games.trash_pandas.bots import plain_bot
     from analyzer.games.trash_pandas.whole import GameSetup
 
-    mine, other = cand.bot(), others or plain_bot("heuristic")
-    return GameSetup(rules, players, [tuple(mine if i == s else other for i in range(players))
-                                      for s in range(players)])
+    mine = cand.bot()
+    others = tuple(others) if others else (plain_bot("heuristic"),) * players
+    return GameSetup(rules, players, [tuple(mine if i == s else others[i]
+                                            for i in range(players)) for s in range(players)])
 
 
 def record(rules, players: int, cand, n_games: int, seed: int, others=None):

@@ -74,24 +74,24 @@ def game_advice(players: Annotated[int, typer.Option("--players", min=2, max=4,
     """
     from analyzer.advice.cli import check_band_by, emit_raced, parse_opponents
     from analyzer.games.trash_pandas.advice_game import BANDS, advise, recordable
-    from analyzer.games.trash_pandas.lineup import parse_bot
+    from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.options import seed_note
     from analyzer.rng import resolve_seed
     from analyzer.rules import build_rules, rules_to_dict
 
     check_band_by(band_by, BANDS)
-    others, record_games = parse_opponents(opponents, "heuristic", parse_bot, recordable,
-                                           record_games)
+    others, label, record_games = parse_opponents(opponents, "heuristic", parse_lineup,
+                                                  players, recordable, record_games)
     r = build_rules(TrashPandasRules, rules_file, set_)
     s, drawn = resolve_seed(seed)
     seed_note(s, drawn, json)
     res = advise(r, players, s, rounds, precision, band_by, indifference, record_games, others)
     payload = {"game": "trash-pandas", "rules": rules_to_dict(r), "players": players,
-               "exact": False, "seed": s, "opponents": others.label,
-               "unit": f"win probability (studied seat, every seat, {others.label} opponents)"}
+               "exact": False, "seed": s, "opponents": label,
+               "unit": f"win probability (studied seat, every seat, {label} opponents)"}
     emit_raced(payload, res, f"Trash Pandas whole games ({players} players): when to stop rolling, "
-               f"raced against {others.label} opponents in every seat (Monte Carlo, seed {s}); "
+               f"raced against {label} opponents in every seat (Monte Carlo, seed {s}); "
                f"surviving rules only", max_loss=max_loss, out=out, json=json,
                unit="chance of winning", extra=lambda x: x["rule"]["bot"])
 
