@@ -222,7 +222,7 @@ def test_bad_save_places_are_one_line_exit_2_and_write_nothing(tmp_path):
         (["--out", str(out), "--save", "folder.toml"], "folder.toml: it is a folder"),
         (["--out", str(out), "--save", "link.toml"], "link.toml: it is a symbolic link"),
         (["--out", str(out), "--save", "fifo.toml"], "fifo.toml: it is a FIFO"),
-        (["--out", str(afile)], "not a folder"),
+        (["--out", str(afile)], "Not a directory"),
         (["--out", str(tmp_path / "no" / "such" / "dir")], "does not exist"),
     ]
     for extra, words in cases:  # in this process (the real command line), for speed
