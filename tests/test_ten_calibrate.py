@@ -117,8 +117,9 @@ def test_the_verdict_names_a_bias_by_the_sign_of_its_interval():
             ("currency", _part(-0.01, 0.02)), ("draw_numbers", _part(0.0, 0.01, 0.01)),
             ("draw_currency", _part(0.0, 0.005, 0.01))]
     text = C.conclusion(_out(fine))
-    # the widest interval against its bar: draw's 0.04 over 0.02 → 100 × 2² = 400 positions
-    assert text.startswith("verdict: no bias seen") and "about 400 would" in text
+    # the interval that needs most positions: numbers' 0.03 against the 0.02 − 0.01 left
+    # between its estimate and its bar → 100 × 3² = 900 positions (draw's 0.04 over 0.02: 400)
+    assert text.startswith("verdict: no bias seen") and "about 900 would" in text
     high = fine[:1] + [("numbers", _part(0.06, 0.03))] + fine[2:]
     assert C.conclusion(_out(high)) == ("verdict: BIASED: the 95% interval of the bias "
                                         "excludes 0 for numbers")

@@ -391,8 +391,9 @@ def run_calibration(setup, n: int, max_left: int, playouts: int, seed: int,
 
 def conclusion(out: dict) -> str:
     """The verdict in words: the bars shown; or no bias seen (every interval covers 0) with
-    about how many positions would show the bars (n · (1.96 SE / bar)², the most over the
-    choices and margins: SE shrinks as 1/√n); or which intervals exclude 0."""
+    about how many positions would show the bars (n · (1.96 SE / (bar − |bias|))², the most
+    over the choices and margins not shown yet: SE shrinks as 1/√n); or which intervals
+    exclude 0."""
     from analyzer.calibration_out import parts
     from analyzer.stats import Z95
 
@@ -405,7 +406,9 @@ def conclusion(out: dict) -> str:
     if off:
         return "verdict: BIASED: the 95% interval of the bias excludes 0 for " + ", ".join(off)
     n = out["positions"]
-    # a bar is shown about when 1.96 SE fits inside it, and SE = sd / √n
-    need = max(n * (Z95 * p["bias"].se / p["bar"]) ** 2 for _, p in judged)
+    # a bar is shown about when |bias| + 1.96 SE fits inside it, and SE = sd / √n (the
+    # estimate taken as it is; one at or past its bar is "BIASED" or needs no count)
+    need = max(n * (Z95 * p["bias"].se / max(p["bar"] - abs(p["bias"].estimate), 1e-9)) ** 2
+               for _, p in judged if not p["shown"])
     return (f"verdict: no bias seen (every 95% interval covers 0), but {n:,} positions are too "
             f"few to show the bars: about {math.ceil(need):,} would (-n)")
