@@ -140,3 +140,19 @@ def test_no_feesh_save_when_the_rules_or_the_lock_forbid_it(tmp_path, capsys, ch
                       deck_file(tmp_path, feesh=3, nanners=1, yumyum=1), "-n", "64", *change)
     assert [r["choice"] for r in out["choices"]] == ["bust"], why
     assert out["recommendation"] == "bust"
+
+
+def test_the_text_lines_up_every_choice_with_the_longest_name(tmp_path, capsys):
+    pos = tmp_path / "pos.toml"
+    pos.write_text(BLAMMO_SAVE)
+    try:
+        pushluck(["trash-pandas", "decide", str(pos), "--seed", "3", "--no-progress", "-n", "64",
+                  "--set", "deck=" + deck_file(tmp_path, blammo=2, feesh=1, nanners=1,
+                                               yumyum=1)])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    import re
+
+    lines = [x for x in capsys.readouterr().out.splitlines() if re.search(r"P\(win\) = \d", x)]
+    assert [x.split()[0] for x in lines] == ["bust", "feesh-blammo"]
+    assert len({x.index("P(win)") for x in lines}) == 1

@@ -235,15 +235,16 @@ def render_decide(out: dict) -> str:
         lines.append(f"  note: {out['belief']['fallback']}")
     lines.append(f"  P(win) = {out['unit']}; ± one SE [95% interval]")
     base = out["choices"][0]["choice"]
+    w = max(8, max(len(row["choice"]) for row in out["choices"]))  # "feesh-nanners": 13
     for row in out["choices"]:
         extra = ""
         if "vs_" + base in row:
             extra = f"   change vs {base}: {row['vs_' + base].format(4)}"
-        line = f"  {row['choice']:<8} P(win) = {row['p_win'].format(4)}"
+        line = f"  {row['choice']:<{w}} P(win) = {row['p_win'].format(4)}"
         if len(line + extra) <= WIDTH:
             lines.append(line + extra)
         else:
-            lines += [line, " " * 11 + extra.strip()]
+            lines += [line, " " * (w + 3) + extra.strip()]
     lines.append(f"  → {out['recommendation']}" + (f" ({out['note']})" if out["note"] else ""))
     t = out["turn_level"]
     if "ev_stop" in t:
