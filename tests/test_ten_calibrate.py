@@ -117,8 +117,9 @@ def test_the_verdict_names_a_bias_by_the_sign_of_its_interval():
             ("currency", _part(-0.01, 0.02)), ("draw_numbers", _part(0.0, 0.01, 0.01)),
             ("draw_currency", _part(0.0, 0.005, 0.01))]
     text = C.conclusion(_out(fine))
-    # the widest interval against its bar: draw's 0.04 over 0.02 → 100 × 2² = 400 positions
-    assert text.startswith("verdict: no bias seen") and "about 400 would" in text
+    # the interval that needs most positions: numbers' 0.03 against the 0.02 − 0.01 left
+    # between its estimate and its bar → 100 × 3² = 900 positions (draw's 0.04 over 0.02: 400)
+    assert text.startswith("verdict: no bias seen") and "about 900 would" in text
     high = fine[:1] + [("numbers", _part(0.06, 0.03))] + fine[2:]
     assert C.conclusion(_out(high)) == ("verdict: BIASED: the 95% interval of the bias "
                                         "excludes 0 for numbers")
@@ -226,3 +227,146 @@ def test_ctrl_c_keeps_the_finished_positions_and_exits_130():
     assert res["interrupted"] is True and 2 <= res["positions"] == len(res["rows"]) < 50000
     assert res["choices"]["draw"]["bias"]["n"] == res["positions"]
     assert b"Traceback" not in err and b"finished positions" in err
+
+
+# --------------------------------------------------------------------------- buys and bids
+@pytest.fixture(scope="module")
+def threshold3():
+    return _setup(3, "threshold")
+
+
+def _phase_positions(setup, phase, k=10, max_left=8, seed=5):
+    import itertools
+
+    return list(itertools.islice(C.frozen_positions(setup, max_left, seed, phase), k))
+
+
+@pytest.mark.parametrize("phase", ["buy", "auction"])
+def test_buy_and_auction_positions_account_for_every_card_and_round_trip(threshold3, phase):
+    from analyzer.games.ten.cards import CODES
+    from analyzer.games.ten.position import check_position
+
+    first = _phase_positions(threshold3, phase)
+    again = _phase_positions(threshold3, phase)
+    assert [(f.game, f.pile, f.bids, f.me) for f in first] == \
+        [(f.game, f.pile, f.bids, f.me) for f in again]
+    deck = whole_deck()
+    for fz in first:
+        assert fz.phase == phase and len(fz.pile) <= 8
+        held = Counter(fz.pile) + Counter(fz.market) + Counter(fz.out) + Counter(fz.tableau)
+        held += Counter([fz.wild] if fz.wild else [])
+        for c in fz.collections:
+            held += Counter(c)
+        assert held == deck  # the auctioned wild is in no row, but still a card of the game
+        data = C.position_data(fz)
+        assert "pile" not in data and data["phase"] == phase
+        pos = check_position(data, "test", threshold3.rules, threshold3.spec)
+        assert Counter(CODES[t] for t in pos.state.pile) == Counter(fz.pile)
+        names, _, _, listed = C.judged_choices(fz, threshold3, 0, 5)
+        assert listed >= 2
+        if phase == "buy":
+            assert fz.tableau == [] and len(fz.pile) >= 1 and fz.me == -1
+            assert names[0] == "no buy" and names[1].startswith("buy ") and len(names) == 2
+        else:
+            # the seat to bid is the one after the recorded bids, in order from the active
+            # seat's left (rules page), and `decide` reads the same auction state
+            order = [(fz.active + i) % 3 for i in range(1, 4)]
+            assert fz.me == order[len(fz.bids)] == pos.auction.to_bid == pos.deciding
+            assert pos.auction.bids == fz.bids and data["me"] == fz.me + 1
+            assert names[:2] == ["pass", f"bid {pos.auction.cur + 1}"] and len(names) == 3
+    if phase == "auction":  # the first bidder frozen is drawn per game: not always the first
+        assert {len(f.bids) for f in first} != {0}
+
+
+def _continuation(setup, phase, seed, game):
+    """Game ``game`` of ``frozen_positions(setup, 8, seed, phase)`` replayed by the plain-Python
+    reference to its end, with what the frozen seat then did (its choice's name) and its win
+    share in that real game."""
+    import numpy as np
+
+    from analyzer.games.ten.advice_record import kernel_scorer
+    from analyzer.games.ten.whole_reference import exact_lookup
+    from analyzer.rng import block_keys
+
+    class Watched(C._freezer_class()):
+        def buy_phase(self, p):
+            fresh, before = self.seen is None, Counter(p.coll)
+            super().buy_phase(p)
+            if fresh and self.seen is not None:
+                got = [c for c in p.coll if p.coll[c] > before[c]]
+                self.did = f"buy {got[0]}" if got else "no buy"
+
+        def before_bid(self, a, wild, q, bids):
+            fresh = self.seen is None
+            super().before_bid(a, wild, q, bids)
+            if fresh and self.seen is not None:
+                self.bids_then = bids  # the auction's own list: it fills in as seats bid
+
+    draws = np.random.default_rng([seed, game])
+    level = 1 + int(draws.integers(8))
+    slot = int(draws.integers(setup.players))
+    g = Watched(setup.rules, C.deck_codes(setup), setup.lineups[0],
+                block_keys(seed, game, 1, C.FREEZE_STREAM)[0], 0, check=False)
+    g.watch(level, kernel_scorer(setup.rules.full_run_points), phase,
+            lambda fz: len(C.listed_choices(fz, setup)[0]), slot)
+    rec = g.play(exact_lookup(setup))
+    fz = g.seen
+    if phase == "auction":
+        x = g.bids_then[len(fz.bids)]
+        g.did = "pass" if x == 0 else f"bid {x}"
+    return fz, g.did, rec.get(f"win_{fz.deciding}", 0.0)
+
+
+@pytest.mark.parametrize("phase", ["buy", "auction"])
+def test_the_truth_of_the_choice_the_bot_made_is_the_real_games_result(threshold3, phase):
+    """With threshold bots (no random numbers after the shuffle) the game after a frozen
+    decision is decided by the real pile: the truth `calibrate` computes with the kernel for the
+    choice the seat's bot really made must be that seat's win share in the reference game,
+    which played on independently of the kernel."""
+    import numpy as np
+
+    from analyzer.games.ten.decide import choices_of
+
+    checked = 0
+    for fz0 in _phase_positions(threshold3, phase, k=24):
+        fz, did, share = _continuation(threshold3, phase, 5, fz0.game)
+        assert (fz.pile, fz.bids, fz.me) == (fz0.pile, fz0.bids, fz0.me)
+        names, codes, pos = C.listed_choices(fz, threshold3)
+        same = choices_of(pos, threshold3.rules)[2]
+        name = did if did in names else next(k for k, v in same.items() if did in v)
+        code = np.array([codes[names.index(name)]], dtype=np.int64)
+        keys, counts = C._keys(5, 4, C.TRUTH_STREAM)
+        sums = C._sums(threshold3, C.true_state(fz, threshold3), fz.active, fz.deciding, code,
+                       0, keys, counts)
+        assert sums[0] == pytest.approx(4 * share), (fz.game, did)
+        checked += 1
+    assert checked == 24
+
+
+def test_buy_and_auction_runs_judge_their_choices_with_bars(capsys):
+    code, out, _ = _run(["--phase", "auction", "--players", "3", "-n", "30", "--playouts",
+                         "64", "--max-cards-left", "4", "--seed", "3", "--no-progress",
+                         "--json"], capsys)
+    assert code in (0, None)
+    res = json.loads(out)
+    assert res["phase"] == "auction" and res["positions"] == 30
+    assert list(res["choices"]) == ["pass", "lowest", "bid"]
+    assert {k: v["bar"] for k, v in res["margins"].items()} == {"lowest_pass": 0.01,
+                                                                 "bid_pass": 0.01}
+    assert all(r["choice"].startswith("bid ") and r["listed"] >= 2 for r in res["rows"])
+    for key in ("pass", "lowest", "bid"):
+        assert res["choices"][key]["bar"] == 0.02
+    code, text, _ = _run(["--phase", "buy", "--players", "2", "-n", "6", "--playouts", "16",
+                          "--seed", "3", "--no-progress"], capsys)
+    assert code in (0, None)
+    assert "Ten calibrate (buy positions)" in text and "buy − no buy" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--phase", "bidding"], "--phase"),
+    (["--phase", "buy", "--set", "buys=false"], "buys = false"),
+    (["--phase", "auction", "--set", "auctions=false"], "auctions = false"),
+])
+def test_a_phase_the_rules_never_reach_is_one_line_and_exit_2(capsys, argv, words):
+    code, out, err = _run(argv + ["-n", "2"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err

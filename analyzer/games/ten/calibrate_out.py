@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.games.ten.calibrate import LABELS
+from analyzer.games.ten.calibrate import PHASES
 
 PREFIX = "ten_calibrate"
 #: the expected variance of predicted − true is chance's (a realised game), not only Monte Carlo's
@@ -20,12 +20,17 @@ def render(out: dict) -> str:
     from analyzer.calibration_out import header, render_body
     from analyzer.words import fit
 
-    head = header("Ten calibrate (draw-or-stop positions)", out,
+    phase = PHASES[out.get("phase", "draw")]
+    head = header(f"Ten calibrate ({phase.title})", out,
                   f"belief: {out['belief']['description']}; the truth: the game's real pile "
                   "order")
     if out.get("deck_removals"):
         head.append("  note: " + out["deck_removals"]["note"])
-    return "\n".join(fit(head) + render_body(out, LABELS, NOISE_WORDS,
+    if phase.name != "draw":
+        judged = ", ".join(phase.labels.get(c, c) for c in phase.choices)
+        head.append(f"  judged per position: {judged} (the random one drawn from the choices "
+                    "`decide` lists, never by the playouts)")
+    return "\n".join(fit(head) + render_body(out, phase.labels, NOISE_WORDS,
                                              fit(["  " + out["conclusion"]])))
 
 
@@ -33,8 +38,10 @@ def write_files(out: dict, out_dir, chart: bool) -> list[Path]:
     """The tables (and with ``chart`` the reliability chart) into ``out_dir``."""
     from analyzer.calibration_out import write_files as write
 
-    return write(out, out_dir, chart, PREFIX, LABELS,
-                 f"Ten calibrate, {out['players']} players, ≤ {out['max_cards_left']} cards left",
+    phase = PHASES[out.get("phase", "draw")]
+    return write(out, out_dir, chart, PREFIX, phase.labels,
+                 f"Ten calibrate, {phase.title}, {out['players']} players, ≤ "
+                 f"{out['max_cards_left']} cards left",
                  truth="realised share of the win (the game's real pile order)")
 
 

@@ -363,6 +363,19 @@ def game_advice_part(params: dict, rules: dict, seed: int):
                       f"(Monte Carlo)", intro)
 
 
+def _removals_part(params: dict, rules: dict, seed: int):
+    """The removal-list sensitivity (analyzer/games/ten/removals.py)."""
+    from analyzer.games.ten.removals import removals_part
+
+    return removals_part(params, rules, seed)
+
+
+def _removals_settings(params: dict, rules: dict):
+    from analyzer.games.ten.removals import removals_settings
+
+    return removals_settings(params, rules)
+
+
 def _parts():
     from analyzer.report import PartKind
     from analyzer.report_params import Param
@@ -381,6 +394,11 @@ def _parts():
                   "players": Param("ints", 2, 5, max_items=4), "bot": Param("str"),
                   "seats": Param("strs", max_items=6)}, _whole_games_settings,
                  tiny={"games": 600}),
+        PartKind("ten", "removals", _removals_part,
+                 "2-3 player card removals (unknown): whole-game figures under hypothetical "
+                 "removal lists",
+                 {"games": Param("int", 1, 10**8), "players": Param("ints", 2, 3, max_items=2),
+                  "bot": Param("str")}, _removals_settings, tiny={"games": 300}),
         PartKind("ten", "game-advice", game_advice_part,
                  "whole-game draw rules raced in win probability (Monte Carlo)",
                  {"players": Param("int", 2, 5), "rounds": Param("int", 1, 200),

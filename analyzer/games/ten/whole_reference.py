@@ -143,7 +143,10 @@ class RefGame:
     def auction(self, a: int, wild: str):
         cur, win = 0, None
         order = [(a + i) % self.P for i in range(1, self.P + 1)]  # the active player last
+        bids: list[int] = []  # what each seat did so far, in bidding order (0: a pass)
         for q in order:
+            self.before_bid(a, wild, q, bids)
+            before = cur
             p = self.players[q]
             means = self.means(p)
             if p.bot.bid == "value":
@@ -161,6 +164,7 @@ class RefGame:
                 hi = means if self.r.bid_within_means else max(means, cur + 1)
                 if hi > cur and self.rng.randint(2) == 1:
                     cur, win = cur + 1 + self.rng.randint(hi - cur), q
+            bids.append(cur if cur != before else 0)
         if win is not None:
             self.players[win].coll[wild] += 1
             self.pay(self.players[win], cur)
@@ -172,6 +176,10 @@ class RefGame:
         else:
             self.out[wild] += 1
             self.rec["wilds_discarded"] += 1
+
+    def before_bid(self, a: int, wild: str, q: int, bids: list[int]) -> None:
+        """Called as seat q is about to bid for ``wild`` drawn by a, ``bids`` what the seats
+        before it did (0: a pass); nothing here (calibrate.py freezes positions on it)."""
 
     def wants_numbers(self, a: int, tableau: list[str], C: int) -> bool:
         p = self.players[a]
@@ -280,6 +288,7 @@ class RefGame:
         last, changes, lead3q, marked = -1, 0, -1, False  # lead changes, the leader at ¾
         while True:
             tableau: list[str] = []
+            self.tableau = tableau  # this turn's tableau so far (read as a wild is auctioned)
             N = C = 0
             outcome = None
             drawn = False

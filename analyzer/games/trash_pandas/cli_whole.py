@@ -96,7 +96,8 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
            belief: BeliefOpt = "model", _policy: OldPolicyOpt = None):
-    """Roll or stop (or, after a roll, take / Blammo! / Nanners) in chance of winning: every
+    """Roll or stop (or, after a roll, take / Blammo! / Nanners / a Feesh fetching one of them
+    from the discard pile) in chance of winning: every
     choice is played out to the end of the game on the same deals of the unseen cards (drawn
     from --belief), by the bots of --seats (default heuristic in every seat); the answer names
     them, and the exact turn-level answer is shown beside it. `trash-pandas position

@@ -25,9 +25,27 @@ from analyzer.games.trash_pandas.position import Position
 BLOCK_SIZE = 256
 
 
-def choices_for(pos: Position, bonus_cap: int) -> list[tuple[str, tuple[int, int, int]]]:
-    """(label, (entry, face, take/Blammo!/Nanners)) for every legal choice; the first is the
-    baseline the others are compared with."""
+def feesh_fetches(pos: Position, rules) -> list[tuple[str, int]]:
+    """The Feesh saves open at a rolled face: (label, whole_bots code) for each of Blammo! and
+    Nanners that lies in the discard pile, when I hold a usable Feesh (not gained this turn)
+    and ``feesh_timing = any`` (the rulebook: Feesh at any moment of the own turn; under
+    ``resolve`` a Feesh waits for the resolve step). The fetched card is spent at once, as the
+    engine plays a Feesh save (kernels/trash_pandas/whole.py ``roll_phase``)."""
+    from kernels.trash_pandas.layout import BLAMMO, DISC, FEESH, NANNERS
+    from kernels.trash_pandas.whole_bots import FEESH_BLAMMO, FEESH_NANNERS
+
+    if pos.rolled < 0 or rules.feesh_timing != "any" or pos.usable(FEESH) < 1:
+        return []
+    return [(label, code) for label, t, code in (("feesh-blammo", BLAMMO, FEESH_BLAMMO),
+                                                 ("feesh-nanners", NANNERS, FEESH_NANNERS))
+            if pos.g0[DISC, t] > 0]
+
+
+def choices_for(pos: Position, rules) -> list[tuple[str, tuple[int, int, int]]]:
+    """(label, (entry, face, take/Blammo!/Nanners/Feesh fetch)) for every legal choice; the
+    first is the baseline the others are compared with. After a rolled face: take (``bust``
+    on a repeat), Blammo! and Nanners from the hand, and a Feesh fetching either from the
+    discard pile (:func:`feesh_fetches`)."""
     from analyzer.games.trash_pandas.rules import popcount
     from kernels.trash_pandas.layout import BLAMMO, NANNERS
 
@@ -38,16 +56,20 @@ def choices_for(pos: Position, bonus_cap: int) -> list[tuple[str, tuple[int, int
             out.append(("blammo", (2, f, 1)))
         if pos.usable(NANNERS) > 0:
             out.append(("nanners", (2, f, 2)))
+        out += [(label, (2, f, code)) for label, code in feesh_fetches(pos, rules)]
         return out
     out = [("stop", (1, 0, 0))]
-    cap = bonus_cap if pos.bonus else 6
+    cap = rules.bonus_cap if pos.bonus else 6
     if popcount(pos.held) < cap:
         out.append(("roll", (0, 0, 0)))
     return out
 
 
 def turn_level(pos: Position, rules) -> dict:
-    """What the exact turn solver says for the same held set and usable cards."""
+    """What the exact turn solver says for the same held set and usable cards. After a rolled
+    face, a Feesh save open there (:func:`feesh_fetches`) is valued as fetching the card and
+    spending it at once, which costs one card (the Feesh) as spending a held one does; the
+    solver counts no Feesh in the rest of the turn."""
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import (BLAMMO as D_BLAMMO, NANNERS as D_NANNERS,
                                                    ValueModel)
@@ -60,6 +82,11 @@ def turn_level(pos: Position, rules) -> dict:
         value, d = solver.outcome(mode, pos.held, pos.rolled, b, n, p)
         word = {D_BLAMMO: "blammo", D_NANNERS: "nanners"}.get(
             d, "bust" if pos.held >> pos.rolled & 1 else "take")
+        for label, _ in feesh_fetches(pos, rules):  # fetch and spend: as spending a held card
+            v = (solver.roll(mode, pos.held, b, n, p) if label == "feesh-blammo" else
+                 solver.stop(mode, pos.held, p)) - solver.card
+            if v > value + 1e-12:
+                value, word = v, label
         return {"recommendation": word, "value": value, "unit": "card-equivalents",
                 "exact": True}
     q = solver.query(pos.held, b, n, p, pos.bonus)
@@ -153,7 +180,7 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
         belief, fallback = choose_belief(pos, setup, "uniform")
         pos, history = with_history(pos, setup, belief)
     bp = belief.params(pos.g0, pos.me)
-    choices = choices_for(pos, setup.rules.bonus_cap)
+    choices = choices_for(pos, setup.rules)
     res = spec.run(decide_job(pos, setup, choices, bp))
     s = res.sums
     n = res.n
@@ -208,15 +235,16 @@ def render_decide(out: dict) -> str:
         lines.append(f"  note: {out['belief']['fallback']}")
     lines.append(f"  P(win) = {out['unit']}; ± one SE [95% interval]")
     base = out["choices"][0]["choice"]
+    w = max(8, max(len(row["choice"]) for row in out["choices"]))  # "feesh-nanners": 13
     for row in out["choices"]:
         extra = ""
         if "vs_" + base in row:
             extra = f"   change vs {base}: {row['vs_' + base].format(4)}"
-        line = f"  {row['choice']:<8} P(win) = {row['p_win'].format(4)}"
+        line = f"  {row['choice']:<{w}} P(win) = {row['p_win'].format(4)}"
         if len(line + extra) <= WIDTH:
             lines.append(line + extra)
         else:
-            lines += [line, " " * 11 + extra.strip()]
+            lines += [line, " " * (w + 3) + extra.strip()]
     lines.append(f"  → {out['recommendation']}" + (f" ({out['note']})" if out["note"] else ""))
     t = out["turn_level"]
     if "ev_stop" in t:

@@ -8,7 +8,7 @@ kitteh, pie, nanners, shiny, yumyum; seats numbered from 1, seat 1 starts)::
     cards_left = 9         # required: cards in the draw pile
     held = ["trash", "paw", "mask"]   # tokens taken this turn (before the decision)
     bonus = false          # true: this is my bonus turn
-    rolled = "paw"         # optional: a face just rolled; then the choice is take/Blammo!/Nanners
+    rolled = "paw"         # optional: a face just rolled; then take/Blammo!/Nanners/Feesh fetch
 
     [hand]                 # my hand
     blammo = 2
