@@ -219,7 +219,7 @@ def render_decide(out: dict) -> str:
         same = out["same_as"].get(c)
         extra = f"  (= {', '.join(x.split()[-1] for x in same)}: same cost)" if same else ""
         lines.append(f"  {c:<8} {st.format(4)}{extra}")
-    lines.append(f"→ {out['recommendation']} ({out['margin']})")
+    lines.append(f"→ {out['verdict']}")
     t = out["turn_level"]
     if t is not None:
         from analyzer.words import choice_words, verdict

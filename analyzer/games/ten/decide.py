@@ -144,6 +144,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
     from analyzer.games.ten.whole import exact_tables, score_tables
     from analyzer.runner import KernelJob
     from analyzer.stats import wilson
+    from analyzer.words import sampled_verdict
     from analyzer.games.ten.bots import bot_rows
 
     searching = any(b.name == "search" for b in bots)
@@ -203,8 +204,15 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
                f"z = {sel['z']:.3f}")
         if not sel["separated"]:
             why += f"; not separated from {top}: {', '.join(sel['too_close'])}"
+        said = sampled_verdict(top, d, f"chance of winning over {runner}", n) + (
+            f" (best of {K}, simultaneous 95% intervals, z = {sel['z']:.3f}" + (
+                f"; not separated from {top}: {', '.join(sel['too_close'])})"
+                if not sel["separated"] else ")"))
+    if K == 1:
+        said = f"{rec} ({why})"
     if exact:
         rec, why = exact_pick(wins)
+        said = f"{rec} ({why})"
     return {"game": "ten", "exact": exact, "seed": spec.seed, "n": n, "players": pos.players,
             "unit": UNIT, "interval": INTERVAL, "belief": BELIEF,
             "active": pos.active + 1, "me": pos.me + 1, "deciding": pos.deciding + 1,
@@ -214,7 +222,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
             "cards_unseen": int(len(st.pile)), "phase": pos.phase, "wild": pos.wild,
             "auction": pos.auction.to_json() if pos.auction is not None else None,
             "same_as": same, "p_win": wins, "differences": diffs, "selection": sel,
-            "recommendation": rec, "margin": why,
+            "recommendation": rec, "margin": why, "verdict": said,
             "turn_level": _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None,
             "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}

@@ -205,13 +205,41 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
                     v = "too close to call"
         rec = v
         note = f"n = {n} playouts" if v == "too close to call" else ""
+    said = verdict_words(rows, choices, s, n) if len(choices) > 1 else f"{rec} ({note})"
     return {"game": "trash-pandas", "exact": False, "seed": spec.seed, "n": n,
             "unit": UNIT, "interval": INTERVAL, "me": pos.me + 1,
             "seats": seats_json(pos, setup),
             "belief": {**belief.to_json(), "fallback": fallback, "history": history},
-            "choices": rows, "recommendation": rec, "note": note,
+            "choices": rows, "recommendation": rec, "note": note, "verdict": said,
             "turn_level": turn_level(pos, setup.rules), "playouts_per_second": res.per_second,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
+
+
+def verdict_words(rows: list, choices: list, sums, n: int) -> str:
+    """The answer in its unit, as every game's Monte Carlo ``decide`` says it
+    (:func:`analyzer.words.sampled_verdict`): the leading choice's margin in chance of winning
+    over the first choice (stop, or take), with its paired 95% interval; when the first choice
+    leads, its margin over an alternative not separated from it, else over the closest one (the
+    paired difference, sign turned).
+    "roll: +0.012 chance of winning over stop [+0.004, +0.020]"; an interval across 0 is
+    "too close to call at n = 2,048 playouts: roll leads by …"."""
+    from analyzer.stats import Statistic
+    from analyzer.words import sampled_verdict
+
+    base = choices[0][0]
+    best = max(range(len(choices)), key=lambda c: sums[4 * c])
+    if best > 0:
+        leader, other, margin = choices[best][0], base, rows[best]["vs_" + base]
+    else:
+        # the alternative not separated from it, if any (so the words agree with the
+        # recommendation), else the closest one
+        closest = min(range(1, len(choices)),
+                      key=lambda c: (not rows[c]["vs_" + base].contains_zero(),
+                                     -rows[c]["vs_" + base].estimate))
+        d = rows[closest]["vs_" + base]
+        leader, other = base, choices[closest][0]
+        margin = Statistic(-d.estimate, d.se, -d.ci_high, -d.ci_low, d.n)
+    return sampled_verdict(leader, margin, f"chance of winning over {other}", n)
 
 
 def render_decide(out: dict) -> str:
@@ -245,7 +273,7 @@ def render_decide(out: dict) -> str:
             lines.append(line + extra)
         else:
             lines += [line, " " * (w + 3) + extra.strip()]
-    lines.append(f"  → {out['recommendation']}" + (f" ({out['note']})" if out["note"] else ""))
+    lines.append(f"  → {out['verdict']}")
     t = out["turn_level"]
     if "ev_stop" in t:
         roll = "—" if t["ev_roll"] is None else f"{t['ev_roll']:.3f}"
