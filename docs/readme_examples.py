@@ -23,7 +23,8 @@ Options go between ``example`` and the colon, separated by spaces:
 Generated sections. A block between ``<!-- generated: NAME -->`` and ``<!-- end generated -->``
 is filled by a step rather than by one command's output. ``site-findings``: the headline
 findings of ``make run`` (``pushluck report all`` with the shipped recipes, written to
-``/tmp/pushluck-readme/site``), three per game; ``site-screenshots``: screenshots of that site's
+``/tmp/pushluck-readme/site``), three per game; ``site-headlines``: the first of them per
+game, one line each (the README's); ``site-screenshots``: screenshots of that site's
 index and of the Trash Pandas page taken in headless Chromium (analyzer/site_check.py), saved as
 ``docs/images/report-index.png`` and ``docs/images/report-game.png`` and shown by the block. The
 site is computed once per rewrite (minutes: it is `make run`); ``--check`` does not run it and
@@ -278,7 +279,14 @@ def site_screenshots(payload: dict) -> list[str]:
             for _p, png, _w, _h, alt in shots]
 
 
-STEPS = {"site-findings": site_findings, "site-screenshots": site_screenshots}
+def site_headlines(payload: dict) -> list[str]:
+    """The block ``site-headlines`` (the README's): each game's first finding, one line each."""
+    return [f"- **{r['title'].split(':')[0]}**: {r['findings'][0]}"
+            for r in payload["reports"] if r["findings"]]
+
+
+STEPS = {"site-findings": site_findings, "site-screenshots": site_screenshots,
+         "site-headlines": site_headlines}
 
 
 def fill_generated(text: str, check: bool) -> str:
