@@ -111,11 +111,13 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
     so far, so the paired differences always exist; a dropped candidate is scored at the end
     against the final reference on the rounds it played.
 
-    Ctrl-C or SIGTERM during a round ends the race after the last finished round (the round in
-    progress is dropped, so every survivor keeps the same blocks); the result is that of the
-    finished rounds, ``cost["interrupted"]`` is True and the command is marked interrupted
-    (:func:`analyzer.errors.mark_interrupted`: it prints and writes what finished, then exits
-    130). An interrupt before the first round finished propagates (nothing finished).
+    Ctrl-C or SIGTERM anywhere in the race (a round's kernels, the bookkeeping after it, between
+    rounds) ends it after the last finished round (a round not yet recorded is dropped, so every
+    survivor keeps the same blocks; the summary is computed whole, a signal in it recorded); the
+    result is that of the finished rounds, ``cost["interrupted"]`` is True and the command is
+    marked interrupted (:func:`analyzer.errors.mark_interrupted`: it prints and writes what
+    finished, then exits 130). An interrupt before the first round finished propagates (nothing
+    finished).
 
     Returns (scored, cost): ``Scored.n`` is in trials (blocks × ``block``); each extra says
     ``best_found`` (it is the final reference: the best by sample mean, not shown best) and
@@ -176,8 +178,11 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
 
     stopped = False
     bar = Progress("racing rules", max_rounds, "rounds")  # on a terminal, after a round
-    for rnd in range(max_rounds):
-        try:
+    # The whole loop is one try: an interrupt landing anywhere in it (a round's kernels, the
+    # bookkeeping after them, or between two rounds) keeps the finished rounds; only a round
+    # cut short before it was recorded is dropped.
+    try:
+        for rnd in range(max_rounds):
             played = {i: np.asarray(values(i, rnd), dtype=float) for i in alive}
             trace.append(len(alive))
             for i in alive:
@@ -195,47 +200,52 @@ def race_blocks(rules: Sequence, values: Callable, block: int, max_rounds: int,
                 alive = _drop_indifferent(alive, [np.concatenate(h) for h in hist], cx, z,
                                           indifference, why)
             bar.update(rounds, f"{len(alive)} rules left")
-        except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
-            bar.close()
-            if rounds == 0 or not _interrupt(exc):
-                raise
-            del trace[rounds:]  # a round cut short is dropped whole: every survivor keeps
-            for h in hist:      # the same finished rounds (common random numbers)
-                del h[rounds:]
-            stopped = True
-            break
-        if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision for i in alive)):
-            break
-        if _interrupt(None):  # an interrupt whose exception something swallowed
-            stopped = True
-            break
-    bar.close()
-    if stopped:
-        from analyzer.errors import mark_interrupted
+            if len(alive) <= 1 or (precision > 0 and all(st[i][2] <= precision
+                                                         for i in alive)):
+                break
+            if _interrupt(None):  # an interrupt whose exception something swallowed
+                stopped = True
+                break
+    except BaseException as exc:  # noqa: BLE001 - only an interrupt is kept (see below)
+        bar.close()
+        if rounds == 0 or not _interrupt(exc):
+            raise
+        del trace[rounds:]  # a round cut short is dropped whole: every survivor keeps
+        for h in hist:      # the same finished rounds (common random numbers)
+            del h[rounds:]
+        stopped = True
+    from analyzer.interrupts import held
 
-        mark_interrupted()
-    spent = sum(len(v) for h in hist for v in h)
-    ref = best(alive)
-    out = []
-    for i in range(m):
-        loss, se, h, k = paired(i, ref)
-        extra = {"survived": i in alive, "se": se, "rounds": len(hist[i]),
-                 "best_found": i == ref, "separated": i != ref and loss - h > 0}
-        if i in why:
-            extra["indifferent_to"] = why[i]
-        out.append(Scored(rules[i], loss, loss - h, loss + h, k * block, extra))
-    nmax = max(len(np.concatenate(hist[i])) for i in alive)
-    seconds = time.perf_counter() - t0
-    grid = equal_guarantee_grid(m, tests, z, nmax, block, alpha, seconds / spent)
-    return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
-                 "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
-                 "survivors": len(alive), "candidates": m, "z": z, "tests": tests,
-                 "max_rounds": max_rounds,
-                 "reference_index": ref, "grid": grid, "saving": grid["blocks"] / spent,
-                 "saving_same_sample": m * nmax / spent, "seconds": seconds,
-                 "not_separated": [i for i in alive if i != ref and not out[i].extra["separated"]],
-                 "alive_per_round": trace, "indifference": indifference,
-                 "indifferent": len(why), "interrupted": stopped}
+    with held(quiet=True):  # the summary is computed whole: a signal in it is only recorded
+        bar.close()
+        stopped = stopped or _interrupt(None)
+        if stopped:
+            from analyzer.errors import mark_interrupted
+
+            mark_interrupted()
+        spent = sum(len(v) for h in hist for v in h)
+        ref = best(alive)
+        out = []
+        for i in range(m):
+            loss, se, h, k = paired(i, ref)
+            extra = {"survived": i in alive, "se": se, "rounds": len(hist[i]),
+                     "best_found": i == ref, "separated": i != ref and loss - h > 0}
+            if i in why:
+                extra["indifferent_to"] = why[i]
+            out.append(Scored(rules[i], loss, loss - h, loss + h, k * block, extra))
+        nmax = max(len(np.concatenate(hist[i])) for i in alive)
+        seconds = time.perf_counter() - t0
+        grid = equal_guarantee_grid(m, tests, z, nmax, block, alpha, seconds / spent)
+        return out, {"trials_spent": spent * block, "trials_flat": m * nmax * block,
+                     "blocks_spent": spent, "blocks_flat": m * nmax, "rounds": rounds,
+                     "survivors": len(alive), "candidates": m, "z": z, "tests": tests,
+                     "max_rounds": max_rounds,
+                     "reference_index": ref, "grid": grid, "saving": grid["blocks"] / spent,
+                     "saving_same_sample": m * nmax / spent, "seconds": seconds,
+                     "not_separated": [i for i in alive
+                                       if i != ref and not out[i].extra["separated"]],
+                     "alive_per_round": trace, "indifference": indifference,
+                     "indifferent": len(why), "interrupted": stopped}
 
 
 def equal_guarantee_grid(m: int, tests: int, z_race: float, k: int, block: int,

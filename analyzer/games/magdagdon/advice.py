@@ -280,6 +280,8 @@ def front_mistakes(front, reference: PowerRule, rules, diff, policy, seed: int,
                    DECISION, seed, n_games, acts=lambda r, X: spends(r, X), cuts=record_cuts,
                    top=top)
     for s in front:
+        if "mistakes" not in s.extra:  # interrupted before this rule's spend record: no more
+            break
         game, X, used_fix = of_kind(s.rule, K_WHICH)
         best = np.where(spends(reference, X), uses_fix(reference), used_fix)
         which = where_wrong(n_games, game, X, used_fix, best, {}, RECORD_WORDS, WHICH_DECISION,
