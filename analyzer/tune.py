@@ -285,32 +285,36 @@ def run_cells(game: str, metric_names: list[str], cells: list[Cell], n: int, see
 
         import time
 
-        results = []
-        for i, a in enumerate(args):
-            if deadline is not None and jobs[i][0] > 0 and time.monotonic() > deadline:
-                note(f"tune: stopped on the time limit after {jobs[i][0]} cell(s)")
-                break
-            if not bar.enabled:  # a log, not a terminal: one line per cell
-                note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
-            try:
-                sums = block_sums_task(*a)
-            except KeyboardInterrupt:
-                from analyzer.errors import mark_interrupted
+        from analyzer.interrupts import held
 
-                mark_interrupted()
-                break
-            if was_interrupted():  # the runner kept a partial cell: drop it and stop
-                break
-            results.append(sums)
-            bar.update(jobs[i][0] + 1)
-        bar.close()
-        if len(results) < len(jobs):  # keep only the cells whose every job finished
-            done_cells = {jobs[i][0] for i in range(len(results))}
-            unfinished = {ci for (ci, *_rest) in jobs[len(results):]}
-            keep = sorted(done_cells - unfinished)
-            results = [r for i, r in enumerate(results) if jobs[i][0] in keep]
-            jobs = [j for j in jobs if j[0] in keep]
-            cells = cells[:len(keep)]
+        results = []
+        # one try around the whole loop: an interrupt anywhere in it (a job's kernels, the
+        # bookkeeping and the bar between jobs) keeps the jobs already appended to results
+        try:
+            for i, a in enumerate(args):
+                if deadline is not None and jobs[i][0] > 0 and time.monotonic() > deadline:
+                    note(f"tune: stopped on the time limit after {jobs[i][0]} cell(s)")
+                    break
+                if not bar.enabled:  # a log, not a terminal: one line per cell
+                    note(f"tune: cell {jobs[i][0] + 1}/{len(cells)} …")
+                sums = block_sums_task(*a)
+                if was_interrupted():  # the runner kept a partial cell: drop it and stop
+                    break
+                results.append(sums)
+                bar.update(jobs[i][0] + 1)
+        except KeyboardInterrupt:
+            from analyzer.errors import mark_interrupted
+
+            mark_interrupted()
+        with held(quiet=True):  # the cells kept are settled whole; a signal here is recorded
+            bar.close()
+            if len(results) < len(jobs):  # keep only the cells whose every job finished
+                done_cells = {jobs[i][0] for i in range(len(results))}
+                unfinished = {ci for (ci, *_rest) in jobs[len(results):]}
+                keep = sorted(done_cells - unfinished)
+                results = [r for i, r in enumerate(results) if jobs[i][0] in keep]
+                jobs = [j for j in jobs if j[0] in keep]
+                cells = cells[:len(keep)]
     else:
         from analyzer.cluster import client_for
 

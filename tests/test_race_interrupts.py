@@ -53,3 +53,41 @@ def test_a_signal_between_rounds_keeps_the_finished_rounds(tmp_path):
     assert out["race"]["interrupted"] is True
     assert out["race"]["rounds"] == 2  # both finished rounds, none cut short
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 1
+
+
+SWEEP = """
+import os, signal, sys
+from analyzer.startup import begin
+begin()
+from analyzer.runner import Progress
+calls = []
+original = Progress.update
+
+def signal_in_the_bar(self, *args, **kwargs):
+    if self.unit == "cells":  # tune's own bar, not the bars of each cell's games
+        calls.append(1)
+        if len(calls) == 2:  # its update after the second cell: between two cells
+            os.kill(os.getpid(), signal.SIGINT)
+    return original(self, *args, **kwargs)
+
+Progress.update = signal_in_the_bar
+sys.argv = ["pushluck", "tune", "pig", "--sweep", "goal=30,40,50,60", "--metric",
+            "p_first_wins", "-n", "20000", "--seed", "1", "--json"]
+from analyzer.cli.main import main
+main()
+"""
+
+
+def test_a_signal_between_two_cells_of_a_sweep_keeps_the_finished_cells(tmp_path):
+    """tune --sweep: the same window between two cells (the bar's update), where the old code
+    lost every finished cell."""
+    script = tmp_path / "signal_between_cells.py"
+    script.write_text(SWEEP)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 130, done.stderr[-600:]
+    out = json.loads(done.stdout)
+    assert out["stopped_by"] == "interrupt"
+    assert len(out["rows"]) == 2  # the two finished cells (baseline and goal=30), no more
+    # stderr: the per-cell log lines of a run without a terminal, and nothing else
+    assert all(x.startswith("tune: cell ") for x in done.stderr.splitlines()), done.stderr
