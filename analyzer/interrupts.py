@@ -150,14 +150,19 @@ def _quiet_unraisable(default):
 def install(armed: bool = True) -> None:
     """Install the handler for SIGINT and SIGTERM (only where Python's default handling is in
     place: a test runner's own handler is left alone); ``armed`` False only records signals
-    until :func:`arm`. A second call keeps what the first one recorded."""
+    until :func:`arm`. A second call keeps what the first one recorded. A SIGINT the parent
+    ignores (a background job of a non-interactive shell starts so) stays ignored, and SIGTERM
+    is still handled: ``kill`` of a background report keeps its finished parts and frees its
+    lock."""
     if STATE["installed"]:
         return
     STATE["seen"] = False
     STATE["armed"] = armed
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    sigint = signal.getsignal(signal.SIGINT)
+    if sigint is not signal.default_int_handler and sigint != signal.SIG_IGN:
         return
-    signal.signal(signal.SIGINT, _on_sigint)
+    if sigint is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _on_sigint)
     signal.signal(signal.SIGALRM, _on_recheck)

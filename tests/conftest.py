@@ -15,6 +15,17 @@ def run_cli(*args, check_json=False):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def pytest_configure(config):
+    """A suite started as a background job of a non-interactive shell (`make test &` in a
+    script) inherits SIGINT ignored, and so would every process the tests start: the Ctrl-C
+    tests, which signal real processes, could not be run. Give the run Python's usual SIGINT
+    handling (the processes it starts then have the default one, as from a terminal)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(items):
     """The README check (minutes, one test) goes first: under pytest-xdist (``make test``) it
     then runs beside the rest of the suite instead of after it."""

@@ -469,3 +469,30 @@ def test_sigint_in_pig_advice_is_one_line_at_any_moment():
         assert proc.returncode == 130, (delay, err[-500:])
         assert "Traceback" not in err and "Error" not in err, (delay, err[-500:])
         assert "interrupted" in err.splitlines()[-1]
+
+
+def test_sigterm_is_handled_when_the_parent_ignores_sigint():
+    """A background job of a non-interactive shell (`pushluck … &` in a script) starts with
+    SIGINT ignored. Its SIGINT stays ignored (the parent asked so), but `kill` (SIGTERM) still
+    keeps what finished: JSON marked interrupted, exit 143. Before, no handler at all was
+    installed then, and the process died at once (-15, nothing printed)."""
+    def ignore_sigint():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "pig", "simulate", "-n",
+                             "100000000000", "--seed", "1", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=ignore_sigint)
+    try:
+        time.sleep(4.0)  # started and simulating (nothing is printed before the end)
+        proc.send_signal(signal.SIGINT)  # ignored: the run goes on
+        time.sleep(0.5)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        out, rest = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, rest[-500:]
+    payload = json.loads(out)
+    assert payload["interrupted"] is True and payload["n"] > 0
+    assert b"Traceback" not in rest
