@@ -430,7 +430,10 @@ def test_sigterm_during_simulate_prints_what_finished_with_exit_143():
 
 
 @pytest.mark.parametrize("args", [
-    ["ten", "game-advice", "--players", "2", "--band-by", "none", "--precision", "0.0001"],
+    # 4 players and the whole family with no indifference: the race lasts about 40 s on a quiet
+    # machine (at 2 players with --band-by none it can end after one round in 3 s, bar unseen)
+    ["ten", "game-advice", "--players", "4", "--band-by", "all", "--precision", "0.0001",
+     "--indifference", "0"],
     pytest.param(["trash-pandas", "game-advice", "--players", "2", "--band-by", "none",
                   "--precision", "0.0001"], marks=FULL)], ids=["ten", "trash-pandas"])
 def test_sigint_in_game_advice_prints_and_writes_the_finished_rounds(tmp_path, args):
