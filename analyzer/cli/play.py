@@ -43,9 +43,6 @@ SeatsOpt = Annotated[Optional[str], typer.Option(
 DEFAULT_OUT = "pushluck-play"
 DEFAULT_SAVE = "position.toml"
 
-app = typer.Typer(help=PLAY_HELP, no_args_is_help=True, rich_markup_mode=None,
-                  pretty_exceptions_enable=False, add_completion=False)
-
 
 def _seat(me: int, players: int) -> int:
     from analyzer.seats import seat_number
@@ -223,6 +220,11 @@ def ten(players: Annotated[int, typer.Option("--players", min=1, max=5, metavar=
 
 
 def register(root: typer.Typer) -> None:
+    """Add `play` to ``root``: a new sub-app each time (a module-level one gained its two commands
+    again on every build, and a process building the CLI often, as the tests do, slowed
+    quadratically)."""
+    app = typer.Typer(help=PLAY_HELP, no_args_is_help=True, rich_markup_mode=None,
+                      pretty_exceptions_enable=False, add_completion=False)
     app.command("trash-pandas")(trash_pandas)
     app.command("ten")(ten)
     root.add_typer(app, name="play", help=PLAY_HELP,
