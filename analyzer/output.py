@@ -62,15 +62,18 @@ def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
     stderr); `pushluck` then exits with code 130.
     """
     from analyzer.errors import was_interrupted
+    from analyzer.interrupts import held
 
     if was_interrupted():
         payload = {**payload, "interrupted": True}
-    if as_json:
-        sys.stdout.write(to_json(payload) + "\n")
-    else:
-        sys.stdout.write(render().rstrip("\n") + "\n")
-        if was_interrupted():
-            note("interrupted: the figures above cover the trials that finished")
+    # built, written and flushed whole: a signal here (a second Ctrl-C, or the handler's
+    # re-check timer after a first one) is only recorded; a 200 kB JSON was once cut at 192 kB
+    with held(quiet=True):
+        text = to_json(payload) if as_json else render().rstrip("\n")
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    if not as_json and was_interrupted():
+        note("interrupted: the figures above cover the trials that finished")
 
 
 def note(message: str) -> None:

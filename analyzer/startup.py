@@ -109,6 +109,21 @@ def _stand_in_for_closed_streams() -> None:
         sys.stdout = GuardedOutput(None)
 
 
+def _write_whole(stream, text: str) -> int:
+    """Write all of ``text``. Under ``PYTHONUNBUFFERED=1`` (``python -u``) the text stream
+    writes straight to the file, and a write to a pipe that a signal interrupts returns the
+    bytes written so far: the text stream drops the rest without a word (a 4 MB JSON kept
+    64 kB). So the encoded bytes go to the binary layer until all are taken."""
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        return stream.write(text)
+    stream.flush()
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while data:
+        data = data[binary.write(data) or 0:]
+    return len(text)
+
+
 class GuardedOutput:
     """sys.stdout, whose failed writes are :class:`~analyzer.errors.IOFailure` (module doc).
 
@@ -140,7 +155,7 @@ class GuardedOutput:
         if self._stream is None:
             raise self._fail(OSError(errno.EBADF, "standard output is closed"))
         try:
-            return self._stream.write(text)
+            return _write_whole(self._stream, text)
         except OSError as exc:
             raise self._fail(exc) from None
 

@@ -1,0 +1,51 @@
+"""The final output is written whole even when a signal lands while it is written.
+
+A Trash Pandas calibrate stopped by Ctrl-C once printed its JSON cut at 196,608 bytes: the
+handler's re-check timer (armed when the Ctrl-C landed inside Numba) fired while the large
+JSON was still being written to a full pipe, and raised KeyboardInterrupt inside the write.
+Here the timer is armed by hand just before `emit` writes 4 MB to a pipe nobody reads yet."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+CHILD = r"""
+import signal, sys
+from analyzer import interrupts, startup
+from analyzer.output import emit
+startup.begin()                          # as `pushluck` starts: the handler, the guarded stdout
+interrupts.arm()
+interrupts.STATE["seen"] = True          # a Ctrl-C came; the command stopped on the flag
+payload = {"rows": ["x" * 100] * 40000}  # about 4 MB of JSON
+signal.setitimer(signal.ITIMER_REAL, 0.05)  # the handler's re-check, 50 ms from now
+emit(payload, True, lambda: "")
+sys.stderr.write("finished\n")
+"""
+
+
+@pytest.mark.parametrize("unbuffered", [True, False], ids=["PYTHONUNBUFFERED", "buffered"])
+def test_a_recheck_signal_during_a_large_json_does_not_cut_it(unbuffered):
+    """Buffered, the signal raised KeyboardInterrupt inside the write (a traceback, half the
+    JSON); unbuffered (PYTHONUNBUFFERED=1), with that fixed, the write silently kept 64 kB."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    try:
+        time.sleep(0.5)  # the pipe fills (64 kB) and the write blocks while the timer fires
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert b"Traceback" not in err, err[-800:]
+    assert proc.returncode == 0, (proc.returncode, err[-800:])
+    assert len(out) > 4_000_000, (len(out), err[-800:])
+    payload = json.loads(out)
+    assert len(payload["rows"]) == 40000
+    assert b"finished" in err
