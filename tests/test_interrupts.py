@@ -382,6 +382,12 @@ def test_a_signal_in_the_first_moments_is_one_line_not_a_traceback(sig, delay):
     err = err.decode(errors="replace")
     assert proc.returncode == 128 + sig, err[-500:]
     assert "Traceback" not in err and len(err.splitlines()) == 1, err[-500:]
+    if out and delay > 0:
+        # on a loaded machine the delay can outlast the imports and the first batch: then the
+        # finished games are kept, as for any later Ctrl-C (JSON marked interrupted)
+        assert json.loads(out)["interrupted"] is True
+        assert err.startswith("interrupted: keeping the "), err
+        return
     assert err.startswith("pushluck: interrupted" if sig == signal.SIGINT else
                           "pushluck: terminated (SIGTERM)"), err
     assert out == b""

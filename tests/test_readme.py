@@ -156,3 +156,12 @@ def test_generated_blocks_are_filled_from_the_site_payload(monkeypatch, tmp_path
     assert gen.fill_generated(text, check=True) == text
     with pytest.raises(SystemExit, match="unknown generated block"):
         gen.fill_generated("<!-- generated: nope -->\n<!-- end generated -->\n", check=False)
+
+
+def test_the_check_ignores_line_breaks_moved_by_a_timing_and_nothing_else():
+    gen = _generator()
+    short = "Racing: 3,151 games (12 s) against 30,392 (about 9 s) for a uniform\n  grid"
+    long = "Racing: 3,151 games (123.4 s) against 30,392 (about 9 s) for a\n  uniform grid"
+    assert gen.same_text(short, long)
+    assert not gen.same_text(short, long.replace("30,392", "30,393"))
+    assert not gen.same_text(short, short.replace("uniform", "uniform,"))
