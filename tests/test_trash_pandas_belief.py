@@ -374,3 +374,23 @@ def test_params_read_the_weights_of_each_opponents_place_and_aim():
     assert cell(0, 0, YUMYUM)[:3] == [0.0, 0.5, 0.5]
     assert cell(2, 0, KITTEH) == [0.0] * 8
     assert bp[BP_LOGW:].sum() == -1.0 * sum(range(8)) + 0.5 * 7
+
+
+def test_the_block_fit_takes_the_same_newton_steps_as_the_dense_one():
+    """Features in 4 blocks of 3 columns, each state touching 2 of them (like opponents'
+    classes) or none: the block-wise Hessian gives the dense fit's θ, and blocks no state touches stay
+    at 0 (the L2 term alone)."""
+    from analyzer.games.trash_pandas.belief import fit_ranking
+
+    rng = np.random.default_rng(8)
+    n, j = 3000, 5
+    a = np.zeros((n, j, 12))
+    for i in range(n):
+        for b in rng.choice(3, size=2, replace=False):  # block 3 is never touched
+            a[i, :, 3 * b:3 * b + 3] = rng.integers(0, 3, size=(j, 3))
+    a[:, 0, 0] += 1.0  # the true split holds one more of column 0: θ[0] > 0
+    a[:100] = 0.0  # states whose splits are all empty (opponents with nothing hidden)
+    dense = fit_ranking(a, 1.0)
+    blocks = fit_ranking(a, 1.0, block=3)
+    assert np.abs(dense - blocks).max() < 1e-9
+    assert dense[0] > 0.5 and (blocks[9:] == 0).all()
