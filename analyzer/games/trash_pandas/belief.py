@@ -421,8 +421,8 @@ def fit_ranking(feats, l2: float, max_iter: int = 50, block: int = 0):
     import numpy as np
 
     n, j, f = feats.shape
-    if block and f > block:
-        return _fit_blocks(feats, l2, max_iter, block)
+    hessian = (_block_hessian(feats, block) if block and f > block else
+               _dense_hessian(feats))
     theta = np.zeros(f)
     flat = feats.reshape(n * j, f)
     for _ in range(max_iter):
@@ -432,10 +432,7 @@ def fit_ranking(feats, l2: float, max_iter: int = 50, block: int = 0):
         p /= p.sum(axis=1, keepdims=True)
         mean = np.matmul(p[:, None, :], feats)[:, 0, :]  # E_softmax[Φ] per state
         grad = (feats[:, 0] - mean).sum(axis=0) - l2 * theta
-        root = flat * np.sqrt(p.reshape(-1, 1))
-        # einsum, not BLAS: a threaded matrix product on a busy machine took seconds, not 0.2 s
-        hess = (np.einsum("nf,ng->fg", root, root) - np.einsum("nf,ng->fg", mean, mean)
-                + l2 * np.eye(f))
+        hess = hessian(p, mean) + l2 * np.eye(f)
         step = np.linalg.solve(hess, grad)
         theta += step
         if np.abs(step).max() < TOL:
@@ -443,8 +440,23 @@ def fit_ranking(feats, l2: float, max_iter: int = 50, block: int = 0):
     return theta
 
 
-def _fit_blocks(feats, l2: float, max_iter: int, block: int):
-    """:func:`fit_ranking` for features in blocks (its doc): the same Newton steps."""
+def _dense_hessian(feats):
+    """(p, mean) -> Σ_i [Σ_j p_ij A_ij A_ijᵀ − m_i m_iᵀ], the softmax covariance summed."""
+    import numpy as np
+
+    n, j, f = feats.shape
+    flat = feats.reshape(n * j, f)
+
+    def hessian(p, mean):
+        root = flat * np.sqrt(p.reshape(-1, 1))
+        # einsum, not BLAS: a threaded matrix product on a busy machine took seconds, not 0.2 s
+        return np.einsum("nf,ng->fg", root, root) - np.einsum("nf,ng->fg", mean, mean)
+
+    return hessian
+
+
+def _block_hessian(feats, block: int):
+    """:func:`_dense_hessian` summed block by block (:func:`fit_ranking`'s doc)."""
     import numpy as np
 
     n, j, f = feats.shape
@@ -457,23 +469,14 @@ def _fit_blocks(feats, l2: float, max_iter: int, block: int):
         rows = np.flatnonzero(which.ravel() == k)
         cols = (np.flatnonzero(pattern)[:, None] * block + np.arange(block)).ravel()
         parts.append((rows, cols, feats[rows][:, :, cols]))
-    theta = np.zeros(f)
-    flat = feats.reshape(n * j, f)
-    for _ in range(max_iter):
-        s = (flat @ theta).reshape(n, j)
-        s -= s.max(axis=1, keepdims=True)
-        p = np.exp(s)
-        p /= p.sum(axis=1, keepdims=True)
-        mean = np.matmul(p[:, None, :], feats)[:, 0, :]  # E_softmax[Φ] per state
-        grad = (feats[:, 0] - mean).sum(axis=0) - l2 * theta
-        hess = l2 * np.eye(f)
+
+    def hessian(p, mean):
+        out = np.zeros((f, f))
         for rows, cols, sub in parts:
             root = (sub * np.sqrt(p[rows])[:, :, None]).reshape(-1, len(cols))
             m = mean[rows][:, cols]
-            hess[np.ix_(cols, cols)] += (np.einsum("nf,ng->fg", root, root)
-                                         - np.einsum("nf,ng->fg", m, m))
-        step = np.linalg.solve(hess, grad)
-        theta += step
-        if np.abs(step).max() < TOL:
-            break
-    return theta
+            out[np.ix_(cols, cols)] += (np.einsum("nf,ng->fg", root, root)
+                                        - np.einsum("nf,ng->fg", m, m))
+        return out
+
+    return hessian
