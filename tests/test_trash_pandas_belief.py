@@ -206,10 +206,12 @@ def test_basis_and_parameter_layout_by_value():
     from analyzer.games.trash_pandas.belief import NF, Belief, basis
 
     assert basis([0, 1, 3]).tolist() == [[0, 0, 0], [1, 1, 0], [3, 1, 1]]
-    theta = np.zeros((6, 4, 2, 8, NF))
-    theta[1, 0, 1, FEESH] = [0.5, 2.0, -1.0]  # stage 1 (4-7 cards left), group 0, face down
-    theta[0, 0, 0, DOGGO] = [1.0, 0.0, 0.0]  # stage 0 only: not read at 5 cards left
-    b = Belief("model", theta, [0, 0, 0], np.array(RULE, dtype=float), xn=8)
+    theta = np.zeros((6, 4, 4, 3, 2, 8, NF))
+    # stage 1 (4-7 cards left), group 0, place 1 (seat 2 seen from seat 1), aim 0, face down
+    theta[1, 0, 1, 0, 1, FEESH] = [0.5, 2.0, -1.0]
+    theta[0, 0, 1, 0, 0, DOGGO] = [1.0, 0.0, 0.0]  # stage 0 only: not read at 5 cards left
+    b = Belief("model", theta, [0, 0, 0], np.array(RULE, dtype=float), xn=8,
+               aims_by=["leader"] * 3)
     view = np.zeros((19, 8), dtype=np.int64)
     view[SC, 0], view[SC, 2] = 5, 3
     bp = b.params(view, 0)
@@ -269,3 +271,126 @@ def test_self_play_states_are_whole_games_and_the_true_split_is_read_from_them()
             for q in range(3):
                 assert hid[i, j, q, 0].sum() == hid[i, 0, q, 0].sum()
                 assert hid[i, j, q, 1, DOGGO] == 0 and hid[i, j, q, 1, KITTEH] == 0
+
+
+def test_aims_count_the_paws_aimed_at_each_seat_by_hand():
+    """Seats 1-4 with stashes 5, 9, 2, 9 and hands 3, 0, 4, 2 cards; Paw aims at the opponent
+    with a hand card and the most stashed cards, ties to the larger hand. Seat 1 (index 0): of
+    seats 3 (stash 2) and 4 (stash 9) it takes seat 4; seat 2: seat 4 (9 beats 5); seat 3: seat
+    4; seat 4: seat 1 (5 beats 2; seat 2 has no hand card). τ = 1, 0, 0, 3 -> a = 1, 0, 0, 2."""
+    from analyzer.games.trash_pandas.belief import aims
+
+    stash, hand = [5, 9, 2, 9], [3, 0, 4, 2]
+    assert aims(stash, hand, ["leader"] * 4) == [1, 0, 0, 2]
+    # seat 4 by the biggest hand: seat 3 (4 cards) over seat 1 (3) -> τ = 0, 0, 1, 3
+    assert aims(stash, hand, ["leader"] * 3 + ["biggest-hand"]) == [0, 0, 1, 2]
+    # a random bot aims at nobody in particular: seat 4's Paw no longer counts for seat 1
+    assert aims(stash, hand, ["leader"] * 3 + [None]) == [0, 0, 0, 2]
+    # a tie on stashes goes to the larger hand (seat 1 sees seats 2 and 4 at 9 and 9)
+    assert aims([0, 9, 0, 9], [1, 3, 1, 2], ["leader"] * 4)[1] >= 1
+    assert aims([0, 9, 0, 9], [1, 3, 1, 2], ["leader"] * 4)[3] == 1  # seat 2 takes seat 4
+    assert aims([3, 7], [2, 5], ["leader"] * 2) == [0, 0]  # 2 players: always 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_aims_agree_with_the_engines_paw_target(players):
+    """The aims re-state the engine's steal_target (kernels/trash_pandas/whole_bots.py) in
+    Python: on random sizes, ties included, each seat's Paw lands where the kernel's does."""
+    from analyzer.games.trash_pandas.belief import aims
+    from analyzer.games.trash_pandas.bots import KNOBS, lineup_array
+    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from kernels.trash_pandas.whole_bots import steal_target
+
+    rng = np.random.default_rng(players)
+    for rule in ("leader", "biggest-hand"):
+        lineup = parse_lineup(f"heuristic:steal-from={rule}", players)
+        bots = lineup_array([tuple(lineup)])[0]
+        assert bots[0, KNOBS["steal-from"][0]] == (0 if rule == "leader" else 1)
+        s = np.zeros(4, dtype=np.uint64)
+        for _ in range(300):
+            stash = rng.integers(0, 4, players).tolist()
+            hand = rng.integers(0, 3, players).tolist()
+            g = np.zeros((19, 8), dtype=np.int64)
+            g[SC, 2] = players
+            for q in range(players):
+                g[STASH + q, PIE], g[HAND + q, BLAMMO] = stash[q], hand[q]
+            tau = [0] * players
+            for p in range(players):
+                q = steal_target(g, p, bots[p], False, s)
+                if q >= 0:
+                    tau[q] += 1
+            assert aims(stash, hand, [rule] * players) == [min(x, 2) for x in tau]
+
+
+def test_split_features_put_each_opponent_in_its_place_and_aim_class():
+    """Two 3-player states, by hand: state 0 seen from seat 1 (index 0), state 1 from seat 3
+    (index 2). Seat 2 (index 1) is place 1 from seat 1 and place 2 from seat 3."""
+    from analyzer.games.trash_pandas.belief import NF, basis, split_features
+
+    hid = np.zeros((2, 2, 4, 2, 8), dtype=np.int8)
+    hid[0, 0, 1, 0, YUMYUM] = 2  # state 0, true split: seat 2 holds two Yum Yum
+    hid[0, 1, 2, 0, KITTEH] = 1  # state 0, contrast split: seat 3 holds a Kitteh
+    hid[1, 0, 1, 0, YUMYUM] = 1  # state 1, true split: seat 2 holds one Yum Yum
+    aim = np.array([[0, 2, 0], [1, 0, 0]])  # seat 2 aimed at by 2 in state 0, none in state 1
+    feats, classes = split_features(hid, [0, 2], [0, 0, 0], aim)
+    # state 0: seat 2 (0, 1, 2), seat 3 (0, 2, 0); state 1: seat 1 (0, 1, 1), seat 2 (0, 2, 0)
+    assert classes == [(0, 1, 1), (0, 1, 2), (0, 2, 0)]
+    f = feats.reshape(2, 2, 3, 2, 8, NF)
+    assert f[0, 0, 1, 0, YUMYUM].tolist() == basis(2).tolist() == [2, 1, 1]
+    assert f[0, 1, 2, 0, KITTEH].tolist() == [1, 1, 0]
+    assert f[1, 0, 2, 0, YUMYUM].tolist() == [1, 1, 0]  # seat 2 seen from seat 3: place 2
+    assert f.sum() == 2 + 1 + 1 + 1 + 1 + 1 + 1  # nothing else anywhere
+    # 2 players: one class, Φ the opponent's basis (the fit of the belief before places)
+    hid2 = np.zeros((1, 1, 4, 2, 8), dtype=np.int8)
+    hid2[0, 0, 0, 1, PIE] = 3
+    feats2, classes2 = split_features(hid2, [1], [0, 0], np.zeros((1, 2), dtype=np.int64))
+    assert classes2 == [(0, 1, 0)]
+    assert feats2.reshape(2, 8, NF)[1, PIE].tolist() == [3, 1, 1]
+
+
+def test_params_read_the_weights_of_each_opponents_place_and_aim():
+    """4 players, I am seat 2 (index 1). Stashes 5, 9, 2, 9 (seat 2's own 9 cards in its rows;
+    the others' face down), hands 3, 0, 4, 2: aims 1, 0, 0, 2 (test above). The weights of
+    seat 4 (index 3: place 2, aim 2) and of seat 1 (index 0: place 3, aim 1) come from their
+    own cells; seat 3 (place 1, aim 0) reads zeros."""
+    from analyzer.games.trash_pandas.belief import NF, Belief
+
+    theta = np.zeros((6, 4, 4, 3, 2, 8, NF))
+    theta[0, 0, 2, 2, 0, KITTEH] = [-1.0, 0.0, 0.0]  # place 2, aim 2, hand
+    theta[0, 0, 3, 1, 0, YUMYUM] = [0.0, 0.5, 0.0]  # place 3, aim 1, hand
+    theta[0, 0, 2, 0, 0, KITTEH] = [9.0, 9.0, 9.0]  # place 2 but aim 0: never read here
+    b = Belief("model", theta, [0, 0, 0, 0], np.array(RULE, dtype=float), xn=8,
+               aims_by=["leader"] * 4)
+    view = np.zeros((19, 8), dtype=np.int64)
+    view[SC, 0], view[SC, 2] = 2, 4
+    view[STASH + 1, PIE] = 9
+    bp = b.params(view, 1, np.array([3, 0, 4, 2]), np.array([5, 0, 2, 9]))
+
+    def cell(q, kind, t):
+        at = BP_LOGW + ((q * 2 + kind) * 8 + t) * 8
+        return bp[at:at + 8].tolist()
+
+    assert cell(3, 0, KITTEH)[:3] == [0.0, -1.0, -2.0]
+    assert cell(0, 0, YUMYUM)[:3] == [0.0, 0.5, 0.5]
+    assert cell(2, 0, KITTEH) == [0.0] * 8
+    assert bp[BP_LOGW:].sum() == -1.0 * sum(range(8)) + 0.5 * 7
+
+
+def test_the_block_fit_takes_the_same_newton_steps_as_the_dense_one():
+    """Features in 4 blocks of 3 columns, each state touching 2 of them (like opponents'
+    classes) or none: the block-wise Hessian gives the dense fit's θ, and blocks no state touches stay
+    at 0 (the L2 term alone)."""
+    from analyzer.games.trash_pandas.belief import fit_ranking
+
+    rng = np.random.default_rng(8)
+    n, j = 3000, 5
+    a = np.zeros((n, j, 12))
+    for i in range(n):
+        for b in rng.choice(3, size=2, replace=False):  # block 3 is never touched
+            a[i, :, 3 * b:3 * b + 3] = rng.integers(0, 3, size=(j, 3))
+    a[:, 0, 0] += 1.0  # the true split holds one more of column 0: θ[0] > 0
+    a[:100] = 0.0  # states whose splits are all empty (opponents with nothing hidden)
+    dense = fit_ranking(a, 1.0)
+    blocks = fit_ranking(a, 1.0, block=3)
+    assert np.abs(dense - blocks).max() < 1e-9
+    assert dense[0] > 0.5 and (blocks[9:] == 0).all()

@@ -25,11 +25,25 @@ split ``x`` (what the opponents really held) and ``K`` splits ``x'_1..x'_K`` dra
 ``rules`` belief (the base measure). The tilt's log-weight of a cell (opponent q, kind: hand or
 face down, type t) holding c cards is
 
-    w(q, kind, t, c) = θ[b, G(q), kind, t] · φ(c),   φ(c) = (c, [c ≥ 1], [c ≥ 2]),
+    w(q, kind, t, c) = θ[b, G(q), o(q), a(q), kind, t] · φ(c),   φ(c) = (c, [c ≥ 1], [c ≥ 2]),
 
-with b the stage (the bucket of cards left, :data:`BUCKETS`) and G(q) q's bot group (seats whose
-bots are alike share a group). θ is fitted per stage by conditional maximum likelihood: for each
-state, the probability that the true split is the one picked out of the K + 1 splits,
+with b the stage (the bucket of cards left, :data:`BUCKETS`), G(q) q's bot group (seats whose
+bots are alike share a group) and o(q) = (q − me) mod players q's place in the turn order after
+the seat whose view it is (1: the next to play, players − 1: the one who played last). The place
+matters: between two of its own turns an opponent only loses cards (steals, blocks, Yum Yum,
+the first in seat order after a stopper playing first) and gains them by its own draws, which it
+stashes at the end of that turn; so the one who just played holds more Kitteh and Yum Yum and
+fewer scoring cards than the one about to play (4 players, heuristic bots, 0–2 cards left: a
+belief without o(q) put +0.048 Yum Yum in the next player's hand and −0.091 in the last one's,
+each about 10 SE). a(q) = min(τ(q), 2), τ(q) the number of players whose Paw would target q
+now (each by its bot's ``steal-from`` rule from the public stash and hand sizes; a ``random``
+bot aims at nobody in particular): the players everyone steals from have spent their blocks
+(4 players, 0–10 cards left: without a(q) the belief gave the Paw target a Doggo or Kitteh
+0.097 more often than the truth, 15 SE, and undervalued rolling). At 2 players the one
+opponent is always the target, so a(q) = 0 there. A (group, place, aim) triple is a *class*; θ
+is fitted over the classes the kept states show (at 2 players only place 1). θ is fitted per stage by conditional maximum
+likelihood: for each state, the probability that the true split is the one picked out of the
+K + 1 splits,
 
     L(θ) = Σ_states [ θ·Φ(x) − log Σ_{y ∈ {x, x'_1..x'_K}} exp(θ·Φ(y)) ] − (λ/2)·|θ|²,
 
@@ -130,7 +144,8 @@ def _learning_label(bot) -> str:
 @dataclass
 class Belief:
     """A belief ready to give a position's parameter vector: its ``name`` (:data:`BELIEFS`),
-    the fitted ``theta`` (stages × groups × 2 × 8 × NF; zeros for ``rules``/``uniform``), the
+    the fitted ``theta`` (stages × groups × places 4 × aims 3 × 2 × 8 × NF, place = (q − me) mod
+    players, aim = a(q) of the module doc; zeros for ``rules``/``uniform``), the
     seat groups, the face-down rule, and what it was learned from."""
 
     name: str
@@ -140,11 +155,13 @@ class Belief:
     games: int = 0
     states: list[int] = field(default_factory=list)
     xn: int = 8
+    aims_by: list = field(default_factory=list)  # per seat: its Paw rule (aim_rules)
 
-    def params(self, view, me: int):
+    def params(self, view, me: int, opp_hand=None, opp_down=None):
         """float64 parameter vector of kernels/trash_pandas/belief.py for a position whose
         public state array is ``view`` (its face-up rows and cards left are read; rows of
-        ``me`` are never read by the sampler)."""
+        ``me`` are never read by the sampler), ``opp_hand``/``opp_down`` the opponents' hand
+        and face-down sizes (the aims a(q) read them; None: zero)."""
         import numpy as np
 
         from kernels.trash_pandas.belief import (BP_DOWN_OK, BP_LOGW, BP_STEPS, BP_XN,
@@ -157,14 +174,17 @@ class Belief:
         if self.name == "model":
             bp[BP_STEPS] = STEPS
             phi = basis(np.arange(self.xn))  # (xn, NF)
-            th = self.theta[bucket_of(int(view[SC, 0]))]  # (groups, 2, 8, NF)
+            th = self.theta[bucket_of(int(view[SC, 0]))]  # (groups, places, aims, 2, 8, NF)
+            players = len(self.groups)
+            aim = aims(*public_sizes(view, me, players, opp_hand, opp_down), self.aims_by)
             for q, grp in enumerate(self.groups):
                 if q == me:
                     continue
+                place = (q - me) % players
                 for kind in range(2):
                     for t in range(8):
                         at = BP_LOGW + ((q * 2 + kind) * 8 + t) * self.xn
-                        bp[at:at + self.xn] = phi @ th[grp, kind, t]
+                        bp[at:at + self.xn] = phi @ th[grp, place, aim[q], kind, t]
         return bp
 
     def feasible(self, pos) -> bool:
@@ -199,7 +219,7 @@ class Belief:
 def uniform_belief(lineup) -> Belief:
     import numpy as np
 
-    return Belief("uniform", np.zeros((len(BUCKETS), 4, 2, 8, NF)), [0] * len(lineup),
+    return Belief("uniform", np.zeros((len(BUCKETS), 4, 4, 3, 2, 8, NF)), [0] * len(lineup),
                   np.ones((4, 8)))
 
 
@@ -214,13 +234,13 @@ def belief_for(name: str, setup, lineup=None) -> Belief:
     xn = int(max(setup.deck.copies.max(), 1)) + 1
     groups = seat_groups(lineup)
     if name == "rules":
-        return Belief("rules", np.zeros((len(BUCKETS), 4, 2, 8, NF)), groups, down, xn=xn)
+        return Belief("rules", np.zeros((len(BUCKETS), 4, 4, 3, 2, 8, NF)), groups, down, xn=xn)
     theta, states = learn(setup, lineup)
-    return Belief("model", theta, groups, down, GAMES, states, xn)
+    return Belief("model", theta, groups, down, GAMES, states, xn, aim_rules(lineup))
 
 
 def learn(setup, lineup):
-    """θ (stages × groups × 2 × 8 × NF) and the kept states per stage, from the cache when a
+    """θ (stages × groups × places × aims × 2 × 8 × NF) and the kept states per stage, from the cache when a
     valid entry exists (module doc)."""
     from analyzer.cache import cached_arrays
     from analyzer.rules import rules_to_dict
@@ -245,18 +265,24 @@ def _learn(setup, lineup) -> dict:
     states, seats = self_play_states(setup, lineup)
     hid = hidden_split_counts(setup, lineup, states, seats)
     groups = seat_groups(lineup)
-    ngroups = max(groups) + 1
     left = states[:, 18, 0]
     stage = np.array([bucket_of(int(c)) for c in left])
-    theta = np.zeros((len(BUCKETS), 4, 2, 8, NF))
+    from kernels.trash_pandas.layout import HAND, STASH
+
+    theta = np.zeros((len(BUCKETS), 4, 4, 3, 2, 8, NF))
+    rules = aim_rules(lineup)
+    aim = np.array([aims(g[STASH:STASH + 4].sum(axis=1), g[HAND:HAND + 4].sum(axis=1), rules)
+                    for g in states], dtype=np.int64).reshape(len(states), -1)
     kept = []
     for b in range(len(BUCKETS)):
         idx = np.flatnonzero(stage == b)[:PER_BUCKET]
         kept.append(len(idx))
         if len(idx) == 0:
             continue
-        feats = split_features(hid[idx], groups, ngroups)
-        theta[b, :ngroups] = fit_ranking(feats, L2).reshape(ngroups, 2, 8, NF)
+        feats, classes = split_features(hid[idx], seats[idx], groups, aim[idx])
+        fit = fit_ranking(feats, L2, block=2 * 8 * NF).reshape(len(classes), 2, 8, NF)
+        for c, (grp, place, a) in enumerate(classes):
+            theta[b, grp, place, a] = fit[c]
     return {"theta": theta, "states": np.array(kept, dtype=np.int64)}
 
 
@@ -310,25 +336,93 @@ def hidden_split_counts(setup, lineup, states, seats):
     return hidden_splits(states, seats, bp, key, K)
 
 
-def split_features(hid, groups, ngroups):
-    """float64[n, K + 1, F]: Φ of each split, F = ngroups · 2 · 8 · NF (the basis φ of each
-    cell's count, summed over the opponents of each group; the seat whose view it is has zero
-    counts, so φ = 0 there)."""
+def split_features(hid, seats, groups, aim):
+    """(float64[n, K + 1, F], classes): Φ of each split and the classes it is over, F =
+    len(classes) · 2 · 8 · NF. A class is a (bot group, place, aim) triple for opponent q seen
+    from ``seats[i]``: place = (q − me) mod players, aim = ``aim[i, q]`` (a(q), module doc);
+    ``classes`` lists the triples the states show, sorted. Φ sums the basis φ of each cell's
+    count over the opponents of each class; the seat whose view it is is in no class."""
     import numpy as np
 
+    players = len(groups)
     n, k1 = hid.shape[:2]
-    out = np.zeros((n, k1, ngroups, 2, 8, NF))
-    for q in range(len(groups)):
-        out[:, :, groups[q]] += basis(hid[:, :, q])
-    return out.reshape(n, k1, -1)
+    seats = np.asarray(seats, dtype=np.int64)
+    key = [[(groups[q], (q - int(seats[i])) % players, int(aim[i, q]))
+            for q in range(players)] for i in range(n)]
+    present = sorted({key[i][q] for i in range(n) for q in range(players) if q != seats[i]})
+    index = {c: i for i, c in enumerate(present)}
+    which = np.array([[index.get(key[i][q], -1) if q != seats[i] else -1
+                       for q in range(players)] for i in range(n)], dtype=np.int64)
+    out = np.zeros((n, k1, len(present), 2, 8, NF))
+    for q in range(players):
+        for c in range(len(present)):
+            rows = np.flatnonzero(which[:, q] == c)
+            if len(rows):
+                out[rows, :, c] += basis(hid[rows][:, :, q])
+    return out.reshape(n, k1, -1), present
 
 
-def fit_ranking(feats, l2: float, max_iter: int = 50):
+def aim_rules(lineup) -> list:
+    """Per seat, whom its Paw aims at: "leader" (most stashed cards), "biggest-hand", or None
+    (a ``random`` bot: uniform, at nobody in particular)."""
+    return [None if b.name == "random" else dict(b.knobs).get("steal-from", "leader")
+            for b in lineup]
+
+
+def public_sizes(view, me: int, players: int, opp_hand=None, opp_down=None):
+    """(stash sizes, hand sizes) per seat from a position's public state array: my rows are
+    whole; an opponent's stash row holds its face-up cards, plus ``opp_down[q]`` face down,
+    and its hand is ``opp_hand[q]`` cards (plus any known ones in its hand row)."""
+    from kernels.trash_pandas.layout import HAND, STASH
+
+    stash = [int(view[STASH + q].sum()) for q in range(players)]
+    hand = [int(view[HAND + q].sum()) for q in range(players)]
+    for q in range(players):
+        if q != me:
+            stash[q] += int(opp_down[q]) if opp_down is not None else 0
+            hand[q] += int(opp_hand[q]) if opp_hand is not None else 0
+    return stash, hand
+
+
+def aims(stash, hand, rules) -> list[int]:
+    """a(q) = min(τ(q), 2) per seat (module doc), τ(q) the number of seats p whose Paw would
+    take a card from q's hand now: p's target is, among the opponents with a hand card, the one
+    with the most stashed cards (``leader``) or cards in hand (``biggest-hand``), ties to the
+    larger hand, then to the first seat after p (kernels/trash_pandas/whole_bots.py
+    steal_target). At 2 players every a(q) is 0 (the one opponent is always the target)."""
+    players = len(rules)
+    tau = [0] * players
+    if players <= 2:
+        return tau
+    for p, rule in enumerate(rules):
+        if rule is None:
+            continue
+        best, best_v = -1, -1
+        for j in range(1, players):
+            q = (p + j) % players
+            if hand[q] <= 0:
+                continue
+            v = (stash[q] if rule == "leader" else hand[q]) * 64 + hand[q]
+            if v > best_v:
+                best, best_v = q, v
+        if best >= 0:
+            tau[best] += 1
+    return [min(x, 2) for x in tau]
+
+
+def fit_ranking(feats, l2: float, max_iter: int = 50, block: int = 0):
     """θ maximising Σ_i [θ·A[i, 0] − log Σ_j exp(θ·A[i, j])] − (l2/2)|θ|² by Newton's method
-    (module doc); ``feats`` = A float64[n, J, F], entry 0 of each row the true split."""
+    (module doc); ``feats`` = A float64[n, J, F], entry 0 of each row the true split.
+
+    ``block`` > 0: the features come in blocks of that many columns (one per class) and a state
+    touches only the blocks of its opponents' classes; the Hessian is then summed over the
+    states that touch the same blocks, on those blocks only (the same sum, without the products
+    of columns that are zero for every split of a state: at 4 players 3 blocks of 9)."""
     import numpy as np
 
     n, j, f = feats.shape
+    hessian = (_block_hessian(feats, block) if block and f > block else
+               _dense_hessian(feats))
     theta = np.zeros(f)
     flat = feats.reshape(n * j, f)
     for _ in range(max_iter):
@@ -338,12 +432,51 @@ def fit_ranking(feats, l2: float, max_iter: int = 50):
         p /= p.sum(axis=1, keepdims=True)
         mean = np.matmul(p[:, None, :], feats)[:, 0, :]  # E_softmax[Φ] per state
         grad = (feats[:, 0] - mean).sum(axis=0) - l2 * theta
-        root = flat * np.sqrt(p.reshape(-1, 1))
-        # einsum, not BLAS: a threaded matrix product on a busy machine took seconds, not 0.2 s
-        hess = (np.einsum("nf,ng->fg", root, root) - np.einsum("nf,ng->fg", mean, mean)
-                + l2 * np.eye(f))
+        hess = hessian(p, mean) + l2 * np.eye(f)
         step = np.linalg.solve(hess, grad)
         theta += step
         if np.abs(step).max() < TOL:
             break
     return theta
+
+
+def _dense_hessian(feats):
+    """(p, mean) -> Σ_i [Σ_j p_ij A_ij A_ijᵀ − m_i m_iᵀ], the softmax covariance summed."""
+    import numpy as np
+
+    n, j, f = feats.shape
+    flat = feats.reshape(n * j, f)
+
+    def hessian(p, mean):
+        root = flat * np.sqrt(p.reshape(-1, 1))
+        # einsum, not BLAS: a threaded matrix product on a busy machine took seconds, not 0.2 s
+        return np.einsum("nf,ng->fg", root, root) - np.einsum("nf,ng->fg", mean, mean)
+
+    return hessian
+
+
+def _block_hessian(feats, block: int):
+    """:func:`_dense_hessian` summed block by block (:func:`fit_ranking`'s doc)."""
+    import numpy as np
+
+    n, j, f = feats.shape
+    touched = (feats.reshape(n, j, f // block, block) != 0).any(axis=(1, 3))  # n × blocks
+    patterns, which = np.unique(touched, axis=0, return_inverse=True)
+    parts = []
+    for k, pattern in enumerate(patterns):
+        if not pattern.any():  # a state whose splits are all alike adds nothing
+            continue
+        rows = np.flatnonzero(which.ravel() == k)
+        cols = (np.flatnonzero(pattern)[:, None] * block + np.arange(block)).ravel()
+        parts.append((rows, cols, feats[rows][:, :, cols]))
+
+    def hessian(p, mean):
+        out = np.zeros((f, f))
+        for rows, cols, sub in parts:
+            root = (sub * np.sqrt(p[rows])[:, :, None]).reshape(-1, len(cols))
+            m = mean[rows][:, cols]
+            out[np.ix_(cols, cols)] += (np.einsum("nf,ng->fg", root, root)
+                                        - np.einsum("nf,ng->fg", m, m))
+        return out
+
+    return hessian

@@ -193,7 +193,7 @@ def position_values(fz: Frozen, j: int, setup, belief, playouts: int, seed: int)
     import numpy as np
 
     pos = public_position(fz, setup)
-    bp = belief.params(pos.g0, pos.me)
+    bp = belief.params(pos.g0, pos.me, pos.opp_hand, pos.opp_down)
     keys, counts = _keys(seed, playouts, PRED_STREAM + 2 * j)
     pred = _sums(setup, pos.g0, pos.pool, pos.opp_hand, pos.opp_down, pos.me, fz.mode, fz.held,
                  bp, keys, counts)

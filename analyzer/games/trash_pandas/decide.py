@@ -179,7 +179,7 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     if not belief.feasible(pos):  # what the history proves left too few stashable cards
         belief, fallback = choose_belief(pos, setup, "uniform")
         pos, history = with_history(pos, setup, belief)
-    bp = belief.params(pos.g0, pos.me)
+    bp = belief.params(pos.g0, pos.me, pos.opp_hand, pos.opp_down)
     choices = choices_for(pos, setup.rules)
     res = spec.run(decide_job(pos, setup, choices, bp))
     s = res.sums
