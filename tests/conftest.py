@@ -49,8 +49,20 @@ def _no_interrupt_leaks():
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_solution_cache(tmp_path_factory):
-    """Exact solutions are cached on disk (analyzer/cache.py); tests use a cache of their own."""
+    """Exact solutions are cached on disk (analyzer/cache.py); tests use a cache of their own.
+    It starts with the Trash Pandas beliefs learned already in the user's cache (`make setup`
+    learns the 3-player one): learning takes 4-30 s per player count and worker, and the
+    entry's key holds the learning code, so a stale one is never read."""
     import os
+    import shutil
 
-    os.environ["PUSHLUCK_CACHE_DIR"] = str(tmp_path_factory.mktemp("pushluck-cache"))
+    from analyzer.cache import cache_dir
+
+    private = tmp_path_factory.mktemp("pushluck-cache")
+    try:
+        for entry in cache_dir().glob("tp-belief-*.npz"):
+            shutil.copy2(entry, private / entry.name)
+    except OSError:
+        pass  # no user cache: the tests learn what they need
+    os.environ["PUSHLUCK_CACHE_DIR"] = str(private)
     yield

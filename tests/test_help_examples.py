@@ -28,6 +28,7 @@ from tests.clitree import examples, root, walk
 from tests.fuzz_harness import run_inprocess
 
 SMALL = 40
+SMALL_LADDER = 6  # a ladder's deals: each deal is played by every line-up (search bots: slow)
 PLAYOUTS = 16  # calibrate: playouts per choice of each position
 MONTE_CARLO = ("simulate", "game", "decide", "thresholds", "meld-odds", "best", "calibrate",
                "ladder")
@@ -77,12 +78,13 @@ def _small(argv: list[str]) -> list[str]:
         out += ["--playouts", str(PLAYOUTS)] if "--playouts" not in out else []
         i = out.index("--playouts")
         out[i + 1] = str(min(int(out[i + 1]), PLAYOUTS))
+    small = SMALL_LADDER if sub == "ladder" else SMALL
     for flag in ("-n", "--trials"):
         if flag in out:
             i = out.index(flag)
-            out[i + 1] = str(min(int(out[i + 1]), SMALL))
+            out[i + 1] = str(min(int(out[i + 1]), small))
             return out
-    return out + ["-n", str(SMALL)]
+    return out + ["-n", str(small)]
 
 
 def _parses(argv: list[str]) -> None:

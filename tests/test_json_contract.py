@@ -81,8 +81,8 @@ INVOCATIONS = [
     ("canasta", "advice", ["--rounds", "1", "--precision", "1", "--seed", "1"]),
     ("trash-pandas", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1",
                                      "--band-by", "none", "--seed", "1"]),
-    ("ten", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1", "--seed",
-                            "1"]),
+    ("ten", "game-advice", ["--players", "2", "--rounds", "1", "--precision", "1",
+                            "--band-by", "none", "--seed", "1"]),  # 19 rules: 2 s, not 22
     ("magdagdon", "advice", ["-d", "survival", "--rounds", "1", "--precision", "100", "--seed",
                              "1"]),
 ]
