@@ -205,3 +205,117 @@ def test_cli_target_json_and_errors(cli, tmp_path):
     code, _, err = cli("tune", "pig", "--target", "p_first_wins in [0.5, 0.6]", "--space",
                        "gaol=1..2")
     assert code == 2 and "--space: unknown rule 'gaol'" in err and err.count("\n") == 1
+
+
+def _state_cells(n=2):
+    from analyzer.tune_target import SearchCell
+
+    return [SearchCell(f"goal={i}", {"goal": i}, None, "hold:20") for i in range(n)]
+
+
+def test_search_state_round_trip_restores_every_field_of_every_cell(tmp_path, capsys):
+    """What one round saves comes back field by field, cell by cell, from a file of any size
+    (the resume test above cannot see a lost field: a search that starts afresh reaches the
+    same verdicts)."""
+    import numpy as np
+
+    cells = _state_cells(2)
+    a, b = cells
+    a.verdict, a.failed_on, a.in_race, a.blocks, a.seconds = "fails", "x in [0, 1]", False, 17, 2.5
+    a.rate, a.rate_trials, a.decided_round = 0.125, 96, 3
+    a.stats = {"x": {"mean": 0.25, "ci_low": 0.5}}
+    a.totals = {"x": np.array([3.0, 4.0]), "p|q": np.array([7.0])}
+    b.blocks, b.seconds, b.rate, b.rate_trials, b.decided_round = 33, 0.75, 0.5, 8, 0
+    b.totals = {"x": np.arange(200_000.0)}  # a state of more than a MiB (a big space)
+    rounds = [{"round": 1, "cells": 2, "trials": 32}, {"round": 2, "cells": 1, "trials": 16}]
+    SearchState(tmp_path, {"seed": 5}).save(cells, 2, rounds)
+    back = _state_cells(2)
+    capsys.readouterr()
+    assert SearchState(tmp_path, {"seed": 5}).restore(back) == (2, rounds)
+    path = str(tmp_path / "search-state.npz")
+    assert capsys.readouterr().err.split() == \
+        f"tune: resuming after round 2 from {path}".split()
+    x, y = back
+    assert (x.verdict, x.failed_on, x.in_race, x.blocks, x.seconds) == \
+        ("fails", "x in [0, 1]", False, 17, 2.5)
+    assert (x.rate, x.rate_trials, x.decided_round) == (0.125, 96, 3)
+    assert x.stats == {"x": {"mean": 0.25, "ci_low": 0.5}}
+    assert sorted(x.totals) == ["p|q", "x"]
+    assert x.totals["x"].tolist() == [3.0, 4.0] and x.totals["p|q"].tolist() == [7.0]
+    assert (y.verdict, y.failed_on, y.in_race, y.blocks, y.seconds) == ("undecided", "", True,
+                                                                          33, 0.75)
+    assert (y.rate, y.rate_trials, y.decided_round, y.stats) == (0.5, 8, 0, {})
+    assert list(y.totals) == ["x"] and y.totals["x"].tolist() == list(range(200_000))
+
+
+def test_search_state_of_another_search_or_no_state_is_not_used(tmp_path, capsys):
+    from pathlib import Path
+
+    cells = _state_cells(2)
+    cells[0].blocks = 9
+    # the fingerprint holds the settings whatever their order, and values JSON cannot hold
+    SearchState(tmp_path, {"seed": 5, "rules": Path("r.toml")}).save(cells, 1, [{"round": 1}])
+    same = _state_cells(2)
+    assert SearchState(tmp_path, {"rules": Path("r.toml"), "seed": 5}).restore(same) == (
+        1, [{"round": 1}])
+    assert same[0].blocks == 9
+    capsys.readouterr()
+    for other in ({"seed": 6, "rules": Path("r.toml")}, {"seed": 5, "rules": Path("s.toml")}):
+        fresh = _state_cells(2)
+        assert SearchState(tmp_path, other).restore(fresh) == (0, [])
+        assert fresh[0].blocks == 0
+        assert capsys.readouterr().err.split() == \
+            f"tune: {tmp_path / 'search-state.npz'} belongs to another search; starting " \
+            "afresh".split()
+    # the same settings but another number of cells
+    assert SearchState(tmp_path, {"seed": 5, "rules": Path("r.toml")}).restore(
+        _state_cells(3)) == (0, [])
+    assert "belongs to another search" in capsys.readouterr().err
+    # no state file: nothing restored, nothing said
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert SearchState(empty, {"seed": 5}).restore(_state_cells(2)) == (0, [])
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["garbage", "dangling-link", "pickled", "not-a-dict",
+                                  "cells-not-a-list"])
+def test_an_unreadable_search_state_is_set_aside_and_the_cells_start_afresh(tmp_path, capsys,
+                                                                           kind):
+    """A broken state file (or a link to nothing, or one holding pickled objects, which are
+    never loaded) is reported in one line, and every cell it may have touched starts afresh."""
+    import io
+    import json
+
+    import numpy as np
+
+    state = SearchState(tmp_path, {"seed": 5})
+    path = tmp_path / "search-state.npz"
+    cells = _state_cells(2)
+    meta = {"fingerprint": state.fingerprint, "done_rounds": 1, "rounds": [],
+            "cells": [{"label": c.label, "verdict": "meets", "failed_on": "", "in_race": False,
+                       "blocks": 16, "seconds": 1.0, "rate": 0.5, "rate_trials": 16,
+                       "decided_round": 1, "stats": {}} for c in cells]}
+    buf = io.BytesIO()
+    if kind == "garbage":
+        path.write_bytes(b"PK\x03\x04 not a zip")
+    elif kind == "dangling-link":
+        path.symlink_to(tmp_path / "gone.npz")
+    elif kind == "pickled":
+        np.savez(buf, meta=np.array(json.dumps(meta)),
+                 **{"0|x": np.array([{"a": 1}], dtype=object)})
+        path.write_bytes(buf.getvalue())
+    else:
+        bad = [meta] if kind == "not-a-dict" else {**meta, "cells": {"0": meta["cells"][0]}}
+        np.savez(buf, meta=np.array(json.dumps(bad)))
+        path.write_bytes(buf.getvalue())
+    for c in cells:  # what a half-finished restore could have left behind
+        c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds = "fails", "t", False, 5, 2.0
+        c.decided_round, c.stats, c.totals, c.rate, c.rate_trials = 4, {"x": {}}, {"x": 1}, 3.0, 7
+    assert state.restore(cells) == (0, [])
+    assert capsys.readouterr().err.split() == \
+        f"tune: {path} is unreadable; starting afresh".split()
+    for c in cells:
+        assert (c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds) == ("undecided", "", True,
+                                                                            0, 0.0)
+        assert (c.decided_round, c.stats, c.totals, c.rate, c.rate_trials) == (0, {}, {}, 0.0, 0)
