@@ -319,3 +319,119 @@ def test_an_unreadable_search_state_is_set_aside_and_the_cells_start_afresh(tmp_
         assert (c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds) == ("undecided", "", True,
                                                                             0, 0.0)
         assert (c.decided_round, c.stats, c.totals, c.rate, c.rate_trials) == (0, {}, {}, 0.0, 0)
+
+
+@pytest.fixture
+def knob_game(monkeypatch):
+    """A stand-in game for building a space in-process: rules ``goal`` and ``cap`` (``goal``
+    does not matter when ``cap`` is 0: one rule set), a bot knob ``stop-at``, and metrics
+    ``x`` (a rate), ``y`` (a mean with bounds), ``s`` (a mean with a square column), ``m`` (a
+    mean with neither), ``z`` (another game's rules). Records what the space builder asks."""
+    from dataclasses import dataclass
+
+    import analyzer.rules as rules_mod
+    from analyzer import tune
+    from analyzer.tune import Metric
+
+    @dataclass(frozen=True)
+    class _KRules:
+        goal: int = 100
+        cap: int = 5
+
+        def canonical(self):
+            return (0, 0) if self.cap == 0 else (self.goal, self.cap)
+
+    @dataclass(frozen=True)
+    class _Other:
+        goal: int = 100
+
+    seen = {"checked": [], "policies": [], "built": []}
+
+    def metric(name, cls=_KRules, kind="mean", **kw):
+        return Metric("pig", name, name, cls, None, 0, "base", kind,
+                      check_policy=seen["policies"].append, knobs=("stop-at",),
+                      set_knob=lambda p, k, v: f"{p}|{k}={v}", **kw)
+
+    ms = {"x": metric("x", kind="rate"), "y": metric("y", bounds=(0, 9)),
+          "s": metric("s", square=1), "m": metric("m"), "z": metric("z", _Other, "rate")}
+    monkeypatch.setattr(tune, "get_metric", lambda game, name: ms[name])
+    monkeypatch.setattr(tune, "check_space_keys", lambda *a, **k: seen["checked"].append((a, k)))
+
+    def build(cls, rules_file, sets):
+        seen["built"].append((rules_file, list(sets)))
+        return cls(**{k: int(v) for k, v in (s.split("=") for s in sets)})
+
+    monkeypatch.setattr(rules_mod, "build_rules", build)
+    seen["rules"] = _KRules
+    return seen
+
+
+def test_space_cells_knobs_policies_and_aliases_by_hand(knob_game):
+    from analyzer.tune_target import _setup, build_space_keys
+
+    targets, metrics, cells = _setup("pig", ["x in [0.2, 0.4]"], ["stop_at=3,4", "goal=10,20"],
+                                     None, "house.toml", ["cap=7"])
+    assert [m.name for m in metrics] == ["x"] and targets[0].text == "x in [0.2, 0.4]"
+    # the knob is named in its own spelling and left out of the rule keys checked
+    assert knob_game["checked"] == [(("--space", ["goal"], knob_game["rules"]),
+                                     {"knobs": ["stop-at"]})]
+    assert [c.label for c in cells] == ["stop-at=3, goal=10", "stop-at=3, goal=20",
+                                        "stop-at=4, goal=10", "stop-at=4, goal=20"]
+    assert [c.policy for c in cells] == ["base|stop-at=3"] * 2 + ["base|stop-at=4"] * 2
+    assert knob_game["policies"] == [c.policy for c in cells]
+    assert knob_game["built"] == [("house.toml", ["cap=7", f"goal={g}"]) for g in (10, 20) * 2]
+    assert cells[1].settings == {"stop-at": "3", "goal": 20}  # a rule's own type, a knob as given
+    assert [(c.rules.goal, c.rules.cap) for c in cells] == [(10, 7), (20, 7)] * 2
+    assert all(c.ranges == {"x": (0.0, 1.0)} and c.aliases == [] for c in cells)
+    # `policy` in the space: each cell's own bot, then the knob set on it; not a rule
+    knob_game["built"].clear()
+    _t, _m, cells = _setup("pig", ["x in [0.2, 0.4]"], ["policy=a,b", "stop-at=2", "cap=0,1"],
+                           "base", None, None)
+    assert [c.policy for c in cells] == ["a|stop-at=2", "a|stop-at=2", "b|stop-at=2",
+                                         "b|stop-at=2"]
+    assert [c.settings for c in cells][:2] == [{"policy": "a", "stop-at": "2", "cap": 0},
+                                               {"policy": "a", "stop-at": "2", "cap": 1}]
+    assert knob_game["built"][:2] == [(None, ["cap=0"]), (None, ["cap=1"])]
+    # two settings that give one rule set are one cell; the other is listed as its alias
+    _t, _m, cells = _setup("pig", ["x in [0.2, 0.4]"], ["cap=0", "goal=10,20,30"], None, None,
+                           None)
+    assert [c.label for c in cells] == ["cap=0, goal=10"]
+    assert cells[0].aliases == [{"cap": 0, "goal": 20}, {"cap": 0, "goal": 30}]
+    assert build_space_keys("pig", ["x ~ 1"], ["stop_at=1", "two_words=2", "goal=3"]) == [
+        "stop-at", "two_words", "goal"]
+
+
+def test_space_and_target_refusals_in_process(knob_game):
+    from analyzer.tune_target import validate
+
+    def refused(targets, space, sets=None):
+        with pytest.raises(UserError) as e:
+            validate("pig", targets, space, None, None, sets)
+        return str(e.value)
+
+    ok = ["x in [0, 1]"]
+    assert refused([], ["goal=1,2"]) == "give at least one --target"
+    assert refused(ok, []) == "give at least one --space KEY=…"
+    assert refused(["x in [0, 1]", "z in [0, 1]"], ["goal=1"]) == \
+        "all --target metrics must belong to the same game"
+    assert refused(["m in [0, 1]"], ["goal=1"]) == (
+        "metric 'm' has neither a known range nor a kernel column of its square: it cannot be "
+        "a --target")
+    validate("pig", ["y in [0, 1]", "s in [0, 1]", "x ~ 0.5"], ["goal=1"], None, None, None)
+    assert refused(ok, ["goal=1", "goal=2"]) == "a --space key is given twice"
+    assert refused(ok, ["stop_at=1", "stop-at=2"]) == "a --space key is given twice"
+    # at most 20,000 cells: 2 · 100 · 100 pass, 3 · 59 · 113 = 20,001 do not
+    validate("pig", ok, ["goal=1..100", "cap=1..100", "stop-at=1,2"], None, None, None)
+    assert refused(ok, ["goal=1..59", "cap=1..113", "stop-at=1,2,3"]) == \
+        "the space has 20,001 cells (at most 20,000)"
+
+
+def test_an_interval_on_a_bound_meets_the_target():
+    """``in [lo, hi]`` holds when the interval lies inside, its ends included (a round asks
+    more of a cell only while some target is not yet met)."""
+    from analyzer.tune_target import Target, _met
+
+    t = Target("x", "in", lo=1.0, hi=2.0)
+    assert _met({"ci_low": 1.0, "ci_high": 2.0}, t)
+    assert not _met({"ci_low": 0.999, "ci_high": 2.0}, t)
+    assert not _met({"ci_low": 1.0, "ci_high": 2.001}, t)
