@@ -272,3 +272,25 @@ def test_metric_ranges_from_the_rules_page():
     for game in ("trash-pandas", "pig", "ten", "magdagdon", "gostop", "canasta"):
         for m in metrics_of(game):  # every metric can be a target: a range or a square
             assert m.kind == "rate" or m.bounds is not None or m.square is not None, m.name
+
+
+def test_search_arguments_round_numbers_and_stops_in_process(fake_metric):
+    """The refusals, the round count and numbering, and the time limit of `search` itself
+    (the CLI tests run it in a subprocess). 29 % lies 0.01 below the bound 0.3: two rounds of a
+    few hundred trials cannot decide it."""
+    from analyzer.errors import UserError
+
+    for alpha in (0.0, 1.0, 1.5):
+        with pytest.raises(UserError, match=r"^--alpha must lie strictly between 0 and 1$"):
+            search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, alpha=alpha)
+    with pytest.raises(UserError, match=r"^the first round needs at least one trial \(got 0\)$"):
+        search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 0, 5)
+    one = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 1, 5, max_rounds=1)
+    assert [r["round"] for r in one["rounds"]] == [1] and one["trials_spent"] == 16
+    two = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, max_rounds=2)
+    assert [r["round"] for r in two["rounds"]] == [1, 2]
+    assert two["stopped_by"] == "max-rounds"
+    hour = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, max_rounds=2,
+                  time_limit=3600.0)
+    assert hour["stopped_by"] == "max-rounds" and hour["rounds"] == two["rounds"]
+    assert hour["trials_spent"] == two["trials_spent"]
