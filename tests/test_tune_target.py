@@ -435,3 +435,25 @@ def test_an_interval_on_a_bound_meets_the_target():
     assert _met({"ci_low": 1.0, "ci_high": 2.0}, t)
     assert not _met({"ci_low": 0.999, "ci_high": 2.0}, t)
     assert not _met({"ci_low": 1.0, "ci_high": 2.001}, t)
+
+
+def test_needs_more_in_a_closest_race_by_hand():
+    """With a ``~`` target, a cell that meets the ``in`` targets keeps racing while more than
+    ``keep`` such cells are still in the race; a cell out of the race or failing stops."""
+    from analyzer.tune_target import BlockPlan, SearchCell, Target, _Context
+
+    def cell(verdict, in_race):
+        c = SearchCell("c", {}, None, "p")
+        c.verdict, c.in_race = verdict, in_race
+        return c
+
+    a, b = cell("meets", True), cell("meets", True)
+    out, failed, open_ = cell("meets", False), cell("fails", False), cell("undecided", True)
+    cells = [a, b, out, failed, open_]
+    near = [Target("x", "near", value=1.0)]
+    for keep, racing in ((1, True), (2, False)):  # two meeting cells in the race
+        ctx = _Context("pig", [], near, BlockPlan(1), 1, "local", 0.05, keep, 99)
+        assert [ctx.needs_more(c, cells) for c in cells] == [racing, racing, False, False, True]
+    ctx = _Context("pig", [], [Target("x", "in", lo=0, hi=1)], BlockPlan(1), 1, "local", 0.05,
+                   1, 99)
+    assert [ctx.needs_more(c, cells) for c in cells] == [False, False, False, False, True]
