@@ -300,6 +300,9 @@ def test_search_arguments_round_numbers_and_stops_in_process(fake_metric):
     far = search("pig", ["x in [0.3, 0.45]"], ["goal=90"], None, 256, 5, max_rounds=1)
     assert far["stopped_by"] == "decided" and len(far["rounds"]) == 1
     assert far["rows"][0]["verdict"] == "fails"
+    both = search("pig", ["x in [0.3, 0.45]"], ["goal=29,90"], None, 256, 5, max_rounds=1)
+    assert both["rounds"] == [{"round": 1, "cells": 2, "trials": 512,
+                               "most_trials_per_cell": 256}] and both["trials_spent"] == 512
     hour = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, max_rounds=2,
                   time_limit=3600.0)
     assert hour["stopped_by"] == "max-rounds" and hour["rounds"] == two["rounds"]

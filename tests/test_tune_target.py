@@ -457,3 +457,21 @@ def test_needs_more_in_a_closest_race_by_hand():
     ctx = _Context("pig", [], [Target("x", "in", lo=0, hi=1)], BlockPlan(1), 1, "local", 0.05,
                    1, 99)
     assert [ctx.needs_more(c, cells) for c in cells] == [False, False, False, False, True]
+
+
+def test_metric_ranges_are_kept_per_rule_set_and_no_blocks_hold_no_trials():
+    from dataclasses import dataclass
+
+    from analyzer.tune import Metric
+    from analyzer.tune_target import _range
+
+    @dataclass(frozen=True)
+    class _G:
+        goal: int
+
+    m = Metric("pig", "span", "span", _G, None, 0, "p", "mean",
+               bounds=lambda rules, policy: (0, rules.goal))
+    assert _range(m, _G(3), "p") == (0.0, 3.0)
+    assert _range(m, _G(7), "p") == (0.0, 7.0)  # another rule set, its own range
+    assert _range(m, _G(3), "p") == (0.0, 3.0)
+    assert BlockPlan(4).blocks_for(0) == 0 and BlockPlan(4).blocks_for(1) == 1
