@@ -272,3 +272,104 @@ def test_metric_ranges_from_the_rules_page():
     for game in ("trash-pandas", "pig", "ten", "magdagdon", "gostop", "canasta"):
         for m in metrics_of(game):  # every metric can be a target: a range or a square
             assert m.kind == "rate" or m.bounds is not None or m.square is not None, m.name
+
+
+def test_search_arguments_round_numbers_and_stops_in_process(fake_metric):
+    """The refusals, the round count and numbering, and the time limit of `search` itself
+    (the CLI tests run it in a subprocess). 29 % lies 0.01 below the bound 0.3: two rounds of a
+    few hundred trials cannot decide it."""
+    from analyzer.errors import UserError
+
+    for alpha in (0.0, 1.0, 1.5):
+        with pytest.raises(UserError, match=r"^--alpha must lie strictly between 0 and 1$"):
+            search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, alpha=alpha)
+    with pytest.raises(UserError, match=r"^the first round needs at least one trial \(got 0\)$"):
+        search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 0, 5)
+    one = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 1, 5, max_rounds=1)
+    assert [r["round"] for r in one["rounds"]] == [1] and one["trials_spent"] == 16
+    two = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, max_rounds=2)
+    # round 1: 16 blocks of 16 trials; round 2 adds blocks to the cell (one block size here)
+    assert two["rounds"][0] == {"round": 1, "cells": 1, "trials": 256,
+                                "most_trials_per_cell": 256}
+    second = two["rounds"][1]
+    assert set(second) == {"round", "cells", "trials", "most_trials_per_cell"}
+    assert (second["round"], second["cells"]) == (2, 1) and second["trials"] > 0
+    assert second["most_trials_per_cell"] == 256 + second["trials"] == two["trials_spent"]
+    assert two["stopped_by"] == "max-rounds"
+    # decided in the last round allowed: the stop names the verdicts, not the round count
+    far = search("pig", ["x in [0.3, 0.45]"], ["goal=90"], None, 256, 5, max_rounds=1)
+    assert far["stopped_by"] == "decided" and len(far["rounds"]) == 1
+    assert far["rows"][0]["verdict"] == "fails"
+    both = search("pig", ["x in [0.3, 0.45]"], ["goal=29,90"], None, 256, 5, max_rounds=1)
+    assert both["rounds"] == [{"round": 1, "cells": 2, "trials": 512,
+                               "most_trials_per_cell": 256}] and both["trials_spent"] == 512
+    hour = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, max_rounds=2,
+                  time_limit=3600.0)
+    assert hour["stopped_by"] == "max-rounds" and hour["rounds"] == two["rounds"]
+    assert hour["trials_spent"] == two["trials_spent"]
+
+
+def test_a_cell_on_its_bound_stops_at_the_most_trials(fake_metric):
+    """A true rate of exactly 0.30 against ``in [0.3, 0.45]`` can never be decided: the cell
+    grows to MOST_ROUNDS_OF_FIRST (4096) times the first round, 16 · 4096 = 65,536 trials,
+    rounded up to whole blocks. With 1-trial blocks in groups of 16, each group's blocks twice
+    the last's, 12 groups hold 16 · (2^12 − 1) = 65,520 trials and the next block 4,096 more:
+    69,616."""
+    res = search("pig", ["x in [0.3, 0.45]"], ["goal=30"], None, 16, 5)
+    assert res["stopped_by"] == "most-trials"
+    assert res["rounds"][-1]["most_trials_per_cell"] == 69_616 == res["trials_spent"]
+    assert res["rows"][0]["verdict"] == "undecided"
+
+
+def test_an_interrupted_round_is_dropped_whole_in_process(fake_metric, monkeypatch):
+    """A Ctrl-C inside round 2 keeps round 1 and says "interrupt"; inside round 1 there is no
+    answer at all (the real-signal tests run the CLI in a subprocess)."""
+    from analyzer.errors import Interrupted, reset_interrupted, was_interrupted
+
+    real = _Job.run_blocks
+    for stop_at in (2, 1):
+        reset_interrupted()
+        calls = {"n": 0}
+
+        def run_blocks(self, keys, counts):
+            calls["n"] += len(keys) > 0  # round 1 is one call of 16 blocks (after a warm-up)
+            if len(keys) and calls["n"] == stop_at:
+                raise KeyboardInterrupt
+            return real(self, keys, counts)
+
+        monkeypatch.setattr(_Job, "run_blocks", run_blocks)
+        import analyzer.tune_target as tt
+
+        tt._JOBS.clear()
+        if stop_at == 2:
+            res = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5)
+            assert res["stopped_by"] == "interrupt" and [r["round"] for r in res["rounds"]] == [1]
+            assert res["trials_spent"] == 256 and was_interrupted()
+        else:
+            with pytest.raises(Interrupted, match="^no round of the search had finished$"):
+                search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5)
+    reset_interrupted()
+
+
+def test_a_ctrl_c_while_a_round_is_saved_stops_before_the_next_round(fake_metric, monkeypatch):
+    """A Ctrl-C landing while round 1 is applied and saved (held, quiet) is only recorded, as
+    the installed handler records it; the search stops at round 2's start with round 1 whole."""
+    from analyzer import interrupts
+    from analyzer.errors import reset_interrupted, was_interrupted
+
+    class _Saving:
+        saved = []
+
+        def restore(self, cells):
+            return 0, []
+
+        def save(self, cells, done, rounds):
+            self.saved.append((done, [r["round"] for r in rounds]))
+            monkeypatch.setitem(interrupts.STATE, "seen", True)  # what _on_sigint records
+            monkeypatch.setitem(interrupts.STATE, "pending", True)
+
+    res = search("pig", ["x in [0.3, 0.45]"], ["goal=29"], None, 256, 5, state=_Saving())
+    assert _Saving.saved == [(1, [1])]
+    assert res["stopped_by"] == "interrupt" and [r["round"] for r in res["rounds"]] == [1]
+    assert was_interrupted()
+    reset_interrupted()

@@ -205,3 +205,273 @@ def test_cli_target_json_and_errors(cli, tmp_path):
     code, _, err = cli("tune", "pig", "--target", "p_first_wins in [0.5, 0.6]", "--space",
                        "gaol=1..2")
     assert code == 2 and "--space: unknown rule 'gaol'" in err and err.count("\n") == 1
+
+
+def _state_cells(n=2):
+    from analyzer.tune_target import SearchCell
+
+    return [SearchCell(f"goal={i}", {"goal": i}, None, "hold:20") for i in range(n)]
+
+
+def test_search_state_round_trip_restores_every_field_of_every_cell(tmp_path, capsys):
+    """What one round saves comes back field by field, cell by cell, from a file of any size
+    (the resume test above cannot see a lost field: a search that starts afresh reaches the
+    same verdicts)."""
+    import numpy as np
+
+    cells = _state_cells(2)
+    a, b = cells
+    a.verdict, a.failed_on, a.in_race, a.blocks, a.seconds = "fails", "x in [0, 1]", False, 17, 2.5
+    a.rate, a.rate_trials, a.decided_round = 0.125, 96, 3
+    a.stats = {"x": {"mean": 0.25, "ci_low": 0.5}}
+    a.totals = {"x": np.array([3.0, 4.0]), "p|q": np.array([7.0])}
+    b.blocks, b.seconds, b.rate, b.rate_trials, b.decided_round = 33, 0.75, 0.5, 8, 0
+    b.totals = {"x": np.arange(200_000.0)}  # a state of more than a MiB (a big space)
+    rounds = [{"round": 1, "cells": 2, "trials": 32}, {"round": 2, "cells": 1, "trials": 16}]
+    SearchState(tmp_path, {"seed": 5}).save(cells, 2, rounds)
+    back = _state_cells(2)
+    capsys.readouterr()
+    assert SearchState(tmp_path, {"seed": 5}).restore(back) == (2, rounds)
+    path = str(tmp_path / "search-state.npz")
+    assert capsys.readouterr().err.split() == \
+        f"tune: resuming after round 2 from {path}".split()
+    x, y = back
+    assert (x.verdict, x.failed_on, x.in_race, x.blocks, x.seconds) == \
+        ("fails", "x in [0, 1]", False, 17, 2.5)
+    assert (x.rate, x.rate_trials, x.decided_round) == (0.125, 96, 3)
+    assert x.stats == {"x": {"mean": 0.25, "ci_low": 0.5}}
+    assert sorted(x.totals) == ["p|q", "x"]
+    assert x.totals["x"].tolist() == [3.0, 4.0] and x.totals["p|q"].tolist() == [7.0]
+    assert (y.verdict, y.failed_on, y.in_race, y.blocks, y.seconds) == ("undecided", "", True,
+                                                                          33, 0.75)
+    assert (y.rate, y.rate_trials, y.decided_round, y.stats) == (0.5, 8, 0, {})
+    assert list(y.totals) == ["x"] and y.totals["x"].tolist() == list(range(200_000))
+
+
+def test_search_state_of_another_search_or_no_state_is_not_used(tmp_path, capsys):
+    from pathlib import Path
+
+    cells = _state_cells(2)
+    cells[0].blocks = 9
+    # the fingerprint holds the settings whatever their order, and values JSON cannot hold
+    SearchState(tmp_path, {"seed": 5, "rules": Path("r.toml")}).save(cells, 1, [{"round": 1}])
+    same = _state_cells(2)
+    assert SearchState(tmp_path, {"rules": Path("r.toml"), "seed": 5}).restore(same) == (
+        1, [{"round": 1}])
+    assert same[0].blocks == 9
+    capsys.readouterr()
+    for other in ({"seed": 6, "rules": Path("r.toml")}, {"seed": 5, "rules": Path("s.toml")}):
+        fresh = _state_cells(2)
+        assert SearchState(tmp_path, other).restore(fresh) == (0, [])
+        assert fresh[0].blocks == 0
+        assert capsys.readouterr().err.split() == \
+            f"tune: {tmp_path / 'search-state.npz'} belongs to another search; starting " \
+            "afresh".split()
+    # the same settings but another number of cells
+    assert SearchState(tmp_path, {"seed": 5, "rules": Path("r.toml")}).restore(
+        _state_cells(3)) == (0, [])
+    assert "belongs to another search" in capsys.readouterr().err
+    # no state file: nothing restored, nothing said
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert SearchState(empty, {"seed": 5}).restore(_state_cells(2)) == (0, [])
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["garbage", "dangling-link", "pickled", "not-a-dict",
+                                  "cells-not-a-list"])
+def test_an_unreadable_search_state_is_set_aside_and_the_cells_start_afresh(tmp_path, capsys,
+                                                                           kind):
+    """A broken state file (or a link to nothing, or one holding pickled objects, which are
+    never loaded) is reported in one line, and every cell it may have touched starts afresh."""
+    import io
+    import json
+
+    import numpy as np
+
+    state = SearchState(tmp_path, {"seed": 5})
+    path = tmp_path / "search-state.npz"
+    cells = _state_cells(2)
+    meta = {"fingerprint": state.fingerprint, "done_rounds": 1, "rounds": [],
+            "cells": [{"label": c.label, "verdict": "meets", "failed_on": "", "in_race": False,
+                       "blocks": 16, "seconds": 1.0, "rate": 0.5, "rate_trials": 16,
+                       "decided_round": 1, "stats": {}} for c in cells]}
+    buf = io.BytesIO()
+    if kind == "garbage":
+        path.write_bytes(b"PK\x03\x04 not a zip")
+    elif kind == "dangling-link":
+        path.symlink_to(tmp_path / "gone.npz")
+    elif kind == "pickled":
+        np.savez(buf, meta=np.array(json.dumps(meta)),
+                 **{"0|x": np.array([{"a": 1}], dtype=object)})
+        path.write_bytes(buf.getvalue())
+    else:
+        bad = [meta] if kind == "not-a-dict" else {**meta, "cells": {"0": meta["cells"][0]}}
+        np.savez(buf, meta=np.array(json.dumps(bad)))
+        path.write_bytes(buf.getvalue())
+    for c in cells:  # what a half-finished restore could have left behind
+        c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds = "fails", "t", False, 5, 2.0
+        c.decided_round, c.stats, c.totals, c.rate, c.rate_trials = 4, {"x": {}}, {"x": 1}, 3.0, 7
+    assert state.restore(cells) == (0, [])
+    assert capsys.readouterr().err.split() == \
+        f"tune: {path} is unreadable; starting afresh".split()
+    for c in cells:
+        assert (c.verdict, c.failed_on, c.in_race, c.blocks, c.seconds) == ("undecided", "", True,
+                                                                            0, 0.0)
+        assert (c.decided_round, c.stats, c.totals, c.rate, c.rate_trials) == (0, {}, {}, 0.0, 0)
+
+
+@pytest.fixture
+def knob_game(monkeypatch):
+    """A stand-in game for building a space in-process: rules ``goal`` and ``cap`` (``goal``
+    does not matter when ``cap`` is 0: one rule set), a bot knob ``stop-at``, and metrics
+    ``x`` (a rate), ``y`` (a mean with bounds), ``s`` (a mean with a square column), ``m`` (a
+    mean with neither), ``z`` (another game's rules). Records what the space builder asks."""
+    from dataclasses import dataclass
+
+    import analyzer.rules as rules_mod
+    from analyzer import tune
+    from analyzer.tune import Metric
+
+    @dataclass(frozen=True)
+    class _KRules:
+        goal: int = 100
+        cap: int = 5
+
+        def canonical(self):
+            return (0, 0) if self.cap == 0 else (self.goal, self.cap)
+
+    @dataclass(frozen=True)
+    class _Other:
+        goal: int = 100
+
+    seen = {"checked": [], "policies": [], "built": []}
+
+    def metric(name, cls=_KRules, kind="mean", **kw):
+        return Metric("pig", name, name, cls, None, 0, "base", kind,
+                      check_policy=seen["policies"].append, knobs=("stop-at",),
+                      set_knob=lambda p, k, v: f"{p}|{k}={v}", **kw)
+
+    ms = {"x": metric("x", kind="rate"), "y": metric("y", bounds=(0, 9)),
+          "s": metric("s", square=1), "m": metric("m"), "z": metric("z", _Other, "rate")}
+    monkeypatch.setattr(tune, "get_metric", lambda game, name: ms[name])
+    monkeypatch.setattr(tune, "check_space_keys", lambda *a, **k: seen["checked"].append((a, k)))
+
+    def build(cls, rules_file, sets):
+        seen["built"].append((rules_file, list(sets)))
+        return cls(**{k: int(v) for k, v in (s.split("=") for s in sets)})
+
+    monkeypatch.setattr(rules_mod, "build_rules", build)
+    seen["rules"] = _KRules
+    return seen
+
+
+def test_space_cells_knobs_policies_and_aliases_by_hand(knob_game):
+    from analyzer.tune_target import _setup, build_space_keys
+
+    targets, metrics, cells = _setup("pig", ["x in [0.2, 0.4]"], ["stop_at=3,4", "goal=10,20"],
+                                     None, "house.toml", ["cap=7"])
+    assert [m.name for m in metrics] == ["x"] and targets[0].text == "x in [0.2, 0.4]"
+    # the knob is named in its own spelling and left out of the rule keys checked
+    assert knob_game["checked"] == [(("--space", ["goal"], knob_game["rules"]),
+                                     {"knobs": ["stop-at"]})]
+    assert [c.label for c in cells] == ["stop-at=3, goal=10", "stop-at=3, goal=20",
+                                        "stop-at=4, goal=10", "stop-at=4, goal=20"]
+    assert [c.policy for c in cells] == ["base|stop-at=3"] * 2 + ["base|stop-at=4"] * 2
+    assert knob_game["policies"] == [c.policy for c in cells]
+    assert knob_game["built"] == [("house.toml", ["cap=7", f"goal={g}"]) for g in (10, 20) * 2]
+    assert cells[1].settings == {"stop-at": "3", "goal": 20}  # a rule's own type, a knob as given
+    assert [(c.rules.goal, c.rules.cap) for c in cells] == [(10, 7), (20, 7)] * 2
+    assert all(c.ranges == {"x": (0.0, 1.0)} and c.aliases == [] for c in cells)
+    # `policy` in the space: each cell's own bot, then the knob set on it; not a rule
+    knob_game["built"].clear()
+    _t, _m, cells = _setup("pig", ["x in [0.2, 0.4]"], ["policy=a,b", "stop-at=2", "cap=0,1"],
+                           "base", None, None)
+    assert [c.policy for c in cells] == ["a|stop-at=2", "a|stop-at=2", "b|stop-at=2",
+                                         "b|stop-at=2"]
+    assert [c.settings for c in cells][:2] == [{"policy": "a", "stop-at": "2", "cap": 0},
+                                               {"policy": "a", "stop-at": "2", "cap": 1}]
+    assert knob_game["built"][:2] == [(None, ["cap=0"]), (None, ["cap=1"])]
+    # two settings that give one rule set are one cell; the other is listed as its alias
+    _t, _m, cells = _setup("pig", ["x in [0.2, 0.4]"], ["cap=0", "goal=10,20,30"], None, None,
+                           None)
+    assert [c.label for c in cells] == ["cap=0, goal=10"]
+    assert cells[0].aliases == [{"cap": 0, "goal": 20}, {"cap": 0, "goal": 30}]
+    assert build_space_keys("pig", ["x ~ 1"], ["stop_at=1", "two_words=2", "goal=3"]) == [
+        "stop-at", "two_words", "goal"]
+
+
+def test_space_and_target_refusals_in_process(knob_game):
+    from analyzer.tune_target import validate
+
+    def refused(targets, space, sets=None):
+        with pytest.raises(UserError) as e:
+            validate("pig", targets, space, None, None, sets)
+        return str(e.value)
+
+    ok = ["x in [0, 1]"]
+    assert refused([], ["goal=1,2"]) == "give at least one --target"
+    assert refused(ok, []) == "give at least one --space KEY=…"
+    assert refused(["x in [0, 1]", "z in [0, 1]"], ["goal=1"]) == \
+        "all --target metrics must belong to the same game"
+    assert refused(["m in [0, 1]"], ["goal=1"]) == (
+        "metric 'm' has neither a known range nor a kernel column of its square: it cannot be "
+        "a --target")
+    validate("pig", ["y in [0, 1]", "s in [0, 1]", "x ~ 0.5"], ["goal=1"], None, None, None)
+    assert refused(ok, ["goal=1", "goal=2"]) == "a --space key is given twice"
+    assert refused(ok, ["stop_at=1", "stop-at=2"]) == "a --space key is given twice"
+    # at most 20,000 cells: 2 · 100 · 100 pass, 3 · 59 · 113 = 20,001 do not
+    validate("pig", ok, ["goal=1..100", "cap=1..100", "stop-at=1,2"], None, None, None)
+    assert refused(ok, ["goal=1..59", "cap=1..113", "stop-at=1,2,3"]) == \
+        "the space has 20,001 cells (at most 20,000)"
+
+
+def test_an_interval_on_a_bound_meets_the_target():
+    """``in [lo, hi]`` holds when the interval lies inside, its ends included (a round asks
+    more of a cell only while some target is not yet met)."""
+    from analyzer.tune_target import Target, _met
+
+    t = Target("x", "in", lo=1.0, hi=2.0)
+    assert _met({"ci_low": 1.0, "ci_high": 2.0}, t)
+    assert not _met({"ci_low": 0.999, "ci_high": 2.0}, t)
+    assert not _met({"ci_low": 1.0, "ci_high": 2.001}, t)
+
+
+def test_needs_more_in_a_closest_race_by_hand():
+    """With a ``~`` target, a cell that meets the ``in`` targets keeps racing while more than
+    ``keep`` such cells are still in the race; a cell out of the race or failing stops."""
+    from analyzer.tune_target import BlockPlan, SearchCell, Target, _Context
+
+    def cell(verdict, in_race):
+        c = SearchCell("c", {}, None, "p")
+        c.verdict, c.in_race = verdict, in_race
+        return c
+
+    a, b = cell("meets", True), cell("meets", True)
+    out, failed, open_ = cell("meets", False), cell("fails", False), cell("undecided", True)
+    cells = [a, b, out, failed, open_]
+    near = [Target("x", "near", value=1.0)]
+    for keep, racing in ((1, True), (2, False)):  # two meeting cells in the race
+        ctx = _Context("pig", [], near, BlockPlan(1), 1, "local", 0.05, keep, 99)
+        assert [ctx.needs_more(c, cells) for c in cells] == [racing, racing, False, False, True]
+    ctx = _Context("pig", [], [Target("x", "in", lo=0, hi=1)], BlockPlan(1), 1, "local", 0.05,
+                   1, 99)
+    assert [ctx.needs_more(c, cells) for c in cells] == [False, False, False, False, True]
+
+
+def test_metric_ranges_are_kept_per_rule_set_and_no_blocks_hold_no_trials():
+    from dataclasses import dataclass
+
+    from analyzer.tune import Metric
+    from analyzer.tune_target import _range
+
+    @dataclass(frozen=True)
+    class _G:
+        goal: int
+
+    m = Metric("pig", "span", "span", _G, None, 0, "p", "mean",
+               bounds=lambda rules, policy: (0, rules.goal))
+    assert _range(m, _G(3), "p") == (0.0, 3.0)
+    assert _range(m, _G(7), "p") == (0.0, 7.0)  # another rule set, its own range
+    assert _range(m, _G(3), "p") == (0.0, 3.0)
+    assert BlockPlan(4).blocks_for(0) == 0 and BlockPlan(4).blocks_for(1) == 1
