@@ -475,3 +475,75 @@ def test_metric_ranges_are_kept_per_rule_set_and_no_blocks_hold_no_trials():
     assert _range(m, _G(7), "p") == (0.0, 7.0)  # another rule set, its own range
     assert _range(m, _G(3), "p") == (0.0, 3.0)
     assert BlockPlan(4).blocks_for(0) == 0 and BlockPlan(4).blocks_for(1) == 1
+
+
+# ---- --target and --space texts parsed by hand: every refusal's exact line, the boundaries (a
+# bound equal to the other, 1,000 values, 40 characters) and integer ranges written as integers
+# (mutmut survivors of the tune_target group, tests/mutation/RESULTS.md)
+
+LONG = "1" * 41
+
+
+@pytest.mark.parametrize("text,line", [
+    ("m in [1e999, 2]", "--target 'm in [1e999, 2]': the bounds must be finite numbers"),
+    ("m in [1, 1e999]", "--target 'm in [1, 1e999]': the bounds must be finite numbers"),
+    ("m in [2, 1]", "--target 'm in [2, 1]': the lower bound exceeds the upper"),
+    ("m ~ 1e999", "--target 'm ~ 1e999': the value must be a finite number"),
+    ("m between 1 and 2", "--target expects 'METRIC in [LO, HI]' or 'METRIC ~ VALUE', got "
+                          "'m between 1 and 2'"),
+    ("x" * 100 + " ~ 1e999", f"--target '{('x' * 100)[:80]}': the value must be a finite number"),
+])
+def test_target_refusals_word_for_word(text, line):
+    with pytest.raises(UserError) as err:
+        parse_target(text)
+    assert str(err.value) == line
+
+
+def test_target_bounds_may_be_equal():
+    t = parse_target("turn_value in [1.5, 1.5]")
+    assert (t.metric, t.kind, t.lo, t.hi) == ("turn_value", "in", 1.5, 1.5)
+
+
+@pytest.mark.parametrize("text,line", [
+    ("bonus_cap", "--space expects KEY=LO..HI[:STEP] or KEY=V1,V2,…, got 'bonus_cap'"),
+    ("k=a,,b", "--space expects KEY=LO..HI[:STEP] or KEY=V1,V2,…, got 'k=a,,b'"),
+    ("=a,b", "--space expects KEY=LO..HI[:STEP] or KEY=V1,V2,…, got '=a,b'"),
+    (f"k={LONG}..2", "--space k: LO, HI and STEP must be numbers of at most 40 characters"),
+    (f"k=1..{LONG}", "--space k: LO, HI and STEP must be numbers of at most 40 characters"),
+    (f"k=1..2:{LONG}", "--space k: LO, HI and STEP must be numbers of at most 40 characters"),
+    ("k=1e999..2", "--space k: LO, HI and STEP must be finite numbers"),
+    ("k=2..1", "--space k: need LO ≤ HI and a positive STEP"),
+    ("k=1..2:0", "--space k: need LO ≤ HI and a positive STEP"),
+    ("k=1..1001", "--space k: 1..1001 gives more than 1000 values (at most 1000 per key)"),
+    ("k=a,b,a", "--space k: a value is listed twice"),
+])
+def test_space_refusals_word_for_word(text, line):
+    with pytest.raises(UserError) as err:
+        parse_space(text)
+    assert str(err.value) == line
+
+
+def test_space_values_by_hand():
+    assert parse_space("bonus-cap=1..3") == ("bonus_cap", ["1", "2", "3"])
+    assert parse_space("k=1..1000")[1][-1] == "1000" and len(parse_space("k=1..1000")[1]) == 1000
+    # an integer range keeps every digit (not 1.23456789e+10)
+    assert parse_space("k=12345678901..12345678902") == ("k", ["12345678901", "12345678902"])
+    assert parse_space("k=0.5..1.5:0.5") == ("k", ["0.5", "1", "1.5"])
+    assert parse_space("seats=a,b;c,d") == ("seats", ["a,b", "c,d"])
+
+
+def test_parsing_edges_by_hand():
+    """A key's values may hold '=' (only the first '=' splits); bounds of exactly 40 characters
+    and LO = HI are accepted; the long texts in messages are cut at 80 and 60 characters."""
+    assert parse_space("seats=a=1,b") == ("seats", ["a=1", "b"])
+    forty = "1" * 40
+    assert parse_space(f"k={forty}..{forty}") == ("k", [forty])
+    assert parse_space("k=3..3") == ("k", ["3"])
+    with pytest.raises(UserError) as err:
+        parse_target("x" * 100 + " in [1e999, 2]")
+    assert str(err.value) == f"--target '{'x' * 80}': the bounds must be finite numbers"
+    spec = "0." + "0" * 29 + "1.." + "1" + "0" * 30  # 65 characters, far over 1,000 values
+    with pytest.raises(UserError) as err:
+        parse_space(f"k={spec}")
+    assert str(err.value) == (f"--space k: {spec[:60]} gives more than 1000 values "
+                              f"(at most 1000 per key)")
