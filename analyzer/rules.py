@@ -50,6 +50,11 @@ def load_toml(path: str | Path) -> dict:
         raise UserError(f"{shown(p)} nests too deeply") from None
     if _depth(data) > MAX_TOML_DEPTH:
         raise UserError(f"{shown(p)} nests tables or arrays more than {MAX_TOML_DEPTH} deep")
+    if not data and (text.startswith("# A game followed by `pushluck play`")
+                     or any(line.startswith("#> ") for line in text.splitlines())):
+        raise UserError(f"{shown(p)} holds only the entries of a game saved by `pushluck play` "
+                        f"where no position could be written: reopen it with `pushluck play "
+                        f"GAME --load {shown(p)}`")
     return data
 
 

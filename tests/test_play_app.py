@@ -412,7 +412,7 @@ def test_my_buy_in_tens_final_round_is_answered_exactly(tmp_path):
         assert row == f"{choice:<10} {shown(want['p_win'][choice])}", row
 
 
-def test_saving_off_my_turn_is_refused_on_the_message_line(tmp_path):
+def test_saving_off_my_turn_keeps_the_entries_and_says_why_on_the_message_line(tmp_path):
     save = tmp_path / "pos.toml"
 
     async def play():
@@ -425,9 +425,13 @@ def test_saving_off_my_turn_is_refused_on_the_message_line(tmp_path):
             return text(app, "#message")
 
     message = asyncio.run(play())
-    assert message.startswith("not saved: seat 1 is playing and a trash-pandas decide "
-                              "position is my own turn (seat 2)"), message
-    assert not save.exists()
+    assert " ".join(message.split()).startswith(
+        f"saved {save}: the entries only, reopen with --load (seat 1 is playing and a "
+        f"trash-pandas decide position is my own turn (seat 2)"), message
+    lines = save.read_text().splitlines()
+    assert [x for x in lines if x.startswith("#> ")] == ["#> deal feesh blammo doggo pie",
+                                                         "#> roll paw"]
+    assert all(x.startswith("#") or not x.strip() for x in lines)  # no position in it
 
 
 def test_the_app_saves_inside_out_and_says_why_not_in_one_line(tmp_path):

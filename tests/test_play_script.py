@@ -138,6 +138,30 @@ def test_a_saved_position_replays_its_game(tmp_path):
     assert r.returncode == 2 and "--load" in r.stderr
 
 
+def test_a_script_ending_off_my_turn_saves_its_entries_and_decide_refuses_the_file(tmp_path):
+    """TP_SCRIPT without its last five entries ends in seat 1's turn: a `decide` position is my
+    own turn, so the save holds the entries only (stderr says why, exit 0); `trash-pandas
+    decide` on it is one line naming --load, exit 2; --script on it replays to the same
+    position (its JSON)."""
+    script = tmp_path / "game.txt"
+    entries = [e.split("#")[0].strip() for e in TP_SCRIPT.splitlines()[1:] if e.strip()][:-5]
+    script.write_text("\n".join(entries) + "\n")
+    r = run("play", "trash-pandas", "--me", "2", "--script", str(script), "-n", "8", "--seed",
+            "1", "--out", str(tmp_path), "--save", "off.toml", "--json")
+    assert r.returncode == 0, r.stderr
+    saved = tmp_path / "off.toml"
+    assert "the game's entries only, reopen with --load (seat 1 is playing" in \
+        " ".join(r.stderr.split()), r.stderr
+    assert [x[3:] for x in saved.read_text().splitlines() if x.startswith("#> ")] == entries
+    d = run("trash-pandas", "decide", str(saved))
+    assert d.returncode == 2 and d.stdout == "" and d.stderr.count("\n") == 1, d.stderr
+    assert "--load" in d.stderr and "Traceback" not in d.stderr
+    again = run("play", "trash-pandas", "--me", "2", "--script", str(saved), "-n", "8",
+                "--seed", "1", "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["position"] == json.loads(r.stdout)["position"]
+
+
 def test_set_changes_the_rules_the_table_follows(tmp_path):
     script = tmp_path / "game.txt"
     script.write_text("deal feesh blammo doggo\n")  # deal = 2345: seat 2 is dealt three

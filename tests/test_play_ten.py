@@ -12,7 +12,9 @@ import tomllib
 import pytest
 
 from analyzer.errors import UserError
+from analyzer.play.script import read_script
 from analyzer.play.ten import TenTable
+from analyzer.rules import load_toml
 from tests.play_tables import entered, refused, saved
 
 
@@ -257,24 +259,31 @@ def test_without_bid_within_means_a_winner_may_pay_everything_it_has():
     assert saved(t)["player"][1]["tokens"] == 0
 
 
-def test_no_save_while_a_winner_pays_nor_after_the_game(tmp_path):
+def test_while_a_winner_pays_and_after_the_game_a_save_keeps_the_entries_only(tmp_path):
     path = tmp_path / "p.toml"
     t = table("draw r#", "bid 2", "pass", "pass")  # seat 2 (me) won at 2
+    why = t.save(str(path))
+    assert "seat 2 won the auction and has not paid yet" in why
+    text = path.read_text()
+    assert tomllib.loads(text) == {}  # no position: `ten decide` has no paying phase
+    assert [line[3:] for line in text.splitlines() if line.startswith("#> ")] == \
+        ["draw r#", "bid 2", "pass", "pass"]
     with pytest.raises(UserError) as exc:
-        t.save(str(path))
-    assert "seat 2 won the auction and has not paid yet" in str(exc.value)
-    assert not path.exists()
+        load_toml(path)
+    assert "--load" in str(exc.value) and "\n" not in str(exc.value)
+    again = TenTable(t.players, t.me)
+    again.replay([e for _, e in read_script(str(path))])
+    assert again.position() == t.position()
     t.enter("pay 2t")
-    t.save(str(path))
+    assert t.save(str(path)) is None
     assert tomllib.loads(path.read_text())["player"][1] == {"collection": "r#", "tokens": 3,
                                                            "bust_tokens": 0}
     t = TenTable(2, 0)
     play_out_the_pile(t)
     while t.state.phase == "final":
         t.enter("end")
-    with pytest.raises(UserError) as exc:
-        t.save(str(path))
-    assert str(exc.value) == "the game is over: no choice is left to decide"
+    assert t.save(str(path)) == "the game is over: no choice is left to decide"
+    assert tomllib.loads(path.read_text()) == {}
 
 
 def test_the_turn_that_empties_the_pile_is_saved_as_the_final_round():

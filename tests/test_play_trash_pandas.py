@@ -12,7 +12,9 @@ import tomllib
 import pytest
 
 from analyzer.errors import UserError
+from analyzer.play.script import read_script
 from analyzer.play.trash_pandas import TrashPandasTable
+from analyzer.rules import load_toml
 from tests.play_tables import entered, refused, saved
 
 DEAL_ME2 = "deal feesh blammo doggo pie"
@@ -239,27 +241,40 @@ def test_the_game_ends_with_the_turn_that_empties_the_pile_bonus_turn_included()
     assert t.state.phase == "done"
 
 
-def not_saved(t, tmp_path, words):
+def entries_only(t, tmp_path, words):
+    """Off a moment `decide` can say, a save writes the game's entries only and says why in one
+    line; `decide` refuses the file in one line naming --load; replaying the file rebuilds the
+    same table."""
     path = tmp_path / "pos.toml"
+    path.unlink(missing_ok=True)
+    why = t.save(str(path))
+    assert words in why and "\n" not in why, why
+    text = path.read_text()
+    assert tomllib.loads(text) == {}  # comments only: no position a decide could misread
+    assert [line[3:] for line in text.splitlines() if line.startswith("#> ")] == t.entries
+    assert f"pushluck play trash-pandas --players 3 --me 2 --load THIS_FILE" in text
     with pytest.raises(UserError) as exc:
-        t.save(str(path))
-    assert words in str(exc.value) and "\n" not in str(exc.value), str(exc.value)
-    assert not path.exists()
+        load_toml(path)
+    assert "\n" not in str(exc.value) and "--load" in str(exc.value), str(exc.value)
+    again = TrashPandasTable(3, 1)
+    again.replay([e for _, e in read_script(str(path))])
+    assert again.position() == t.position() and again.entries == t.entries
 
 
-def test_a_save_off_my_roll_is_refused_in_one_line_and_writes_nothing(tmp_path):
+def test_a_save_off_my_roll_writes_the_entries_only_and_says_why(tmp_path):
     """A trash-pandas decide position is my own turn while I roll (it has no active seat):
-    anything else would read as the start of my next turn or offer a stop I do not have."""
-    not_saved(table(), tmp_path, "my dealt hand is not entered yet")
+    anything else would read as the start of my next turn or offer a stop I do not have, so
+    the save keeps the game (to reopen) but no position."""
+    entries_only(table(), tmp_path, "my dealt hand is not entered yet")
     t = table(DEAL_ME2, "roll paw")  # seat 1 plays
-    not_saved(t, tmp_path, "seat 1 is playing")
+    entries_only(t, tmp_path, "seat 1 is playing")
     t = table(DEAL_ME2, "roll paw", "take", "stop", "end", "roll trash", "take", "stop")
-    not_saved(t, tmp_path, "my rolling is over")  # my resolve step
+    entries_only(t, tmp_path, "my rolling is over")  # my resolve step
     t = table(DEAL_ME2, "roll paw", "take", "stop", "end", "roll trash", "take", "stop",
               "@3 play yumyum")
-    not_saved(t, tmp_path, "a Yum Yum forces my next roll")
+    entries_only(t, tmp_path, "a Yum Yum forces my next roll")
     t.enter("roll paw")  # the forced roll: now a position of my turn again
-    t.save(str(tmp_path / "pos.toml"))
+    assert t.save(str(tmp_path / "pos.toml")) is None
     p = tomllib.loads((tmp_path / "pos.toml").read_text())
     assert p["held"] == ["trash"] and p["rolled"] == "paw" and p["me"] == 2
 

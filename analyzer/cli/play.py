@@ -33,7 +33,8 @@ LoadOpt = Annotated[Optional[str], typer.Option(
 SaveOpt = Annotated[Optional[str], typer.Option(
     "--save", metavar="NAME.toml", help="The file name the position is saved under, inside "
     "--out (Ctrl+S in the app; with --script the position after the last entry, saved only "
-    "when --save or --out is given). Default: position.toml.")]
+    "when --save or --out is given; where decide would misread the position, the file "
+    "holds the game's entries only, for --load). Default: position.toml.")]
 PlayOutOpt = Annotated[Optional[str], typer.Option(
     "--out", metavar="DIR", help="The folder saved positions go into (created if needed; "
     "nothing is written outside it). Default: ./pushluck-play/.")]
@@ -143,7 +144,10 @@ def _run(table, script, load, n, seed, save, out, as_json, ask_kw: dict) -> None
     if saving:
         from analyzer.output import note
 
-        note(f"wrote {saver()}")
+        where = saver()
+        why = table.save_refusal()
+        note(f"wrote {where}" if why is None else
+             f"wrote {where}: the game's entries only, reopen with --load ({why})")
     if as_json:
         emit({"game": table.GAME, "players": table.players, "me": table.me + 1,
               "seed": spec.seed, "n": n, "steps": steps, "position": table.position()},

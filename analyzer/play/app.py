@@ -195,7 +195,9 @@ class PlayApp(App):
         except (UserError, IOFailure, OSError) as exc:
             self.say(f"not saved: {exc}")
             return
-        self.say(f"saved {path} (pushluck {self.table.GAME} decide {path})")
+        why = self.table.save_refusal()
+        self.say(f"saved {path} (pushluck {self.table.GAME} decide {path})" if why is None else
+                 f"saved {path}: the entries only, reopen with --load ({why})")
 
     def action_toggle_help(self) -> None:
         """The help panel takes the place of the position and answer panels (80×24)."""

@@ -109,17 +109,27 @@ class Table:
         or None; a game's table says when."""
         return None
 
-    def save(self, path: str, root: str | None = None) -> None:
+    def game_only_toml(self, why: str) -> str:
+        """A save made where no ``decide`` position can say the game (``why``): the entries
+        alone, as comments, so ``--load`` reopens the game there and ``decide`` refuses the
+        file in one line (analyzer/rules.py ``load_toml``: no position, only entries)."""
+        return (f"# A game followed by `pushluck play` ({len(self.entries)} entries), saved "
+                f"where no `{self.GAME} decide` position can say it:\n# {why}.\n# Reopen it "
+                f"with: pushluck play {self.GAME} --players {self.players} --me {self.me + 1} "
+                f"--load THIS_FILE\n") + self.entries_trailer()
+
+    def save(self, path: str, root: str | None = None) -> str | None:
         """Write the position (``position_toml``, the game's ``decide`` format) to ``path``
         (inside the folder ``root`` when given), atomically (analyzer/output.py: never through
-        a link, never half a file). A position ``decide`` would misread is refused in one
-        line (:meth:`save_refusal`)."""
+        a link, never half a file), and return None. At a moment ``decide`` would misread
+        (:meth:`save_refusal`) the file holds the game's entries only (:meth:`game_only_toml`)
+        and the reason is returned: a game can be saved, and reopened, at any moment."""
         from analyzer.output import atomic_write_text
 
         why = self.save_refusal()
-        if why:
-            raise UserError(why)
-        atomic_write_text(path, self.position_toml(), root)
+        atomic_write_text(path, self.position_toml() if why is None else
+                          self.game_only_toml(why), root)
+        return why
 
     def completions(self, text: str) -> list[str]:
         """Words that complete the last word of ``text`` (entry words first, then values)."""

@@ -39,9 +39,10 @@ position ``decide`` would refuse.
 A position file describes my turn (``decide`` answers for the seat ``me`` about to choose and
 has no active seat of its own), so the table saves only while I roll: at the start of my turn,
 between my rolls, or on a face shown to me. Off my turn, after my rolling ended (the resolve
-step), with a Yum Yum forcing my next roll, before the deal or after the game a save is refused
-in one line (:meth:`TrashPandasTable.save_refusal`): ``decide`` would read such a file as
-another position (the start of my next turn, or one where I may stop).
+step), with a Yum Yum forcing my next roll, before the deal or after the game a save writes the
+game's entries only (:meth:`TrashPandasTable.save_refusal` says why): ``decide`` would read a
+position written then as another one (the start of my next turn, or one where I may stop), so
+the file reopens with ``--load`` and ``decide`` refuses it in one line.
 """
 from __future__ import annotations
 
