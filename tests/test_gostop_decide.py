@@ -98,6 +98,10 @@ def test_forced_stop_position():
     ({"hand": "11J1 Z1"}, "unknown card"),
     ({"layout": "04J1 09R 07A"}, "do not add up"),
     ({"layout": "04J1 09R 07A 12B", "stacks": "12A,12R@1"}, "three cards"),
+    ({"stacks": ",,,"}, "stack 1 is empty"),  # separators without a stack
+    ({"stacks": ","}, "stack 1 is empty"),
+    ({"stacks": "12A:12R:12D,"}, "stack 2 is empty"),  # a trailing ','
+    ({"stacks": ["12A 12R 12D", ""]}, "stack 2 is empty"),
     ({"me": 3}, "seats are 1..2"),
     ({"me": 0}, "seats count from 1"),
     ({"go_counts": [1, 0], "last_go": [9, 0]}, "does not exceed"),

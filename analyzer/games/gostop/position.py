@@ -137,9 +137,14 @@ def check_position(pos: dict, rules: GoStopRules) -> Position:
     hand = pool.parse(need_text(pos.get("hand", ""), "hand"), "hand")
     layout = pool.parse(need_text(pos.get("layout", ""), "layout"), "layout")
     stacks = []
-    for text in stack_texts(pos.get("stacks")):
+    raw_stacks = pos.get("stacks")
+    for i, text in enumerate(stack_texts(raw_stacks)):
         if not text.strip():
-            continue
+            if isinstance(raw_stacks, str) and not raw_stacks.strip():
+                continue  # stacks = "": none
+            raise UserError(f"stack {i + 1} is empty (stacks are separated by ',' and a "
+                            f"stack's cards by ':', e.g. 05A:05R:05J1@2,06A:06R:06J1; no "
+                            f"stacks: leave it out)")
         creator = -1
         if "@" in text:
             text, who = text.rsplit("@", 1)
