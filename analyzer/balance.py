@@ -222,9 +222,15 @@ class Finding:
 
     text: str
     priority: int = 5
+    #: "no-seat-advantage" for a null seat-advantage result: a page that detects a seat
+    #: advantage in another part leaves it out of the page's findings (report_site.findings_of)
+    kind: str | None = None
 
     def to_json(self) -> dict:
-        return {"text": self.text, "priority": self.priority}
+        out = {"text": self.text, "priority": self.priority}
+        if self.kind:
+            out["kind"] = self.kind
+        return out
 
 
 def pct(stat: Statistic) -> str:
@@ -266,11 +272,11 @@ def seat_finding(b: Balance, subject: str) -> Finding | None:
         return Finding(f"No seat advantage detected in {subject}: every seat's win rate lies "
                        f"within its 95% interval of {fair_text} ({n_text(b.n, b.trials)}; "
                        f"the intervals reach ±{widest * 100:.1f} points, so a smaller "
-                       f"advantage would go unseen).", 4)
+                       f"advantage would go unseen).", 4, "no-seat-advantage")
     m = max(off, key=lambda x: (round(abs(x.stat.estimate - x.fair), 12), -x.seat))
     who = b.first if m.seat == 1 else f"seat {m.seat}"
     return Finding(f"{_cap(who)} wins {pct(m.stat)} of {subject}, against {fair_text} "
-                   f"({n_text(b.n, b.trials)}).", 1)
+                   f"({n_text(b.n, b.trials)}).", 1, "seat-advantage")
 
 
 def length_finding(b: Balance, subject: str) -> Finding | None:

@@ -61,14 +61,20 @@ def inline_html(text: str) -> str:
 # ------------------------------------------------------------------------------ page pieces
 def findings_of(parts: list[dict]) -> list[dict]:
     """Every finding of the parts (manifests), by priority then part order, each with the
-    name of the part that states it."""
+    name of the part that states it. Where one part detects a seat advantage, another part's
+    "no seat advantage detected" (a smaller sample, e.g. a ladder's self-play) is left out of
+    the findings: beside a detected one it reads as a contradiction, and its part's tables
+    still show the figures with their n."""
     found = []
     for k, m in enumerate(parts):
         for j, f in enumerate(m.get("meta", {}).get("findings", []) or []):
             if isinstance(f, dict) and isinstance(f.get("text"), str):
                 found.append((f.get("priority", 5), k, j, {"text": f["text"],
-                                                          "part": m["name"]}))
-    return [f for *_k, f in sorted(found, key=lambda x: x[:3])]
+                                                          "part": m["name"]},
+                              f.get("kind")))
+    if any(kind == "seat-advantage" for *_x, kind in found):
+        found = [x for x in found if x[4] != "no-seat-advantage"]
+    return [f for *_k, f, _kind in sorted(found, key=lambda x: x[:3])]
 
 
 def key_chart(parts: list[dict]) -> str | None:

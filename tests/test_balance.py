@@ -161,6 +161,28 @@ def test_no_seat_advantage_when_every_interval_holds_the_fair_share():
     assert "No seat advantage" not in f.text
 
 
+def test_a_page_that_detects_a_seat_advantage_drops_another_parts_null_result():
+    """The Trash Pandas page said "the first player wins 29.0% [28.8, 29.2] (200,000 games)"
+    and, from the ladder's 60 self-play games, "no seat advantage detected": the null result
+    leaves the page's findings when another part detects one, and only then."""
+    from analyzer.balance import seat_finding
+    from analyzer.report_site import findings_of
+
+    detected = seat_finding(_seats([0.294, 0.333, 0.373]), "3-player games").to_json()
+    null = seat_finding(_seats([0.33, 0.336, 0.334]), "self-play games").to_json()
+    other = {"text": "A game lasts 14.2 turns.", "priority": 2}
+    assert detected["kind"] == "seat-advantage" and null["kind"] == "no-seat-advantage"
+
+    def part(name, *found):
+        return {"name": name, "meta": {"findings": list(found)}}
+
+    pages = findings_of([part("balance", other, detected), part("ladder", null)])
+    assert [f["text"] for f in pages] == [detected["text"], other["text"]]
+    kept = findings_of([part("balance", other), part("ladder", null)])
+    assert [(f["text"], f["part"]) for f in kept] == [(other["text"], "balance"),
+                                                       (null["text"], "ladder")]
+
+
 def test_an_interval_ending_at_the_fair_share_holds_it():
     from analyzer.balance import Balance, seat_finding
 
