@@ -15,6 +15,12 @@ Statistics (stated in every output):
 * standard errors by **batch means** over the B ≈ 128 independent blocks:
   ``SE² = Σ_b n_b (x_b − x̄)² / ((B − 1)·n)`` with ``x_b = S_b / n_b``; the same formula on the
   per-block differences ``d_b = x_b(cell) − x_b(baseline)`` gives the paired SE;
+* a sample with no spread certifies nothing: a mean whose block means are all equal (batch SE
+  0, e.g. no rare all-six turn among a few hundred) while one trial's value can range over
+  ``[a, b]`` (``Metric.bounds``) gets the Wilson interval of ``(x̄ − a)/(b − a)`` over the ``n``
+  trials, mapped back to ``[a, b]`` (:func:`value_statistic`). It is valid for any variable in
+  ``[a, b]``: a variable in ``[0, 1]`` with mean ``μ`` has variance at most ``μ(1 − μ)``, the
+  variance the Wilson score interval is built on;
 * intervals are widened for the number of cells compared by **Bonferroni**: each interval uses
   ``z = Φ⁻¹(1 − 0.025/m)`` for ``m`` cells, so all ``m`` intervals hold together with ≥ 95%;
 * the best few cells are re-run on a fresh stream of the same seed (``SeedSequence`` spawn key
@@ -196,6 +202,23 @@ def batch_mean(sums: np.ndarray, counts: np.ndarray, z: float) -> Statistic:
     B = len(x)
     se = math.sqrt(float((counts * (x - mean) ** 2).sum()) / ((B - 1) * n)) if B > 1 else math.nan
     return Statistic(mean, se, mean - z * se, mean + z * se, int(n))
+
+
+def value_statistic(sums: np.ndarray, counts: np.ndarray, z: float,
+                    bounds: tuple[float, float] | None) -> Statistic:
+    """A cell's mean by batch means, or, when the blocks show no spread and one trial's value
+    may lie anywhere in ``bounds = (a, b)``, the Wilson interval of the range-scaled mean (module
+    doc); its SE is then the interval's half-width over ``z``."""
+    from analyzer.stats import wilson
+
+    st = batch_mean(sums, counts, z)
+    if bounds is None or not bounds[1] > bounds[0] or st.se > 0:
+        return st
+    a, b = bounds
+    share = min(max((st.estimate - a) / (b - a), 0.0), 1.0)
+    w = wilson(share * st.n, st.n, z)
+    low, high = a + (b - a) * w.ci_low, a + (b - a) * w.ci_high
+    return Statistic(st.estimate, (high - low) / (2 * z), low, high, st.n)
 
 
 @dataclass
@@ -392,7 +415,9 @@ def tune(game: str, sweeps: list[str], metric_names: list[str], policy: str | No
         "played_by": "seats" if head.lineup else "policy",
         "intervals_in_family": family,
         "method": (f"common random numbers (same seed, same {TUNE_BLOCKS} blocks per cell); "
-                   f"SE by batch means over the blocks (Wilson for rates); all {family} "
+                   f"SE by batch means over the blocks (Wilson for rates; a mean whose "
+                   f"blocks never varied gets the Wilson interval of its known range); all "
+                   f"{family} "
                    f"intervals printed (each cell's and the baseline's value, each cell's "
                    f"difference from the baseline, every metric) hold together with ≥ 95% "
                    f"(Bonferroni, z = {z_family:.3f}); the ranking compares neighbours by their "
@@ -426,7 +451,8 @@ def _rows(metrics: list[Metric], cells: list[Cell], sums: list[dict], z: float,
             if m.kind == "rate":
                 row[m.name] = _stat(wilson(float(block.sum()), int(counts.sum()), z))
             else:
-                row[m.name] = _stat(batch_mean(block, counts, z))
+                row[m.name] = _stat(value_statistic(block, counts, z,
+                                                    m.range_for(cell.rules, cell.policy)))
             if cell.label != "baseline":
                 diff = block - _quantity(base[key], m)
                 d = _stat(batch_mean(diff, counts, z))
