@@ -72,8 +72,12 @@ def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
         text = to_json(payload) if as_json else render().rstrip("\n")
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    if not as_json and was_interrupted():
-        note("interrupted: the figures above cover the trials that finished")
+    if was_interrupted():  # one last line on stderr, in --json mode too
+        from analyzer.interrupts import stopped_word
+
+        note(f"{stopped_word()}: " + ('the JSON holds what finished ("interrupted": true)'
+                                      if as_json else
+                                      "the figures above cover the trials that finished"))
 
 
 def note(message: str) -> None:
