@@ -51,11 +51,12 @@ def test_rollout_bot_beats_the_random_bot_in_either_seat(capsys):
     assert swapped["seats"][1]["win_rate"]["ci_low"] > 0.5
 
 
-def _end_game(tmp_path, text, nanners=0):
+def _end_game(tmp_path, text, nanners=0, feesh=3, **rule_keys):
     deck_file = tmp_path / "deck.toml"
     deck_file.write_text(DECK.replace("[cards.nanners]\ncopies = 0",
-                                      f"[cards.nanners]\ncopies = {nanners}"))
-    rules = TrashPandasRules(deck=str(deck_file))
+                                      f"[cards.nanners]\ncopies = {nanners}")
+                         .replace("[cards.feesh]\ncopies = 3", f"[cards.feesh]\ncopies = {feesh}"))
+    rules = TrashPandasRules(deck=str(deck_file), **rule_keys)
     deck = deck_arrays(rules.deck)
     pos_file = tmp_path / "pos.toml"
     pos_file.write_text(text)
@@ -117,6 +118,53 @@ def test_rollout_bot_spends_nanners_on_a_repeat_even_when_its_knob_says_no(tmp_p
     assert after_roll(pos.g0, pos.me, bots[0], pos.held, 0, face, roll_tab, after_tab, s) == TAKE
     assert after_roll_rollout(pos.g0.copy(), pos.me, bots[0], bots, pos.held, 0, face,
                               *rest) == USE_NANNERS
+
+
+# The Nanners end game with the Nanners in the discard pile and a second Feesh in my hand (a
+# four-Feesh deck): a Feesh fetches the Nanners and spends it at once (the rulebook's own use of
+# Feesh), the trees token then stashes my other Feesh (2 Feesh against the opponent's 1: a sure
+# win); taking the bust returns the token (1 Feesh each: the win shared, 1/2).
+FEESH_END = END_GAME.format(extra='rolled = "trees"\ndiscard = { nanners = 1 }').replace(
+    "feesh = 1\n[seat.1]", "feesh = 2\n[seat.1]")
+
+
+def test_rollout_bot_plays_a_feesh_for_the_nanners_its_knob_would_not(tmp_path):
+    from kernels.trash_pandas.whole import ENTRY_FACE
+    from kernels.trash_pandas.whole_bots import FEESH_NANNERS, TAKE, after_roll, feesh_save
+    from kernels.trash_pandas.whole_rollout import after_roll_rollout, rollout_values
+
+    pos, deck, rules = _end_game(tmp_path, FEESH_END, nanners=1, feesh=4)
+    bots, rest = _kernel_args(pos, deck, rules, "rollout:64:feesh-saves=no")
+    roll_tab, after_tab, s = rest[4:]
+    face = pos.rolled
+    # the heuristic (its knob off) takes the bust: no Blammo! or Nanners held, no Feesh save
+    heuristic = lineup_array([(parse_bot("heuristic:feesh-saves=no"),
+                               parse_bot("heuristic"))])[0][0]
+    assert after_roll(pos.g0, pos.me, heuristic, pos.held, 0, face, roll_tab, after_tab, s) == TAKE
+    assert feesh_save(pos.g0, pos.me, heuristic, pos.held, 0, face, roll_tab, after_tab,
+                      s) == TAKE
+    k = 64
+    choices = np.array([[ENTRY_FACE, face, TAKE], [ENTRY_FACE, face, FEESH_NANNERS],
+                        [0, 0, 0]], dtype=np.int64)
+    sums = rollout_values(pos.g0.copy(), pos.me, bots, 0, pos.held, choices, 2, *rest)
+    assert (sums[0], sums[1]) == (k / 2, k)  # nothing hidden: every world alike, by hand
+    assert after_roll_rollout(pos.g0.copy(), pos.me, bots[0], bots, pos.held, 0, face,
+                              *rest) == FEESH_NANNERS
+    # the engine asks a rollout seat's Feesh rule no more: it weighed the fetch itself
+    assert feesh_save(pos.g0, pos.me, bots[0], pos.held, 0, face, roll_tab, after_tab,
+                      s) == TAKE
+
+
+def test_rollout_bot_has_no_feesh_save_when_feesh_waits_for_the_resolve_step(tmp_path):
+    """Under feesh_timing = resolve a Feesh is not played while rolling: the repeat is a bust."""
+    from kernels.trash_pandas.whole_bots import TAKE
+    from kernels.trash_pandas.whole_rollout import after_roll_rollout
+
+    pos, deck, rules = _end_game(tmp_path, FEESH_END, nanners=1, feesh=4,
+                                 feesh_timing="resolve")
+    bots, rest = _kernel_args(pos, deck, rules, "rollout:64:feesh-saves=no")
+    assert after_roll_rollout(pos.g0.copy(), pos.me, bots[0], bots, pos.held, 0, pos.rolled,
+                              *rest) == TAKE
 
 
 @pytest.mark.parametrize("seats, words", [("rollout:0", "1..4096"), ("rollout:many", "whole"),

@@ -121,9 +121,10 @@ def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     play a usable Feesh for that card from the discard pile and spend it at once (the rulebook's
     own use of Feesh; the engine asks only under ``feesh_timing = any``).
     A search seat (kind 4) has weighed the fetches in its after-roll choice: TAKE.
-    Heuristic (and a rollout seat, whose base bot it is), knob ``K_FSAVES`` on: a Blammo! if
-    ``blammo-saves`` is on and p holds no usable Blammo!, else a Nanners likewise (a rollout seat
-    that took the bust holding a save card chose to: TAKE). Solver, same knob: the card its
+    A rollout seat has weighed them too (whole_rollout.after_roll_rollout): TAKE.
+    Heuristic, knob ``K_FSAVES`` on (:func:`heuristic_feesh_save`): a Blammo! if
+    ``blammo-saves`` is on and p holds no usable Blammo!, else a Nanners likewise. Solver, same
+    knob: the card its
     after-roll table would spend on this repeat holding one more of it (fetching and spending
     costs one card, the Feesh, as spending a held card does). Random: uniform over take and the
     fetches the discard pile allows (one ``randint``)."""
@@ -144,13 +145,19 @@ def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
         if dn and after_tab[_table_index(g, p, mode, held, 0, 1) * 6 + face] == USE_NANNERS:
             return FEESH_NANNERS
         return TAKE
-    hb = _usable(g, p, BLAMMO) > 0
-    hn = _usable(g, p, NANNERS) > 0
-    if kind == ROLLOUT and (hb or hn) or kind == SEARCH:
+    if kind == ROLLOUT or kind == SEARCH:
         return TAKE
-    if db and bot[K_BLAMMO] > 0 and not hb:
+    return heuristic_feesh_save(g, p, bot, db, dn)
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_feesh_save(g, p, bot, db, dn):
+    """The heuristic's Feesh rule at a repeat it would take, with a usable Feesh (its knob
+    ``feesh-saves`` on): a Blammo! from the discard pile if ``db``, its ``blammo-saves`` knob is
+    on and it holds no usable Blammo!, else a Nanners likewise; else TAKE."""
+    if db and bot[K_BLAMMO] > 0 and _usable(g, p, BLAMMO) <= 0:
         return FEESH_BLAMMO
-    if dn and bot[K_NANNERS] > 0 and not hn:
+    if dn and bot[K_NANNERS] > 0 and _usable(g, p, NANNERS) <= 0:
         return FEESH_NANNERS
     return TAKE
 

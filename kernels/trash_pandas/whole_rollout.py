@@ -59,7 +59,7 @@ from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas import whole_decide as D
 from kernels.trash_pandas import whole_games as G
 from kernels.trash_pandas import whole_tables as T
-from kernels.trash_pandas.whole_state import BLAMMO, GAIN, HAND, NANNERS, SC
+from kernels.trash_pandas.whole_state import BLAMMO, DISC, FEESH, GAIN, HAND, NANNERS, SC
 from kernels.twin import digest_suffix, twin
 
 # The twins are cached beside whole.py; their names carry a digest of the files whose functions
@@ -119,7 +119,10 @@ def _best(sums, nch, k):
 def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                        roll_tab, after_tab, s):
     """A rollout seat's answer to a rolled face: take unless it is a repeat and a card can save
-    it; then take (bust) / Blammo! / Nanners by rollouts. A search seat asks the search."""
+    it; then take (bust) / Blammo! / Nanners / (``feesh_timing = any``) a Feesh for a Blammo!
+    or a Nanners from the discard pile, by rollouts. The heuristic's choice, its Feesh rule
+    included (whole_bots.feesh_save), is choice 0; the engine then asks feesh_save no more for
+    this seat (it returns TAKE for a rollout seat). A search seat asks the search."""
     if int(bot[B.K_KIND]) == B.SEARCH:
         return S.after_roll_search(g, a, bot, bots, held, mode, face, pts, per_card, copies,
                                    rules, roll_tab, after_tab, s)
@@ -127,13 +130,20 @@ def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies,
         return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
     nb = g[HAND + a, BLAMMO] - g[GAIN + a, BLAMMO]
     nn = g[HAND + a, NANNERS] - g[GAIN + a, NANNERS]
-    if not (held >> face) & 1 or (nb <= 0 and nn <= 0):
+    fe = rules[W.RULE_FEESH] == 0 and g[HAND + a, FEESH] - g[GAIN + a, FEESH] > 0
+    fb = fe and g[DISC, BLAMMO] > 0
+    fn = fe and g[DISC, NANNERS] > 0
+    if not (held >> face) & 1 or (nb <= 0 and nn <= 0 and not fb and not fn):
         return B.TAKE
     h = B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)  # heuristic: no draw
-    choices = np.zeros((3, 3), dtype=np.int64)
+    if h == B.TAKE and (fb or fn) and bot[B.K_FSAVES] > 0:  # the heuristic's Feesh rule
+        h = B.heuristic_feesh_save(g, a, bot, fb, fn)
+    choices = np.zeros((5, 3), dtype=np.int64)
     nch = 0
-    for d in (h, B.TAKE, B.USE_BLAMMO, B.USE_NANNERS):  # the heuristic's choice first
-        if d == B.USE_BLAMMO and nb <= 0 or d == B.USE_NANNERS and nn <= 0:
+    for d in (h, B.TAKE, B.USE_BLAMMO, B.USE_NANNERS, B.FEESH_BLAMMO,
+              B.FEESH_NANNERS):  # the heuristic's choice first
+        if (d == B.USE_BLAMMO and nb <= 0 or d == B.USE_NANNERS and nn <= 0
+                or d == B.FEESH_BLAMMO and not fb or d == B.FEESH_NANNERS and not fn):
             continue
         seen = False
         for c in range(nch):
