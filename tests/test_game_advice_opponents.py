@@ -54,6 +54,27 @@ def test_ten_rules_win_more_against_random_opponents_than_threshold_ones():
     assert vs_random - vs_threshold > 0.15
 
 
+def test_trash_pandas_rules_race_against_search_opponents_on_the_same_deals():
+    """The search bot as the opponents of the raced rule (issue 37): the race runs, on the same
+    deals as against the heuristic (common random numbers), gives other shares (the search bot
+    reached the games: a racer that ignored ``others`` or fell back to the heuristic would give
+    the heuristic's numbers), and the same shares again on a second run (the search's worlds are
+    keyed by the game's stream)."""
+    from analyzer.games.trash_pandas.advice_game import GameRacer, StopRule
+    from analyzer.games.trash_pandas.bots import plain_bot
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    rules, cand = TrashPandasRules(), StopRule(3, 3)
+    search = (plain_bot("search:50"),) * 2
+    vs_heuristic = GameRacer(rules, 2, 5, blocks_per_seat=1).values(cand, 0)
+    vs_search = GameRacer(rules, 2, 5, blocks_per_seat=1, others=search).values(cand, 0)
+    again = GameRacer(rules, 2, 5, blocks_per_seat=1, others=search).values(cand, 0)
+    assert len(vs_search) == len(vs_heuristic) == 2
+    assert all(0.0 < v < 1.0 for v in vs_search)
+    assert list(vs_search) == list(again)
+    assert list(vs_search) != list(vs_heuristic)
+
+
 def test_a_mixed_lineup_keeps_each_seats_bot_and_the_rule_takes_each_seat_in_turn():
     """--seats random,heuristic,solver: in the race's job and in the recording setup of seat s,
     seat s plays the rule and every other seat its own bot of the line-up."""

@@ -172,7 +172,9 @@ def _family():
              Knob("otherwise", "word", d.otherwise, words=ACTS)]
     search = [Knob("iters", "int", d.iters, "playouts per decision (0: no cap, with ms)", 0,
                    1_000_000),
-              Knob("ms", "float", d.ms, "CPU milliseconds per decision (0: no time budget)", 0,
+              Knob("ms", "float", d.ms, "CPU milliseconds per decision (0: no time budget; "
+                   "with a budget the games depend on the machine's speed and load, so a seed "
+                   "no longer fixes them: iters does)", 0,
                    600_000),
               Knob("arms", "int", d.arms, "most buys or bid levels raced per decision", 2, 16),
               Knob("search-draws", "bool", d.search_draws, "search draw checks (no: threshold)"),

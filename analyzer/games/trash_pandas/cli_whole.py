@@ -23,12 +23,13 @@ def _whole_rules(rules_file, sets):
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
 SeatsOpt = seats_option(
-    "heuristic, solver, random, rollout:K (roll/stop and Blammo!/Nanners by K determinized "
+    "heuristic, solver, random, rollout:K (roll/stop and Blammo!/Nanners/Feesh saves by K determinized "
     "rollouts to the end of the game, default 16; its other choices and knobs as heuristic), "
     "search:ITERS (roll/stop, Blammo!/Nanners/Feesh saves and Yum Yum by information-set tree "
     "search over worlds drawn from what its seat sees, ITERS playouts per decision, default 1000;"
     " knobs explore=C (UCB1, 0.5) and ms=MS (a time budget per decision; alone it lifts the "
-    "playout cap); its other choices and knobs as heuristic); knobs after the bot, each after "
+    "playout cap; the games then depend on the machine's speed and load, so a seed no longer "
+    "fixes them: ITERS does); its other choices and knobs as heuristic); knobs after the bot, each after "
     "a ':', e.g. heuristic:stop-at=4:yumyum-at=0, rollout:8:stop-at=4 or search:200:explore=1 "
     "(knobs: stop-at, bonus-stop-at, blammo-saves, nanners-saves, pie, feesh, shiny, keep, "
     "steal-from, react, block, block-with, yumyum-at, trash-tree, band-by, cut-1, cut-2, "
