@@ -351,3 +351,97 @@ def test_best_accepts_two_games_and_exactly_the_most_result_cells(monkeypatch):
     monkeypatch.setattr(D, "MAX_CELLS", 10)
     out, fake = _best_stand_in(monkeypatch, 5)
     assert out["n"] == 5 and fake.counts == [5]
+
+
+# ---- `best` on positions worked out by hand from docs/rules/magdagdon.md ---------------------
+# Board 3456/3456/3456/345. : rows 1-3 are straights (18 + 60 each = 234), columns 1-3 are
+# four of a kind (12 + 40, 16 + 40, 20 + 40 = 168). The last cell r4c4 sits beside a 6 (r3c4)
+# and a 5 (r4c3), so only a 5 or a 6 fits it (tolerance 1). Final scores:
+#   6 on r4c4: row 4 3456 = 18 + 60, column 4 6666 = 24 + 40      -> 234 + 168 + 78 + 64 = 544
+#   5 on r4c4: row 4 3455 = 17 (one pair), column 4 6665 = 23      -> 234 + 168 + 17 + 23 = 442
+#   a ruin:    row 4 = 12, column 4 = 18, no bonuses, -15 the ruin -> 234 + 168 + 12 + 18 - 15 = 417
+# SURVIVAL has one Majda Power costing 70.
+
+def test_best_power_actions_of_a_magdagdon_by_hand():
+    cells = M.parse_board("3456/3456/3456/345.", R)
+    out = D.best(cells, [4, 1, 1, 1], R, DIFFS["survival"], 1, RunSpec(3000, 5),
+                 LU.parse_policy("greedy"), top=20)
+    assert out["magdagdon"] is True and out["min_dice"] == 1 and out["actions_evaluated"] == 11
+    by = {x["text"]: x["mean_final_score"] for x in out["top"]}
+    # one empty cell: the minimum drops to 1; no 5 or 6 rolled, so: accept the ruin, or a power
+    # (±1: 4->3, 4->5, 1->2 -- a 1 cannot become 0; rerolls: 2 x 4 - 1 = 7 sub-multisets)
+    assert sorted(t for t in by if t.startswith("power ±1")) == [
+        "power ±1: a 1 becomes 2", "power ±1: a 4 becomes 3", "power ±1: a 4 becomes 5"]
+    exact = {"accept MAGDAGDON, ruin r4c4": 417,
+             "power ±1: a 4 becomes 5": 442 - 70,   # then the 5 is placed
+             "power ±1: a 4 becomes 3": 417 - 70,   # still a MAGDAGDON, no power left: a ruin
+             "power ±1: a 1 becomes 2": 417 - 70}
+    for text, value in exact.items():
+        assert by[text].estimate == value and by[text].se == 0, text
+    # rerolling one die: a 6 gives 544 - 70, a 5 gives 442 - 70, the other four a ruin
+    one_die = (544 + 442 + 4 * 417) / 6 - 70
+    for text in ("power reroll: 4", "power reroll: 1"):
+        s = by[text]
+        assert s.se > 0 and abs(s.estimate - one_die) <= 4.5 * s.se, (text, s)
+    accept = [x for x in out["top"] if x["action"] == "accept"]
+    assert accept[0]["ruin"] == "r4c4"
+    # rerolling all four: any 6 (1 - (5/6)^4 = 671/1296) ends at 544 - 70, else any 5
+    # ((5/6)^4 - (4/6)^4 = 369/1296) at 442 - 70, else (256/1296) a ruin: 419.87 > 417, the
+    # best action (the base policy places the 6 when it has both: the last cell's best score)
+    four = (671 * 474 + 369 * 372 + 256 * 347) / 1296
+    s = by["power reroll: 1114"]
+    assert abs(s.estimate - four) <= 4.5 * s.se, s
+    assert out["top"][0]["text"] == "power reroll: 1114"
+
+
+def test_best_a_two_dice_placement_by_hand_and_a_single_action():
+    # 3456/3456/3456/34.. with 5, 6, 1, 1 in NIGHTMARE (minimum 3, dropped to the 2 empty cells):
+    # r4c3 takes a 4 or 5 (beside 5 and 4), r4c4 a 5 or 6 beside the 6; with one 5 and one 6
+    # the only placement is 5 on r4c3 and 6 on r4c4, ending the game at 544
+    cells = M.parse_board("3456/3456/3456/34..", R)
+    out = D.best(cells, [5, 6, 1, 1], R, DIFFS["nightmare"], 0, RunSpec(40, 2),
+                 LU.parse_policy("greedy"))
+    assert out["actions_evaluated"] == 1 and out["min_dice"] == 2
+    (only,) = out["top"]
+    assert only["text"] == "place 5@r4c3 6@r4c4" and only["dice"] == 2
+    assert only["mean_final_score"].estimate == 544 and only["mean_final_score"].se == 0
+    assert out["margin_over_second"] is None and out["recommendation"] == "place 5@r4c3 6@r4c4"
+
+
+def test_action_listing_keeps_dice_within_one_to_six_and_refuses_past_the_cap():
+    from analyzer.errors import UserError
+
+    cells = M.parse_board("3456/3456/3456/345.", R)
+    acts, ok, need = D.actions(cells, [6, 1, 1, 1], R, DIFFS["survival"], 1)
+    assert ok and need == 1
+    assert sorted(a["text"] for a, _ in acts if a["action"] == "power ±1") == [
+        "power ±1: a 1 becomes 2", "power ±1: a 6 becomes 5"]  # no 6 -> 7, no 1 -> 0
+    # 25 distinct placements of 1256 on 33../34../45../.... : a store of 3 is too small; the
+    # listing stops when its store is full, so a full store is refused, never cut short
+    board = M.parse_board("33../34../45../....", R)
+    assert len(D.actions(board, [1, 2, 5, 6], R, DIFFS["nightmare"], 0, cap=26)[0]) == 25
+    for cap in (3, 25):
+        with pytest.raises(UserError) as e:
+            D.actions(board, [1, 2, 5, 6], R, DIFFS["nightmare"], 0, cap=cap)
+        assert str(e.value) == f"more than {cap} distinct placements: too many to evaluate"
+
+
+def test_best_result_fields_and_the_interval_ends_at_zero(monkeypatch):
+    acts, _, _ = D.actions(M.parse_board("3456/3456/3456/345.", R), [5, 6, 1, 1], R,
+                           DIFFS["nightmare"], 0)
+    six = [a["order"] for a, _ in acts].index(["6@r4c4"])
+    # every game worth 300 after either action: the paired margin is exactly [0, 0]
+    out, _ = _best_stand_in(monkeypatch, 4, value=lambda g, a: 300.0)
+    m = out["margin_over_second"]
+    assert (m.ci_low, m.estimate, m.ci_high) == (0, 0, 0)
+    assert out["recommendation"] == "too close to call at n = 4"
+    fields = {k: v for k, v in out.items() if k not in ("top", "margin_over_second")}
+    assert fields == {"game": "magdagdon", "board": "3456/3456/3456/345.", "roll": [5, 6, 1, 1],
+                      "difficulty": "NIGHTMARE", "powers_left": 0, "min_dice": 1,
+                      "magdagdon": False, "policy": "greedy", "seed": 7, "n": 4,
+                      "stopped_by": "n", "actions_evaluated": 2, "exact": False,
+                      "recommendation": "too close to call at n = 4"}
+    # the 6 always exactly 1 point better: the interval [1, 1] does not hold 0
+    out, _ = _best_stand_in(monkeypatch, 4, value=lambda g, a: 300.0 + (a == six))
+    m = out["margin_over_second"]
+    assert (m.ci_low, m.ci_high) == (1, 1) and out["recommendation"] == "place 6@r4c4"
