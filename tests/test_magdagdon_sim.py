@@ -392,6 +392,15 @@ def test_best_power_actions_of_a_magdagdon_by_hand():
     s = by["power reroll: 1114"]
     assert abs(s.estimate - four) <= 4.5 * s.se, s
     assert out["top"][0]["text"] == "power reroll: 1114"
+    # with a 5 rolled the ±1 must take the die it names away: 5 -> 4 leaves no 5 (a ruin after
+    # the power, 347), 5 -> 6 places the 6 (474), 1 -> 2 keeps the 5 (372); placing it: 442
+    out = D.best(cells, [5, 1, 1, 1], R, DIFFS["survival"], 1, RunSpec(20, 5),
+                 LU.parse_policy("greedy"), top=20)
+    by = {x["text"]: x["mean_final_score"].estimate for x in out["top"]}
+    assert {t: by[t] for t in ("place 5@r4c4", "power ±1: a 5 becomes 4",
+                               "power ±1: a 5 becomes 6", "power ±1: a 1 becomes 2")} == {
+        "place 5@r4c4": 442, "power ±1: a 5 becomes 4": 347, "power ±1: a 5 becomes 6": 474,
+        "power ±1: a 1 becomes 2": 372}
 
 
 def test_best_a_two_dice_placement_by_hand_and_a_single_action():
