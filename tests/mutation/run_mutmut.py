@@ -91,7 +91,14 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                         "tests/test_sums_to_statistics_contracts.py",
                         "tests/test_precision_contracts.py",
                         "tests/test_decide_crn_contracts.py"
-                        "::test_canasta_both_options_share_their_deals"]),
+                        "::test_canasta_both_options_share_their_deals",
+                        # added 7 Dec 2026: in-process tests of decide/position not selected
+                        # before (engine and rules tests call decide(); the fast tests
+                        # parse_position; the rejection tests check_position)
+                        "tests/test_canasta_engine.py", "tests/test_canasta_rules.py",
+                        "tests/test_canasta_fast.py", "tests/test_canasta_kitty_owner.py",
+                        "tests/test_decide_rejects_without_numpy.py",
+                        "tests/test_sampled_verdict.py"]),
     "canasta.play": (["analyzer/games/canasta/play.py"],
                      ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
                       "tests/test_canasta.py", "tests/test_canasta_cli.py"]),
