@@ -592,3 +592,213 @@ def test_magdagdon_action_listing_counted_by_hand():
     assert not ok and need == 2
     assert [a["text"] for a, _ in acts] == ["accept MAGDAGDON, ruin r4c3",
                                            "accept MAGDAGDON, ruin r4c4"]
+
+
+# ---- Railroad Canasta: every refusal of a position, word for word -----------------------------
+# The base is the shipped example written out here (2 players, 212 cards): shown are my 12-card
+# hand, my 5-card meld and red three, the opponent's 7 melded cards and the 6-card pile = 31;
+# unseen 181 = the opponent's 11 cards + two face-down kitties of 11 + a stock of 148.
+
+def canasta_base() -> dict:
+    return {"phase": "draw", "stock": 148,
+            "me": {"score": 5200, "hand": ["9H", "9D", "KS", "KH", "4C", "6D", "AS", "JS", "8C",
+                                           "TD", "3S", "5H"],
+                   "melds": [["QS", "QH", "QD", "QC", "2C"]], "red_threes": 1,
+                   "kitty": "unpicked"},
+            "opponents": [{"score": 3100, "hand_size": 11,
+                           "melds": [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"]],
+                           "red_threes": 0, "kitty": "unpicked"}],
+            "pile": {"cards": ["5C", "JD", "4S", "KD", "6H", "9S"], "frozen": False}}
+
+
+def canasta_refusal(data, rules=None) -> str:
+    from analyzer.games.canasta.position import check_position
+    from analyzer.games.canasta.rules import CanastaRules
+
+    with pytest.raises(UserError) as e:
+        check_position(data, rules or CanastaRules())
+    return str(e.value)
+
+
+def _with(path, value):
+    """The base position with one entry set (``path``: keys and list indexes)."""
+    data = canasta_base()
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if value is _DROP:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data
+
+
+_DROP = object()
+OPP = ("opponents", 0)
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("colour",), 1, "unknown key 'colour' in the position file"),
+    (("phase",), 5, "'phase' must be a string in quotes, got 5"),
+    (("phase",), "discard", "'phase' must be \"draw\" (take the pile or draw) or \"meld\" (after "
+                            "drawing: go out or play on)"),
+    (("me",), _DROP, "the position needs a [me] table"),
+    (("me",), 5, "me must be a table, got 5"),
+    (("opponents",), _DROP, "the position needs at least one [[opponents]] table"),
+    (("opponents",), [], "the position needs at least one [[opponents]] table"),
+    (("opponents",), {"hand_size": 11}, "the position needs at least one [[opponents]] table"),
+    (("me", "melds"), "QS", "me: 'melds' must be a list of melds (each a list of cards)"),
+    (("me", "melds"), [[1, 2, 3]], "me: a meld must be a string or a list of strings, got "
+                                   "[1, 2, 3]"),
+    (("me", "colour"), "red", "unknown key 'colour' for me (known: hand, hand_size, kitty, "
+                              "melds, red_threes, score)"),
+    (("me", "melds"), [["3S", "3C", "3S"]], "me: meld 3S 3C 3S is not legal: black threes may "
+                                            "only be melded on the turn the player goes out"),
+    (("me", "hand"), _DROP, "me: 'hand' must list your cards"),
+    (("me", "hand"), 5, "me: 'hand' must be a string or a list of strings, got 5"),
+    (("me", "hand"), ["3H", "9D"], "me: a red three cannot be in the hand (it is placed at once)"),
+    (OPP + ("hand",), ["9D"], "opponent 1: give 'hand_size', not the cards (they are unseen)"),
+    (OPP + ("hand_size",), 0, "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("hand_size",), True, "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("hand_size",), "11", "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("kitty",), 5, "opponent 1: 'kitty' must be a string in quotes, got 5"),
+    (OPP + ("kitty",), "open", "opponent 1: 'kitty' must be \"picked\" or \"unpicked\""),
+    (("me", "score"), "lots", "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), True, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), 1_000_001, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), -1_000_001, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (OPP + ("red_threes",), 1.5, "opponent 1: 'red_threes' must be an integer of at most "
+                                 "1,000,000 in size"),
+    (OPP + ("kitty",), "picked", "opponent 1: the kitty is picked up only after a red, wild or "
+                                 "sevens canasta (kitty = \"unpicked\")"),
+    (OPP + ("melds",), [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"],
+                        ["2S", "2H", "2D", "2C", "2S", "2H", "JK"]],
+     "opponent 1: owns a red, wild or sevens canasta, so the kitty was already picked up "
+     "(kitty = \"picked\")"),
+    (OPP + ("melds",), [["AS", "AH", "AD"], ["AC", "AS", "2H"]],
+     "opponent 1: two unfinished AC melds"),
+    (("pile",), 5, "pile must be a table, got 5"),
+    (("pile", "colour"), 1, "unknown key 'colour' in [pile] (known: cards, frozen)"),
+    (("pile", "cards"), 9, "pile: 'cards' must be a string or a list of strings, got 9"),
+    (("pile", "frozen"), "yes", "pile: 'frozen' must be true or false (without quotes), got "
+                                "'yes'"),
+    (("stock",), -1, "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), True, "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), "148", "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), 0, "the stock is empty: drawing is impossible (taking the pile or ending the "
+                    "round is the only choice)"),
+    # the QS is in my meld once and on the pile four times: 5 > 2 players' 4 copies
+    (("pile", "cards"), ["5C", "QS", "QS", "QS", "QS", "9S"],
+     "card QS appears 5 times but 2 players' decks hold only 4"),
+    # 8 red threes in 2 shares of 106 cards: 1 + 8 = 9 shown
+    (OPP + ("red_threes",), 8, "the position shows more cards of type red 3 than 2 players' "
+                               "decks hold (8)"),
+    (("stock",), 147, "the position does not add up: 181 unseen cards, but opponents' hands + "
+                      "face-down kitties + stock = 180"),
+])
+def test_canasta_position_refusals_word_for_word(path, value, message):
+    assert canasta_refusal(_with(path, value)) == message
+
+
+def test_canasta_position_refusals_that_need_more_than_one_change():
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.position import check_objective
+    from analyzer.games.canasta.rules import CanastaRules
+
+    with pytest.raises(UserError) as e:
+        check_objective("mine")
+    assert str(e.value) == "--objective must be own or lead (got 'mine')"
+    with pytest.raises(UserError) as e:
+        decide(canasta_base(), CanastaRules(), [], RunSpec(10, 1), "mine")
+    assert str(e.value) == "--objective must be own or lead (got 'mine')"
+    # after drawing (phase meld) my hand has at least 2 cards: one card is refused...
+    data = _with(("phase",), "meld")
+    data["me"]["hand"], data["stock"] = ["9H"], 159
+    assert canasta_refusal(data) == "me: after drawing, the hand has at least 2 cards"
+    # ... while in the draw phase one card is fine (11 cards back to the stock: 159)
+    data["phase"] = "draw"
+    from analyzer.games.canasta.position import check_position
+
+    assert check_position(data, CanastaRules()).players[0].hsize == 1
+    # an opponent holding 1 card (10 more in the stock) is fine in either phase
+    data = canasta_base()
+    data["opponents"][0]["hand_size"], data["stock"] = 1, 158
+    for phase in ("draw", "meld"):
+        data["phase"] = phase
+        assert check_position(data, CanastaRules()).players[1].hsize == 1
+    # the second of two opponents is "opponent 2" (3 players: 318 cards, see the 3-player test)
+    data = canasta_base()
+    data["opponents"].append({"hand_size": 0})
+    assert canasta_refusal(data, CanastaRules(players=3)) == (
+        "opponent 2: 'hand_size' must be a positive integer")
+    # every meld's cards count towards a card's copies, not only the last meld's: the QS three
+    # times in my first meld and twice on the pile
+    data = _with(("me", "melds"), [["QS", "QS", "QS"], ["KD", "KC", "KH"]])
+    data["pile"]["cards"] = ["5C", "JD", "4S", "QS", "QS", "9S"]
+    assert canasta_refusal(data) == "card QS appears 5 times but 2 players' decks hold only 4"
+    # a wild canasta alone (no red or sevens) already brought the kitty
+    data = canasta_base()
+    data["opponents"][0]["melds"] = [["2S", "2H", "2D", "2C", "2S", "2H", "JK"]]
+    assert canasta_refusal(data) == (
+        "opponent 1: owns a red, wild or sevens canasta, so the kitty was already picked up "
+        "(kitty = \"picked\")")
+
+
+def test_canasta_position_edges_and_defaults_that_are_accepted():
+    from analyzer.games.canasta.decide import parse_position
+    from analyzer.games.canasta.position import check_position
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import layout as K
+
+    R = CanastaRules()
+    # scores of exactly +-1,000,000 are allowed; a 'rules' table may ride along in the file
+    for score in (1_000_000, -1_000_000):
+        assert check_position(_with(("me", "score"), score), R).players[0].score == score
+    assert check_position(_with(("rules",), {"players": 2}), R).stock == 148
+    # every red three shown (1 + 7 = 8 of 8): none unseen, 7 fewer unseen cards, stock 141
+    data = _with(OPP + ("red_threes",), 7)
+    data["stock"] = 141
+    assert check_position(data, R).unseen[2] == 0
+    # left out: phase (draw), pile (empty, not frozen), the opponent's kitty (unpicked) and
+    # score (0); the pile's 6 cards go back to the stock (154)
+    data = canasta_base()
+    del data["phase"], data["pile"], data["opponents"][0]["kitty"], data["me"]["score"]
+    data["stock"] = 154
+    pos = parse_position(data, R)
+    pos_hand, kon, pos_un, pos_can, pos_pl, pile0, g0, unseen, sizes = pos["arrays"]
+    assert pos["phase"] == "draw" and pos["kind"] == 0 and pos["top"] is None
+    assert list(kon) == [1, 1] and g0[K.G_PN] == 0 and g0[K.G_TOP] == -1 and g0[K.G_FROZEN] == 0
+    assert pos_pl[0, K.C_CUM] == 0 and pos_pl[0, K.C_REQ] == 50  # score 0: minimum 50 (0-4995)
+    # the example's pile: 9S on top, the 6H below it; two 5s on the pile count twice
+    pos = parse_position(canasta_base(), R)
+    assert pos["top"] == "9S" and pos["arrays"][6][K.G_TOP] == 9
+    data = canasta_base()
+    data["pile"]["cards"] = ["5C", "JD", "4S", "KD", "5H", "9S"]
+    data["me"]["hand"] = ["9H", "9D", "KS", "KH", "4C", "6D", "AS", "JS", "8C", "TD", "3S", "6H"]
+    pile0 = parse_position(data, R)["arrays"][5]
+    assert pile0[5] == 2 and pile0[6] == 0 and pile0.sum() == 6
+    # every array the kernel takes is int64 (its compiled signatures; a float array would make
+    # Numba compile another version of the kernel)
+    assert all(a.dtype == np.int64 for a in parse_position(canasta_base(), R)["arrays"])
+    # two black canastas of the opponent are counted as two
+    data = canasta_base()
+    data["opponents"][0]["melds"] = [["AS", "AH", "AD", "AC", "AS", "2H", "JK"],
+                                     ["8S", "8H", "8D", "8C", "8S", "2S", "2D"]]
+    data["stock"] = 141
+    can = parse_position(data, R)["arrays"][3]
+    assert list(can[1]) == [0, 2, 0, 0]
+    # a meld of sevens with a wild card is legal only under wilds_in_sevens, for me and for an
+    # opponent alike (the knob reaches the meld check)
+    data = canasta_base()
+    data["me"]["melds"] = [["QS", "QH", "QD", "QC", "2C"], ["7S", "7H", "2D"]]
+    data["opponents"][0]["melds"] = [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"],
+                                     ["7D", "7C", "2S"]]
+    data["stock"] = 142
+    assert canasta_refusal(data) == ("me: meld 7S 7H 2D is not legal: no wild card may join a "
+                                     "meld of sevens")
+    assert check_position(data, CanastaRules(wilds_in_sevens=True)).stock == 142
+    data["me"]["melds"] = [["QS", "QH", "QD", "QC", "2C"]]
+    data["stock"] = 145
+    assert canasta_refusal(data) == ("opponent 1: meld 7D 7C 2S is not legal: no wild card may "
+                                     "join a meld of sevens")
+    assert check_position(data, CanastaRules(wilds_in_sevens=True)).stock == 145

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from analyzer.errors import UserError
 from analyzer.runner import RunResult, RunSpec
 
 Z = 1.959963984540054  # the two-sided 95% normal quantile, written out (not read from stats)
@@ -203,6 +204,93 @@ def test_canasta_decide_meld_phase_labels_and_a_tie():
     assert out["phase"] == "meld"
     # d = 975, -975: mean 0, too close to call
     assert out["recommendation"] == "too close to call at n = 2"
+
+
+class PlantedAndSeen(Planted):
+    """Planted sums that also keep the job it was asked to run."""
+
+    def run(self, job, **kwargs) -> RunResult:
+        type(self).job = job
+        res = super().run(job, **kwargs)
+        res.stopped_by = "time-limit"
+        return res
+
+
+def canasta_planted(trials, position="canasta_position_example.toml", refused=0):
+    """`canasta_decide`'s planted playouts with the job kept and column 7 (the kernel's count of
+    playouts whose forced first choice was illegal) set to ``refused``."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    data = tomllib.loads((Path("analyzer/data") / position).read_text())
+    sums = np.zeros(12 + 4 + 2 * 3 * 12 + 16)
+    for a, b, oa, ob in trials:
+        ra, rb = a - oa, b - ob
+        for col, v in ((0, 1), (1, a), (2, a * a), (3, b), (4, b * b), (5, a - b),
+                       (6, (a - b) ** 2), (8, ra), (9, rb), (10, ra - rb), (11, (ra - rb) ** 2)):
+            sums[col] += v
+    sums[7] = refused
+    spec = PlantedAndSeen(len(trials), 5, progress=False, sums=tuple(sums))
+    return decide(data, CanastaRules(), parse_policies("greedy", 2), spec, "own"), spec.job
+
+
+def test_canasta_decide_every_field_the_job_and_a_small_clear_margin():
+    # A beats B by exactly 0.5 points in all 4 playouts: the interval [0.5, 0.5] excludes 0
+    out, job = canasta_planted([(10.5, 10, 0, 0)] * 4)
+    assert out["recommendation"] == "take the pile" == out["recommendation_by_own_score"]
+    d = out["difference_a_minus_b"]
+    assert (d.estimate, d.ci_low, d.ci_high) == (0.5, 0.5, 0.5)
+    fields = {k: v for k, v in out.items() if not hasattr(v, "ci_low")}
+    assert fields == {
+        "game": "canasta", "exact": False, "seed": 5, "n": 4, "phase": "draw",
+        "question": "take the pile vs draw two", "options": ["take the pile", "draw two"],
+        "policies": ["greedy", "greedy"], "objective": "own", "recommendation": "take the pile",
+        "recommendation_by_own_score": "take the pile", "recommendation_by_lead": "take the pile",
+        "margin": 0.5, "unseen_cards": 181, "stopped_by": "time-limit",
+        "playouts_per_second": 4 / 0.5}
+    # the job: named and counted in playouts (the progress bar's and the notes' words); its
+    # headline is the 95% half-width of the mean of column 5 (A - B) from columns 5 and 6
+    assert (job.name, job.unit) == ("canasta decide", "playouts")
+    sums = np.zeros(20)
+    sums[5], sums[6] = 2 + 4 + 6, 4 + 16 + 36  # A - B = 2, 4, 6: mean 4, s = 2, SE 2/sqrt(3)
+    assert job.headline_half_width(sums, 3) == pytest.approx(1.959963984540054 * 2 / math.sqrt(3))
+    out, _ = canasta_planted([(3975, 3000, 0, 0), (3975, 3500, 0, 0)],
+                             position="canasta_position_goout_example.toml")
+    assert out["question"] == "go out now vs play on" and out["phase"] == "meld"
+
+
+def test_canasta_decide_refuses_what_the_kernel_found_illegal():
+    # column 7 counts playouts whose forced first choice the kernel found illegal
+    for position, words in (("canasta_position_example.toml", "taking the pile"),
+                            ("canasta_position_goout_example.toml", "going out")):
+        with pytest.raises(UserError) as e:
+            canasta_planted([(1, 2, 0, 0)] * 3, position=position, refused=1)
+        assert str(e.value) == f"{words} is not allowed in this position"
+
+
+def test_canasta_decide_refuses_an_illegal_first_choice_in_process():
+    """The first-choice tests of test_canasta_first_choice.py run in a subprocess; here the
+    same two positions in this process: a black three on top of the pile, and a hand that
+    cannot go out."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    text = Path("analyzer/data/canasta_position_example.toml").read_text()
+    text = text.replace('"6H", "9S"]', '"6H", "3S"]').replace('"3S", "5H"]', '"9S", "5H"]')
+    no_out = Path("analyzer/data/canasta_position_no_going_out.toml").read_text()
+    for data, words in ((tomllib.loads(text), "taking the pile"),
+                        (tomllib.loads(no_out), "going out")):
+        with pytest.raises(UserError) as e:
+            decide(data, CanastaRules(), parse_policies("greedy", 2), RunSpec(4, 1), "own")
+        assert str(e.value) == f"{words} is not allowed in this position"
 
 
 # ---- MAGDAGDON best --------------------------------------------------------------------------------
