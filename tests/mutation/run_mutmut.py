@@ -81,7 +81,13 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                        "tests/test_sums_to_statistics_contracts.py",
                        "tests/test_precision_contracts.py",
                        "tests/test_decide_crn_contracts.py"
-                       "::test_gostop_go_minus_stop_is_the_go_value_shifted"]),
+                       "::test_gostop_go_minus_stop_is_the_go_value_shifted",
+                       # added 7 Dec 2026: in-process tests of decide/position not selected
+                       # before (make_state in the engine and rule-table tests, the list
+                       # syntax of positions, rejections without NumPy, sampled verdicts)
+                       "tests/test_gostop_engine.py", "tests/test_gostop_rule_table.py",
+                       "tests/test_list_syntax.py", "tests/test_decide_rejects_without_numpy.py",
+                       "tests/test_sampled_verdict.py"]),
     "gostop.play": (["analyzer/games/gostop/play.py"],
                     ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
                      "tests/test_precision_contracts.py", "tests/test_gostop_engine.py"]),
