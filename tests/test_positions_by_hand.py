@@ -802,3 +802,188 @@ def test_canasta_position_edges_and_defaults_that_are_accepted():
     assert canasta_refusal(data) == ("opponent 1: meld 7D 7C 2S is not legal: no wild card may "
                                      "join a meld of sevens")
     assert check_position(data, CanastaRules(wilds_in_sevens=True)).stock == 145
+
+
+# ---- Go-Stop: a position's refusals word for word, its defaults and edges ---------------------
+# The shipped example (2 players, 10-card hands; 50 cards with the jokers X2 and X3): seat 1 has
+# just played its 6th turn. Shown: its 4-card hand, 4 layout cards, piles of 15 and 13 = 36, so
+# 14 unseen; seat 1 has 4 turns left, seat 2 (after it) 5, all in its hand: a stock of 9.
+
+GS = {"players": 2, "me": 1, "hand": "07R 10R 11J1 09A", "layout": "04J1 08J1 12D 07J1",
+      "piles": ["01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1",
+                "12B 11B 05A 06A 07A 12A 10A 06R 09R 02J1 02J2 03J1 03J2"]}
+GS_ME = GS["piles"][0]
+GS_OPP = GS["piles"][1]
+
+
+def gs_check(**change):
+    from analyzer.games.gostop.position import check_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    return check_position(dict(GS, **change), GoStopRules())
+
+
+def gs_refusal(**change) -> str:
+    with pytest.raises(UserError) as e:
+        gs_check(**change)
+    return str(e.value)
+
+
+NINE = "07R 10R 11J1 09A 04R 04J2 07J2 08A 08J2"  # the hand with 5 unseen cards added
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"colour": 1}, "unknown position key(s): colour (known: bombs, go_counts, hand, last_go, "
+                    "layout, me, nagari, piles, players, shaken, skip_tokens, stacks, stock)"),
+    ({"me": 3}, "position 'me' = 3: seats are 1..2"),
+    ({"hand": 5}, "hand must be a string in quotes, got 5"),
+    ({"layout": 5}, "layout must be a string in quotes, got 5"),
+    ({"stacks": 5}, "stacks must be a string or a list of strings, got 5"),
+    ({"piles": 5}, "piles must be a string or a list of strings, got 5"),
+    ({"piles": [GS_ME]}, "'piles' must give one capture pile per seat (2): piles separated by "
+                         "',' and a pile's cards by ':' (e.g. 01B:03B,11J1:12D)"),
+    ({"stacks": "04R:04J2"}, "stack '04R 04J2' must be exactly three cards of one month (stacks "
+                             "are separated by ',' and a stack's cards by ':', e.g. "
+                             "05A:05R:05J1@2,06A:06R:06J1)"),
+    ({"stacks": "04R:04J2:08A"}, "stack '04R 04J2 08A' must be exactly three cards of one month "
+                                 "(stacks are separated by ',' and a stack's cards by ':', e.g. "
+                                 "05A:05R:05J1@2,06A:06R:06J1)"),
+    ({"stacks": "04R:04J2:07J2@3"}, "stack creator @3 = 3: seats are 1..2"),
+    ({"layout": "04J1 08J1 12D X2", "piles": [GS_ME.replace(" X2", ""), GS_OPP]},
+     "a joker cannot lie in the layout (it goes to the dealer's pile)"),
+    ({"layout": "04J1 08J1 12D X3", "piles": [GS_ME.replace(" X3", ""), GS_OPP]},
+     "a joker cannot lie in the layout (it goes to the dealer's pile)"),
+    ({"layout": "04J1 04R 04J2 07J1"}, "layout holds 3 single cards of month 4: three cards of "
+                                       "a month form a stack (list them under stacks)"),
+    ({"hand": "10R 11J1 09A", "stacks": "07R:07J2:07A",
+      "piles": [GS_ME, GS_OPP.replace(" 07A", "")]},
+     "month 7 has both a stack and singles in the layout"),
+    ({"go_counts": 5}, "position 'go_counts' must list one value per seat (2 seats)"),
+    ({"go_counts": "0"}, "position 'go_counts' must list one value per seat (2 seats)"),
+    ({"go_counts": ["a", 0]}, "position 'go_counts' must be an integer, got 'a'"),
+    ({"last_go": [0, 1001]}, "position 'last_go' = 1001 is outside 0..1000"),
+    ({"bombs": [True, 0]}, "position 'bombs' must be an integer, got True"),
+    ({"bombs": [5, 0]}, "position 'bombs' = 5 is outside 0..4"),
+    ({"bombs": ["-1", 0]}, "position 'bombs' = -1 is outside 0..4"),
+    ({"skip_tokens": [0, 11]}, "position 'skip_tokens' = 11 is outside 0..10"),
+    ({"skip_tokens": [0, 6]}, "an opponent has more skip tokens than turns left"),
+    ({"nagari": 21}, "position 'nagari' = 21 is outside 0..20"),
+    ({"nagari": "0000000000001"}, "position 'nagari' must be an integer, got '0000000000001'"),
+    ({"shaken": 5}, "shaken must be a string in quotes, got 5"),
+    ({"shaken": [5, ""]}, "shaken must be a string in quotes, got 5"),
+    ({"shaken": "5"}, "'shaken' must give the shaken months of each seat (2): seats separated by "
+                      "',' and one seat's months by ':' (e.g. 5:11,)"),
+    ({"shaken": ["x", ""]}, "shaken month 'x' is not a number 1-12"),
+    ({"shaken": ["123", ""]}, "shaken month '123' is not a number 1-12"),
+    ({"shaken": [[True], []]}, "shaken month True is not a number 1-12"),
+    ({"shaken": [[2.5], []]}, "shaken month 2.5 is not a number 1-12"),
+    ({"shaken": ["13", ""]}, "shaken month 13 is not in 1-12"),
+    ({"shaken": [[0], []]}, "shaken month 0 is not in 1-12"),
+    ({"stock": 8}, "stock = 8 does not match the position (it must be 9)"),
+    ({"stock": "x"}, "position 'stock' must be an integer, got 'x'"),
+    # ten cards in seat 1's hand after its turn: seat 2 would have eleven turns left
+    ({"hand": NINE + " 09J1"}, "seat 1 holds 10 cards (+0 skips) after its turn: more than a "
+                               "10-card hand allows"),
+    ({"hand": NINE + " 09J1", "me": 2}, "seat 2 holds 10 cards (+0 skips) after its turn: a "
+                                        "10-card hand has at most 9 turns left"),
+    # nine cards pass the turn checks (9 and 10 turns left) but not the count: 9 unseen cards,
+    # seat 2's hand of 10, a stock of -1, 19 turns left
+    ({"hand": NINE}, "the cards do not add up: 9 unseen cards, opponents' hands 10, so a stock "
+                     "of -1, but 19 turns are left (check the hand, the piles and the layout)"),
+    ({"go_counts": [1, 0], "last_go": [7, 0]},
+     "seat 1 is not at a go/stop decision: score 7 does not exceed the score of the last go (7)"),
+])
+def test_gostop_position_refusals_word_for_word(change, message):
+    assert gs_refusal(**change) == message
+
+
+def test_gostop_position_defaults_edges_and_stacks_by_hand():
+    from analyzer.games.gostop.decide import build_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    p = gs_check()
+    assert (p.me, p.remaining, p.opp_sizes, p.turns, p.stock, p.score) == (
+        0, [4, 5], [0, 5], [6, 5], 9, 7)
+    assert (p.go_counts, p.last_go, p.bombs, p.skip, p.shaken, p.nagari, p.stacks) == (
+        [0, 0], [0, 0], [0, 0], [0, 0], [[], []], 0, [])
+    base = dict(GS)
+    del base["me"]
+    from analyzer.games.gostop.position import check_position
+
+    assert check_position(base, GoStopRules()).me == 0  # 'me' left out: seat 1
+    # lists as one text, both separators; 12-digit counters; edges of each bound
+    p = gs_check(go_counts="1;0", bombs="4,0", nagari="000000000020", last_go=[6, 1000],
+                 skip_tokens=[0, 0], shaken="1:12,", stock="9")
+    assert (p.go_counts, p.bombs, p.nagari, p.last_go, p.shaken) == (
+        [1, 0], [4, 0], 20, [6, 1000], [[1, 12], []])
+    assert gs_check(shaken=[[5, 11], ["3", "4"]]).shaken == [[5, 11], [3, 4]]
+    # no go yet: the score at an earlier go does not matter
+    assert gs_check(go_counts=[0, 0], last_go=[7, 0]).last_go == [7, 0]
+    # a stack from the layout's 07J1, the unseen 07J2 and seat 2's 07A; seat 2's 12A goes
+    # back to the unseen cards so that they still add up (14 unseen, a stock of 9). The creator's
+    # turn index: its turns played - 1 (seat 1: 6 - 1, seat 2: 5 - 1); no creator: -1, -1
+    stacked = dict(layout="04J1 08J1 12D", piles=[GS_ME, GS_OPP.replace(" 07A", "")
+                                                  .replace(" 12A", "")])
+    cards = [4 * 6 + 2, 4 * 6 + 3, 4 * 6 + 0]  # 07J1 07J2 07A (card = 4 x (month - 1) + class)
+    for text, creator, turn in (("07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
+                                ("07J1:07J2:07A@2", 1, 4)):
+        (got,) = gs_check(stacks=text, **stacked).stacks
+        assert (sorted(got[0]), got[1], got[2]) == (sorted(cards), creator, turn), text
+    # only the last '@' names the creator
+    assert gs_refusal(stacks="07J1:07J2:07A@1@2", **stacked) == (
+        "unknown card '07A@1' in stacks (write month + class, e.g. 01B, 02A, 09R, 05J1, 11D, or "
+        "a joker X2/X3)")
+    # build_position: bombs, the hand's names, what is left for the kernel
+    built, info = build_position(dict(GS, bombs=[2, 1], go_counts=[1, 2], last_go=[6, 3]),
+                                 GoStopRules())
+    from kernels.gostop import score as KS
+
+    assert list(built.PV[:2, KS.V_BOMBS]) == [2, 1]
+    assert list(built.PV[:2, KS.V_FIRSTGO]) == [0, 1]
+    assert list(built.PV[:2, KS.V_LASTGO]) == [6, 3]
+    assert info["hand"] == ["07R", "10R", "11J1", "09A"]
+    assert built.remaining == [4, 5] and built.opp_sizes == [0, 5] and len(built.unseen) == 14
+
+
+def test_gostop_make_state_defaults_shakes_and_hand_limit_by_hand():
+    from analyzer.games.gostop.decide import make_state
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import score as KS
+    from kernels.gostop import state as K
+
+    R = GoStopRules()
+    empty = [[], []]
+    b = make_state(R, None, [], [], empty, [])
+    assert list(b.PV[:2, KS.V_GO]) == [0, 0] and list(b.PV[:2, KS.V_LASTGO]) == [0, 0]
+    assert list(b.PV[:2, KS.V_BOMBS]) == [0, 0] and list(b.PV[:2, KS.V_TURNS]) == [0, 0]
+    assert list(b.PV[:2, KS.V_FIRSTGO]) == [KS.NO_GO, KS.NO_GO] and b.S[K.GOSEQ] == 0
+    assert list(b.S[K.SOWN:K.SOWN + 12]) == [-1] * 12  # no stack has a creator
+    assert list(b.S[K.HN:K.HN + 2]) == [0, 0]
+    # seat 2 goes once: it is the first to have gone (0); seat 1 never went
+    b = make_state(R, [], [], [], empty, [], go_counts=[0, 1])
+    assert list(b.PV[:2, KS.V_FIRSTGO]) == [KS.NO_GO, 0] and b.S[K.GOSEQ] == 1
+    # two months shaken by seat 1: bits 5 - 1 and 11 - 1 of the mask, two shakes
+    b = make_state(R, [], [], [], empty, [], shaken=[[5, 11], []])
+    assert b.PV[0, KS.V_SHAKEMASK] == (1 << 4) | (1 << 10) and b.PV[0, KS.V_SHAKES] == 2
+    # a hand may hold at most MAXH cards
+    hand = list(range(K.MAXH))
+    assert make_state(R, [hand, []], [], [], empty, []).S[K.HN] == K.MAXH
+    with pytest.raises(UserError) as e:
+        make_state(R, [[], hand + [K.MAXH]], [], [], empty, [])
+    assert str(e.value) == f"seat 2 holds {K.MAXH + 1} cards; at most {K.MAXH}"
+
+
+def test_gostop_forced_stop_says_why_and_seat_two_is_named_from_one():
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.position import check_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    out = GD.decide(forced_two(), GoStopRules(), Policy("greedy"), Policy("greedy"),
+                    RunSpec(10, 1, progress=False))
+    assert out["reason"] == "no turn left for this seat: it must stop"
+    assert out["position"]["me"] == 2 and out["position"]["turns_left"] == [0, 0]
+    with pytest.raises(UserError) as e:
+        check_position(forced_two(go_counts=[0, 1], last_go=[0, 19]), GoStopRules())
+    assert str(e.value) == ("seat 2 is not at a go/stop decision: score 19 does not exceed the "
+                            "score of the last go (19)")

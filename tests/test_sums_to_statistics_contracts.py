@@ -111,6 +111,70 @@ def gostop_decide(trials):
     return GD.decide(dict(GOSTOP_POSITION), rules, Policy("greedy"), Policy("greedy"), spec)
 
 
+class PlantedRecording(Planted):
+    """Planted sums that keep the job and the number of playouts asked for."""
+
+    def run(self, job, **kwargs) -> RunResult:
+        type(self).seen = (job, self.n)
+        return super().run(job, **kwargs)
+
+
+def gostop_planted(xs, n=None, err=0, position=None, lineup=None):
+    """Go-Stop decide with planted go payments ``xs`` (all wins), the kernel's error count ``err``
+    and ``n`` playouts asked for (None: the default)."""
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as KB
+
+    sums = np.zeros(KB.ND)
+    for x in xs:
+        sums[KB.D_GO] += x
+        sums[KB.D_GO2] += x * x
+        sums[KB.D_DIFF] += x - 14
+        sums[KB.D_DIFF2] += (x - 14) ** 2
+        sums[KB.D_WIN] += 1
+    sums[KB.D_ERR] = err
+    spec = PlantedRecording(n, 11, progress=False, sums=tuple(sums))
+    rules = GoStopRules(players=3) if position else GoStopRules()
+    out = GD.decide(dict(position or GOSTOP_POSITION), rules, Policy("greedy"),
+                    lineup or Policy("greedy"), spec)
+    return out, PlantedRecording.seen
+
+
+def test_gostop_decide_every_field_the_job_the_default_n_and_a_small_clear_margin():
+    # go pays 14.5 every time, stopping 14: go by exactly 0.5 ([0.5, 0.5] excludes 0)
+    out, (job, n) = gostop_planted([14.5] * 4, n=4)
+    assert out["recommendation"] == "go" and out["margin"] == 0.5 and n == 4
+    fields = {k: v for k, v in out.items()
+              if k not in ("go_payment", "difference_go_minus_stop", "after_go", "position")}
+    assert fields == {"game": "gostop", "exact": False, "seed": 11, "stop_payment": 14,
+                      "policies": {"me": "greedy", "opponents": "greedy"}, "n": 4,
+                      "recommendation": "go", "margin": 0.5, "playouts_per_second": 4 / 0.5,
+                      "stopped_by": "n"}
+    assert (job.name, job.unit, job.block_size) == ("gostop decide", "playouts", 1024)
+    # no -n and no --precision: the shared default of every decide, 4,000 playouts
+    _, (job, n) = gostop_planted([14.5] * 4)
+    assert n == 4000
+    # the kernel's own error count is refused
+    with pytest.raises(UserError) as e:
+        gostop_planted([14.5] * 4, n=4, err=1)
+    assert str(e.value) == "engine error in 1 playouts"
+
+
+def test_gostop_decide_names_the_opponents_policies_of_a_line_up():
+    from analyzer.games.gostop.play import Policy
+    from tests.test_positions_by_hand import THREE
+
+    # seat 2 decides: the line-up's entries of seats 1 and 3 play the opponents, each named once
+    lineup = [Policy("go", k=1), Policy("greedy"), Policy("random")]
+    out, _ = gostop_planted([20.0] * 3, n=3, position=THREE, lineup=lineup)
+    assert out["policies"] == {"me": "greedy", "opponents": "go:1,random"}
+    lineup = [Policy("random"), Policy("go", k=2), Policy("random")]
+    out, _ = gostop_planted([20.0] * 3, n=3, position=THREE, lineup=lineup)
+    assert out["policies"] == {"me": "greedy", "opponents": "random"}
+
+
 def test_gostop_decide_turns_playout_sums_into_the_go_value_the_difference_and_the_rates():
     trials = [(10, "win"), (-4, "lose"), (0, "nagari"), (0, "nagari"), (6, "win"), (-8, "lose"),
               (0, "nagari")]
