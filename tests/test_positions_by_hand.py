@@ -836,6 +836,19 @@ NINE = "07R 10R 11J1 09A 04R 04J2 07J2 08A 08J2"  # the hand with 5 unseen cards
     ({"colour": 1}, "unknown position key(s): colour (known: bombs, go_counts, hand, last_go, "
                     "layout, me, nagari, piles, players, shaken, skip_tokens, stacks, stock)"),
     ({"me": 3}, "position 'me' = 3: seats are 1..2"),
+    ({"colour": 1, "size": 2}, "unknown position key(s): colour, size (known: bombs, go_counts, "
+                               "hand, last_go, layout, me, nagari, piles, players, shaken, "
+                               "skip_tokens, stacks, stock)"),
+    ({"hand": "07R 10R 11J1 09Z"}, "unknown card '09Z' in hand (write month + class, e.g. 01B, "
+                                   "02A, 09R, 05J1, 11D, or a joker X2/X3)"),
+    ({"layout": "04J1 08J1 12D 07Z"}, "unknown card '07Z' in layout (write month + class, e.g. "
+                                      "01B, 02A, 09R, 05J1, 11D, or a joker X2/X3)"),
+    ({"piles": [GS_ME, GS_OPP + " 13B"]}, "unknown card '13B' in pile of seat 2 (write month + "
+                                          "class, e.g. 01B, 02A, 09R, 05J1, 11D, or a joker "
+                                          "X2/X3)"),
+    ({"piles": None}, "the cards do not add up: 42 unseen cards, opponents' hands 5, so a stock "
+                      "of 37, but 9 turns are left (check the hand, the piles and the layout)"),
+    ({"bombs": ["X1", 0]}, "position 'bombs' must be an integer, got 'X1'"),
     ({"hand": 5}, "hand must be a string in quotes, got 5"),
     ({"layout": 5}, "layout must be a string in quotes, got 5"),
     ({"stacks": 5}, "stacks must be a string or a list of strings, got 5"),
@@ -917,6 +930,15 @@ def test_gostop_position_defaults_edges_and_stacks_by_hand():
     assert (p.go_counts, p.bombs, p.nagari, p.last_go, p.shaken) == (
         [1, 0], [4, 0], 20, [6, 1000], [[1, 12], []])
     assert gs_check(shaken=[[5, 11], ["3", "4"]]).shaken == [[5, 11], [3, 4]]
+    assert gs_check(go_counts="0,0,").go_counts == [0, 0]  # an empty entry is skipped
+    # no layout key: an empty layout (its four cards moved to seat 2's pile)
+    no_layout = dict(GS, piles=[GS_ME, GS_OPP + " 04J1 08J1 12D 07J1"])
+    del no_layout["layout"]
+    assert check_position(no_layout, GoStopRules()).layout == []
+    # no hand key: an empty hand (the forced stop below has none)
+    no_hand = forced_two()
+    del no_hand["hand"]
+    assert check_position(no_hand, GoStopRules()).hand == []
     # no go yet: the score at an earlier go does not matter
     assert gs_check(go_counts=[0, 0], last_go=[7, 0]).last_go == [7, 0]
     # a stack from the layout's 07J1, the unseen 07J2 and seat 2's 07A; seat 2's 12A goes
@@ -925,7 +947,7 @@ def test_gostop_position_defaults_edges_and_stacks_by_hand():
     stacked = dict(layout="04J1 08J1 12D", piles=[GS_ME, GS_OPP.replace(" 07A", "")
                                                   .replace(" 12A", "")])
     cards = [4 * 6 + 2, 4 * 6 + 3, 4 * 6 + 0]  # 07J1 07J2 07A (card = 4 x (month - 1) + class)
-    for text, creator, turn in (("07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
+    for text, creator, turn in ((",07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
                                 ("07J1:07J2:07A@2", 1, 4)):
         (got,) = gs_check(stacks=text, **stacked).stacks
         assert (sorted(got[0]), got[1], got[2]) == (sorted(cards), creator, turn), text
@@ -937,9 +959,10 @@ def test_gostop_position_defaults_edges_and_stacks_by_hand():
     built, info = build_position(dict(GS, bombs=[2, 1], go_counts=[1, 2], last_go=[6, 3]),
                                  GoStopRules())
     from kernels.gostop import score as KS
+    from kernels.gostop import state as KSTATE
 
     assert list(built.PV[:2, KS.V_BOMBS]) == [2, 1]
-    assert list(built.PV[:2, KS.V_FIRSTGO]) == [0, 1]
+    assert list(built.PV[:2, KS.V_FIRSTGO]) == [0, 1] and built.S[KSTATE.GOSEQ] == 2
     assert list(built.PV[:2, KS.V_LASTGO]) == [6, 3]
     assert info["hand"] == ["07R", "10R", "11J1", "09A"]
     assert built.remaining == [4, 5] and built.opp_sizes == [0, 5] and len(built.unseen) == 14
