@@ -90,7 +90,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                        "tests/test_sampled_verdict.py"]),
     "gostop.play": (["analyzer/games/gostop/play.py"],
                     ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
-                     "tests/test_precision_contracts.py", "tests/test_gostop_engine.py"]),
+                     "tests/test_precision_contracts.py", "tests/test_gostop_engine.py",
+                     # added 7 Dec 2026: in-process tests of play.py not selected before
+                     "tests/test_gostop_decide.py", "tests/test_gostop_rule_table.py",
+                     "tests/test_gostop_fast.py", "tests/test_gostop_score.py"]),
     "canasta.decide": (["analyzer/games/canasta/decide.py", "analyzer/games/canasta/position.py"],
                        ["tests/test_canasta_cli.py", "tests/test_canasta_first_choice.py",
                         "tests/test_positions_by_hand.py",
