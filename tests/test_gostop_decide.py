@@ -249,3 +249,29 @@ def test_real_decision_points_are_accepted_and_unseen_cards_match(players):
         assert info["score"] == KS.best_score(S, me)
         checked += 1
     assert checked > 50
+
+
+def test_the_policy_family_is_declared_as_documented():
+    """`_policies` and `_plain` run once at import (so mutation testing saw no test of them):
+    called here directly. The three policies, the `go` policy's two knobs by position with
+    their defaults and bounds, and plain line-ups without rule files."""
+    from analyzer.games.gostop import play as P
+
+    F = P._policies()
+    assert (F.game, F.what, F.rule) == ("gostop", "policy", True)
+    assert {n: (b.help, b.knobs, b.positional, b.defaults) for n, b in F.bots.items()} == {
+        "greedy": ("stops at the first chance", (), (), {}),
+        "random": ("goes or stops at random", (), (), {}),
+        "go": ("goes while it has said fewer than K gos (and, with T, while it has at least T "
+               "own turns left)", (), ("gos", "turns-left"), {})}
+    assert {n: (k.kind, k.default, k.help, k.low, k.high) for n, k in F.knobs.items()} == {
+        "gos": ("int", 1, "go while fewer than this many gos", 0, 1000),
+        "turns-left": ("int", 1, "go only with at least this many own turns left", 1, 100)}
+    R = P._plain()
+    assert R.family.rule is False and R.family.what == "policy"
+    assert R.one("go:3:2") == P.Policy("go", 3, 2) and R.one("go") == P.Policy("go", 1, 1)
+    assert R.one("go:0:100").label == "go:0:100" and R.one("random") == P.Policy("random")
+    assert R.seats("greedy,go:1000", 2) == [P.Policy("greedy"), P.Policy("go", 1000, 1)]
+    for bad in ("go:1001", "go:-1", "go:1:0", "go:1:101", "go:x"):
+        with pytest.raises(UserError):
+            R.one(bad)
