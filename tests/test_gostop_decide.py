@@ -275,3 +275,28 @@ def test_the_policy_family_is_declared_as_documented():
     for bad in ("go:1001", "go:-1", "go:1:0", "go:1:101", "go:x"):
         with pytest.raises(UserError):
             R.one(bad)
+
+
+def test_the_pure_python_engine_built_afresh_leaves_sys_modules_as_it_was(monkeypatch):
+    """The engine is cached per process (so only its first build is ever tested): built here
+    afresh. Its functions are plain Python from the kernels' own files, no module dunders are
+    copied, the fake Numba and the engine's modules never stay in sys.modules, and the cache
+    keeps it under "gostop"."""
+    import sys
+    import types
+
+    from analyzer.games.gostop import play as P
+
+    monkeypatch.setattr(P, "_PURE", {})
+    keys = ("numba", "numba.core", "numba.core.cgutils", "numba.extending", "kernels.rng",
+            "kernels.gostop.score", "kernels.gostop.state", "kernels.gostop.turn",
+            "kernels.gostop.deal")
+    before = {k: sys.modules.get(k) for k in keys}
+    E = P.pure_python_engine()
+    assert all(sys.modules.get(k) is before[k] for k in keys)
+    assert P._PURE == {"gostop": E} and P.pure_python_engine() is E
+    assert "__name__" not in vars(E) and "__file__" not in vars(E)
+    fn = E.settle
+    assert isinstance(fn, types.FunctionType)
+    assert fn.__code__.co_filename.replace("\\", "/").endswith("kernels/gostop/score.py")
+    assert isinstance(P.python_reference_deals(2, 1), float)

@@ -447,6 +447,24 @@ def test_gostop_simulate_reads_each_seat_from_its_own_columns():
     assert out["seats"][1]["payment_histogram"] == {"3": 1, "20": 1, "0": 1, "-5": 1, "2": 1,
                                                     "-8": 1}
     assert out["winner_go_counts"]["5+"] == 1 and out["winner_go_counts"]["0"] == 2
+    assert out["winner_go_counts"] == {"0": 2, "1": 0, "2": 0, "3": 0, "4": 0, "5+": 1}
+    assert out["seats"][0]["payment_histogram"] == {"8": 1, "-3": 1, "-20": 1, "0": 1, "5": 1,
+                                                    "-2": 1}
+    assert [x["seat"] for x in out["seats"]] == [1, 2]
+    assert set(out["seats"][0]) == {"seat", "policy", "dealer", "p_win", "mean_net_payment",
+                                    "payment_histogram"}
+    scalars = {k: out[k] for k in ("game", "exact", "seed", "n", "players", "policies",
+                                   "nagari_before", "deals_per_second", "stopped_by",
+                                   "interrupted", "histogram_clip")}
+    assert scalars == {"game": "gostop", "exact": False, "seed": 4, "n": 6, "players": 2,
+                       "policies": ["greedy", "random"], "nagari_before": 0,
+                       "deals_per_second": 6 / 0.5, "stopped_by": "n", "interrupted": False,
+                       "histogram_clip": K.HMAX}
+    assert set(out) == set(scalars) | {"rules", "p_nagari", "p_chongtong",
+                                       "void_redeals_per_deal", "seats", "dealer_advantage",
+                                       "events", "won_deals", "winner_go_counts"}
+    assert all(e["per_deal"].n == 6 and e["p_at_least_one"].n == 6
+               for e in out["events"].values())
 
 
 # ---- Canasta simulate and its ratio estimator -------------------------------------------------------
