@@ -3,6 +3,7 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -298,5 +299,54 @@ def test_the_pure_python_engine_built_afresh_leaves_sys_modules_as_it_was(monkey
     assert "__name__" not in vars(E) and "__file__" not in vars(E)
     fn = E.settle
     assert isinstance(fn, types.FunctionType)
-    assert fn.__code__.co_filename.replace("\\", "/").endswith("kernels/gostop/score.py")
+    import analyzer
+
+    here = Path(analyzer.__file__).resolve().parents[1] / "kernels" / "gostop" / "score.py"
+    assert fn.__code__.co_filename == str(here)
+    # nothing in it was compiled by the real Numba (the kernels.rng the others import included)
+    assert not [k for k, v in vars(E).items() if type(v).__module__.startswith("numba")]
     assert isinstance(P.python_reference_deals(2, 1), float)
+
+
+def test_the_pure_python_engine_removes_the_modules_it_added(monkeypatch):
+    import sys
+
+    from analyzer.games.gostop import play as P
+
+    monkeypatch.setattr(P, "_PURE", {})
+    monkeypatch.delitem(sys.modules, "kernels.gostop.deal", raising=False)
+    P.pure_python_engine()
+    assert "kernels.gostop.deal" not in sys.modules
+
+
+def test_sim_job_passes_its_nagari_count_and_check_flag_to_the_kernel(monkeypatch):
+    import numpy as np
+
+    from analyzer.games.gostop import play as P
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as KB
+
+    seen = []
+    monkeypatch.setattr(KB, "simulate_blocks",
+                        lambda keys, counts, S0, nagari, check: seen.append((nagari, check)))
+    pols = [P.Policy("greedy"), P.Policy("go", 2)]
+    job = P.make_sim_job(GoStopRules(), pols)
+    assert (job.name, job.unit, job.block_size) == ("gostop greedy,go:2", "deals", 2048)
+    job.run_blocks(np.zeros((1, 2), np.uint64), np.ones(1, np.int64))
+    P.make_sim_job(GoStopRules(), pols, 3, True).run_blocks(None, None)
+    P.make_job_for_tests(GoStopRules(), "greedy,random").run_blocks(None, None)
+    P.make_job_for_tests(GoStopRules(), "greedy,random", False).run_blocks(None, None)
+    assert seen == [(0, False), (3, True), (0, True), (0, False)]
+
+
+def test_policy_array_go_rule_table_size():
+    from analyzer.games.gostop import play as P
+    from kernels.gostop import state as K
+
+    rows = tuple((0, 0, 0, 0, 0, 0) for _ in range(K.TMAXROWS))
+    a = P.policy_array([P.Policy("table", table=rows), P.Policy("greedy")])
+    assert a[0, K.P_NROWS] == K.TMAXROWS and a[1, K.P_NROWS] == 0
+    assert list(a[:2, K.P_SHAKE]) == [1, 1] and a.dtype == np.int64
+    with pytest.raises(UserError) as e:
+        P.policy_array([P.Policy("table", table=rows + ((0,) * 6,))])
+    assert str(e.value) == f"a go rule table has at most {K.TMAXROWS} rows"

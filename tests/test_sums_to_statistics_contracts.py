@@ -465,6 +465,31 @@ def test_gostop_simulate_reads_each_seat_from_its_own_columns():
                                        "events", "won_deals", "winner_go_counts"}
     assert all(e["per_deal"].n == 6 and e["p_at_least_one"].n == 6
                for e in out["events"].values())
+    assert out["rules"]["stop_target"] == 7  # target 0: 7 with two players
+    s[K.C_ERR] = 1
+    with pytest.raises(UserError) as e:
+        simulate(GoStopRules(), [Policy("greedy"), Policy("random")],
+                 Planted(6, 4, progress=False, sums=tuple(s)))
+    assert str(e.value) == "engine error in 1 deals"
+
+
+def test_gostop_simulate_runs_its_job_with_the_nagari_count(monkeypatch):
+    from analyzer.games.gostop.play import Policy, simulate
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as K
+
+    seen = []
+    monkeypatch.setattr(K, "simulate_blocks", lambda keys, counts, S0, nagari, check:
+                        seen.append(nagari))
+
+    class RunsBlocks(Planted):
+        def run(self, job, **kwargs):
+            job.run_blocks(None, None)
+            return super().run(job, **kwargs)
+
+    simulate(GoStopRules(), [Policy("greedy"), Policy("random")],
+             RunsBlocks(6, 4, progress=False, sums=tuple(np.zeros(K.NCOL))), nagari_prev=2)
+    assert seen == [2]
 
 
 # ---- Canasta simulate and its ratio estimator -------------------------------------------------------
