@@ -110,7 +110,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                         "tests/test_sampled_verdict.py"]),
     "canasta.play": (["analyzer/games/canasta/play.py"],
                      ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
-                      "tests/test_canasta.py", "tests/test_canasta_cli.py"]),
+                      "tests/test_canasta.py", "tests/test_canasta_cli.py",
+                      # added 7 Dec 2026: in-process tests of play.py not selected before
+                      "tests/test_canasta_engine.py", "tests/test_canasta_rules.py",
+                      "tests/test_canasta_fast.py", "tests/test_canasta_first_choice.py",
+                      "tests/test_canasta_rule_table.py"]),
     "magdagdon.decide": (["analyzer/games/magdagdon/decide.py"],
                          ["tests/test_magdagdon_sim.py", "tests/test_positions_by_hand.py",
                           "tests/test_sums_to_statistics_contracts.py",
