@@ -146,3 +146,30 @@ def test_decide_go_out_example(capsys):
     assert out["round_score_a"]["estimate"] == 3975 and out["round_score_a"]["se"] == 0
     assert out["objective"] == "lead"
     assert out["recommendation"] == out["recommendation_by_lead"]
+
+
+def test_the_policy_family_is_declared_as_documented():
+    """`_policies` and `_plain` run once at import (so mutation testing saw no test of them):
+    called here directly. Two policies, `builder`'s two knobs by position with their defaults
+    and bounds, and plain line-ups without rule files."""
+    from analyzer.errors import UserError
+    from analyzer.games.canasta import play as P
+
+    F = P._policies()
+    assert (F.game, F.what, F.rule) == ("canasta", "policy", True)
+    assert {n: (b.help, b.knobs, b.positional, b.defaults) for n, b in F.bots.items()} == {
+        "greedy": ("goes out as soon as allowed", (), (), {}),
+        "builder": ("goes out only with K canastas, or when the stock has at most F cards", (),
+                    ("canastas", "stock"), {})}
+    assert {n: (k.kind, k.default, k.help, k.low, k.high) for n, k in F.knobs.items()} == {
+        "canastas": ("int", 10, "go out with at least this many canastas", 4, 100),
+        "stock": ("int", 20, "or once the stock holds at most this many cards", 0, 1000)}
+    R = P._plain()
+    assert R.family.rule is False and R.family.what == "policy"
+    assert R.one("builder") == P.CanastaPolicy("builder", go_min=10, floor=20)
+    assert R.one("builder:4:0") == P.CanastaPolicy("builder", go_min=4, floor=0)
+    assert R.seats("greedy,builder:100:1000", 2) == [
+        P.CanastaPolicy("greedy"), P.CanastaPolicy("builder", go_min=100, floor=1000)]
+    for bad in ("builder:3", "builder:101", "builder:10:-1", "builder:10:1001", "lucky"):
+        with pytest.raises(UserError):
+            R.one(bad)

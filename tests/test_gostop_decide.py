@@ -3,6 +3,7 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -253,3 +254,103 @@ def test_real_decision_points_are_accepted_and_unseen_cards_match(players):
         assert info["score"] == KS.best_score(S, me)
         checked += 1
     assert checked > 50
+
+
+def test_the_policy_family_is_declared_as_documented():
+    """`_policies` and `_plain` run once at import (so mutation testing saw no test of them):
+    called here directly. The three policies, the `go` policy's two knobs by position with
+    their defaults and bounds, and plain line-ups without rule files."""
+    from analyzer.games.gostop import play as P
+
+    F = P._policies()
+    assert (F.game, F.what, F.rule) == ("gostop", "policy", True)
+    assert {n: (b.help, b.knobs, b.positional, b.defaults) for n, b in F.bots.items()} == {
+        "greedy": ("stops at the first chance", (), (), {}),
+        "random": ("goes or stops at random", (), (), {}),
+        "go": ("goes while it has said fewer than K gos (and, with T, while it has at least T "
+               "own turns left)", (), ("gos", "turns-left"), {})}
+    assert {n: (k.kind, k.default, k.help, k.low, k.high) for n, k in F.knobs.items()} == {
+        "gos": ("int", 1, "go while fewer than this many gos", 0, 1000),
+        "turns-left": ("int", 1, "go only with at least this many own turns left", 1, 100)}
+    R = P._plain()
+    assert R.family.rule is False and R.family.what == "policy"
+    assert R.one("go:3:2") == P.Policy("go", 3, 2) and R.one("go") == P.Policy("go", 1, 1)
+    assert R.one("go:0:100").label == "go:0:100" and R.one("random") == P.Policy("random")
+    assert R.seats("greedy,go:1000", 2) == [P.Policy("greedy"), P.Policy("go", 1000, 1)]
+    for bad in ("go:1001", "go:-1", "go:1:0", "go:1:101", "go:x"):
+        with pytest.raises(UserError):
+            R.one(bad)
+
+
+def test_the_pure_python_engine_built_afresh_leaves_sys_modules_as_it_was(monkeypatch):
+    """The engine is cached per process (so only its first build is ever tested): built here
+    afresh. Its functions are plain Python from the kernels' own files, no module dunders are
+    copied, the fake Numba and the engine's modules never stay in sys.modules, and the cache
+    keeps it under "gostop"."""
+    import sys
+    import types
+
+    from analyzer.games.gostop import play as P
+
+    monkeypatch.setattr(P, "_PURE", {})
+    keys = ("numba", "numba.core", "numba.core.cgutils", "numba.extending", "kernels.rng",
+            "kernels.gostop.score", "kernels.gostop.state", "kernels.gostop.turn",
+            "kernels.gostop.deal")
+    before = {k: sys.modules.get(k) for k in keys}
+    E = P.pure_python_engine()
+    assert all(sys.modules.get(k) is before[k] for k in keys)
+    assert P._PURE == {"gostop": E} and P.pure_python_engine() is E
+    assert "__name__" not in vars(E) and "__file__" not in vars(E)
+    fn = E.settle
+    assert isinstance(fn, types.FunctionType)
+    import analyzer
+
+    here = Path(analyzer.__file__).resolve().parents[1] / "kernels" / "gostop" / "score.py"
+    assert fn.__code__.co_filename == str(here)
+    # nothing in it was compiled by the real Numba (the kernels.rng the others import included)
+    assert not [k for k, v in vars(E).items() if type(v).__module__.startswith("numba")]
+    assert isinstance(P.python_reference_deals(2, 1), float)
+
+
+def test_the_pure_python_engine_removes_the_modules_it_added(monkeypatch):
+    import sys
+
+    from analyzer.games.gostop import play as P
+
+    monkeypatch.setattr(P, "_PURE", {})
+    monkeypatch.delitem(sys.modules, "kernels.gostop.deal", raising=False)
+    P.pure_python_engine()
+    assert "kernels.gostop.deal" not in sys.modules
+
+
+def test_sim_job_passes_its_nagari_count_and_check_flag_to_the_kernel(monkeypatch):
+    import numpy as np
+
+    from analyzer.games.gostop import play as P
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as KB
+
+    seen = []
+    monkeypatch.setattr(KB, "simulate_blocks",
+                        lambda keys, counts, S0, nagari, check: seen.append((nagari, check)))
+    pols = [P.Policy("greedy"), P.Policy("go", 2)]
+    job = P.make_sim_job(GoStopRules(), pols)
+    assert (job.name, job.unit, job.block_size) == ("gostop greedy,go:2", "deals", 2048)
+    job.run_blocks(np.zeros((1, 2), np.uint64), np.ones(1, np.int64))
+    P.make_sim_job(GoStopRules(), pols, 3, True).run_blocks(None, None)
+    P.make_job_for_tests(GoStopRules(), "greedy,random").run_blocks(None, None)
+    P.make_job_for_tests(GoStopRules(), "greedy,random", False).run_blocks(None, None)
+    assert seen == [(0, False), (3, True), (0, True), (0, False)]
+
+
+def test_policy_array_go_rule_table_size():
+    from analyzer.games.gostop import play as P
+    from kernels.gostop import state as K
+
+    rows = tuple((0, 0, 0, 0, 0, 0) for _ in range(K.TMAXROWS))
+    a = P.policy_array([P.Policy("table", table=rows), P.Policy("greedy")])
+    assert a[0, K.P_NROWS] == K.TMAXROWS and a[1, K.P_NROWS] == 0
+    assert list(a[:2, K.P_SHAKE]) == [1, 1] and a.dtype == np.int64
+    with pytest.raises(UserError) as e:
+        P.policy_array([P.Policy("table", table=rows + ((0,) * 6,))])
+    assert str(e.value) == f"a go rule table has at most {K.TMAXROWS} rows"

@@ -592,3 +592,421 @@ def test_magdagdon_action_listing_counted_by_hand():
     assert not ok and need == 2
     assert [a["text"] for a, _ in acts] == ["accept MAGDAGDON, ruin r4c3",
                                            "accept MAGDAGDON, ruin r4c4"]
+
+
+# ---- Railroad Canasta: every refusal of a position, word for word -----------------------------
+# The base is the shipped example written out here (2 players, 212 cards): shown are my 12-card
+# hand, my 5-card meld and red three, the opponent's 7 melded cards and the 6-card pile = 31;
+# unseen 181 = the opponent's 11 cards + two face-down kitties of 11 + a stock of 148.
+
+def canasta_base() -> dict:
+    return {"phase": "draw", "stock": 148,
+            "me": {"score": 5200, "hand": ["9H", "9D", "KS", "KH", "4C", "6D", "AS", "JS", "8C",
+                                           "TD", "3S", "5H"],
+                   "melds": [["QS", "QH", "QD", "QC", "2C"]], "red_threes": 1,
+                   "kitty": "unpicked"},
+            "opponents": [{"score": 3100, "hand_size": 11,
+                           "melds": [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"]],
+                           "red_threes": 0, "kitty": "unpicked"}],
+            "pile": {"cards": ["5C", "JD", "4S", "KD", "6H", "9S"], "frozen": False}}
+
+
+def canasta_refusal(data, rules=None) -> str:
+    from analyzer.games.canasta.position import check_position
+    from analyzer.games.canasta.rules import CanastaRules
+
+    with pytest.raises(UserError) as e:
+        check_position(data, rules or CanastaRules())
+    return str(e.value)
+
+
+def _with(path, value):
+    """The base position with one entry set (``path``: keys and list indexes)."""
+    data = canasta_base()
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if value is _DROP:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data
+
+
+_DROP = object()
+OPP = ("opponents", 0)
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("colour",), 1, "unknown key 'colour' in the position file"),
+    (("phase",), 5, "'phase' must be a string in quotes, got 5"),
+    (("phase",), "discard", "'phase' must be \"draw\" (take the pile or draw) or \"meld\" (after "
+                            "drawing: go out or play on)"),
+    (("me",), _DROP, "the position needs a [me] table"),
+    (("me",), 5, "me must be a table, got 5"),
+    (("opponents",), _DROP, "the position needs at least one [[opponents]] table"),
+    (("opponents",), [], "the position needs at least one [[opponents]] table"),
+    (("opponents",), {"hand_size": 11}, "the position needs at least one [[opponents]] table"),
+    (("me", "melds"), "QS", "me: 'melds' must be a list of melds (each a list of cards)"),
+    (("me", "melds"), [[1, 2, 3]], "me: a meld must be a string or a list of strings, got "
+                                   "[1, 2, 3]"),
+    (("me", "colour"), "red", "unknown key 'colour' for me (known: hand, hand_size, kitty, "
+                              "melds, red_threes, score)"),
+    (("me", "melds"), [["3S", "3C", "3S"]], "me: meld 3S 3C 3S is not legal: black threes may "
+                                            "only be melded on the turn the player goes out"),
+    (("me", "hand"), _DROP, "me: 'hand' must list your cards"),
+    (("me", "hand"), 5, "me: 'hand' must be a string or a list of strings, got 5"),
+    (("me", "hand"), ["3H", "9D"], "me: a red three cannot be in the hand (it is placed at once)"),
+    (OPP + ("hand",), ["9D"], "opponent 1: give 'hand_size', not the cards (they are unseen)"),
+    (OPP + ("hand_size",), 0, "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("hand_size",), True, "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("hand_size",), "11", "opponent 1: 'hand_size' must be a positive integer"),
+    (OPP + ("kitty",), 5, "opponent 1: 'kitty' must be a string in quotes, got 5"),
+    (OPP + ("kitty",), "open", "opponent 1: 'kitty' must be \"picked\" or \"unpicked\""),
+    (("me", "score"), "lots", "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), True, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), 1_000_001, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (("me", "score"), -1_000_001, "me: 'score' must be an integer of at most 1,000,000 in size"),
+    (OPP + ("red_threes",), 1.5, "opponent 1: 'red_threes' must be an integer of at most "
+                                 "1,000,000 in size"),
+    (OPP + ("kitty",), "picked", "opponent 1: the kitty is picked up only after a red, wild or "
+                                 "sevens canasta (kitty = \"unpicked\")"),
+    (OPP + ("melds",), [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"],
+                        ["2S", "2H", "2D", "2C", "2S", "2H", "JK"]],
+     "opponent 1: owns a red, wild or sevens canasta, so the kitty was already picked up "
+     "(kitty = \"picked\")"),
+    (OPP + ("melds",), [["AS", "AH", "AD"], ["AC", "AS", "2H"]],
+     "opponent 1: two unfinished AC melds"),
+    (("pile",), 5, "pile must be a table, got 5"),
+    (("pile", "colour"), 1, "unknown key 'colour' in [pile] (known: cards, frozen)"),
+    (("pile", "cards"), 9, "pile: 'cards' must be a string or a list of strings, got 9"),
+    (("pile", "frozen"), "yes", "pile: 'frozen' must be true or false (without quotes), got "
+                                "'yes'"),
+    (("stock",), -1, "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), True, "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), "148", "'stock' must be the number of cards left in the stock (>= 0)"),
+    (("stock",), 0, "the stock is empty: drawing is impossible (taking the pile or ending the "
+                    "round is the only choice)"),
+    # the QS is in my meld once and on the pile four times: 5 > 2 players' 4 copies
+    (("pile", "cards"), ["5C", "QS", "QS", "QS", "QS", "9S"],
+     "card QS appears 5 times but 2 players' decks hold only 4"),
+    # 8 red threes in 2 shares of 106 cards: 1 + 8 = 9 shown
+    (OPP + ("red_threes",), 8, "the position shows more cards of type red 3 than 2 players' "
+                               "decks hold (8)"),
+    (("stock",), 147, "the position does not add up: 181 unseen cards, but opponents' hands + "
+                      "face-down kitties + stock = 180"),
+])
+def test_canasta_position_refusals_word_for_word(path, value, message):
+    assert canasta_refusal(_with(path, value)) == message
+
+
+def test_canasta_position_refusals_that_need_more_than_one_change():
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.position import check_objective
+    from analyzer.games.canasta.rules import CanastaRules
+
+    with pytest.raises(UserError) as e:
+        check_objective("mine")
+    assert str(e.value) == "--objective must be own or lead (got 'mine')"
+    with pytest.raises(UserError) as e:
+        decide(canasta_base(), CanastaRules(), [], RunSpec(10, 1), "mine")
+    assert str(e.value) == "--objective must be own or lead (got 'mine')"
+    # after drawing (phase meld) my hand has at least 2 cards: one card is refused...
+    data = _with(("phase",), "meld")
+    data["me"]["hand"], data["stock"] = ["9H"], 159
+    assert canasta_refusal(data) == "me: after drawing, the hand has at least 2 cards"
+    # ... while in the draw phase one card is fine (11 cards back to the stock: 159)
+    data["phase"] = "draw"
+    from analyzer.games.canasta.position import check_position
+
+    assert check_position(data, CanastaRules()).players[0].hsize == 1
+    # an opponent holding 1 card (10 more in the stock) is fine in either phase
+    data = canasta_base()
+    data["opponents"][0]["hand_size"], data["stock"] = 1, 158
+    for phase in ("draw", "meld"):
+        data["phase"] = phase
+        assert check_position(data, CanastaRules()).players[1].hsize == 1
+    # the second of two opponents is "opponent 2" (3 players: 318 cards, see the 3-player test)
+    data = canasta_base()
+    data["opponents"].append({"hand_size": 0})
+    assert canasta_refusal(data, CanastaRules(players=3)) == (
+        "opponent 2: 'hand_size' must be a positive integer")
+    # every meld's cards count towards a card's copies, not only the last meld's: the QS three
+    # times in my first meld and twice on the pile
+    data = _with(("me", "melds"), [["QS", "QS", "QS"], ["KD", "KC", "KH"]])
+    data["pile"]["cards"] = ["5C", "JD", "4S", "QS", "QS", "9S"]
+    assert canasta_refusal(data) == "card QS appears 5 times but 2 players' decks hold only 4"
+    # a wild canasta alone (no red or sevens) already brought the kitty
+    data = canasta_base()
+    data["opponents"][0]["melds"] = [["2S", "2H", "2D", "2C", "2S", "2H", "JK"]]
+    assert canasta_refusal(data) == (
+        "opponent 1: owns a red, wild or sevens canasta, so the kitty was already picked up "
+        "(kitty = \"picked\")")
+
+
+def test_canasta_position_edges_and_defaults_that_are_accepted():
+    from analyzer.games.canasta.decide import parse_position
+    from analyzer.games.canasta.position import check_position
+    from analyzer.games.canasta.rules import CanastaRules
+    from kernels.canasta import layout as K
+
+    R = CanastaRules()
+    # scores of exactly +-1,000,000 are allowed; a 'rules' table may ride along in the file
+    for score in (1_000_000, -1_000_000):
+        assert check_position(_with(("me", "score"), score), R).players[0].score == score
+    assert check_position(_with(("rules",), {"players": 2}), R).stock == 148
+    # every red three shown (1 + 7 = 8 of 8): none unseen, 7 fewer unseen cards, stock 141
+    data = _with(OPP + ("red_threes",), 7)
+    data["stock"] = 141
+    assert check_position(data, R).unseen[2] == 0
+    # left out: phase (draw), pile (empty, not frozen), the opponent's kitty (unpicked) and
+    # score (0); the pile's 6 cards go back to the stock (154)
+    data = canasta_base()
+    del data["phase"], data["pile"], data["opponents"][0]["kitty"], data["me"]["score"]
+    data["stock"] = 154
+    pos = parse_position(data, R)
+    pos_hand, kon, pos_un, pos_can, pos_pl, pile0, g0, unseen, sizes = pos["arrays"]
+    assert pos["phase"] == "draw" and pos["kind"] == 0 and pos["top"] is None
+    assert list(kon) == [1, 1] and g0[K.G_PN] == 0 and g0[K.G_TOP] == -1 and g0[K.G_FROZEN] == 0
+    assert pos_pl[0, K.C_CUM] == 0 and pos_pl[0, K.C_REQ] == 50  # score 0: minimum 50 (0-4995)
+    # the example's pile: 9S on top, the 6H below it; two 5s on the pile count twice
+    pos = parse_position(canasta_base(), R)
+    assert pos["top"] == "9S" and pos["arrays"][6][K.G_TOP] == 9
+    data = canasta_base()
+    data["pile"]["cards"] = ["5C", "JD", "4S", "KD", "5H", "9S"]
+    data["me"]["hand"] = ["9H", "9D", "KS", "KH", "4C", "6D", "AS", "JS", "8C", "TD", "3S", "6H"]
+    pile0 = parse_position(data, R)["arrays"][5]
+    assert pile0[5] == 2 and pile0[6] == 0 and pile0.sum() == 6
+    # every array the kernel takes is int64 (its compiled signatures; a float array would make
+    # Numba compile another version of the kernel)
+    assert all(a.dtype == np.int64 for a in parse_position(canasta_base(), R)["arrays"])
+    # two black canastas of the opponent are counted as two
+    data = canasta_base()
+    data["opponents"][0]["melds"] = [["AS", "AH", "AD", "AC", "AS", "2H", "JK"],
+                                     ["8S", "8H", "8D", "8C", "8S", "2S", "2D"]]
+    data["stock"] = 141
+    can = parse_position(data, R)["arrays"][3]
+    assert list(can[1]) == [0, 2, 0, 0]
+    # a meld of sevens with a wild card is legal only under wilds_in_sevens, for me and for an
+    # opponent alike (the knob reaches the meld check)
+    data = canasta_base()
+    data["me"]["melds"] = [["QS", "QH", "QD", "QC", "2C"], ["7S", "7H", "2D"]]
+    data["opponents"][0]["melds"] = [["AS", "AH", "AD"], ["8S", "8H", "8D", "JK"],
+                                     ["7D", "7C", "2S"]]
+    data["stock"] = 142
+    assert canasta_refusal(data) == ("me: meld 7S 7H 2D is not legal: no wild card may join a "
+                                     "meld of sevens")
+    assert check_position(data, CanastaRules(wilds_in_sevens=True)).stock == 142
+    data["me"]["melds"] = [["QS", "QH", "QD", "QC", "2C"]]
+    data["stock"] = 145
+    assert canasta_refusal(data) == ("opponent 1: meld 7D 7C 2S is not legal: no wild card may "
+                                     "join a meld of sevens")
+    assert check_position(data, CanastaRules(wilds_in_sevens=True)).stock == 145
+
+
+# ---- Go-Stop: a position's refusals word for word, its defaults and edges ---------------------
+# The shipped example (2 players, 10-card hands; 50 cards with the jokers X2 and X3): seat 1 has
+# just played its 6th turn. Shown: its 4-card hand, 4 layout cards, piles of 15 and 13 = 36, so
+# 14 unseen; seat 1 has 4 turns left, seat 2 (after it) 5, all in its hand: a stock of 9.
+
+GS = {"players": 2, "me": 1, "hand": "07R 10R 11J1 09A", "layout": "04J1 08J1 12D 07J1",
+      "piles": ["01B 03B 08B 01R 02R 03R 02A 04A 01J1 01J2 X2 X3 05J1 05J2 06J1",
+                "12B 11B 05A 06A 07A 12A 10A 06R 09R 02J1 02J2 03J1 03J2"]}
+GS_ME = GS["piles"][0]
+GS_OPP = GS["piles"][1]
+
+
+def gs_check(**change):
+    from analyzer.games.gostop.position import check_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    return check_position(dict(GS, **change), GoStopRules())
+
+
+def gs_refusal(**change) -> str:
+    with pytest.raises(UserError) as e:
+        gs_check(**change)
+    return str(e.value)
+
+
+NINE = "07R 10R 11J1 09A 04R 04J2 07J2 08A 08J2"  # the hand with 5 unseen cards added
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"colour": 1}, "unknown position key(s): colour (known: bombs, go_counts, hand, last_go, "
+                    "layout, me, nagari, piles, players, shaken, skip_tokens, stacks, stock)"),
+    ({"me": 3}, "position 'me' = 3: seats are 1..2"),
+    ({"colour": 1, "size": 2}, "unknown position key(s): colour, size (known: bombs, go_counts, "
+                               "hand, last_go, layout, me, nagari, piles, players, shaken, "
+                               "skip_tokens, stacks, stock)"),
+    ({"hand": "07R 10R 11J1 09Z"}, "unknown card '09Z' in hand (write month + class, e.g. 01B, "
+                                   "02A, 09R, 05J1, 11D, or a joker X2/X3)"),
+    ({"layout": "04J1 08J1 12D 07Z"}, "unknown card '07Z' in layout (write month + class, e.g. "
+                                      "01B, 02A, 09R, 05J1, 11D, or a joker X2/X3)"),
+    ({"piles": [GS_ME, GS_OPP + " 13B"]}, "unknown card '13B' in pile of seat 2 (write month + "
+                                          "class, e.g. 01B, 02A, 09R, 05J1, 11D, or a joker "
+                                          "X2/X3)"),
+    ({"piles": None}, "the cards do not add up: 42 unseen cards, opponents' hands 5, so a stock "
+                      "of 37, but 9 turns are left (check the hand, the piles and the layout)"),
+    ({"bombs": ["X1", 0]}, "position 'bombs' must be an integer, got 'X1'"),
+    ({"hand": 5}, "hand must be a string in quotes, got 5"),
+    ({"layout": 5}, "layout must be a string in quotes, got 5"),
+    ({"stacks": 5}, "stacks must be a string or a list of strings, got 5"),
+    ({"piles": 5}, "piles must be a string or a list of strings, got 5"),
+    ({"piles": [GS_ME]}, "'piles' must give one capture pile per seat (2): piles separated by "
+                         "',' and a pile's cards by ':' (e.g. 01B:03B,11J1:12D)"),
+    ({"stacks": "04R:04J2"}, "stack '04R 04J2' must be exactly three cards of one month (stacks "
+                             "are separated by ',' and a stack's cards by ':', e.g. "
+                             "05A:05R:05J1@2,06A:06R:06J1)"),
+    ({"stacks": "04R:04J2:08A"}, "stack '04R 04J2 08A' must be exactly three cards of one month "
+                                 "(stacks are separated by ',' and a stack's cards by ':', e.g. "
+                                 "05A:05R:05J1@2,06A:06R:06J1)"),
+    ({"stacks": "04R:04J2:07J2@3"}, "stack creator @3 = 3: seats are 1..2"),
+    ({"layout": "04J1 08J1 12D X2", "piles": [GS_ME.replace(" X2", ""), GS_OPP]},
+     "a joker cannot lie in the layout (it goes to the dealer's pile)"),
+    ({"layout": "04J1 08J1 12D X3", "piles": [GS_ME.replace(" X3", ""), GS_OPP]},
+     "a joker cannot lie in the layout (it goes to the dealer's pile)"),
+    ({"layout": "04J1 04R 04J2 07J1"}, "layout holds 3 single cards of month 4: three cards of "
+                                       "a month form a stack (list them under stacks)"),
+    ({"hand": "10R 11J1 09A", "stacks": "07R:07J2:07A",
+      "piles": [GS_ME, GS_OPP.replace(" 07A", "")]},
+     "month 7 has both a stack and singles in the layout"),
+    ({"go_counts": 5}, "position 'go_counts' must list one value per seat (2 seats)"),
+    ({"go_counts": "0"}, "position 'go_counts' must list one value per seat (2 seats)"),
+    ({"go_counts": ["a", 0]}, "position 'go_counts' must be an integer, got 'a'"),
+    ({"last_go": [0, 1001]}, "position 'last_go' = 1001 is outside 0..1000"),
+    ({"bombs": [True, 0]}, "position 'bombs' must be an integer, got True"),
+    ({"bombs": [5, 0]}, "position 'bombs' = 5 is outside 0..4"),
+    ({"bombs": ["-1", 0]}, "position 'bombs' = -1 is outside 0..4"),
+    ({"skip_tokens": [0, 11]}, "position 'skip_tokens' = 11 is outside 0..10"),
+    ({"skip_tokens": [0, 6]}, "an opponent has more skip tokens than turns left"),
+    ({"nagari": 21}, "position 'nagari' = 21 is outside 0..20"),
+    ({"nagari": "0000000000001"}, "position 'nagari' must be an integer, got '0000000000001'"),
+    ({"shaken": 5}, "shaken must be a string in quotes, got 5"),
+    ({"shaken": [5, ""]}, "shaken must be a string in quotes, got 5"),
+    ({"shaken": "5"}, "'shaken' must give the shaken months of each seat (2): seats separated by "
+                      "',' and one seat's months by ':' (e.g. 5:11,)"),
+    ({"shaken": ["x", ""]}, "shaken month 'x' is not a number 1-12"),
+    ({"shaken": ["123", ""]}, "shaken month '123' is not a number 1-12"),
+    ({"shaken": [[True], []]}, "shaken month True is not a number 1-12"),
+    ({"shaken": [[2.5], []]}, "shaken month 2.5 is not a number 1-12"),
+    ({"shaken": ["13", ""]}, "shaken month 13 is not in 1-12"),
+    ({"shaken": [[0], []]}, "shaken month 0 is not in 1-12"),
+    ({"stock": 8}, "stock = 8 does not match the position (it must be 9)"),
+    ({"stock": "x"}, "position 'stock' must be an integer, got 'x'"),
+    # ten cards in seat 1's hand after its turn: seat 2 would have eleven turns left
+    ({"hand": NINE + " 09J1"}, "seat 1 holds 10 cards (+0 skips) after its turn: more than a "
+                               "10-card hand allows"),
+    ({"hand": NINE + " 09J1", "me": 2}, "seat 2 holds 10 cards (+0 skips) after its turn: a "
+                                        "10-card hand has at most 9 turns left"),
+    # nine cards pass the turn checks (9 and 10 turns left) but not the count: 9 unseen cards,
+    # seat 2's hand of 10, a stock of -1, 19 turns left
+    ({"hand": NINE}, "the cards do not add up: 9 unseen cards, opponents' hands 10, so a stock "
+                     "of -1, but 19 turns are left (check the hand, the piles and the layout)"),
+    ({"go_counts": [1, 0], "last_go": [7, 0]},
+     "seat 1 is not at a go/stop decision: score 7 does not exceed the score of the last go (7)"),
+])
+def test_gostop_position_refusals_word_for_word(change, message):
+    assert gs_refusal(**change) == message
+
+
+def test_gostop_position_defaults_edges_and_stacks_by_hand():
+    from analyzer.games.gostop.decide import build_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    p = gs_check()
+    assert (p.me, p.remaining, p.opp_sizes, p.turns, p.stock, p.score) == (
+        0, [4, 5], [0, 5], [6, 5], 9, 7)
+    assert (p.go_counts, p.last_go, p.bombs, p.skip, p.shaken, p.nagari, p.stacks) == (
+        [0, 0], [0, 0], [0, 0], [0, 0], [[], []], 0, [])
+    base = dict(GS)
+    del base["me"]
+    from analyzer.games.gostop.position import check_position
+
+    assert check_position(base, GoStopRules()).me == 0  # 'me' left out: seat 1
+    # lists as one text, both separators; 12-digit counters; edges of each bound
+    p = gs_check(go_counts="1;0", bombs="4,0", nagari="000000000020", last_go=[6, 1000],
+                 skip_tokens=[0, 0], shaken="1:12,", stock="9")
+    assert (p.go_counts, p.bombs, p.nagari, p.last_go, p.shaken) == (
+        [1, 0], [4, 0], 20, [6, 1000], [[1, 12], []])
+    assert gs_check(shaken=[[5, 11], ["3", "4"]]).shaken == [[5, 11], [3, 4]]
+    assert gs_check(go_counts="0,0,").go_counts == [0, 0]  # an empty entry is skipped
+    # no layout key: an empty layout (its four cards moved to seat 2's pile)
+    no_layout = dict(GS, piles=[GS_ME, GS_OPP + " 04J1 08J1 12D 07J1"])
+    del no_layout["layout"]
+    assert check_position(no_layout, GoStopRules()).layout == []
+    # no hand key: an empty hand (the forced stop below has none)
+    no_hand = forced_two()
+    del no_hand["hand"]
+    assert check_position(no_hand, GoStopRules()).hand == []
+    # no go yet: the score at an earlier go does not matter
+    assert gs_check(go_counts=[0, 0], last_go=[7, 0]).last_go == [7, 0]
+    # a stack from the layout's 07J1, the unseen 07J2 and seat 2's 07A; seat 2's 12A goes
+    # back to the unseen cards so that they still add up (14 unseen, a stock of 9). The creator's
+    # turn index: its turns played - 1 (seat 1: 6 - 1, seat 2: 5 - 1); no creator: -1, -1
+    stacked = dict(layout="04J1 08J1 12D", piles=[GS_ME, GS_OPP.replace(" 07A", "")
+                                                  .replace(" 12A", "")])
+    cards = [4 * 6 + 2, 4 * 6 + 3, 4 * 6 + 0]  # 07J1 07J2 07A (card = 4 x (month - 1) + class)
+    for text, creator, turn in ((",07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
+                                ("07J1:07J2:07A@2", 1, 4)):
+        (got,) = gs_check(stacks=text, **stacked).stacks
+        assert (sorted(got[0]), got[1], got[2]) == (sorted(cards), creator, turn), text
+    # only the last '@' names the creator
+    assert gs_refusal(stacks="07J1:07J2:07A@1@2", **stacked) == (
+        "unknown card '07A@1' in stacks (write month + class, e.g. 01B, 02A, 09R, 05J1, 11D, or "
+        "a joker X2/X3)")
+    # build_position: bombs, the hand's names, what is left for the kernel
+    built, info = build_position(dict(GS, bombs=[2, 1], go_counts=[1, 2], last_go=[6, 3]),
+                                 GoStopRules())
+    from kernels.gostop import score as KS
+    from kernels.gostop import state as KSTATE
+
+    assert list(built.PV[:2, KS.V_BOMBS]) == [2, 1]
+    assert list(built.PV[:2, KS.V_FIRSTGO]) == [0, 1] and built.S[KSTATE.GOSEQ] == 2
+    assert list(built.PV[:2, KS.V_LASTGO]) == [6, 3]
+    assert info["hand"] == ["07R", "10R", "11J1", "09A"]
+    assert built.remaining == [4, 5] and built.opp_sizes == [0, 5] and len(built.unseen) == 14
+
+
+def test_gostop_make_state_defaults_shakes_and_hand_limit_by_hand():
+    from analyzer.games.gostop.decide import make_state
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import score as KS
+    from kernels.gostop import state as K
+
+    R = GoStopRules()
+    empty = [[], []]
+    b = make_state(R, None, [], [], empty, [])
+    assert list(b.PV[:2, KS.V_GO]) == [0, 0] and list(b.PV[:2, KS.V_LASTGO]) == [0, 0]
+    assert list(b.PV[:2, KS.V_BOMBS]) == [0, 0] and list(b.PV[:2, KS.V_TURNS]) == [0, 0]
+    assert list(b.PV[:2, KS.V_FIRSTGO]) == [KS.NO_GO, KS.NO_GO] and b.S[K.GOSEQ] == 0
+    assert list(b.S[K.SOWN:K.SOWN + 12]) == [-1] * 12  # no stack has a creator
+    assert list(b.S[K.HN:K.HN + 2]) == [0, 0]
+    # seat 2 goes once: it is the first to have gone (0); seat 1 never went
+    b = make_state(R, [], [], [], empty, [], go_counts=[0, 1])
+    assert list(b.PV[:2, KS.V_FIRSTGO]) == [KS.NO_GO, 0] and b.S[K.GOSEQ] == 1
+    # two months shaken by seat 1: bits 5 - 1 and 11 - 1 of the mask, two shakes
+    b = make_state(R, [], [], [], empty, [], shaken=[[5, 11], []])
+    assert b.PV[0, KS.V_SHAKEMASK] == (1 << 4) | (1 << 10) and b.PV[0, KS.V_SHAKES] == 2
+    # a hand may hold at most MAXH cards
+    hand = list(range(K.MAXH))
+    assert make_state(R, [hand, []], [], [], empty, []).S[K.HN] == K.MAXH
+    with pytest.raises(UserError) as e:
+        make_state(R, [[], hand + [K.MAXH]], [], [], empty, [])
+    assert str(e.value) == f"seat 2 holds {K.MAXH + 1} cards; at most {K.MAXH}"
+
+
+def test_gostop_forced_stop_says_why_and_seat_two_is_named_from_one():
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.position import check_position
+    from analyzer.games.gostop.rules import GoStopRules
+
+    out = GD.decide(forced_two(), GoStopRules(), Policy("greedy"), Policy("greedy"),
+                    RunSpec(10, 1, progress=False))
+    assert out["reason"] == "no turn left for this seat: it must stop"
+    assert out["position"]["me"] == 2 and out["position"]["turns_left"] == [0, 0]
+    with pytest.raises(UserError) as e:
+        check_position(forced_two(go_counts=[0, 1], last_go=[0, 19]), GoStopRules())
+    assert str(e.value) == ("seat 2 is not at a go/stop decision: score 19 does not exceed the "
+                            "score of the last go (19)")

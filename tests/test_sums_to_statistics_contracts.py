@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from analyzer.errors import UserError
 from analyzer.runner import RunResult, RunSpec
 
 Z = 1.959963984540054  # the two-sided 95% normal quantile, written out (not read from stats)
@@ -108,6 +109,70 @@ def gostop_decide(trials):
         sums[{"win": KB.D_WIN, "lose": KB.D_LOSE, "nagari": KB.D_NAGARI}[outcome]] += 1
     spec = Planted(len(trials), 11, progress=False, sums=tuple(sums))
     return GD.decide(dict(GOSTOP_POSITION), rules, Policy("greedy"), Policy("greedy"), spec)
+
+
+class PlantedRecording(Planted):
+    """Planted sums that keep the job and the number of playouts asked for."""
+
+    def run(self, job, **kwargs) -> RunResult:
+        type(self).seen = (job, self.n)
+        return super().run(job, **kwargs)
+
+
+def gostop_planted(xs, n=None, err=0, position=None, lineup=None):
+    """Go-Stop decide with planted go payments ``xs`` (all wins), the kernel's error count ``err``
+    and ``n`` playouts asked for (None: the default)."""
+    from analyzer.games.gostop import decide as GD
+    from analyzer.games.gostop.play import Policy
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as KB
+
+    sums = np.zeros(KB.ND)
+    for x in xs:
+        sums[KB.D_GO] += x
+        sums[KB.D_GO2] += x * x
+        sums[KB.D_DIFF] += x - 14
+        sums[KB.D_DIFF2] += (x - 14) ** 2
+        sums[KB.D_WIN] += 1
+    sums[KB.D_ERR] = err
+    spec = PlantedRecording(n, 11, progress=False, sums=tuple(sums))
+    rules = GoStopRules(players=3) if position else GoStopRules()
+    out = GD.decide(dict(position or GOSTOP_POSITION), rules, Policy("greedy"),
+                    lineup or Policy("greedy"), spec)
+    return out, PlantedRecording.seen
+
+
+def test_gostop_decide_every_field_the_job_the_default_n_and_a_small_clear_margin():
+    # go pays 14.5 every time, stopping 14: go by exactly 0.5 ([0.5, 0.5] excludes 0)
+    out, (job, n) = gostop_planted([14.5] * 4, n=4)
+    assert out["recommendation"] == "go" and out["margin"] == 0.5 and n == 4
+    fields = {k: v for k, v in out.items()
+              if k not in ("go_payment", "difference_go_minus_stop", "after_go", "position")}
+    assert fields == {"game": "gostop", "exact": False, "seed": 11, "stop_payment": 14,
+                      "policies": {"me": "greedy", "opponents": "greedy"}, "n": 4,
+                      "recommendation": "go", "margin": 0.5, "playouts_per_second": 4 / 0.5,
+                      "stopped_by": "n"}
+    assert (job.name, job.unit, job.block_size) == ("gostop decide", "playouts", 1024)
+    # no -n and no --precision: the shared default of every decide, 4,000 playouts
+    _, (job, n) = gostop_planted([14.5] * 4)
+    assert n == 4000
+    # the kernel's own error count is refused
+    with pytest.raises(UserError) as e:
+        gostop_planted([14.5] * 4, n=4, err=1)
+    assert str(e.value) == "engine error in 1 playouts"
+
+
+def test_gostop_decide_names_the_opponents_policies_of_a_line_up():
+    from analyzer.games.gostop.play import Policy
+    from tests.test_positions_by_hand import THREE
+
+    # seat 2 decides: the line-up's entries of seats 1 and 3 play the opponents, each named once
+    lineup = [Policy("go", k=1), Policy("greedy"), Policy("random")]
+    out, _ = gostop_planted([20.0] * 3, n=3, position=THREE, lineup=lineup)
+    assert out["policies"] == {"me": "greedy", "opponents": "go:1,random"}
+    lineup = [Policy("random"), Policy("go", k=2), Policy("random")]
+    out, _ = gostop_planted([20.0] * 3, n=3, position=THREE, lineup=lineup)
+    assert out["policies"] == {"me": "greedy", "opponents": "random"}
 
 
 def test_gostop_decide_turns_playout_sums_into_the_go_value_the_difference_and_the_rates():
@@ -205,6 +270,93 @@ def test_canasta_decide_meld_phase_labels_and_a_tie():
     assert out["recommendation"] == "too close to call at n = 2"
 
 
+class PlantedAndSeen(Planted):
+    """Planted sums that also keep the job it was asked to run."""
+
+    def run(self, job, **kwargs) -> RunResult:
+        type(self).job = job
+        res = super().run(job, **kwargs)
+        res.stopped_by = "time-limit"
+        return res
+
+
+def canasta_planted(trials, position="canasta_position_example.toml", refused=0):
+    """`canasta_decide`'s planted playouts with the job kept and column 7 (the kernel's count of
+    playouts whose forced first choice was illegal) set to ``refused``."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    data = tomllib.loads((Path("analyzer/data") / position).read_text())
+    sums = np.zeros(12 + 4 + 2 * 3 * 12 + 16)
+    for a, b, oa, ob in trials:
+        ra, rb = a - oa, b - ob
+        for col, v in ((0, 1), (1, a), (2, a * a), (3, b), (4, b * b), (5, a - b),
+                       (6, (a - b) ** 2), (8, ra), (9, rb), (10, ra - rb), (11, (ra - rb) ** 2)):
+            sums[col] += v
+    sums[7] = refused
+    spec = PlantedAndSeen(len(trials), 5, progress=False, sums=tuple(sums))
+    return decide(data, CanastaRules(), parse_policies("greedy", 2), spec, "own"), spec.job
+
+
+def test_canasta_decide_every_field_the_job_and_a_small_clear_margin():
+    # A beats B by exactly 0.5 points in all 4 playouts: the interval [0.5, 0.5] excludes 0
+    out, job = canasta_planted([(10.5, 10, 0, 0)] * 4)
+    assert out["recommendation"] == "take the pile" == out["recommendation_by_own_score"]
+    d = out["difference_a_minus_b"]
+    assert (d.estimate, d.ci_low, d.ci_high) == (0.5, 0.5, 0.5)
+    fields = {k: v for k, v in out.items() if not hasattr(v, "ci_low")}
+    assert fields == {
+        "game": "canasta", "exact": False, "seed": 5, "n": 4, "phase": "draw",
+        "question": "take the pile vs draw two", "options": ["take the pile", "draw two"],
+        "policies": ["greedy", "greedy"], "objective": "own", "recommendation": "take the pile",
+        "recommendation_by_own_score": "take the pile", "recommendation_by_lead": "take the pile",
+        "margin": 0.5, "unseen_cards": 181, "stopped_by": "time-limit",
+        "playouts_per_second": 4 / 0.5}
+    # the job: named and counted in playouts (the progress bar's and the notes' words); its
+    # headline is the 95% half-width of the mean of column 5 (A - B) from columns 5 and 6
+    assert (job.name, job.unit) == ("canasta decide", "playouts")
+    sums = np.zeros(20)
+    sums[5], sums[6] = 2 + 4 + 6, 4 + 16 + 36  # A - B = 2, 4, 6: mean 4, s = 2, SE 2/sqrt(3)
+    assert job.headline_half_width(sums, 3) == pytest.approx(1.959963984540054 * 2 / math.sqrt(3))
+    out, _ = canasta_planted([(3975, 3000, 0, 0), (3975, 3500, 0, 0)],
+                             position="canasta_position_goout_example.toml")
+    assert out["question"] == "go out now vs play on" and out["phase"] == "meld"
+
+
+def test_canasta_decide_refuses_what_the_kernel_found_illegal():
+    # column 7 counts playouts whose forced first choice the kernel found illegal
+    for position, words in (("canasta_position_example.toml", "taking the pile"),
+                            ("canasta_position_goout_example.toml", "going out")):
+        with pytest.raises(UserError) as e:
+            canasta_planted([(1, 2, 0, 0)] * 3, position=position, refused=1)
+        assert str(e.value) == f"{words} is not allowed in this position"
+
+
+def test_canasta_decide_refuses_an_illegal_first_choice_in_process():
+    """The first-choice tests of test_canasta_first_choice.py run in a subprocess; here the
+    same two positions in this process: a black three on top of the pile, and a hand that
+    cannot go out."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.canasta.decide import decide
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.rules import CanastaRules
+
+    text = Path("analyzer/data/canasta_position_example.toml").read_text()
+    text = text.replace('"6H", "9S"]', '"6H", "3S"]').replace('"3S", "5H"]', '"9S", "5H"]')
+    no_out = Path("analyzer/data/canasta_position_no_going_out.toml").read_text()
+    for data, words in ((tomllib.loads(text), "taking the pile"),
+                        (tomllib.loads(no_out), "going out")):
+        with pytest.raises(UserError) as e:
+            decide(data, CanastaRules(), parse_policies("greedy", 2), RunSpec(4, 1), "own")
+        assert str(e.value) == f"{words} is not allowed in this position"
+
+
 # ---- MAGDAGDON best --------------------------------------------------------------------------------
 
 def magdagdon_best(finals, monkeypatch, top=10):
@@ -295,6 +447,49 @@ def test_gostop_simulate_reads_each_seat_from_its_own_columns():
     assert out["seats"][1]["payment_histogram"] == {"3": 1, "20": 1, "0": 1, "-5": 1, "2": 1,
                                                     "-8": 1}
     assert out["winner_go_counts"]["5+"] == 1 and out["winner_go_counts"]["0"] == 2
+    assert out["winner_go_counts"] == {"0": 2, "1": 0, "2": 0, "3": 0, "4": 0, "5+": 1}
+    assert out["seats"][0]["payment_histogram"] == {"8": 1, "-3": 1, "-20": 1, "0": 1, "5": 1,
+                                                    "-2": 1}
+    assert [x["seat"] for x in out["seats"]] == [1, 2]
+    assert set(out["seats"][0]) == {"seat", "policy", "dealer", "p_win", "mean_net_payment",
+                                    "payment_histogram"}
+    scalars = {k: out[k] for k in ("game", "exact", "seed", "n", "players", "policies",
+                                   "nagari_before", "deals_per_second", "stopped_by",
+                                   "interrupted", "histogram_clip")}
+    assert scalars == {"game": "gostop", "exact": False, "seed": 4, "n": 6, "players": 2,
+                       "policies": ["greedy", "random"], "nagari_before": 0,
+                       "deals_per_second": 6 / 0.5, "stopped_by": "n", "interrupted": False,
+                       "histogram_clip": K.HMAX}
+    assert set(out) == set(scalars) | {"rules", "p_nagari", "p_chongtong",
+                                       "void_redeals_per_deal", "seats", "dealer_advantage",
+                                       "events", "won_deals", "winner_go_counts"}
+    assert all(e["per_deal"].n == 6 and e["p_at_least_one"].n == 6
+               for e in out["events"].values())
+    assert out["rules"]["stop_target"] == 7  # target 0: 7 with two players
+    s[K.C_ERR] = 1
+    with pytest.raises(UserError) as e:
+        simulate(GoStopRules(), [Policy("greedy"), Policy("random")],
+                 Planted(6, 4, progress=False, sums=tuple(s)))
+    assert str(e.value) == "engine error in 1 deals"
+
+
+def test_gostop_simulate_runs_its_job_with_the_nagari_count(monkeypatch):
+    from analyzer.games.gostop.play import Policy, simulate
+    from analyzer.games.gostop.rules import GoStopRules
+    from kernels.gostop import batch as K
+
+    seen = []
+    monkeypatch.setattr(K, "simulate_blocks", lambda keys, counts, S0, nagari, check:
+                        seen.append(nagari))
+
+    class RunsBlocks(Planted):
+        def run(self, job, **kwargs):
+            job.run_blocks(None, None)
+            return super().run(job, **kwargs)
+
+    simulate(GoStopRules(), [Policy("greedy"), Policy("random")],
+             RunsBlocks(6, 4, progress=False, sums=tuple(np.zeros(K.NCOL))), nagari_prev=2)
+    assert seen == [2]
 
 
 # ---- Canasta simulate and its ratio estimator -------------------------------------------------------

@@ -81,20 +81,40 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                        "tests/test_sums_to_statistics_contracts.py",
                        "tests/test_precision_contracts.py",
                        "tests/test_decide_crn_contracts.py"
-                       "::test_gostop_go_minus_stop_is_the_go_value_shifted"]),
+                       "::test_gostop_go_minus_stop_is_the_go_value_shifted",
+                       # added 7 Dec 2026: in-process tests of decide/position not selected
+                       # before (make_state in the engine and rule-table tests, the list
+                       # syntax of positions, rejections without NumPy, sampled verdicts)
+                       "tests/test_gostop_engine.py", "tests/test_gostop_rule_table.py",
+                       "tests/test_list_syntax.py", "tests/test_decide_rejects_without_numpy.py",
+                       "tests/test_sampled_verdict.py"]),
     "gostop.play": (["analyzer/games/gostop/play.py"],
                     ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
-                     "tests/test_precision_contracts.py", "tests/test_gostop_engine.py"]),
+                     "tests/test_precision_contracts.py", "tests/test_gostop_engine.py",
+                     # added 7 Dec 2026: in-process tests of play.py not selected before
+                     "tests/test_gostop_decide.py", "tests/test_gostop_rule_table.py",
+                     "tests/test_gostop_fast.py", "tests/test_gostop_score.py"]),
     "canasta.decide": (["analyzer/games/canasta/decide.py", "analyzer/games/canasta/position.py"],
                        ["tests/test_canasta_cli.py", "tests/test_canasta_first_choice.py",
                         "tests/test_positions_by_hand.py",
                         "tests/test_sums_to_statistics_contracts.py",
                         "tests/test_precision_contracts.py",
                         "tests/test_decide_crn_contracts.py"
-                        "::test_canasta_both_options_share_their_deals"]),
+                        "::test_canasta_both_options_share_their_deals",
+                        # added 7 Dec 2026: in-process tests of decide/position not selected
+                        # before (engine and rules tests call decide(); the fast tests
+                        # parse_position; the rejection tests check_position)
+                        "tests/test_canasta_engine.py", "tests/test_canasta_rules.py",
+                        "tests/test_canasta_fast.py", "tests/test_canasta_kitty_owner.py",
+                        "tests/test_decide_rejects_without_numpy.py",
+                        "tests/test_sampled_verdict.py"]),
     "canasta.play": (["analyzer/games/canasta/play.py"],
                      ["tests/test_lineup_contracts.py", "tests/test_sums_to_statistics_contracts.py",
-                      "tests/test_canasta.py", "tests/test_canasta_cli.py"]),
+                      "tests/test_canasta.py", "tests/test_canasta_cli.py",
+                      # added 7 Dec 2026: in-process tests of play.py not selected before
+                      "tests/test_canasta_engine.py", "tests/test_canasta_rules.py",
+                      "tests/test_canasta_fast.py", "tests/test_canasta_first_choice.py",
+                      "tests/test_canasta_rule_table.py"]),
     "magdagdon.decide": (["analyzer/games/magdagdon/decide.py"],
                          ["tests/test_magdagdon_sim.py", "tests/test_positions_by_hand.py",
                           "tests/test_sums_to_statistics_contracts.py",
