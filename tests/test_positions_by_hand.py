@@ -947,10 +947,12 @@ def test_gostop_position_defaults_edges_and_stacks_by_hand():
     stacked = dict(layout="04J1 08J1 12D", piles=[GS_ME, GS_OPP.replace(" 07A", "")
                                                   .replace(" 12A", "")])
     cards = [4 * 6 + 2, 4 * 6 + 3, 4 * 6 + 0]  # 07J1 07J2 07A (card = 4 x (month - 1) + class)
-    for text, creator, turn in ((",07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
+    for text, creator, turn in (("07J1:07J2:07A", -1, -1), ("07J1:07J2:07A@1", 0, 5),
                                 ("07J1:07J2:07A@2", 1, 4)):
         (got,) = gs_check(stacks=text, **stacked).stacks
         assert (sorted(got[0]), got[1], got[2]) == (sorted(cards), creator, turn), text
+    # an empty entry among the stacks is refused (it was once read as no stack)
+    assert gs_refusal(stacks=",07J1:07J2:07A", **stacked).startswith("stack 1 is empty")
     # only the last '@' names the creator
     assert gs_refusal(stacks="07J1:07J2:07A@1@2", **stacked) == (
         "unknown card '07A@1' in stacks (write month + class, e.g. 01B, 02A, 09R, 05J1, 11D, or "

@@ -209,7 +209,8 @@ class Belief:
         if self.name == "rules":
             return f"rules: {rule}; otherwise uniform"
         return (f"model: {rule}; the count of each type in each hand and face-down stash "
-                f"weighted as in {self.games:,} self-play games of this line-up")
+                f"weighted as in {self.games:,} self-play games of this line-up, by each "
+                f"opponent's place after me and the Paws aimed at it")
 
     def to_json(self) -> dict:
         return {"name": self.name, "description": self.describe(),
