@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -109,6 +110,22 @@ def _read_until(fd: int, marker: bytes, timeout: float = 300.0) -> bytes:
             if not chunk:
                 break
             seen += chunk
+    return seen
+
+
+def _read_until_done(fd: int, total: int, at_least: int, timeout: float = 400.0) -> bytes:
+    """Terminal output until a progress bar's "done/total" shows at least ``at_least`` done (a
+    loaded machine can take seconds for the first ones: a signal before then finds nothing
+    finished)."""
+    bar = re.compile(rb"(?<![0-9])([0-9]+)/%d" % total)
+    seen, end = b"", time.monotonic() + timeout
+    while time.monotonic() < end:
+        if any(int(m.group(1)) >= at_least for m in bar.finditer(seen)):
+            break
+        chunk = _read_until(fd, b"/%d" % total, timeout=min(5.0, end - time.monotonic()))
+        if not chunk:
+            break
+        seen += chunk
     return seen
 
 

@@ -193,7 +193,7 @@ def test_out_and_chart_write_tables_and_the_reliability_chart_only_under_out(tmp
 
 
 def test_ctrl_c_prints_the_finished_positions_and_exits_130():
-    from tests.test_interrupts import _read_until, _start_on_a_terminal
+    from tests.test_interrupts import _read_until, _read_until_done, _start_on_a_terminal
 
     proc, master = _start_on_a_terminal(["trash-pandas", "calibrate", "--players", "2", "-n",
                                          "100000", "--playouts", "64", "--seed", "1", "--json",
@@ -201,9 +201,8 @@ def test_ctrl_c_prints_the_finished_positions_and_exits_130():
     with contextlib.ExitStack() as cleanup:  # never leave a run of 100,000 positions behind
         cleanup.callback(os.close, master)
         cleanup.callback(lambda: proc.poll() is None and proc.kill())
-        seen = _read_until(master, b"/100000", timeout=400)  # the bar's "done/total"
+        seen = _read_until_done(master, 100000, 1)  # the bar shows a position done
         assert b"/100000" in seen, seen[-500:]
-        time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)
         err = seen + _read_until(master, b"\0", timeout=2)
