@@ -17,7 +17,8 @@ class Interrupted(Exception):
 
 #: Set when a run was interrupted after some work finished: the command still prints what
 #: finished (its JSON says ``"interrupted": true``) and `pushluck` then exits with code 130.
-INTERRUPTED = {"flag": False}
+#: ``told``: a line saying so is already on stderr ("interrupted: keeping the N finished …").
+INTERRUPTED = {"flag": False, "told": False}
 
 
 def mark_interrupted() -> None:
@@ -31,3 +32,4 @@ def was_interrupted() -> bool:
 def reset_interrupted() -> None:
     """Forget an earlier interrupt (tests run many commands in one process)."""
     INTERRUPTED["flag"] = False
+    INTERRUPTED["told"] = False

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from analyzer.errors import INTERRUPTED
 from analyzer.stats import Statistic
 
 
@@ -72,7 +73,9 @@ def emit(payload: dict, as_json: bool, render: Callable[[], str]) -> None:
         text = to_json(payload) if as_json else render().rstrip("\n")
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    if was_interrupted():  # one last line on stderr, in --json mode too
+    # one last line on stderr, in --json mode too, unless a line already said it (the runner's
+    # "interrupted: keeping the N finished games"): with --json the stop takes one line
+    if was_interrupted() and not (as_json and INTERRUPTED["told"]):
         from analyzer.interrupts import stopped_word
 
         note(f"{stopped_word()}: " + ('the JSON holds what finished ("interrupted": true)'
@@ -85,6 +88,8 @@ def note(message: str) -> None:
     each line wrapped at 80 columns (analyzer.words.fit; a path is never split)."""
     from analyzer.words import fit
 
+    if message.startswith(("interrupted", "terminated")):
+        INTERRUPTED["told"] = True
     lines = message.rstrip("\n").split("\n")
     sys.stderr.write("\n".join(fit(lines, keep_words=True)) + "\n")
 

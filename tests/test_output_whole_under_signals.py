@@ -49,3 +49,31 @@ def test_a_recheck_signal_during_a_large_json_does_not_cut_it(unbuffered):
     payload = json.loads(out)
     assert len(payload["rows"]) == 40000
     assert b"finished" in err
+
+
+def test_an_interrupted_json_run_ends_with_one_stop_line(capsys):
+    """With --json the stop takes one stderr line: emit's own line when nothing said it yet,
+    none after the runner's "interrupted: keeping …"; the text output always ends with the line
+    saying what the figures cover (the runner's line came before the table)."""
+    from analyzer.errors import mark_interrupted, reset_interrupted
+    from analyzer.output import emit, note
+
+    def run(as_json, runner_said):
+        reset_interrupted()
+        mark_interrupted()
+        if runner_said:
+            note("interrupted: keeping the 5 finished games")
+        emit({"a": 1}, as_json, lambda: "table")
+        got = capsys.readouterr()
+        reset_interrupted()
+        return got
+
+    got = run(True, True)
+    assert json.loads(got.out) == {"a": 1, "interrupted": True}
+    assert got.err == "interrupted: keeping the 5 finished games\n"
+    got = run(True, False)
+    assert got.err == 'interrupted: the JSON holds what finished ("interrupted": true)\n'
+    got = run(False, True)
+    assert got.out == "table\n"
+    assert got.err == ("interrupted: keeping the 5 finished games\n"
+                       "interrupted: the figures above cover the trials that finished\n")

@@ -162,7 +162,7 @@ def test_calibrate_json_is_one_object_with_the_biases(capsys):
         b = out["choices"][key]["bias"]
         assert b["n"] == 8 and b["ci_low"] <= b["estimate"] <= b["ci_high"]
     assert out["margin"]["bar"] == 0.01 and out["belief"]["name"] == "model"
-    assert out["seats"][2] == {"seat": 3, "bot": "heuristic"}
+    assert out["seats"][2] == {"seat": 3, "bot": "solver"}  # decide's default line-up
 
 
 @pytest.mark.parametrize("argv, words", [

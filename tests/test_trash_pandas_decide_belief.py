@@ -92,15 +92,16 @@ def test_the_answer_names_who_plays_the_belief_and_the_unit(tmp_path, capsys):
     argv = ["decide", _write(tmp_path, FORCED), "-n", "200", "--seed", "4", "--no-progress"] \
         + _deck(tmp_path, {"feesh": 3, "doggo": 1})
     out = _json(argv, capsys)
-    assert out["seats"] == [{"seat": 1, "bot": "heuristic", "me": True},
-                            {"seat": 2, "bot": "heuristic", "me": False}]
+    # no --seats: the solver in every seat (lineup.DECIDE_BOT, the strongest within budget)
+    assert out["seats"] == [{"seat": 1, "bot": "solver", "me": True},
+                            {"seat": 2, "bot": "solver", "me": False}]
     assert out["unit"] == "chance of winning (a shared win counts as a share)"
     assert out["belief"]["name"] == "model" and "Doggo" not in out["belief"]["description"]
     assert "Wilson" in out["interval"]
     with pytest.raises(SystemExit):
         pushluck(["trash-pandas"] + argv)
     text = capsys.readouterr().out
-    assert "played by: seat 1 heuristic (me), seat 2 heuristic" in text
+    assert "played by: seat 1 solver (me), seat 2 solver" in text
     assert "belief about the unseen cards: model" in text
     assert "a shared win counts as a share" in text
 

@@ -14,7 +14,7 @@ def main(argv):
 # A deck of three Feesh only (a test deck file); the pile is empty (the game ends after this
 # turn), nothing is hidden. I (seat 1) hold trees and a Feesh; both of us have one Feesh
 # stashed. Stop: trees stashes my Feesh, 5 points to 3, I win.
-# Roll (heuristic bot, stop at 3 tokens): a repeat busts with 1/6, then 2/6; a bust leaves the
+# Roll (--seats heuristic: stop at 3 tokens): a repeat busts with 1/6, then 2/6; a bust leaves the
 # Feesh tie (4 points each, then equal types and cards: a shared win, 1/2). Nothing else
 # changes a score (no cards to draw or steal). P(win | roll) = 5/9 + (4/9)/2 = 7/9.
 END_GAME = """
@@ -70,8 +70,8 @@ def _json(argv, capsys):
 
 def test_end_game_roll_or_stop_matches_the_hand_computed_values(tmp_path, capsys):
     pos = _write(tmp_path, END_GAME.format(extra=""))
-    out = _json(["decide", pos, "-n", "20000", "--seed", "5", "--no-progress"]
-                + _deck(tmp_path), capsys)
+    out = _json(["decide", pos, "-n", "20000", "--seed", "5", "--no-progress",
+                 "--seats", "heuristic"] + _deck(tmp_path), capsys)
     stop, roll = out["choices"]
     assert stop["choice"] == "stop" and stop["p_win"]["estimate"] == 1.0
     est, se = roll["p_win"]["estimate"], roll["p_win"]["se"]

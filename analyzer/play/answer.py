@@ -16,7 +16,7 @@ def trash_pandas_answer(table, n: int, seed: int, belief: str = "model",
                         seats: str | None = None) -> dict:
     """``trash-pandas decide`` on the table's position (the history included)."""
     from analyzer.games.trash_pandas.decide import decide
-    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
     from analyzer.games.trash_pandas.position import build_position, check_position
     from analyzer.games.trash_pandas.score import deck_arrays, whole_deck
     from analyzer.games.trash_pandas.whole import GameSetup
@@ -26,7 +26,7 @@ def trash_pandas_answer(table, n: int, seed: int, belief: str = "model",
     checked = check_position(table.position(), table.copies, r.bonus_cap,
                              r.mask_card == "hand")
     pos = build_position(checked)
-    setup = GameSetup(r, pos.players, [parse_lineup(seats, pos.players)],
+    setup = GameSetup(r, pos.players, [parse_lineup(seats, pos.players, default=DECIDE_BOT)],
                       deck=deck_arrays(deck=whole_deck(r.deck)), from_setup=False)
     return decide(pos, setup, RunSpec(n, seed, progress=False), belief)
 

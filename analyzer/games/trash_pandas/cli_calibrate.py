@@ -12,7 +12,7 @@ PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Player
 SeatsOpt = Annotated[Optional[str], typer.Option(
     "--seats", metavar="A,B,...", help="One bot per seat (seats from 1; a single bot: every "
     "seat), who play the frozen games and the rest of every game, as in `game --seats` "
-    "(default heuristic; rollout:K bots cannot play here: the positions come from the "
+    "(default solver, as in `decide`; rollout:K bots cannot play here: the positions come from the "
     "plain-Python reference games).")]
 BeliefOpt = Annotated[str, typer.Option(
     "--belief", metavar="NAME", help="The belief about the cards the seat cannot see: model "
@@ -44,7 +44,7 @@ def calibrate(players: PlayersOpt = 3, n: calibrate_trials(200) = 200,
     """
     from analyzer.errors import UserError
     from analyzer.games.trash_pandas.belief import check_belief
-    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.output import note
     from analyzer.rules import build_rules
@@ -53,7 +53,7 @@ def calibrate(players: PlayersOpt = 3, n: calibrate_trials(200) = 200,
         raise UserError("--chart writes into --out DIR: give --out too")
     check_belief(belief)
     r = build_rules(TrashPandasRules, rules_file, set_)  # every key, the deck file included
-    lineup = parse_lineup(seats, players)
+    lineup = parse_lineup(seats, players, default=DECIDE_BOT)
     if any(b.name == "rollout" for b in lineup):
         raise UserError("calibrate freezes its positions from the plain-Python reference games, "
                         "which have no rollout:K bot: give --seats without rollout")

@@ -22,7 +22,7 @@ def _whole_rules(rules_file, sets):
 
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Players (2-4).")]
-SeatsOpt = seats_option(
+BOTS_HELP = (
     "heuristic, solver, random, rollout:K (roll/stop and Blammo!/Nanners/Feesh saves by K determinized "
     "rollouts to the end of the game, default 16; its other choices and knobs as heuristic), "
     "search:ITERS (roll/stop, Blammo!/Nanners/Feesh saves and Yum Yum by information-set tree "
@@ -34,7 +34,11 @@ SeatsOpt = seats_option(
     "(knobs: stop-at, bonus-stop-at, blammo-saves, nanners-saves, pie, feesh, shiny, keep, "
     "steal-from, react, block, block-with, yumyum-at, trash-tree, band-by, cut-1, cut-2, "
     "stop-at-2, stop-at-3, feesh-saves, decline-last-card); rule:FILE.json plays a stop rule written by "
-    "`trash-pandas game-advice --out`. Default: heuristic.")
+    "`trash-pandas game-advice --out`.")
+SeatsOpt = seats_option(BOTS_HELP + " Default: heuristic.")
+DecideSeatsOpt = seats_option(
+    BOTS_HELP + " Default: solver (the exact turn solver's roll-or-stop; the strongest bot "
+    "within decide's budget: one solver seat among heuristics wins about 0.027 more).")
 OldPolicyOpt = renamed("--policy", "the line-up is --seats BOT (a single bot plays every seat)")
 DEFAULT_GAMES = 20_000
 
@@ -92,7 +96,7 @@ def game(players: PlayersOpt = 3, n: trials("games", DEFAULT_GAMES) = None,
 
 
 def decide(position: PositionArg = None, example: ExampleOpt = None,
-           seats: SeatsOpt = None, n: DecideTrialsOpt = None,
+           seats: DecideSeatsOpt = None, n: DecideTrialsOpt = None,
            seed: SeedOpt = None, precision: PrecisionOpt = None,
            time_limit: TimeLimitOpt = None, progress: ProgressOpt = None,
            rules_file: RulesOpt = None, set_: SetOpt = None, json: JsonOpt = False,
@@ -100,7 +104,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
     """Roll or stop (or, after a roll, take / Blammo! / Nanners / a Feesh fetching one of them
     from the discard pile) in chance of winning: every
     choice is played out to the end of the game on the same deals of the unseen cards (drawn
-    from --belief), by the bots of --seats (default heuristic in every seat); the answer names
+    from --belief), by the bots of --seats (default solver in every seat); the answer names
     them, and the exact turn-level answer is shown beside it. `trash-pandas position
     --template` prints a commented position file (seats count from 1).
 
@@ -127,12 +131,13 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
                              r.bonus_cap, reveal_to_hand=r.mask_card == "hand")
     # the position is good: only now the simulation's modules (NumPy, the kernels)
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
-    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
     from analyzer.games.trash_pandas.whole import GameSetup
 
     deck = deck_arrays(deck=cards)
     pos = build_position(checked)
-    setup = GameSetup(r, pos.players, [parse_lineup(seats, pos.players)], deck=deck,
+    lineup = parse_lineup(seats, pos.players, default=DECIDE_BOT)
+    setup = GameSetup(r, pos.players, [lineup], deck=deck,
                       from_setup=False)
     spec = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision,
                     time_limit, progress, json)
