@@ -172,7 +172,7 @@ def test_calibrate_json_is_one_object_and_finds_no_bias(capsys):
         assert b["ci_low"] <= 0.0 <= b["ci_high"]
     assert set(res["margins"]) == {"draw_numbers", "draw_currency"}
     assert res["margins"]["draw_numbers"]["bar"] == 0.01
-    assert res["belief"]["exact"] is True and res["seats"][2] == {"seat": 3, "bot": "threshold"}
+    assert res["belief"]["exact"] is True and res["seats"][2] == {"seat": 3, "bot": "exact"}
     assert res["deck_removals"]["known"] is False
     assert res["conclusion"].startswith("verdict: ")
 

@@ -40,7 +40,7 @@ PlayOutOpt = Annotated[Optional[str], typer.Option(
     "nothing is written outside it). Default: ./pushluck-play/.")]
 SeatsOpt = Annotated[Optional[str], typer.Option(
     "--seats", metavar="BOT,BOT,…", help="The bots that play the rest of the game in each "
-    "answer, as `decide --seats` (default: solver in Trash Pandas, threshold in Ten).")]
+    "answer, as `decide --seats` (default: solver in Trash Pandas, exact in Ten).")]
 DEFAULT_OUT = "pushluck-play"
 DEFAULT_SAVE = "position.toml"
 

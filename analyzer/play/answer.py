@@ -34,6 +34,7 @@ def trash_pandas_answer(table, n: int, seed: int, belief: str = "model",
 def ten_answer(table, n: int, seed: int, seats: str | None = None) -> dict:
     """``ten decide`` on the table's position (written to a temporary file and read back by
     the same loader, so the answer is the one ``ten decide FILE`` gives)."""
+    from analyzer.games.ten.cli_whole import STRONGEST_BOT
     from analyzer.games.ten.decide import decide
     from analyzer.games.ten.lineup import parse_seats
     from analyzer.games.ten.position import load_position
@@ -46,7 +47,7 @@ def ten_answer(table, n: int, seed: int, seats: str | None = None) -> dict:
         pos = load_position(path, table.rules, table.deck_spec)
     finally:
         os.unlink(path)
-    bots = parse_seats(seats or "threshold", pos.players, "--seats")
+    bots = parse_seats(seats or STRONGEST_BOT, pos.players, "--seats")
     return decide(pos, table.rules, table.deck_spec, bots, RunSpec(n, seed, progress=False))
 
 
