@@ -135,7 +135,7 @@ def test_decisions_do_not_change_when_the_hidden_cards_are_swapped():
     bots = _bots("heuristic", "heuristic", "search:200")
     sums = []
     for state in (g, h3):
-        out = np.zeros(2)
+        out = np.zeros(5)
         s = _stream()
         yumyum_values(state.copy(), 2, 1, bots, held, 0, *_args(deck, s), out)
         sums.append((out.tolist(), s.tolist()))
@@ -255,10 +255,11 @@ def test_it_plays_yum_yum_where_passing_loses_for_sure():
     bots = _bots("heuristic", "search:4000")
     held = 1 << TREES
     assert not plays_yumyum(g, 1, _bots("heuristic", "heuristic")[1], 1, _stream())
-    sums = np.zeros(2)
+    sums = np.zeros(5)
     yumyum_values(g.copy(), 1, 0, bots, held, 0, *_args(deck, _stream()), sums)
     pairs = 2000
-    assert sums[1] == 0.0
+    assert sums[4] == pairs and sums[1] == 0.0
+    assert sums[2] == sums[0] / 2  # each d is 1/2 or 0, so d² = d/2
     p = sums[0] / pairs  # each playout is 1/2 (a bust) or 0: p = P(bust)/2
     se = (p * (0.5 - p) / pairs) ** 0.5
     assert abs(p - 2 / 9) <= 5 * se
@@ -285,6 +286,52 @@ def test_nanners_saves_a_repeat_where_taking_it_only_shares():
     assert stats[1, 0] == stats[0, 0] / 2 and stats[1, USE_NANNERS] == stats[0, USE_NANNERS]
 
 
+def test_the_searched_root_choice_replaces_the_heuristic_only_by_z_standard_errors():
+    """keep_or_switch, by hand: the heuristic's choice h = 0 tried 10 times with 5 wins, the
+    most visited b = 1 tried 30 times with 21: means 0.5 and 0.7, lead 0.2; smoothed means
+    5.5/11 = 0.5 and 21.5/31; SE = sqrt(0.5·0.5/10 + (21.5/31)(9.5/31)/30) = 0.179122…"""
+    from kernels.trash_pandas.search import NA, keep_or_switch
+
+    nvis = np.zeros((1, NA))
+    wsum = np.zeros((1, NA))
+    nvis[0, :2] = (10, 30)
+    wsum[0, :2] = (5, 21)
+    se = (0.25 / 10 + (21.5 / 31) * (9.5 / 31) / 30) ** 0.5
+    assert abs(se - 0.179122) < 1e-6
+    assert keep_or_switch(nvis, wsum, 1, 0, 1.0) == 1  # 0.2 > 0.179
+    assert keep_or_switch(nvis, wsum, 1, 0, 0.2 / se - 1e-9) == 1
+    assert keep_or_switch(nvis, wsum, 1, 0, 0.2 / se + 1e-9) == 0  # 1.1166 SEs needed
+    assert keep_or_switch(nvis, wsum, 1, 0, 2.0) == 0
+    assert keep_or_switch(nvis, wsum, 1, 0, 0.0) == 1  # switch=0: the most visited
+    assert keep_or_switch(nvis, wsum, 1, 1, 5.0) == 1  # they agree
+    assert keep_or_switch(nvis, wsum, 1, -1, 5.0) == 1  # h not legal here
+    wsum[0, :2] = (9, 10)  # the most visited leads by 1/3 - 0.9 < 0: never replaces h
+    assert keep_or_switch(nvis, wsum, 1, 0, 0.5) == 0
+    nvis[0, 0] = wsum[0, 0] = 0.0  # h never tried (one iteration): kept
+    assert keep_or_switch(nvis, wsum, 1, 0, 1.0) == 0
+    # all wins against all losses, 2 visits each: smoothed 2.5/3 and 0.5/3, SE = sqrt(2 ·
+    # (5/36)/2) = 0.3727; lead 1 > 2 SEs, not 3
+    nvis[0, :2] = (2, 2)
+    wsum[0, :2] = (0, 2)
+    assert keep_or_switch(nvis, wsum, 1, 0, 2.0) == 1
+    assert keep_or_switch(nvis, wsum, 1, 0, 3.0) == 0
+
+
+def test_a_yum_yum_lead_counts_one_more_world_of_no_difference():
+    """paired_lead_holds, by hand: three worlds, d = 1 in each: with a fourth d = 0, mean 3/4,
+    variance 3/4 − 9/16 = 3/16, SE = sqrt(3/16 / 3) = 1/4; the lead 1 holds below 4 SEs. Worlds
+    that differ (d = 1, −1, 1, 1): Σd = 2, Σd² = 4, mean over 5 is 0.4, variance 0.8 − 0.16 =
+    0.64, SE = sqrt(0.64/4) = 0.4; the lead 0.5 holds below 1.25 SEs."""
+    from kernels.trash_pandas.search import paired_lead_holds
+
+    assert paired_lead_holds(3.0, 3.0, 3.0, 3.99)
+    assert not paired_lead_holds(3.0, 3.0, 3.0, 4.01)
+    assert paired_lead_holds(-3.0, 3.0, 3.0, 3.99)  # a lead for passing counts the same
+    assert paired_lead_holds(2.0, 4.0, 4.0, 1.24)
+    assert not paired_lead_holds(2.0, 4.0, 4.0, 1.26)
+    assert not paired_lead_holds(0.0, 2.0, 2.0, 0.01)
+
+
 # ------------------------------------------------------------------------- whole games
 def _game_json(threads: int) -> dict:
     env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
@@ -304,3 +351,40 @@ def test_same_seed_same_games_on_one_thread_and_on_two():
     one, two = _game_json(1), _game_json(2)
     assert one == two
     assert one["n"] == 9 and one["lineups"][0]["conservation_violations"] == 0
+
+
+def test_the_switch_knob_reaches_the_kernel_column_and_the_label():
+    """search's ``switch`` (default 1) is column K_SWITCH of the kernel's knob row; set away
+    from its default it shows in the label, and the row has room for it (NK)."""
+    from analyzer.games.trash_pandas.bots import NK
+    from kernels.trash_pandas import whole_bots as B
+
+    assert NK == B.NK and B.K_SWITCH == NK - 1
+    default, plain, strict = (parse_bot(t) for t in ("search:200", "search:200:switch=0",
+                                                     "search:200:switch=2.5"))
+    assert default.row()[B.K_SWITCH] == 1.0 and default.label == "search:200"
+    assert plain.row()[B.K_SWITCH] == 0.0 and plain.label == "search:200:switch=0"
+    assert strict.row()[B.K_SWITCH] == 2.5 and strict.label == "search:200:switch=2.5"
+    assert parse_bot("heuristic").row()[B.K_SWITCH] == 0.0  # no search: unused
+
+
+def test_at_a_tiny_budget_the_switch_keeps_the_heuristics_roll_or_stop():
+    """Two iterations, one per root choice: with switch=0 the search plays the choice of the
+    one playout that won more; with a large switch it keeps the heuristic's (stop-at=1 stops)
+    whatever the two playouts said. The end game of the stop-wins test, with the knob set to
+    roll instead: the base heuristic rolls (stop-at=6) and the two-playout search stops."""
+    from kernels.trash_pandas.search import A_ROLL, A_STOP, N_RS, NA, tree_search
+
+    deck = _deck(feesh=3)
+    g = _two_player_end(deck)
+    g[HAND + 0, FE] = 1
+    g[STASH + 0, FE] = 1
+    g[STASH + 1, FE] = g[UP + 1, FE] = 1
+    for text, want in (("search:2:stop-at=6:switch=0", A_STOP),
+                       ("search:2:stop-at=6:switch=10", A_ROLL)):
+        stats = np.zeros((2, NA))
+        choice = tree_search(g.copy(), 0, _bots(text, "heuristic"), 0, 1 << TREES, N_RS, 0,
+                             *_args(deck, _stream()), stats)
+        assert stats[0, A_STOP] == stats[0, A_ROLL] == 1  # one playout each
+        assert stats[1, A_STOP] == 1.0  # stopping wins outright
+        assert choice == want, (text, stats)

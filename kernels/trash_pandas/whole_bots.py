@@ -54,7 +54,8 @@ K_DECLINE = K_FSAVES + 1  # an optional consolation draw: 0 always drawn, 1 not 
 K_ITERS = K_DECLINE + 1  # the search bot's iterations per decision (kernels/trash_pandas/search.py)
 K_EXPLORE = K_ITERS + 1  # its exploration constant (UCB1)
 K_MS = K_EXPLORE + 1  # its time budget per decision in milliseconds (0: none)
-NK = K_MS + 1
+K_SWITCH = K_MS + 1  # standard errors its choice must lead the heuristic's by (0: plain argmax)
+NK = K_SWITCH + 1
 BAND_NONE, BAND_DECK, BAND_BEHIND, BAND_TABLE = 0, 1, 2, 3
 OP_LE, OP_GE = 0, 1
 # features a stop rule table reads (analyzer/advice/table.py; F_ZERO the constant 0)

@@ -19,13 +19,15 @@ Each entry of ``--seats A,B,…`` names a bot, ``NAME[:key=value...]`` (analyzer
   heuristics, 400 games, seed 2, paired with a heuristic seat 1 on the same games): heuristic
   minus rollout 0.000 ± 0.032 at K = 8, −0.031 ± 0.032 at K = 64, −0.028 ± 0.033 at K = 256 —
   not distinguishable from the heuristic at these n.
-* ``search[:ITERS][:explore=C]`` — rolls or stops, spends (or not) Blammo!, Nanners or a Feesh
+* ``search[:ITERS][:explore=C][:switch=Z]`` — rolls or stops, spends (or not) Blammo!, Nanners or a Feesh
   on a repeat, and plays or holds Yum Yum when an opponent stops, by information-set Monte Carlo
   tree search (kernels/trash_pandas/search.py; the maths on the rules page, section 8): ITERS
   iterations per decision (default 1000), each a world dealt from the belief that knows the
   bots' stash rule and a playout of the rest of the game by the base bots (its own seat by
-  ``heuristic`` with the same knobs); UCB1 constant C (``explore``, default 0.5); every other
-  choice as ``heuristic``.
+  ``heuristic`` with the same knobs); UCB1 constant C (``explore``, default 0.5); the searched
+  choice replaces the heuristic's only when its mean leads by more than Z standard errors
+  (``switch``, default 1; 0: the most visited choice, as before); every other choice as
+  ``heuristic``.
 
 Knobs (heuristic and solver; defaults in :data:`KNOBS`): ``stop-at``, ``bonus-stop-at``,
 ``blammo-saves`` / ``nanners-saves`` (spend the card to save a repeat), ``pie`` (use MMM Pie! on
@@ -65,6 +67,8 @@ ROLLOUTS_INDEX, ROLLOUTS_DEFAULT, ROLLOUTS_RANGE = 15, 16, (1, 4096)
 ITERS_INDEX, ITERS_DEFAULT, ITERS_RANGE = 48, 1000, (1, 1_000_000)
 EXPLORE_INDEX, EXPLORE_DEFAULT, EXPLORE_RANGE = 49, 0.5, (0.0, 10.0)
 MS_INDEX, MS_RANGE = 50, (0.0, 600_000.0)  # a time budget per decision (0: none)
+# standard errors by which the search's choice must lead the heuristic's to replace it
+SWITCH_INDEX, SWITCH_DEFAULT, SWITCH_RANGE = 51, 1.0, (0.0, 10.0)
 # knob: (kernel index, default, parser kind, allowed)
 KNOBS = {
     "stop-at": (1, 3, "int", (1, 6)),
@@ -94,7 +98,7 @@ TROWS_INDEX, TABLE_INDEX, TROW, TMAXROWS = 21, 22, 6, 4  # a stop rule table (wh
 #: feature id (kernels/trash_pandas/whole_bots.py F_*)
 TABLE_FEATURES = {"tokens": 1, "bonus": 2, "deck": 3, "behind": 4, "hand": 5, "saves": 6}
 BAND_TABLE = 3
-NK = TABLE_INDEX + TROW * TMAXROWS + 5  # table words, feesh-saves, decline-last-card, search
+NK = TABLE_INDEX + TROW * TMAXROWS + 6  # table words, feesh-saves, decline-last-card, search
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,7 @@ class Bot:
     iters: int = 0  # a search bot's iterations per decision (0 for the others)
     explore: float = 0.0  # a search bot's UCB1 constant
     ms: float = 0.0  # a search bot's time budget per decision (0: iterations only)
+    switch: float = 0.0  # SEs a search bot's choice must lead the heuristic's by (0: argmax)
     table: tuple = ()  # a stop rule table (rows of six ints), read instead of the stop knobs
     source: str = field(default="", compare=False)  # the label of a table bot (rule:FILE)
 
@@ -123,6 +128,8 @@ class Bot:
         if self.name == "search":  # iterations by position, unless a time budget alone
             if self.ms:
                 changed.insert(0, f"ms={self.ms:g}")
+            if self.switch != SWITCH_DEFAULT:
+                changed.insert(0, f"switch={self.switch:g}")
             if self.explore != EXPLORE_DEFAULT:
                 changed.insert(0, f"explore={self.explore:g}")
             if not self.ms or self.iters != ITERS_RANGE[1]:
@@ -143,6 +150,7 @@ class Bot:
         r[ITERS_INDEX] = self.iters
         r[EXPLORE_INDEX] = self.explore
         r[MS_INDEX] = self.ms
+        r[SWITCH_INDEX] = self.switch
         if self.table:
             r[KNOBS["band-by"][0]] = BAND_TABLE
             r[TROWS_INDEX] = len(self.table)
@@ -174,6 +182,7 @@ def _family():
     ilo, ihi = ITERS_RANGE
     elo, ehi = EXPLORE_RANGE
     mlo, mhi = MS_RANGE
+    slo, shi = SWITCH_RANGE
     return Family("trash-pandas", [
         Kind("heuristic", "rolls until stop-at tokens, plays its cards by the knobs", knobs),
         Kind("solver", "rolls, stops and saves as the exact turn solver; the rest as heuristic",
@@ -184,12 +193,14 @@ def _family():
              positional=("rollouts",)),
         Kind("search", f"roll/stop, Blammo!/Nanners/Feesh saves and Yum Yum by information-set "
              f"tree search, ITERS playouts per decision (default {ITERS_DEFAULT}); the rest as "
-             f"heuristic", knobs + ("explore", "ms"), positional=("iters",))],
+             f"heuristic", knobs + ("explore", "ms", "switch"), positional=("iters",))],
         [_knob(k) for k in KNOBS] + [Knob("rollouts", "int", ROLLOUTS_DEFAULT, low=lo, high=hi),
                                      Knob("iters", "int", ITERS_DEFAULT, low=ilo, high=ihi),
                                      Knob("explore", "float", EXPLORE_DEFAULT, low=elo,
                                           high=ehi),
-                                     Knob("ms", "float", 0.0, low=mlo, high=mhi)])
+                                     Knob("ms", "float", 0.0, low=mlo, high=mhi),
+                                     Knob("switch", "float", SWITCH_DEFAULT, low=slo,
+                                          high=shi)])
 
 
 #: The whole-game bots as the shared parser reads them (``--seats``, ``--vs``).
@@ -211,7 +222,8 @@ def bot_from_spec(spec) -> Bot:
         iters = ITERS_RANGE[1] if "ms" in spec.given and "iters" not in spec.given else \
             spec["iters"]
         return Bot(spec.name, tuple(values.items()), iters=iters,
-                   explore=float(spec["explore"]), ms=float(spec["ms"]))
+                   explore=float(spec["explore"]), ms=float(spec["ms"]),
+                   switch=float(spec["switch"]))
     return Bot(spec.name, tuple(values.items()), rollouts)
 
 
