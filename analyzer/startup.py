@@ -113,15 +113,35 @@ def _write_whole(stream, text: str) -> int:
     """Write all of ``text``. Under ``PYTHONUNBUFFERED=1`` (``python -u``) the text stream
     writes straight to the file, and a write to a pipe that a signal interrupts returns the
     bytes written so far: the text stream drops the rest without a word (a 4 MB JSON kept
-    64 kB). So the encoded bytes go to the binary layer until all are taken."""
+    64 kB). So the encoded bytes go to the binary layer until all are taken. A non-blocking
+    file that is full (a raw write returns None, a buffered one raises BlockingIOError) is
+    waited on with ``select`` until it takes more, rather than asked again at once."""
     binary = getattr(stream, "buffer", None)
     if binary is None:
         return stream.write(text)
     stream.flush()
     data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
     while data:
-        data = data[binary.write(data) or 0:]
+        try:
+            taken = binary.write(data)
+        except BlockingIOError as exc:
+            taken = exc.characters_written
+            _wait_writable(binary)
+        if taken is None:
+            _wait_writable(binary)
+            taken = 0
+        data = data[taken:]
     return len(text)
+
+
+def _wait_writable(binary, seconds: float = 1.0) -> None:
+    """Block until ``binary``'s descriptor can take more bytes (or ``seconds`` pass)."""
+    import select
+
+    try:
+        select.select([], [binary.fileno()], [], seconds)
+    except (OSError, ValueError):  # no descriptor to wait on: try the write again
+        pass
 
 
 class GuardedOutput:
