@@ -75,6 +75,7 @@ def draw(budgets: list[int], rows: list[dict], out: dict, game: str, base: Path)
     ax.axhline(0.0, color="#777", lw=1, ls="--", label=f"{HEURISTIC[game]} (no change)")
     ax.set_xscale("log")
     ax.set_xticks(budgets)
+    ax.set_xticks([], minor=True)  # no log-scale minor ticks and labels between the budgets
     ax.set_xticklabels([str(b) for b in budgets])
     ax.set_xlabel("playouts per decision (log scale)")
     ax.set_ylabel("win rate gained in one seat")

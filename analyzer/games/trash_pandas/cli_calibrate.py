@@ -12,8 +12,8 @@ PlayersOpt = Annotated[int, typer.Option("--players", min=2, max=4, help="Player
 SeatsOpt = Annotated[Optional[str], typer.Option(
     "--seats", metavar="A,B,...", help="One bot per seat (seats from 1; a single bot: every "
     "seat), who play the frozen games and the rest of every game, as in `game --seats` "
-    "(default solver, as in `decide`; rollout:K bots cannot play here: the positions come from the "
-    "plain-Python reference games).")]
+    "(default solver, as in `decide`; rollout:K bots cannot play here: the positions come "
+    "from the plain-Python reference games).")]
 BeliefOpt = Annotated[str, typer.Option(
     "--belief", metavar="NAME", help="The belief about the cards the seat cannot see: model "
     "(default: the opponents' bots never stash what they never stash face down, and hold each "
