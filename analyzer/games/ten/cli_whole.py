@@ -146,8 +146,8 @@ def decide(position: PositionArg = None, example: ExampleOpt = None, seats: Seat
     (no random buyer). The answer is seat `me`'s chance of winning (a shared win counts as a share; `me`
     defaults to the deciding seat) with Wilson intervals. Every choice is played to the end
     of the game on the same piles (common random numbers) by the bots of --seats (or the
-    position's `seats`; default: threshold, the strongest bot). The unseen cards are the draw
-    pile in a uniformly random order, which is exact in Ten (the pile is the only hidden
+    position's `seats`; default: exact, the strongest bot within the budget). The unseen
+    cards are the draw pile in a uniformly random order, which is exact in Ten (the pile is the only hidden
     thing). The best choice is named only when it beats every other by more than a
     simultaneous interval (Bonferroni over the comparisons; the z is printed). Beside a draw
     decision: the active seat's one-turn value model (`ten best`, exact). --precision stops
