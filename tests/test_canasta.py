@@ -184,7 +184,7 @@ def test_rules_check():
     assert r.players == 3 and r.red3_replace
 
 
-# ---- the policies' words and kernel rows, the rules' array, the jobs (canasta/play.py) -------------
+# ---- the policies' words and kernel rows, the rules' array, the jobs (canasta/play.py) -----------
 # Column numbers from kernels/canasta/layout.py's docstrings: the rules vector R_NP … R_MAXROUNDS
 # (16 entries), the policy row (6 knobs, then P_TAKEN = 6 with 4 rows of 6 words from 7, then
 # P_GON = 31 with its rows from 32: 56 words).
