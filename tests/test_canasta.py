@@ -307,6 +307,9 @@ def test_round_figures_in_display_order_and_ratio_edges():
     # error; here Σx² − 2r·Σxy + r²·Σy² = 1 − 6 + 2 with r = 1
     st = ratio_stat(2, 1, 3, 2, 2, 3)
     assert (st.estimate, st.se, st.ci_low, st.ci_high, st.n) == (1.0, 0.0, 1.0, 1.0, 3)
+    # one kitty pick-up in two games (on turn 5) is enough: 5 / 1 with SE 0 (e = 0, 0)
+    st = ratio_stat(5, 25, 5, 1, 1, 2)
+    assert (st.estimate, st.se, st.ci_low, st.ci_high, st.n) == (5.0, 0.0, 5.0, 5.0, 2)
     # no rounds (or a negative total) and fewer than two games: not a number
     for args in ((1, 1, 1, 0, 0, 5), (1, 1, 1, -2, 4, 5), (1, 1, 1, 1, 1, 1)):
         st = ratio_stat(*args)
