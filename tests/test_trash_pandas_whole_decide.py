@@ -127,3 +127,209 @@ def test_game_json_has_statistics_and_vs_compares_on_the_same_games(capsys):
 def test_bad_bot_knob_is_one_line_exit_2(capsys):
     code, out, err = _run(["game", "--seats", "heuristic:stop-at=9", "-n", "10"], capsys)
     assert code == 2 and "stop-at" in err and err.count("\n") == 1
+
+
+# ---- the text forms of `game` and `decide`, from results written out by hand ---------------------
+# Every line below is typed out (widths counted by hand): 80 characters a line, a longer one
+# wrapped at a space with its continuation indented two more (analyzer/words.py `fit`).
+
+def _st(e, se, lo, hi, n=12345):
+    from analyzer.stats import Statistic
+
+    return Statistic(e, se, lo, hi, n)
+
+
+def _lineup(label, vs=None):
+    plays = dict(blammo=1.25, nanners=0.5, yumyum=0.75, doggo=1.0, kitteh=0.25, pie=2.0,
+                 feesh=0.4, feesh_saves=0.1, shiny=0.3, paw_steals=0.6, shiny_steals=0.2,
+                 mask_reactions=0.9, consolation_declined=1.5)
+    lu = {"lineup": label,
+          "seats": [{"seat": 1, "win_rate": _st(0.55, 0.01, 0.53, 0.57),
+                     "points": _st(31.5, 0.25, 31.01, 31.99)},
+                    {"seat": 2, "win_rate": _st(0.45, 0.01, 0.43, 0.47),
+                     "points": _st(29.25, 0.25, 28.76, 29.74)}],
+          "turns": _st(24.5, 0.1, 24.3, 24.7), "rounds": _st(6.25, 0.05, 6.15, 6.35),
+          "margin": _st(8.0, 0.2, 7.6, 8.4), "main_busts": _st(3.5, 0.05, 3.4, 3.6),
+          "bonus_turns": _st(0.75, 0.01, 0.73, 0.77),
+          "bust_rate_per_turn": _st(0.2, 0.002, 0.196, 0.204),
+          "tiebreak_share": _st(0.1, 0.003, 0.094, 0.106),
+          "decided_by_tiebreak": _st(0.08, 0.002, 0.076, 0.084),
+          "shared_wins": _st(0.02, 0.001, 0.018, 0.022),
+          **{k: _st(v, 0.0, v, v) for k, v in plays.items()}}
+    if vs:
+        lu["vs_first"] = vs
+    return lu
+
+
+def _lineup_lines(k, label):
+    return [
+        "",
+        f"line-up {k}: {label}",
+        "        win rate                          points",
+        "------  --------------------------------  ---------------------------",
+        "seat 1  0.5500 ± 0.0100 [0.5300, 0.5700]  31.50 ± 0.25 [31.01, 31.99]",
+        "seat 2  0.4500 ± 0.0100 [0.4300, 0.4700]  29.25 ± 0.25 [28.76, 29.74]",
+        "  turns                  24.500 ± 0.100 [24.300, 24.700]",
+        "  rounds                 6.250 ± 0.050 [6.150, 6.350]",
+        "  margin                 8.000 ± 0.200 [7.600, 8.400]",
+        "  main_busts             3.500 ± 0.050 [3.400, 3.600]",
+        "  bonus_turns            0.750 ± 0.010 [0.730, 0.770]",
+        "  bust rate per turn     0.2000 ± 0.0020 [0.1960, 0.2040]",
+        "  top points tied        0.1000 ± 0.0030 [0.0940, 0.1060]",
+        "    tie-break decided    0.0800 ± 0.0020 [0.0760, 0.0840]",
+        "    still shared         0.0200 ± 0.0010 [0.0180, 0.0220]",
+        "  per game: blammo 1.25, nanners 0.50, yumyum 0.75, doggo 1.00, kitteh 0.25, pie",
+        "    2.00, feesh 0.40, feesh_saves 0.10, shiny 0.30, paw_steals 0.60,",
+    ]
+
+
+def test_game_text_line_by_line():
+    from analyzer.games.trash_pandas.whole import render_game
+
+    vs = [{"seat": 1, "win_rate_change": _st(-0.02, 0.004, -0.028, -0.012), "verdict": "worse"},
+          {"seat": 2, "win_rate_change": _st(0.02, 0.004, 0.012, 0.028), "verdict": "better"}]
+    out = {"players": 2, "n": 12345, "seed": 7, "rules": {"consolation": "optional"},
+           "lineups": [_lineup("heuristic,heuristic"), _lineup("solver,heuristic", vs)],
+           "first_player_advantage": _st(0.03, 0.005, 0.02, 0.04), "games_per_second": 98765.4}
+    head = ["Trash Pandas, 2 players, n = 12,345 games, seed 7 (Monte Carlo; ± is one SE,",
+            "  [95% interval])"]
+    tail = ["",
+            "first-player advantage (seat 1 win rate − 1/2): 0.0300 ± 0.0050 [0.0200, 0.0400]",
+            "games per second: 98,765"]
+    declined = "    shiny_steals 0.20, mask_reactions 0.90, consolation_declined 1.50"
+    assert render_game(out).split("\n") == (
+        head + _lineup_lines(1, "heuristic,heuristic") + [declined]
+        + _lineup_lines(2, "solver,heuristic") + [declined]
+        + ["  seat 1 win rate vs line-up 1: -0.0200 ± 0.0040 [-0.0280, -0.0120] → worse",
+           "  seat 2 win rate vs line-up 1: 0.0200 ± 0.0040 [0.0120, 0.0280] → better"]
+        + tail)
+    # declining the consolation card is counted only where the rules let a player decline it
+    out = {**out, "rules": {"consolation": "forced"}, "lineups": [_lineup("heuristic,heuristic")]}
+    assert render_game(out).split("\n") == (
+        head + _lineup_lines(1, "heuristic,heuristic")
+        + ["    shiny_steals 0.20, mask_reactions 0.90"] + tail)
+
+
+def test_decide_text_line_by_line():
+    from analyzer.games.trash_pandas.decide import render_decide
+
+    out = {"n": 2048, "seed": 5,
+           "seats": [{"seat": 1, "bot": "heuristic", "me": True},
+                     {"seat": 2, "bot": "solver", "me": False}],
+           "belief": {"description": "learned from self-play", "fallback": "",
+                      "history": {"events": 0, "known_in_hand": {}}},
+           "unit": "chance of winning",
+           "choices": [{"choice": "stop", "p_win": _st(0.4, 0.01, 0.38, 0.42)},
+                       {"choice": "roll", "p_win": _st(0.6, 0.01, 0.58, 0.62),
+                        "vs_stop": _st(0.2, 0.005, 0.19, 0.21)}],
+           "verdict": "roll: +0.200 chance of winning over stop [+0.190, +0.210]",
+           "turn_level": {"recommendation": "roll", "ev_stop": 1.5, "ev_roll": 2.25}}
+    head = ["Trash Pandas decide: n = 2,048 playouts per choice, seed 5",
+            "  the rest of the game is played by: seat 1 heuristic (me), seat 2 solver",
+            "  belief about the unseen cards: learned from self-play"]
+    assert render_decide(out).split("\n") == head + [
+        "  public history: none given (the belief reads the position alone)",
+        "  P(win) = chance of winning; ± one SE [95% interval]",
+        "  stop     P(win) = 0.4000 ± 0.0100 [0.3800, 0.4200]",
+        "  roll     P(win) = 0.6000 ± 0.0100 [0.5800, 0.6200]",
+        "           change vs stop: 0.2000 ± 0.0050 [0.1900, 0.2100]",
+        "  → roll: +0.200 chance of winning over stop [+0.190, +0.210]",
+        "  turn-level (exact, card-equivalents): stop 1.500, roll 2.250 → roll"]
+    # a roll not allowed (the solver's "—"); a history that proves nothing
+    out["turn_level"] = {"recommendation": "stop", "ev_stop": 1.5, "ev_roll": None}
+    out["belief"]["history"] = {"events": 2, "known_in_hand": {}}
+    lines = render_decide(out).split("\n")
+    assert lines[3] == "  public history: 2 events, which prove: no card in a hand"
+    assert lines[-1] == "  turn-level (exact, card-equivalents): stop 1.500, roll — → stop"
+    # after a rolled face: the widest choice (feesh-nanners, 13 letters) sets the column; cards
+    # proven in hands, seat by seat; the belief's fallback note
+    out.update(
+        belief={"description": "uniform", "fallback": "the stashes cannot be dealt",
+                "history": {"events": 3, "known_in_hand": {"2": {"feesh": 1, "pie": 2},
+                                                           "3": {"doggo": 1}}}},
+        choices=[{"choice": "take", "p_win": _st(0.5, 0.01, 0.48, 0.52)},
+                 {"choice": "feesh-nanners", "p_win": _st(0.7, 0.01, 0.68, 0.72),
+                  "vs_take": _st(0.2, 0.005, 0.19, 0.21)}],
+        verdict="feesh-nanners: +0.200 chance of winning over take [+0.190, +0.210]",
+        turn_level={"recommendation": "feesh-nanners", "value": 0.5, "unit": "card-equivalents",
+                    "exact": True})
+    assert render_decide(out).split("\n") == [
+        "Trash Pandas decide: n = 2,048 playouts per choice, seed 5",
+        "  the rest of the game is played by: seat 1 heuristic (me), seat 2 solver",
+        "  belief about the unseen cards: uniform",
+        "  public history: 3 events, which prove: seat 2 holds 1 Feesh, 2 MMM Pie!; seat",
+        "    3 holds 1 Doggo",
+        "  note: the stashes cannot be dealt",
+        "  P(win) = chance of winning; ± one SE [95% interval]",
+        "  take          P(win) = 0.5000 ± 0.0100 [0.4800, 0.5200]",
+        "  feesh-nanners P(win) = 0.7000 ± 0.0100 [0.6800, 0.7200]",
+        "                change vs take: 0.2000 ± 0.0050 [0.1900, 0.2100]",
+        "  → feesh-nanners: +0.200 chance of winning over take [+0.190, +0.210]",
+        "  turn-level (exact, card-equivalents): feesh-nanners (0.500)"]
+
+
+def _position(rolled=-1, held=(), hand=None, gained=None, discard=None, bonus=False):
+    """A two-player position in kernel form with my (seat 1's) hand, gained cards and the
+    discard pile by card name; ``held`` names tokens (trash, trees, trash-tree, paw, mask,
+    recycle: bits 0-5)."""
+    import numpy as np
+
+    from analyzer.games.trash_pandas.position import Position
+    from analyzer.games.trash_pandas.score import WHOLE_CARDS
+    from kernels.trash_pandas.layout import DISC, GAIN, HAND, new_state
+
+    tokens = ("trash", "trees", "trash-tree", "paw", "mask", "recycle")
+    g = new_state()
+    for row, cards in ((HAND, hand), (GAIN, gained), (DISC, discard)):
+        for name, k in (cards or {}).items():
+            g[row, WHOLE_CARDS.index(name)] = k
+    return Position(2, 0, sum(1 << tokens.index(t) for t in held), bonus, rolled, g,
+                    np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
+
+
+def test_choices_after_a_rolled_face_by_hand():
+    """After a face is rolled: take it (bust if it is held), or spend a Blammo! (code 1) or
+    Nanners (2) from the hand, or a Feesh fetching one of them from the discard pile (3, 4:
+    kernels/trash_pandas/whole_bots.py); a card gained this turn cannot be spent."""
+    from analyzer.games.trash_pandas.decide import choices_for, feesh_fetches
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    rules = TrashPandasRules()  # feesh_timing = any: a Feesh at any moment of the own turn
+    # face 0 (trash) is a face like any other
+    assert choices_for(_position(rolled=0), rules) == [("take", (2, 0, 0))]
+    assert choices_for(_position(rolled=0, held=["trash"]), rules) == [("bust", (2, 0, 0))]
+    # paw (3) rolled while trees (1) is held: not a repeat
+    assert choices_for(_position(rolled=3, held=["trees"]), rules) == [("take", (2, 3, 0))]
+    one_each = {"blammo": 1, "nanners": 1, "feesh": 1}
+    assert choices_for(_position(rolled=3, hand=one_each, discard={"blammo": 1, "nanners": 1}),
+                       rules) == [("take", (2, 3, 0)), ("blammo", (2, 3, 1)),
+                                  ("nanners", (2, 3, 2)), ("feesh-blammo", (2, 3, 3)),
+                                  ("feesh-nanners", (2, 3, 4))]
+    # all three gained this turn: only taking is left
+    assert choices_for(_position(rolled=3, hand=one_each, gained=one_each,
+                                 discard={"blammo": 1, "nanners": 1}), rules) == [
+        ("take", (2, 3, 0))]
+    assert choices_for(_position(rolled=5, hand={"nanners": 1}, discard={"nanners": 1}),
+                       rules) == [("take", (2, 5, 0)), ("nanners", (2, 5, 2))]
+    # the Feesh saves: only after a roll, only under feesh_timing = any, only with a usable
+    # Feesh, only for a card that lies in the discard pile
+    feesh = {"feesh": 1}
+    assert feesh_fetches(_position(rolled=0, hand=feesh, discard={"nanners": 1}), rules) == [
+        ("feesh-nanners", 4)]
+    assert feesh_fetches(_position(rolled=2, hand=feesh, discard={"blammo": 1}), rules) == [
+        ("feesh-blammo", 3)]
+    for pos, r in ((_position(hand=feesh, discard={"blammo": 1}), rules),
+                   (_position(rolled=2, hand=feesh, discard={"blammo": 1}),
+                    TrashPandasRules(feesh_timing="resolve")),
+                   (_position(rolled=2, discard={"blammo": 1}), rules),
+                   (_position(rolled=2, hand=feesh, gained=feesh, discard={"blammo": 1}), rules),
+                   (_position(rolled=2, hand=feesh, discard={"pie": 2}), rules)):
+        assert feesh_fetches(pos, r) == []
+    # before a roll: stop, and roll while fewer than six tokens are held (the bonus turn's cap
+    # on a bonus turn)
+    five = ["trash", "trees", "trash-tree", "paw", "mask"]
+    assert choices_for(_position(held=five), rules) == [("stop", (1, 0, 0)), ("roll", (0, 0, 0))]
+    capped = TrashPandasRules(bonus_cap=3)
+    assert choices_for(_position(held=five[:2], bonus=True), capped) == [
+        ("stop", (1, 0, 0)), ("roll", (0, 0, 0))]
+    assert choices_for(_position(held=five[:3], bonus=True), capped) == [("stop", (1, 0, 0))]
