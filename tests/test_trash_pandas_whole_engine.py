@@ -18,6 +18,7 @@ from analyzer.games.trash_pandas.reference import KEYS, play_reference_game
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.score import deck_arrays
 from analyzer.rng import block_keys
+from tests.test_sums_to_statistics_contracts import Z, same, same_prop
 
 
 def _setup(players, seats, rules=TrashPandasRules(), copies=None, check=True):
@@ -200,8 +201,6 @@ def test_banded_stop_knobs_are_checked(text, message):
 
 
 # ---- `game`'s result from planted sums: every statistic against the textbook formula -------------
-from tests.test_sums_to_statistics_contracts import Z, same, same_prop  # noqa: E402
-
 
 def _planted_games():
     """Two line-ups of two players over the same 5 games, per game: win shares of seats 1-2,
