@@ -5,6 +5,7 @@ import json
 import pytest
 
 from analyzer.cli.main import main as pushluck
+from analyzer.errors import UserError
 
 
 def main(argv):
@@ -333,3 +334,124 @@ def test_choices_after_a_rolled_face_by_hand():
     assert choices_for(_position(held=five[:2], bonus=True), capped) == [
         ("stop", (1, 0, 0)), ("roll", (0, 0, 0))]
     assert choices_for(_position(held=five[:3], bonus=True), capped) == [("stop", (1, 0, 0))]
+
+
+# A two-player position with its public history, on a deck of 8 cards (1 Blammo!, 2 Doggo,
+# 2 Feesh, 1 MMM Pie!, 1 Nanners, 1 Yum Yum). Replayed by hand: I (seat 1) draw 3, seat 2
+# draws 2 (pile 3), seat 2 reveals a Doggo into its hand (pile 2, a Doggo proven there), plays
+# a Pie (to the discard pile), I play a Feesh, seat 2 fetches it (a Feesh proven), I stash one
+# card face down (my Nanners), seat 2 stashes its Yum Yum face up. Left: 2 cards in the pile,
+# the Pie in the discard pile, my Blammo! in hand, seat 2 with 2 cards (Doggo, Feesh). Unseen:
+# 2 Doggo and 2 Feesh = 4 = 2 left + 2 in seat 2's hand.
+SMALL_COPIES = {"blammo": 1, "doggo": 2, "feesh": 2, "kitteh": 0, "pie": 1, "nanners": 1,
+                "shiny": 0, "yumyum": 1}
+HISTORY_POSITION = {
+    "players": 2, "me": 1, "cards_left": 2, "hand": {"blammo": 1}, "discard": {"pie": 1},
+    "seat": {"1": {"stash": {"nanners": 1}}, "2": {"hand": 2, "face_up": {"yumyum": 1}}},
+    "history": [{"seat": 1, "event": "draw", "count": 3},
+                {"seat": 2, "event": "draw", "count": 2},
+                {"seat": 2, "event": "reveal", "card": "doggo"},
+                {"seat": 2, "event": "play", "card": "pie"},
+                {"seat": 1, "event": "play", "card": "feesh"},
+                {"seat": 2, "event": "fetch", "card": "feesh"},
+                {"seat": 1, "event": "stash", "count": 1},
+                {"seat": 2, "event": "stash_up", "card": "yumyum"}]}
+
+
+def test_a_position_with_its_history_in_kernel_form_by_hand():
+    import numpy as np
+
+    from analyzer.games.trash_pandas.position import check_position, parse_position
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.score import deck_arrays
+    from kernels.trash_pandas.layout import DISC, HAND, SC, STASH, UP, new_state
+
+    deck = deck_arrays(TrashPandasRules().deck, SMALL_COPIES)
+    pos = parse_position(HISTORY_POSITION, deck, 3)
+    B, D, F, P, N, Y = 0, 1, 2, 4, 5, 7  # card order: blammo doggo feesh kitteh pie nanners …
+    g = new_state()
+    g[STASH + 0, N] = 1
+    g[STASH + 1, Y] = g[UP + 1, Y] = 1
+    g[HAND + 0, B] = 1
+    g[DISC, P] = 1
+    g[SC, 0], g[SC, 2] = 2, 2  # cards left; players (SC 1: 1 only with no card left)
+    assert np.array_equal(pos.g0, g)
+    assert (pos.players, pos.me, pos.held, pos.bonus, pos.rolled) == (2, 0, 0, False, -1)
+    assert pos.pool.tolist() == [0, 2, 2, 0, 0, 0, 0, 0]
+    assert (pos.opp_hand.tolist(), pos.opp_down.tolist()) == ([0, 2, 0, 0], [0, 0, 0, 0])
+    assert pos.pool.dtype == pos.opp_hand.dtype == pos.opp_down.dtype == np.int64
+    assert pos.events == [
+        {"event": "draw", "seat": 0, "count": 3}, {"event": "draw", "seat": 1, "count": 2},
+        {"event": "reveal", "seat": 1, "card": D}, {"event": "play", "seat": 1, "card": P},
+        {"event": "play", "seat": 0, "card": F}, {"event": "fetch", "seat": 1, "card": F},
+        {"event": "stash", "seat": 0, "count": 1}, {"event": "stash_up", "seat": 1, "card": Y}]
+    # with the Bandit Mask's card to the discard pile (rules key mask_card = discard) the
+    # revealed Doggo would lie there: the history no longer leads to the position
+    copies = list(SMALL_COPIES.values())
+    for refuse in (lambda: parse_position(HISTORY_POSITION, deck, 3, reveal_to_hand=False),
+                   lambda: check_position(HISTORY_POSITION, copies, 3, False)):
+        with pytest.raises(UserError) as e:
+            refuse()
+        assert str(e.value) == ("history: the discard pile is [0, 1, 0, 0, 1, 0, 0, 0] after "
+                                "the history, the position says [0, 0, 0, 0, 1, 0, 0, 0]")
+    # my face-down card is read from my stash (all of it minus the face-up part): with the
+    # Nanners in seat 2's face-down stash instead, the cards still add up but seat 1 stashed
+    # one card face down in the history and has none in the position
+    moved = {**HISTORY_POSITION, "seat": {"1": {}, "2": {"hand": 2, "face_up": {"yumyum": 1},
+                                                         "face_down": 1}}}
+    with pytest.raises(UserError) as e:
+        check_position(moved, copies, 3)
+    assert str(e.value) == ("history: seat 1's face-down count is 1 after the history, the "
+                            "position says 0")
+    with pytest.raises(UserError) as e:
+        check_position({**HISTORY_POSITION, "history": {"seat": 1, "event": "draw"}}, copies, 3)
+    assert str(e.value) == "history must be a list of tables: [[history]] seat = …, event = …"
+
+
+def test_turn_level_answers_by_hand():
+    """The exact turn-level answer beside the playouts, with the hand values of
+    tests/test_trash_pandas.py (default weights): holding {trash, trees} stopping is worth 4, a
+    bust 1, a new face a 3-token set worth 5 at which stopping is best, rolling 11/3; after a
+    repeat a Blammo! (one card) rolls again, 11/3 − 1 = 8/3, a Nanners stops, 4 − 1 = 3; a
+    Feesh fetching either from the discard pile costs its one card the same way. Five tokens
+    {trash, trees, trash-tree, paw, mask} are worth 7; the sixth face then resolves all six
+    (recycle adds nothing) and earns the bonus turn, worth V0 = 107/36 from nothing."""
+    from analyzer.games.trash_pandas.decide import turn_level
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+
+    rules = TrashPandasRules()
+    two = ["trash", "trees"]
+
+    def after(value, word):
+        return {"recommendation": word, "value": pytest.approx(value, abs=1e-12),
+                "unit": "card-equivalents", "exact": True}
+
+    assert turn_level(_position(rolled=0, held=two), rules) == after(1, "bust")
+    assert turn_level(_position(rolled=3, held=two), rules) == after(5, "take")
+    assert turn_level(_position(rolled=0, held=two, hand={"blammo": 1}), rules) == after(
+        8 / 3, "blammo")
+    assert turn_level(_position(rolled=1, held=two, hand={"nanners": 1}), rules) == after(
+        3, "nanners")
+    # a card gained this turn is not counted
+    assert turn_level(_position(rolled=1, held=two, hand={"nanners": 1},
+                                gained={"nanners": 1}), rules) == after(1, "bust")
+    feesh = {"feesh": 1}
+    assert turn_level(_position(rolled=0, held=two, hand=feesh, discard={"blammo": 1}),
+                      rules) == after(8 / 3, "feesh-blammo")
+    assert turn_level(_position(rolled=0, held=two, hand=feesh,
+                                discard={"blammo": 1, "nanners": 1}),
+                      rules) == after(3, "feesh-nanners")
+    assert turn_level(_position(held=two), rules) == {
+        "recommendation": "stop", "ev_stop": 4, "ev_roll": pytest.approx(11 / 3, abs=1e-12),
+        "unit": "card-equivalents", "exact": True}
+    five = ["trash", "trees", "trash-tree", "paw", "mask"]
+    assert turn_level(_position(rolled=5, held=five), rules) == after(7 + 107 / 36, "take")
+    # without the bonus turn (the rules are the position's, not the defaults) all six are 7
+    assert turn_level(_position(rolled=5, held=five), TrashPandasRules(bonus_turn=False)) == \
+        after(7, "take")
+    # on a bonus turn capped at one token, the first face must be kept: trash alone, worth 2
+    assert turn_level(_position(rolled=0, bonus=True), TrashPandasRules(bonus_cap=1)) == \
+        after(2, "take")
+    # the solver counts at most 7 of a card (the deck's copies): 8 Blammo! read as 7
+    assert turn_level(_position(rolled=0, held=two, hand={"blammo": 8}), rules) == \
+        turn_level(_position(rolled=0, held=two, hand={"blammo": 7}), rules)
