@@ -1,7 +1,9 @@
 """`trash-pandas decide` and `game` through the CLI: answers checked against hand-computed
 end-game values, and impossible positions refused with one line and exit code 2."""
 import json
+import math
 
+import numpy as np
 import pytest
 
 from analyzer.cli.main import main as pushluck
@@ -455,3 +457,125 @@ def test_turn_level_answers_by_hand():
     # the solver counts at most 7 of a card (the deck's copies): 8 Blammo! read as 7
     assert turn_level(_position(rolled=0, held=two, hand={"blammo": 8}), rules) == \
         turn_level(_position(rolled=0, held=two, hand={"blammo": 7}), rules)
+
+
+# ---- decide's answer from planted playouts (the kernel's sums replaced) --------------------------
+UNIT = "chance of winning (a shared win counts as a share)"
+INTERVAL = ("Wilson score interval (valid for a mean of win shares in [0, 1]: exact 0 and 1 at "
+            "the edges); changes: normal interval of the paired difference")
+UNIFORM = {"name": "uniform", "self_play_games": 0, "fallback": "",
+           "history": {"events": 0, "known_in_hand": {}},
+           "description": "uniform: every split of the unseen cards into hands, face-down "
+                          "stashes and the pile equally likely"}
+
+
+def _planted_decide(shares, **changes):
+    """decide on the shipped example position (three players, me seat 2, holding trash, paw,
+    mask; 2 Blammo!, a Feesh and a Doggo in hand; a Nanners in the discard pile), changed by
+    ``changes``, with the uniform belief and the playouts' win shares ``shares`` (one tuple per
+    playout, one share per choice) planted as the kernel's sums: per choice c, columns 4c and
+    4c + 1 Σ share and Σ share², 4c + 2 and 4c + 3 Σ d and Σ d² with d = share − the first
+    choice's."""
+    import tomllib
+    from pathlib import Path
+
+    from analyzer.games.trash_pandas.decide import decide
+    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.position import build_position, check_position
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.score import deck_arrays
+    from analyzer.games.trash_pandas.whole import GameSetup
+    from tests.test_sums_to_statistics_contracts import PlantedAndSeen
+
+    data = tomllib.loads(Path("analyzer/data/trash_pandas_position_example.toml").read_text())
+    data.update(changes)
+    deck = deck_arrays()
+    pos = build_position(check_position(data, deck.copies.tolist(), 3))
+    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup("heuristic", 3)], deck=deck,
+                      from_setup=False)
+    sums = np.zeros(4 * len(shares[0]))
+    for playout in shares:
+        for c, x in enumerate(playout):
+            d = x - playout[0]
+            sums[4 * c:4 * c + 4] += (x, x * x, d, d * d)
+    spec = PlantedAndSeen(len(shares), 21, progress=False, sums=tuple(sums))
+    return decide(pos, setup, spec, "uniform"), PlantedAndSeen.job, pos, setup
+
+
+def test_decide_every_field_from_planted_playouts():
+    from analyzer.games.trash_pandas.decide import turn_level
+    from tests.test_sums_to_statistics_contracts import Z, same_prop, wilson_by_hand
+
+    # roll wins all 8 playouts, stop none: the paired differences are all 1 (SE 0), so the
+    # interval is the one the two Wilson intervals allow: [low(8 of 8) − high(0 of 8), 1]
+    out, job, pos, setup = _planted_decide([(0, 1)] * 8)
+    stop, roll = out.pop("choices")
+    assert (stop["choice"], roll["choice"], list(stop), list(roll)) == (
+        "stop", "roll", ["choice", "p_win"], ["choice", "p_win", "vs_stop"])
+    same_prop(stop["p_win"], 0, 8)
+    same_prop(roll["p_win"], 8, 8)
+    lo = wilson_by_hand(8, 8)[0] - wilson_by_hand(0, 8)[1]  # 0.675592 − 0.324408
+    d = roll["vs_stop"]
+    assert (d.estimate, d.se, d.n) == (1.0, 0.0, 8)
+    assert (d.ci_low, d.ci_high) == pytest.approx((lo, 1.0), abs=1e-12)
+    assert lo == pytest.approx(0.351185, abs=1e-6)
+    assert out == {
+        "game": "trash-pandas", "exact": False, "seed": 21, "n": 8, "unit": UNIT,
+        "interval": INTERVAL, "me": 2,
+        "seats": [{"seat": 1, "bot": "heuristic", "me": False},
+                  {"seat": 2, "bot": "heuristic", "me": True},
+                  {"seat": 3, "bot": "heuristic", "me": False}],
+        "belief": UNIFORM, "recommendation": "roll", "note": "",
+        "verdict": "roll: +1.0000 chance of winning over stop [+0.3512, +1.0000]",
+        "turn_level": turn_level(pos, setup.rules), "playouts_per_second": 8 / 0.5,
+        "stopped_by": "time-limit", "interrupted": False}
+    # the job: its choices' playouts in blocks of 256 (fewer than whole games' 512); its
+    # headline is the half-width of the last choice's paired difference (columns 6 and 7)
+    assert (job.name, job.unit, job.block_size) == ("trash-pandas decide", "playouts", 256)
+    planted = np.zeros(8)
+    planted[6], planted[7] = 0 + 1 + 0 + 1, 0 + 1 + 0 + 1  # d = 0, 1, 0, 1: s² = 1/3
+    assert job.headline_half_width(planted, 4) == pytest.approx(Z * math.sqrt(1 / 3 / 4))
+    # stop wins every playout: stop, and the words give its margin over roll
+    out = _planted_decide([(1, 0)] * 8)[0]
+    assert (out["recommendation"], out["note"]) == ("stop", "")
+    assert out["verdict"] == "stop: +1.0000 chance of winning over roll [+0.3512, +1.0000]"
+    # a margin whose interval holds 0: d = 0, 1, 0, 1 has mean 0.5 and SE sqrt(1/12) = 0.2887,
+    # shown to 2 decimals: [0.5 − 0.5658, 0.5 + 0.5658]
+    out = _planted_decide([(1, 1), (0, 1), (0.5, 0.5), (0, 1)])[0]
+    assert (out["recommendation"], out["note"]) == ("too close to call", "n = 4 playouts")
+    assert out["verdict"] == ("too close to call at n = 4 playouts: roll leads by +0.50 chance "
+                              "of winning over stop [-0.07, +1.07]")
+
+
+def test_decide_after_a_rolled_face_from_planted_playouts():
+    from tests.test_sums_to_statistics_contracts import same, same_prop
+
+    # paw rolled while held: bust, Blammo! (2 in hand), a Feesh fetching the Nanners from the
+    # discard pile. Bust wins all 4 playouts, Blammo! 3 (d = 0, −1, 0, 0: mean −0.25, SE 0.25,
+    # interval across 0), the Feesh none (d = −1 always: clearly worse). The baseline leads
+    # but Blammo! is not separated from it: too close to call, and the words name Blammo!
+    out, job, _, _ = _planted_decide([(1, 1, 0), (1, 0, 0), (1, 1, 0), (1, 1, 0)], rolled="paw")
+    rows = out["choices"]
+    assert [r["choice"] for r in rows] == ["bust", "blammo", "feesh-nanners"]
+    for r, k in zip(rows, (4, 3, 0)):
+        same_prop(r["p_win"], k, 4)
+    same(rows[1]["vs_bust"], [0, -1, 0, 0])
+    assert "vs_bust" not in rows[0]
+    assert (out["recommendation"], out["note"]) == ("too close to call", "n = 4 playouts")
+    assert out["verdict"] == ("too close to call at n = 4 playouts: bust leads by +0.25 chance "
+                              "of winning over blammo [-0.24, +0.74]")
+    # the headline reads the last choice's difference columns (10 and 11)
+    planted = np.zeros(12)
+    planted[10], planted[11] = -4, 4  # d = −1 four times: SE 0
+    assert job.headline_half_width(planted, 4) == 0.0
+    planted[10], planted[11] = -2, 2  # d = −1, −1, 0, 0: s² = 1/3
+    assert job.headline_half_width(planted, 4) == pytest.approx(
+        1.959963984540054 * math.sqrt(1 / 3 / 4))
+    # without the cards only the bust is left (the three cards back in the pile)
+    out, job, _, _ = _planted_decide([(1,), (0,)], rolled="paw", cards_left=12,
+                                     hand={"doggo": 1})
+    assert [r["choice"] for r in out["choices"]] == ["bust"]
+    assert (out["recommendation"], out["note"], out["verdict"]) == (
+        "bust", "the only legal choice", "bust (the only legal choice)")
+    planted = np.array([1.0, 1.0, 0.0, 0.0])  # one choice: the headline is its own share's
+    assert job.headline_half_width(planted, 2) == pytest.approx(1.959963984540054 * 0.5)
