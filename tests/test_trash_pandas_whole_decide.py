@@ -579,3 +579,121 @@ def test_decide_after_a_rolled_face_from_planted_playouts():
         "bust", "the only legal choice", "bust (the only legal choice)")
     planted = np.array([1.0, 1.0, 0.0, 0.0])  # one choice: the headline is its own share's
     assert job.headline_half_width(planted, 2) == pytest.approx(1.959963984540054 * 0.5)
+
+
+# ---- check_position: the shipped example read by hand, and every refusal word for word -----------
+def _example_data(**changes):
+    import tomllib
+    from pathlib import Path
+
+    data = tomllib.loads(Path("analyzer/data/trash_pandas_position_example.toml").read_text())
+    data.update(changes)
+    return data
+
+
+def _with_seat(seat, **keys):
+    data = _example_data()
+    data["seat"] = {**data["seat"], seat: keys}
+    return data
+
+
+# the default deck's copies in card order (blammo doggo feesh kitteh pie nanners shiny yumyum:
+# docs/rules/trash_pandas.md's deck table, analyzer/data/trash_pandas_deck.toml)
+COPIES = [7, 6, 7, 6, 7, 7, 7, 6]
+CARDS_LIST = "blammo, doggo, feesh, kitteh, pie, nanners, shiny, yumyum"
+TOKENS_LIST = "trash, trees, trash-tree, paw, mask, recycle"
+
+
+def test_the_example_position_checked_by_hand():
+    from analyzer.games.trash_pandas.position import check_position
+
+    c = check_position(_example_data(), COPIES, 3)
+    # seen: Blammo! 2, Doggo 1, Feesh 1 + 1 + 2, Kitteh 1, Pie 2 + 1, Nanners 1, Shiny 1,
+    # Yum Yum 2 (15 cards): 38 unseen = 9 left + hands 4 + 6 + face-down 10 + 9
+    assert (c.players, c.me, c.cards_left, c.held, c.bonus, c.rolled) == (3, 1, 9, 25, False, -1)
+    assert (c.hand, c.gained, c.discard) == ([2, 1, 1, 0, 0, 0, 0, 0], [0] * 8,
+                                             [0, 0, 0, 1, 2, 1, 0, 2])
+    assert c.stash == [[0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 2, 0, 1, 0, 1, 0], [0] * 8]
+    assert c.up == [[0, 0, 1, 0, 0, 0, 0, 0], [0] * 8, [0] * 8]
+    assert (c.opp_hand, c.opp_down) == ([4, 0, 6, 0], [10, 0, 9, 0])
+    assert c.pool == [5, 5, 3, 5, 4, 6, 6, 4] and c.events is None
+    # spellings: a rolled face in capitals with spaces, card names as printed, an empty roll
+    c = check_position(_example_data(rolled=" PAW ", hand={"Blammo!": 1, "MMM-Pie!": 1,
+                                                           "Yum_Yum": 1, "doggo": 1}), COPIES, 3)
+    assert c.rolled == 3 and c.hand == [1, 1, 0, 0, 1, 0, 0, 1]
+    assert check_position(_example_data(rolled=""), COPIES, 3).rolled == -1
+    # a bonus turn below its cap; my face-up cards within my stash; a gained card in hand
+    c = check_position(_example_data(bonus=True, held=["trash", "paw"],
+                                     gained={"feesh": 1}), COPIES, 3)
+    assert (c.bonus, c.held, c.gained) == (True, 9, [0, 0, 1, 0, 0, 0, 0, 0])
+    c = check_position(_with_seat("2", stash={"feesh": 2, "pie": 1, "shiny": 1},
+                                  face_up={"feesh": 2}), COPIES, 3)
+    assert c.up[1] == [0, 0, 2, 0, 0, 0, 0, 0]
+    # no held tokens at all; 5 held outside a bonus turn
+    assert check_position(_example_data(held=[]), COPIES, 3).held == 0
+    assert check_position(_example_data(held=["trash", "trees", "trash-tree", "paw", "mask"]),
+                          COPIES, 3).held == 31
+
+
+@pytest.mark.parametrize("data, message", [
+    (_example_data(colour=1, size=2), "position: unknown key(s) colour, size"),
+    ({k: v for k, v in _example_data().items() if k != "players"},
+     "position: 'players' is required"),
+    ({k: v for k, v in _example_data().items() if k != "me"}, "position: 'me' is required"),
+    ({k: v for k, v in _example_data().items() if k != "cards_left"},
+     "position: 'cards_left' is required"),
+    (_example_data(players=5), "position: 'players' = 5 is out of range"),
+    (_example_data(players=1), "position: 'players' = 1 is out of range"),
+    (_example_data(players="3"), "position: 'players' must be an integer"),
+    (_example_data(players=True), "position: 'players' must be an integer"),
+    (_example_data(me=4), "position: 'me' = 4: seats are 1..3"),
+    (_example_data(cards_left=-1), "position: 'cards_left' = -1 is out of range"),
+    (_example_data(held="trash"), "position: 'held' must be a list of token names"),
+    (_example_data(held=["trash", 2]), "position: 'held' must be a list of token names"),
+    (_example_data(held=["dice"]), f"held: unknown token 'dice' (tokens: {TOKENS_LIST})"),
+    (_example_data(held=["trash", "trees", "trash-tree", "paw", "mask", "recycle"]),
+     "held: all six tokens resolve at once; ask about the bonus turn instead"),
+    (_example_data(bonus=True), "held: a bonus turn stops at 3 tokens, 3 are held"),
+    (_example_data(bonus="no"), "bonus must be true or false (without quotes), got 'no'"),
+    (_example_data(rolled="dice"), "rolled: unknown token 'dice'"),
+    (_example_data(rolled=3), "rolled must be a string in quotes, got 3"),
+    (_example_data(hand=[2]), "hand must be a table of card = count"),
+    (_example_data(hand={"joker": 1}), f"hand: unknown card 'joker' (cards: {CARDS_LIST})"),
+    (_example_data(hand={"blammo": -1}), "hand.blammo must be a non-negative integer, got -1"),
+    (_example_data(hand={"blammo": True}), "hand.blammo must be a non-negative integer, got True"),
+    (_example_data(hand={"blammo": 1.0}), "hand.blammo must be a non-negative integer, got 1.0"),
+    (_example_data(gained={"feesh": 2}), "gained: more cards of a type than my hand holds"),
+    (_example_data(discard={"pie": "2"}), "discard.pie must be a non-negative integer, got '2'"),
+    (_example_data(seat=[1]), "seat must be tables [seat.1], [seat.2], ..."),
+    (_with_seat("4", hand=1), "seat.4: seats are numbered 1..3"),
+    (_with_seat("01", hand=1), "seat.01: seats are numbered 1..3"),
+    (_with_seat("x", hand=1), "seat.x: seats are numbered 1..3"),
+    (_with_seat("0", hand=1), "seat.0: seats are numbered 1..3"),
+    (_example_data(seat={"1": 4}), "seat.1 must be a table, got 4"),
+    (_with_seat("2", stash={"feesh": 2, "pie": 1, "shiny": 1}, face_up={"pie": 2}),
+     "seat.2: a face-up card that is not in my stash"),
+    (_with_seat("2", stash={"feesh": 2, "pie": 1, "shiny": 1}, hand=3),
+     "seat.2: unknown key(s) hand"),
+    (_with_seat("1", hand=4, face_up={"feesh": 1}, face_down=10, stash={}, aim=1),
+     "seat.1: unknown key(s) aim, stash"),
+    (_with_seat("1", hand=-1, face_up={"feesh": 1}, face_down=10),
+     "seat.1: 'hand' = -1 is out of range"),
+    (_with_seat("1", hand=4, face_up={"feesh": 1}, face_down="10"),
+     "seat.1: 'face_down' must be an integer"),
+    (_with_seat("1", hand=4, face_up={"feesh": 1, "kitteh": 6}, face_down=10),
+     "Kitteh: 7 seen in the position but the deck holds 6"),
+    (_with_seat("1", hand=4, face_up={"feesh": 5, "kitteh": 6}, face_down=10),
+     "Feesh: 8 seen in the position but the deck holds 7"),
+    (_example_data(cards_left=10), "cards do not add up: 38 unseen cards, but cards_left 10 + "
+                                   "opponents' hands and face-down stashes 29 = 39"),
+    (_with_seat("3", hand=6), "cards do not add up: 38 unseen cards, but cards_left 9 + "
+                              "opponents' hands and face-down stashes 20 = 29"),
+    (_with_seat("1", face_up={"feesh": 1}, face_down=10), "cards do not add up: 38 unseen "
+     "cards, but cards_left 9 + opponents' hands and face-down stashes 25 = 34"),
+])
+def test_impossible_positions_word_for_word(data, message):
+    from analyzer.games.trash_pandas.position import check_position
+
+    with pytest.raises(UserError) as e:
+        check_position(data, COPIES, 3)
+    assert str(e.value) == message
