@@ -535,6 +535,25 @@ def test_decide_every_field_from_planted_playouts():
     planted = np.zeros(8)
     planted[6], planted[7] = 0 + 1 + 0 + 1, 0 + 1 + 0 + 1  # d = 0, 1, 0, 1: s² = 1/3
     assert job.headline_half_width(planted, 4) == pytest.approx(Z * math.sqrt(1 / 3 / 4))
+    # its blocks go to the engine's decide kernel with the position, the main-turn mode (0),
+    # the choices as (entry, face, card) rows and the line-up, deck, rules and belief
+    seen = []
+    setup.kernel = lambda name: lambda *a: seen.append((name, a)) or "ran"
+    assert job.run_blocks("keys", "counts") == "ran"
+    (name, args), = seen
+    assert name == "decide_blocks" and args[:2] == ("keys", "counts")
+    assert args[2] is pos.g0 and args[3] is pos.pool and args[4] is pos.opp_hand
+    assert args[5] is pos.opp_down and args[6:9] == (1, 0, 25)  # me (seat 2), mode, held
+    assert args[9].tolist() == [[1, 0, 0], [0, 0, 0]] and args[9].dtype == np.int64
+    assert np.array_equal(args[10], setup.bots[0]) and args[11] is setup.deck.pts
+    assert args[12] is setup.deck.per_card and args[13] is setup.deck.copies
+    assert args[14] is setup.rules_arr and args[15] is setup.roll_tab
+    assert args[16] is setup.after_tab and len(args) == 18
+    # on a bonus turn (two tokens held, the cap 3) the mode is 1
+    _, job, _, setup = _planted_decide([(0, 1)] * 2, bonus=True, held=["trash", "paw"])
+    setup.kernel = lambda name: lambda *a: seen.append(a)
+    job.run_blocks("keys", "counts")
+    assert seen[-1][6:9] == (1, 1, 9)
     # stop wins every playout: stop, and the words give its margin over roll
     out = _planted_decide([(1, 0)] * 8)[0]
     assert (out["recommendation"], out["note"]) == ("stop", "")
@@ -572,13 +591,15 @@ def test_decide_after_a_rolled_face_from_planted_playouts():
     assert job.headline_half_width(planted, 4) == pytest.approx(
         1.959963984540054 * math.sqrt(1 / 3 / 4))
     # without the cards only the bust is left (the three cards back in the pile)
-    out, job, _, _ = _planted_decide([(1,), (0,)], rolled="paw", cards_left=12,
+    out, job, _, _ = _planted_decide([(1,), (0.5,)], rolled="paw", cards_left=12,
                                      hand={"doggo": 1})
     assert [r["choice"] for r in out["choices"]] == ["bust"]
     assert (out["recommendation"], out["note"], out["verdict"]) == (
         "bust", "the only legal choice", "bust (the only legal choice)")
-    planted = np.array([1.0, 1.0, 0.0, 0.0])  # one choice: the headline is its own share's
-    assert job.headline_half_width(planted, 2) == pytest.approx(1.959963984540054 * 0.5)
+    # one choice: the headline is its own share's (columns 0 and 1): shares 1 and 0.5 have
+    # mean 0.75, s² = 0.125, SE sqrt(0.125 / 2) = 0.25
+    planted = np.array([1.5, 1.25, 0.0, 0.0])
+    assert job.headline_half_width(planted, 2) == pytest.approx(1.959963984540054 * 0.25)
 
 
 # ---- check_position: the shipped example read by hand, and every refusal word for word -----------
