@@ -718,3 +718,91 @@ def test_impossible_positions_word_for_word(data, message):
     with pytest.raises(UserError) as e:
         check_position(data, COPIES, 3)
     assert str(e.value) == message
+
+
+def test_cards_the_history_proves_in_hands_under_each_belief():
+    """with_history on the history position above: under the uniform belief a face-down stash
+    may hold any type, so it lowers every bound; under the bots' stash rule (belief "rules":
+    heuristic opponents stash only scoring cards, and Doggo scores nothing) a stashed card
+    cannot be the revealed Doggo. With the Bandit Mask's card to the discard pile the revealed
+    Doggo never reached the hand."""
+    from analyzer.games.trash_pandas.belief import belief_for
+    from analyzer.games.trash_pandas.decide import with_history
+    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.position import parse_position
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.score import deck_arrays
+    from analyzer.games.trash_pandas.whole import GameSetup
+    from kernels.trash_pandas.layout import HAND
+
+    deck = deck_arrays(TrashPandasRules().deck, SMALL_COPIES)
+
+    def setup(**rules):
+        return GameSetup(TrashPandasRules(**rules), 2, [parse_lineup("heuristic", 2)],
+                         deck=deck, from_setup=False)
+
+    s = setup()
+    pos = parse_position(HISTORY_POSITION, deck, 3)
+    before = (pos.g0.copy(), pos.pool.copy(), pos.opp_hand.copy())
+    out, history = with_history(pos, s, belief_for("uniform", s))
+    # seat 2 holds the Doggo it revealed and the Feesh it fetched: both move from the unseen
+    # cards (2 Doggo, 2 Feesh) into its hand; its 2 unseen hand cards are then known
+    assert history == {"events": 8, "known_in_hand": {"2": {"doggo": 1, "feesh": 1}}}
+    assert out.g0[HAND + 1].tolist() == [0, 1, 1, 0, 0, 0, 0, 0]
+    assert out.g0[HAND + 0].tolist() == pos.g0[HAND + 0].tolist() == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert (out.pool.tolist(), out.opp_hand.tolist()) == ([0, 1, 1, 0, 0, 0, 0, 0],
+                                                         [0, 0, 0, 0])
+    assert np.array_equal(np.delete(out.g0, HAND + 1, axis=0), np.delete(pos.g0, HAND + 1, 0))
+    assert all(np.array_equal(a, b) for a, b in zip(before, (pos.g0, pos.pool, pos.opp_hand)))
+    assert (out.players, out.me, out.events) == (2, 0, pos.events)
+    # the Mask's card to the discard pile: only the Feesh is proven
+    out, history = with_history(pos, setup(mask_card="discard"), belief_for("uniform", s))
+    assert history["known_in_hand"] == {"2": {"feesh": 1}}
+    assert out.pool.tolist() == [0, 2, 1, 0, 0, 0, 0, 0] and out.opp_hand.tolist()[1] == 1
+    # seat 2 then stashes one card face down (hand 1, face-down 1)
+    stashed = {**HISTORY_POSITION,
+               "seat": {"1": {"stash": {"nanners": 1}},
+                        "2": {"hand": 1, "face_up": {"yumyum": 1}, "face_down": 1}},
+               "history": HISTORY_POSITION["history"] + [{"seat": 2, "event": "stash"}]}
+    pos = parse_position(stashed, deck, 3)
+    out, history = with_history(pos, s, belief_for("uniform", s))
+    assert history == {"events": 9, "known_in_hand": {}}
+    assert np.array_equal(out.g0, pos.g0) and out.opp_hand.tolist() == [0, 1, 0, 0]
+    out, history = with_history(pos, s, belief_for("rules", s))
+    assert history == {"events": 9, "known_in_hand": {"2": {"doggo": 1}}}
+    assert (out.pool.tolist(), out.opp_hand.tolist()) == ([0, 1, 2, 0, 0, 0, 0, 0],
+                                                         [0, 0, 0, 0])
+    # no history: the position as it was
+    plain = parse_position({k: v for k, v in HISTORY_POSITION.items() if k != "history"},
+                           deck, 3)
+    assert with_history(plain, s, belief_for("rules", s)) == (
+        plain, {"events": 0, "known_in_hand": {}})
+
+
+def test_a_belief_the_position_cannot_meet_falls_back_to_uniform_with_the_reason():
+    from analyzer.games.trash_pandas.belief import belief_for
+    from analyzer.games.trash_pandas.decide import choose_belief
+    from analyzer.games.trash_pandas.lineup import parse_lineup
+    from analyzer.games.trash_pandas.position import parse_position
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.score import deck_arrays
+    from analyzer.games.trash_pandas.whole import GameSetup
+
+    # a deck of 2 Doggo only: seat 2 holds one in hand and one face down, but a heuristic bot
+    # stashes only scoring cards (Doggo scores nothing)
+    deck = deck_arrays(TrashPandasRules().deck, {**dict.fromkeys(SMALL_COPIES, 0), "doggo": 2})
+    setup = GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2)], deck=deck,
+                      from_setup=False)
+    pos = parse_position({"players": 2, "me": 1, "cards_left": 0,
+                          "seat": {"2": {"hand": 1, "face_down": 1}}}, deck, 3)
+    belief, why = choose_belief(pos, setup, "rules")
+    assert belief.to_json() == belief_for("uniform", setup).to_json()
+    assert belief.name == "uniform" and belief.groups == [0, 0]
+    assert why == ("the face-down stashes hold more cards than the unseen cards of the types "
+                   "the opponents' bots stash: the bots could not have reached this position, "
+                   "so the unseen cards are dealt uniformly")
+    # a random bot stashes anything: the rule is met
+    setup = GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic,random", 2)], deck=deck,
+                      from_setup=False)
+    belief, why = choose_belief(pos, setup, "rules")
+    assert (belief.name, why) == ("rules", "")
