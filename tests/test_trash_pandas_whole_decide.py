@@ -469,16 +469,13 @@ UNIFORM = {"name": "uniform", "self_play_games": 0, "fallback": "",
                           "stashes and the pile equally likely"}
 
 
-def _planted_decide(shares, **changes):
+def _planted_decide(shares, data=None, copies=None, belief="uniform", **changes):
     """decide on the shipped example position (three players, me seat 2, holding trash, paw,
     mask; 2 Blammo!, a Feesh and a Doggo in hand; a Nanners in the discard pile), changed by
     ``changes``, with the uniform belief and the playouts' win shares ``shares`` (one tuple per
     playout, one share per choice) planted as the kernel's sums: per choice c, columns 4c and
     4c + 1 Σ share and Σ share², 4c + 2 and 4c + 3 Σ d and Σ d² with d = share − the first
-    choice's."""
-    import tomllib
-    from pathlib import Path
-
+    choice's. ``data``, ``copies``: another position and deck (card name → copies)."""
     from analyzer.games.trash_pandas.decide import decide
     from analyzer.games.trash_pandas.lineup import parse_lineup
     from analyzer.games.trash_pandas.position import build_position, check_position
@@ -487,19 +484,18 @@ def _planted_decide(shares, **changes):
     from analyzer.games.trash_pandas.whole import GameSetup
     from tests.test_sums_to_statistics_contracts import PlantedAndSeen
 
-    data = tomllib.loads(Path("analyzer/data/trash_pandas_position_example.toml").read_text())
-    data.update(changes)
-    deck = deck_arrays()
+    data = {**(data or _example_data()), **changes}
+    deck = deck_arrays(TrashPandasRules().deck, copies)
     pos = build_position(check_position(data, deck.copies.tolist(), 3))
-    setup = GameSetup(TrashPandasRules(), 3, [parse_lineup("heuristic", 3)], deck=deck,
-                      from_setup=False)
+    setup = GameSetup(TrashPandasRules(), pos.players, [parse_lineup("heuristic", pos.players)],
+                      deck=deck, from_setup=False)
     sums = np.zeros(4 * len(shares[0]))
     for playout in shares:
         for c, x in enumerate(playout):
             d = x - playout[0]
             sums[4 * c:4 * c + 4] += (x, x * x, d, d * d)
     spec = PlantedAndSeen(len(shares), 21, progress=False, sums=tuple(sums))
-    return decide(pos, setup, spec, "uniform"), PlantedAndSeen.job, pos, setup
+    return decide(pos, setup, spec, belief), PlantedAndSeen.job, pos, setup
 
 
 def test_decide_every_field_from_planted_playouts():
@@ -806,3 +802,48 @@ def test_a_belief_the_position_cannot_meet_falls_back_to_uniform_with_the_reason
                       from_setup=False)
     belief, why = choose_belief(pos, setup, "rules")
     assert (belief.name, why) == ("rules", "")
+
+
+def test_decide_reads_the_leader_by_its_share_and_the_history_under_its_belief():
+    from tests.test_sums_to_statistics_contracts import wilson_by_hand
+
+    # 400 playouts: bust 0.5, Blammo! 0.6, the Feesh fetch 0.55 each time (SE 0: the
+    # intervals the Wilson intervals allow). Blammo! leads by 0.1, separated from 0:
+    # [low(240 of 400) − high(200 of 400), high(240) − low(200)]
+    out = _planted_decide([(0.5, 0.6, 0.55)] * 400, rolled="paw")[0]
+    lo = wilson_by_hand(240, 400)[0] - wilson_by_hand(200, 400)[1]
+    hi = wilson_by_hand(240, 400)[1] - wilson_by_hand(200, 400)[0]
+    assert 0 < lo < 0.01  # 0.5516 − 0.5490: just clear of 0
+    assert (out["recommendation"], out["note"]) == ("blammo", "")
+    assert out["verdict"] == (f"blammo: +0.1000 chance of winning over bust [{lo:+.4f}, "
+                              f"{hi:+.4f}]")
+    # the history position above (two players, the small deck) under the uniform belief
+    out = _planted_decide([(0, 1)] * 2, data=HISTORY_POSITION, copies=SMALL_COPIES)[0]
+    assert out["belief"]["history"] == {"events": 8,
+                                        "known_in_hand": {"2": {"doggo": 1, "feesh": 1}}}
+    assert out["me"] == 1 and [s["seat"] for s in out["seats"]] == [1, 2]
+    # seat 2 stashes 2 cards face down, then fetches the Feesh I played: under the bots' stash
+    # rule (scoring cards only; here 2 Doggo and 2 Feesh unseen) the 2 Feesh were enough for
+    # its face-down stash, but once the history proves one in its hand only 1 is left: the
+    # belief falls back to uniform, and the history is read again under it
+    data = {"players": 2, "me": 1, "cards_left": 0, "hand": {"blammo": 1},
+            "seat": {"1": {"stash": {"nanners": 1}}, "2": {"hand": 2, "face_down": 2}},
+            "history": [{"seat": 1, "event": "draw", "count": 3},
+                        {"seat": 2, "event": "draw", "count": 3},
+                        {"seat": 2, "event": "stash", "count": 2},
+                        {"seat": 1, "event": "play", "card": "feesh"},
+                        {"seat": 2, "event": "fetch", "card": "feesh"},
+                        {"seat": 1, "event": "stash", "count": 1}]}
+    copies = {**dict.fromkeys(SMALL_COPIES, 0), "blammo": 1, "doggo": 2, "feesh": 2,
+              "nanners": 1}
+    out = _planted_decide([(0, 1)] * 2, data=data, copies=copies, belief="rules")[0]
+    # (its "fallback" words are not pinned: on this path they are empty, reported to the lead)
+    assert {k: v for k, v in out["belief"].items() if k != "fallback"} == {
+        **{k: v for k, v in UNIFORM.items() if k != "fallback"},
+        "history": {"events": 6, "known_in_hand": {"2": {"feesh": 1}}}}
+    # without the fetch the rule is met: the stash-rule belief plays, nothing proven
+    data["history"] = data["history"][:3] + [{"seat": 1, "event": "stash", "count": 2}]
+    data["seat"] = {"1": {"stash": {"nanners": 1, "doggo": 1}},
+                    "2": {"hand": 1, "face_down": 2}}
+    out = _planted_decide([(0, 1)] * 2, data=data, copies=copies, belief="rules")[0]
+    assert (out["belief"]["name"], out["belief"]["fallback"]) == ("rules", "")
