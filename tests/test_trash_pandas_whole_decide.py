@@ -783,6 +783,7 @@ def test_a_belief_the_position_cannot_meet_falls_back_to_uniform_with_the_reason
     from analyzer.games.trash_pandas.rules import TrashPandasRules
     from analyzer.games.trash_pandas.score import deck_arrays
     from analyzer.games.trash_pandas.whole import GameSetup
+    from kernels.trash_pandas.layout import SC
 
     # a deck of 2 Doggo only: seat 2 holds one in hand and one face down, but a heuristic bot
     # stashes only scoring cards (Doggo scores nothing)
@@ -791,6 +792,8 @@ def test_a_belief_the_position_cannot_meet_falls_back_to_uniform_with_the_reason
                       from_setup=False)
     pos = parse_position({"players": 2, "me": 1, "cards_left": 0,
                           "seat": {"2": {"hand": 1, "face_down": 1}}}, deck, 3)
+    # (no card left: the pile-empty flag is set beside the cards left and the players)
+    assert pos.g0[SC].tolist() == [0, 1, 2, 0, 0, 0, 0, 0]
     belief, why = choose_belief(pos, setup, "rules")
     assert belief.to_json() == belief_for("uniform", setup).to_json()
     assert belief.name == "uniform" and belief.groups == [0, 0]
@@ -847,3 +850,22 @@ def test_decide_reads_the_leader_by_its_share_and_the_history_under_its_belief()
                     "2": {"hand": 1, "face_down": 2}}
     out = _planted_decide([(0, 1)] * 2, data=data, copies=copies, belief="rules")[0]
     assert (out["belief"]["name"], out["belief"]["fallback"]) == ("rules", "")
+
+
+def test_decide_words_name_the_closest_alternative_when_the_baseline_leads():
+    from analyzer.games.trash_pandas.position import build_position, check_position
+    from kernels.trash_pandas.layout import GAIN
+
+    # bust leads (3 of 4); Blammo! trails by d = −1, 0, 0, −0.2 (mean −0.3, SE 0.238) and the
+    # Feesh fetch by d = 0, 0, 0, −0.4 (mean −0.1, SE 0.1): neither is separated from bust,
+    # and the words give bust's margin over the closer one, the Feesh fetch:
+    # 0.1 ± 1.96 · 0.1 = [−0.096, +0.296], to the SE's 2 decimals
+    out = _planted_decide([(1, 0, 1), (1, 1, 1), (0, 0, 0), (1, 0.8, 0.6)], rolled="paw")[0]
+    assert (out["recommendation"], out["note"]) == ("too close to call", "n = 4 playouts")
+    assert out["verdict"] == ("too close to call at n = 4 playouts: bust leads by +0.10 chance "
+                              "of winning over feesh-nanners [-0.10, +0.30]")
+    # my gained card sits in my own row (seat 2 here)
+    pos = build_position(check_position(_example_data(gained={"feesh": 1}), COPIES, 3))
+    assert pos.g0[GAIN + 1].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
+    assert not np.delete(pos.g0[GAIN:GAIN + 4], 1, axis=0).any()
+    assert pos.usable(2) == 0 and pos.usable(0) == 2  # the Feesh gained, 2 Blammo! usable
