@@ -387,6 +387,10 @@ def test_a_position_with_its_history_in_kernel_form_by_hand():
         {"event": "reveal", "seat": 1, "card": D}, {"event": "play", "seat": 1, "card": P},
         {"event": "play", "seat": 0, "card": F}, {"event": "fetch", "seat": 1, "card": F},
         {"event": "stash", "seat": 0, "count": 1}, {"event": "stash_up", "seat": 1, "card": Y}]
+    # the bonus turn's cap reaches the check through parse_position
+    with pytest.raises(UserError) as e:
+        parse_position(_example_data(bonus=True), deck_arrays(), 3)
+    assert str(e.value) == "held: a bonus turn stops at 3 tokens, 3 are held"
     # with the Bandit Mask's card to the discard pile (rules key mask_card = discard) the
     # revealed Doggo would lie there: the history no longer leads to the position
     copies = list(SMALL_COPIES.values())
@@ -583,9 +587,9 @@ def test_decide_after_a_rolled_face_from_planted_playouts():
     planted = np.zeros(12)
     planted[10], planted[11] = -4, 4  # d = −1 four times: SE 0
     assert job.headline_half_width(planted, 4) == 0.0
-    planted[10], planted[11] = -2, 2  # d = −1, −1, 0, 0: s² = 1/3
+    planted[10], planted[11] = -1, 0.5  # d = −0.5, −0.5, 0, 0: s² = (0.5 − 0.25) / 3 = 1/12
     assert job.headline_half_width(planted, 4) == pytest.approx(
-        1.959963984540054 * math.sqrt(1 / 3 / 4))
+        1.959963984540054 * math.sqrt(1 / 12 / 4))
     # without the cards only the bust is left (the three cards back in the pile)
     out, job, _, _ = _planted_decide([(1,), (0.5,)], rolled="paw", cards_left=12,
                                      hand={"doggo": 1})
@@ -646,6 +650,16 @@ def test_the_example_position_checked_by_hand():
     c = check_position(_with_seat("2", stash={"feesh": 2, "pie": 1, "shiny": 1},
                                   face_up={"feesh": 2}), COPIES, 3)
     assert c.up[1] == [0, 0, 2, 0, 0, 0, 0, 0]
+    # a zero count, a card written twice (added up), four players (the fourth seat empty), no
+    # seat tables at all (then every unseen card is in the pile: 53 − 4 in hand − 6 discarded)
+    c = check_position(_example_data(hand={"blammo": 1, "doggo": 0, "pie": 1, "MMM-Pie!": 1,
+                                           "feesh": 1}), COPIES, 3)
+    assert c.hand == [1, 0, 1, 0, 2, 0, 0, 0]
+    c = check_position(_example_data(players=4), COPIES, 3)
+    assert (c.players, c.opp_hand, c.opp_down) == (4, [4, 0, 6, 0], [10, 0, 9, 0])
+    c = check_position({k: v for k, v in _example_data(cards_left=43).items() if k != "seat"},
+                       COPIES, 3)
+    assert (c.cards_left, c.stash, c.opp_hand) == (43, [[0] * 8] * 3, [0] * 4)
     # no held tokens at all; 5 held outside a bonus turn
     assert check_position(_example_data(held=[]), COPIES, 3).held == 0
     assert check_position(_example_data(held=["trash", "trees", "trash-tree", "paw", "mask"]),
@@ -680,6 +694,11 @@ def test_the_example_position_checked_by_hand():
     (_example_data(hand={"blammo": True}), "hand.blammo must be a non-negative integer, got True"),
     (_example_data(hand={"blammo": 1.0}), "hand.blammo must be a non-negative integer, got 1.0"),
     (_example_data(gained={"feesh": 2}), "gained: more cards of a type than my hand holds"),
+    (_example_data(gained={"joker": 1}), f"gained: unknown card 'joker' (cards: {CARDS_LIST})"),
+    (_with_seat("2", stash={"blammo": -1}), "seat.2.stash.blammo must be a non-negative "
+                                            "integer, got -1"),
+    (_with_seat("2", face_up={"joker": 1}),
+     f"seat.2.face_up: unknown card 'joker' (cards: {CARDS_LIST})"),
     (_example_data(discard={"pie": "2"}), "discard.pie must be a non-negative integer, got '2'"),
     (_example_data(seat=[1]), "seat must be tables [seat.1], [seat.2], ..."),
     (_with_seat("4", hand=1), "seat.4: seats are numbered 1..3"),

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from analyzer.errors import UserError
 from analyzer.games.trash_pandas.lineup import parse_lineup
 from analyzer.games.trash_pandas.whole import GameSetup
 from analyzer.games.trash_pandas.reference import KEYS, play_reference_game
@@ -228,14 +229,9 @@ def _planted_games():
             lineup(1, (0, 0, 1, 1, 0.5), (1, 1, 0, 0, 1), (1, 0, 0, 0, 1), (4, 4, 6, 2, 20))]
 
 
-def test_game_result_every_field_from_planted_sums():
-    from analyzer.games.trash_pandas.whole import MEANS, simulate_games
-    from analyzer.rules import rules_to_dict
-    from analyzer.runner import RunResult, RunSpec
-
-    games = _planted_games()
-    setup = GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2),
-                                              parse_lineup("random,heuristic", 2)], check=False)
+def _game_sums(setup, games):
+    """The kernel's named column sums of the planted games (per line-up, then the paired
+    win-share differences of line-up 2 against line-up 1)."""
     sums = dict.fromkeys(setup.columns(), 0.0)
     for l, lineup in enumerate(games):
         for game in lineup:
@@ -247,10 +243,22 @@ def test_game_result_every_field_from_planted_sums():
             r = game["rounds"]
             sums[f"L{l}:rounds_{r}" if r < 20 else f"L{l}:rounds_20+"] += 1
     for i in range(2):
-        for g in range(5):
+        for g in range(len(games[0])):
             d = games[1][g][f"win{i}"] - games[0][g][f"win{i}"]
             sums[f"L1-L0:dwin{i}"] += d
             sums[f"L1-L0:dwin{i}_sq"] += d * d
+    return sums
+
+
+def test_game_result_every_field_from_planted_sums():
+    from analyzer.games.trash_pandas.whole import MEANS, simulate_games
+    from analyzer.rules import rules_to_dict
+    from analyzer.runner import RunResult, RunSpec
+
+    games = _planted_games()
+    setup = GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2),
+                                              parse_lineup("random,heuristic", 2)], check=False)
+    sums = _game_sums(setup, games)
     seen = []
 
     class Planted(RunSpec):
@@ -306,6 +314,13 @@ def test_game_result_every_field_from_planted_sums():
     assert (job.name, job.unit, job.block_size) == ("trash-pandas games", "games", 512)
     vals = np.array(list(sums.values()))
     assert job.headline_half_width(vals, 5) == pytest.approx(Z * math.sqrt(1 / 4 / 5))
+    # line-up 2's seat 1 wins 0.5 more of every game (d = +0.5, SE 0): better; seat 2 worse
+    for g in range(5):
+        games[1][g]["win0"], games[1][g]["win1"] = 1.0, 0.0
+        games[0][g]["win0"], games[0][g]["win1"] = 0.5, 0.5
+    sums = _game_sums(setup, games)
+    vs = simulate_games(setup, Planted(5, 17, progress=False))["lineups"][1]["vs_first"]
+    assert [(d["seat"], d["verdict"]) for d in vs] == [(1, "better"), (2, "worse")]
 
 
 def test_swapping_line_ups_solves_the_solver_tables_only_when_a_solver_joins():
@@ -371,3 +386,42 @@ def test_the_python_reference_walks_the_kernels_blocks_and_streams(monkeypatch):
     assert seen[0][0] == 2 and seen[0][3] == [3, 4, 0, 0]
     assert seen[0][4] == _setup(2, "solver", check=False).bots[0].tolist()
     assert seen[0][5] == [True, True]  # a solver plays: its tables are solved
+
+
+def test_rules_array_entry_by_entry_and_the_setup_checks():
+    """kernels/trash_pandas/whole.py's int64[11] rules: bonus turn, bonus cap, optional
+    consolation, conservation check, turn cap, Mask's card to the discard pile, Kitteh chain,
+    shared ties, Feesh and Shiny only while resolving, gain lock for all."""
+    from analyzer.games.trash_pandas.whole import deal_for, rules_array
+
+    assert rules_array(TrashPandasRules()).tolist() == [1, 3, 0, 0, 2000, 0, 1, 0, 0, 0, 0]
+    off = TrashPandasRules(bonus_turn=False, bonus_cap=4, consolation="optional",
+                           mask_card="discard", kitteh_chain=False, tie="shared",
+                           feesh_timing="resolve", gain_lock="all", shiny_timing="resolve")
+    arr = rules_array(off, True, 77)
+    assert arr.tolist() == [0, 4, 1, 1, 77, 1, 0, 1, 1, 1, 1] and arr.dtype == np.int64
+    # the deals (docs: 3456 and a preview copy's 2345), unused seats 0
+    assert deal_for(TrashPandasRules(), 2).tolist() == [3, 4, 0, 0]
+    assert deal_for(TrashPandasRules(deal="2345"), 4).tolist() == [2, 3, 4, 5]
+    # a setup counts conservation violations when asked; whole games check the deal first
+    assert _setup(2, "heuristic", check=True).rules_arr[3] == 1
+    assert _setup(2, "heuristic", check=False).rules_arr[3] == 0
+    tiny = deck_arrays(TrashPandasRules().deck, {**dict.fromkeys(KEYS, 0), "feesh": 7})
+    with pytest.raises(UserError) as e:
+        GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2)], deck=tiny)
+    assert str(e.value) == "the deck holds 7 cards, too few to deal 7"
+    assert GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2)], deck=tiny,
+                     from_setup=False).deck is tiny
+
+
+def test_rollout_line_ups_play_on_the_rollout_engine():
+    import kernels.trash_pandas.whole_decide as plain_decide
+    import kernels.trash_pandas.whole_games as plain
+    import kernels.trash_pandas.whole_rollout as rollout
+
+    setup = _setup(2, "rollout:2,heuristic", check=False)
+    assert setup.kernel("play_games") is rollout.play_games
+    assert setup.kernel("decide_blocks") is rollout.decide_blocks
+    setup = _setup(2, "heuristic", check=False)
+    assert setup.kernel("play_games") is plain.play_games
+    assert setup.kernel("decide_blocks") is plain_decide.decide_blocks
