@@ -888,3 +888,26 @@ def test_decide_words_name_the_closest_alternative_when_the_baseline_leads():
     assert pos.g0[GAIN + 1].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
     assert not np.delete(pos.g0[GAIN:GAIN + 4], 1, axis=0).any()
     assert pos.usable(2) == 0 and pos.usable(0) == 2  # the Feesh gained, 2 Blammo! usable
+
+
+def test_my_own_moves_in_a_history_by_hand():
+    """The history position above, then I stash my Blammo! face up (my stash: the Nanners face
+    down, the Blammo! face up: one face-down card, as replayed), or I fetch the Pie from the
+    discard pile (it is in my hand, known to me: not a card proven in an opponent's hand)."""
+    from analyzer.games.trash_pandas.position import check_position
+
+    copies = list(SMALL_COPIES.values())
+    up = {**HISTORY_POSITION, "hand": {},
+          "seat": {**HISTORY_POSITION["seat"],
+                   "1": {"stash": {"nanners": 1, "blammo": 1}, "face_up": {"blammo": 1}}},
+          "history": HISTORY_POSITION["history"] + [
+              {"seat": 1, "event": "stash_up", "card": "blammo"}]}
+    c = check_position(up, copies, 3)
+    assert (c.hand, c.stash[0], c.up[0]) == ([0] * 8, [1, 0, 0, 0, 0, 1, 0, 0],
+                                             [1, 0, 0, 0, 0, 0, 0, 0])
+    fetched = {**HISTORY_POSITION, "hand": {"blammo": 1, "pie": 1}, "discard": {},
+               "history": HISTORY_POSITION["history"] + [
+                   {"seat": 1, "event": "fetch", "card": "pie"}]}
+    c = check_position(fetched, copies, 3)
+    assert (c.hand, c.discard, c.pool) == ([1, 0, 0, 0, 1, 0, 0, 0], [0] * 8,
+                                           [0, 2, 2, 0, 0, 0, 0, 0])
