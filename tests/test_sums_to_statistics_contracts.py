@@ -543,6 +543,301 @@ def test_canasta_simulate_reads_each_seat_and_the_first_mover_from_their_columns
     assert out["rounds"] == 12
 
 
+# ---- Canasta simulate, simulate_rounds and meld-odds: every field from planted sums ------------------
+# The kernel's column layouts are those of kernels/canasta/trials.py (game_trial, round_trial,
+# meld_trial): a run returns `width` columns then the NV = 4 rule-violation counters, with
+# width = max(4 + P + 3·12 + 2 + 36, 3 + 2·12, 2 + turns, 12) = 80 for two players.
+CANASTA_WIDTH = 80
+# the round quantities in the kernel's order (round_stats): turns, went out, sevens lock, stock
+# exhausted, red/black/wild/sevens canastas, kitty pick-ups, their turn numbers, mean points per
+# player, stall
+CANASTA_STATS = ("turns", "went_out", "sevens_lock", "stock_exhausted", "red_canastas",
+                 "black_canastas", "wild_canastas", "sevens_canastas", "kitty_pickups",
+                 "kitty_turn_sum", "points_per_player", "stall")
+# shown with the four endings together after turns, stall right after sevens lock
+CANASTA_SHOWN = ["turns", "went_out", "sevens_lock", "stall", "stock_exhausted", "red_canastas",
+                 "black_canastas", "wild_canastas", "sevens_canastas", "kitty_pickups",
+                 "points_per_player"]
+GREEDY_WORDS = ("goes out as soon as allowed; takes the pile whenever allowed; melds naturals at "
+                "once; starts a wild meld with >= 3 wilds; adds wilds to finish a black canasta "
+                "when a meld has >= 5 naturals; discards black threes first, then the least "
+                "useful card (safe, unpaired), wilds last")
+BUILDER_WORDS = GREEDY_WORDS.replace("goes out as soon as allowed",
+                                     "goes out only with >= 10 canastas or stock <= 20")
+
+
+def ratio_by_hand(xs, ys):
+    """(r, SE, low, high) of Σx/Σy over clusters (x_i, y_i): SE = sqrt(Σ e² / (n(n-1))) / ȳ with
+    e_i = x_i − r·y_i (the delta method of canasta/play.py's module doc)."""
+    n = len(xs)
+    r = sum(xs) / sum(ys)
+    se = math.sqrt(sum((x - r * y) ** 2 for x, y in zip(xs, ys)) / (n * (n - 1))) / (sum(ys) / n)
+    return r, se, r - Z * se, r + Z * se
+
+
+def same_ratio(stat, xs, ys):
+    r, se, lo, hi = ratio_by_hand(xs, ys)
+    assert stat.n == len(xs) and stat.exact_value is None
+    assert (stat.estimate, stat.se, stat.ci_low, stat.ci_high) == pytest.approx(
+        (r, se, lo, hi), rel=1e-12, abs=1e-12)
+
+
+def fake_mc_blocks(monkeypatch):
+    """Replace the kernel's entry point by one that keeps its arguments (a job's run_blocks is
+    then called without compiling anything)."""
+    seen = []
+    monkeypatch.setattr("kernels.canasta.mc_blocks", lambda *a: seen.append(a) or "ran",
+                        raising=False)
+    return seen
+
+
+# 4 games of two players: (rounds, winner (-1: none, the round cap), seat moving first in round 1,
+# capped, lead changes, leader at three quarters (-1: none), winner's margin, the 12 round
+# quantities summed over the game's rounds). The four endings add up to the rounds.
+CANASTA_GAMES = [
+    (2, 0, 0, 0, 1, 0, 350, (41, 1, 0, 1, 2, 1, 0, 0, 3, 27, 2150.5, 0)),
+    (3, 1, 1, 0, 2, 0, 1200, (66, 2, 1, 0, 1, 3, 1, 0, 4, 41, 3010.0, 0)),
+    (1, 0, 0, 0, 0, -1, 20, (18, 0, 0, 0, 0, 1, 0, 1, 1, 6, 905.5, 1)),
+    (4, -1, 1, 1, 3, 1, 0, (95, 3, 0, 1, 4, 2, 0, 0, 6, 50, 5120.0, 0)),
+]
+
+
+def canasta_game_sums(games):
+    """game_trial's columns for two players: 0 games, 1 Σrounds, 2 Σrounds², 3 capped, 4-5 wins,
+    6 + 3k: ΣX_k, ΣX_k², ΣX_k·rounds, 42 Σ pick-ups × turn sum, 43 first mover won, 44-49 lead
+    changes Σ, Σ², games with a leader at 3/4, games that leader won, margin Σ, Σ², 50-79 the
+    rounds histogram (1 … 30), 80-83 the violations."""
+    s = np.zeros(CANASTA_WIDTH + 4)
+    for rounds, w, first, capped, changes, lead, margin, xs in games:
+        s[0] += 1
+        s[1] += rounds
+        s[2] += rounds * rounds
+        s[3] += capped
+        if w >= 0:
+            s[4 + w] += 1
+        for k, x in enumerate(xs):
+            s[6 + 3 * k] += x
+            s[7 + 3 * k] += x * x
+            s[8 + 3 * k] += x * rounds
+        s[42] += xs[8] * xs[9]
+        s[43] += w >= 0 and w == first
+        s[44] += changes
+        s[45] += changes * changes
+        s[46] += lead >= 0
+        s[47] += lead >= 0 and lead == w
+        s[48] += margin
+        s[49] += margin * margin
+        s[50 + rounds - 1] += 1
+    s[80:84] = (2, 7, 5, 1)
+    return s
+
+
+def test_canasta_simulate_every_field_and_its_job_from_planted_games(monkeypatch):
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate
+    from analyzer.games.canasta.rules import CanastaRules
+
+    seen = fake_mc_blocks(monkeypatch)  # (before the job is made: it imports the kernel)
+    rules = CanastaRules(max_rounds=4)
+    s = canasta_game_sums(CANASTA_GAMES)
+    spec = PlantedAndSeen(4, 3, progress=False, sums=tuple(s))
+    out = simulate(rules, parse_policies("greedy,builder:10:20", 2), spec)
+    rounds = [g[0] for g in CANASTA_GAMES]
+    xs = [g[7] for g in CANASTA_GAMES]
+    pr = out["per_round"]
+    assert list(pr) == CANASTA_SHOWN + ["kitty_pickup_turn"]
+    for k, name in enumerate(CANASTA_STATS):
+        if name != "kitty_turn_sum":
+            same_ratio(pr[name], [x[k] for x in xs], rounds)
+    # the turn of a kitty pick-up: Σ turn numbers / Σ pick-ups, games as clusters
+    same_ratio(pr["kitty_pickup_turn"], [x[9] for x in xs], [x[8] for x in xs])
+    # by hand: turns 220/10 = 22 a round; kitty pick-ups 14, their turns 124: 124/14
+    assert (pr["turns"].estimate, pr["kitty_pickup_turn"].estimate) == pytest.approx((22, 124 / 14))
+    same(out["rounds_per_game"], rounds)
+    same_prop(out["seats"][0]["p_win"], 2, 4)
+    same_prop(out["seats"][1]["p_win"], 1, 4)
+    same_prop(out["p_first_mover_wins"], 3, 4)  # games 1 to 3; game 4 hit the round cap
+    assert [(x["seat"], x["policy"]) for x in out["seats"]] == [(1, "greedy"),
+                                                                (2, "builder:10:20")]
+    b = out["balance"]
+    same(b["lead_changes"], [1, 2, 0, 3])
+    same(b["margin"], [350, 1200, 20, 0])
+    same_prop(b["decisive"], 1, 3)  # 3 games had a leader at three quarters; game 1's won
+    assert b["rounds_histogram"] == [(1, 1), (2, 1), (3, 1), (4, 1)]
+    fields = {k: v for k, v in out.items()
+              if k not in ("per_round", "seats", "balance", "rounds_per_game",
+                           "p_first_mover_wins")}
+    assert fields == {
+        "game": "canasta", "exact": False, "seed": 3, "n": 4, "players": 2,
+        "policies": ["greedy", "builder:10:20"],
+        "policy_descriptions": ["greedy: " + GREEDY_WORDS, "builder:10:20: " + BUILDER_WORDS],
+        "games_capped": 1, "rounds": 10,
+        "violations": {"illegal_melds": 2, "sevens_discarded_early": 7, "bad_go_outs": 5,
+                       "emptied_hands": 1},
+        "games_per_second": 4 / 0.5, "stopped_by": "time-limit"}
+    # the job: 64 games a block, named and counted in games; its headline is the half-width of
+    # the rounds per game (columns 1 and 2): rounds 2, 3, 1, 4 have s² = 5/3
+    job = PlantedAndSeen.job
+    assert (job.name, job.unit, job.block_size) == ("canasta simulate", "games", 64)
+    assert job.headline_half_width(s, 4) == pytest.approx(Z * math.sqrt(5 / 3 / 4), rel=1e-12)
+    assert job.headline_half_width(s, 1) == math.inf
+    # it runs the whole-game mode (0) on the rules' and policies' arrays
+    keys, counts = np.zeros((1, 4), np.uint64), np.array([64])
+    assert job.run_blocks(keys, counts) == "ran"
+    (args,) = seen
+    assert args[0] is keys and args[1] is counts and args[2] == 0
+    assert args[3][[0, 13, 15]].tolist() == [2, 20000, 4]  # players, target, max_rounds
+    assert args[4][:, :2].tolist() == [[0, 0], [10, 20]]   # go_min, floor per seat
+    assert args[5].tolist() == [0, 5000, 10000, 15000]
+    assert args[6].tolist() == [15, 50, 90, 120, 150]
+    assert (args[7], args[8]) == (0, 0)  # score, turns: not used by whole games
+
+
+def canasta_round_sums(rows):
+    """round_trial's columns: 0 rounds, 1 + 2k and 2 + 2k ΣX_k and ΣX_k², 25-26 seat 1's score
+    Σ and Σ², then the violations from column 80."""
+    s = np.zeros(CANASTA_WIDTH + 4)
+    for xs, score in rows:
+        s[0] += 1
+        for k, x in enumerate(xs):
+            s[1 + 2 * k] += x
+            s[2 + 2 * k] += x * x
+        s[25] += score
+        s[26] += score * score
+    s[80:84] = (0, 3, 0, 6)
+    return s
+
+
+def test_canasta_rounds_every_field_and_its_job_from_planted_rounds():
+    from analyzer.games.canasta.lineup import parse_policies
+    from analyzer.games.canasta.play import simulate_rounds
+    from analyzer.games.canasta.rules import CanastaRules
+
+    def row(end, turns, canastas, pickups, turn_sum, pts, score):
+        ends = [end == e for e in ("out", "lock", "stock")] + [end == "stall"]
+        return (turns, *ends[:3], *canastas, pickups, turn_sum, pts, ends[3]), score
+
+    # 10 rounds: 4 went out, 1 sevens lock, 2 stalls, 3 stock exhausted
+    rows = [row("out", 30, (1, 0, 0, 0), 1, 7, 310.0, 420),
+            row("out", 22, (0, 1, 0, 0), 0, 0, 150.5, -35),
+            row("out", 41, (2, 1, 1, 0), 2, 15, 95.0, 210),
+            row("out", 12, (0, 0, 0, 1), 1, 4, -20.0, 0),
+            row("lock", 60, (1, 2, 0, 1), 2, 31, 805.0, 1195),
+            row("stall", 48, (0, 1, 0, 0), 1, 12, 40.0, -110),
+            row("stall", 51, (1, 1, 0, 0), 0, 0, 75.5, 300),
+            row("stock", 70, (2, 2, 1, 0), 2, 40, 1210.0, 905),
+            row("stock", 66, (3, 0, 0, 0), 1, 22, 990.0, 1510),
+            row("stock", 69, (1, 1, 1, 1), 2, 35, 1505.5, 2105)]
+    spec = PlantedAndSeen(10, 8, progress=False, sums=tuple(canasta_round_sums(rows)))
+    out = simulate_rounds(CanastaRules(), parse_policies("greedy", 2), spec)
+    pr = out["per_round"]
+    assert list(pr) == CANASTA_SHOWN + ["seat1_score"]
+    for name, k in (("went_out", 4), ("sevens_lock", 1), ("stall", 2), ("stock_exhausted", 3)):
+        same_prop(pr[name], k, 10)
+    for k, name in enumerate(CANASTA_STATS):
+        if name not in ("went_out", "sevens_lock", "stock_exhausted", "stall", "kitty_turn_sum"):
+            same(pr[name], [float(xs[k]) for xs, _ in rows])
+    same(pr["seat1_score"], [score for _, score in rows])
+    assert pr["turns"].estimate == pytest.approx(46.9)  # 469 turns over 10 rounds
+    assert {k: v for k, v in out.items() if k != "per_round"} == {
+        "game": "canasta", "exact": False, "seed": 8, "n": 10,
+        "violations": {"illegal_melds": 0, "sevens_discarded_early": 3, "bad_go_outs": 0,
+                       "emptied_hands": 6},
+        "rounds_per_second": 10 / 0.5}
+    job = PlantedAndSeen.job
+    assert (job.name, job.unit, job.block_size, job.headline_half_width) == (
+        "canasta rounds", "rounds", 64, None)
+
+
+def meld_sums(deals, turns):
+    """meld_trial's columns: 0 deals, 1 requirement met on the deal, 1 + k first meld by own turn
+    k, then the violations after column 80 (deals: (met on the deal, turn of the first meld or
+    0))."""
+    s = np.zeros(max(CANASTA_WIDTH, 2 + turns) + 4)
+    for on_deal, first in deals:
+        s[0] += 1
+        s[1] += on_deal
+        for k in range(first, turns + 1) if first else ():
+            s[1 + k] += 1
+    s[-4:] = (1, 0, 4, 0)
+    return s
+
+
+# 5 deals: met on the deal once; first melds on own turns 1, 1, 2, 3 and never
+MELD_DEALS = [(1, 1), (0, 1), (0, 2), (0, 3), (0, 0)]
+
+
+def test_canasta_meld_odds_every_field_and_its_job_from_planted_deals(monkeypatch):
+    from analyzer.games.canasta import play
+    from analyzer.games.canasta.lineup import parse_policies, parse_policy
+    from analyzer.games.canasta.rules import CanastaRules
+
+    asked = []
+    monkeypatch.setattr(play, "exact_on_deal", lambda *a: asked.append(a) or 0.375)
+    seen = fake_mc_blocks(monkeypatch)
+    rules = CanastaRules()
+    s = meld_sums(MELD_DEALS, 3)
+    spec = PlantedAndSeen(5, 6, progress=False, sums=tuple(s))
+    out = play.meld_odds(5000, 3, rules, parse_policy("greedy"), spec)
+    assert asked == [(5000, rules)]
+    on_deal = out.pop("p_requirement_on_deal")
+    same_prop(on_deal, 1, 5)
+    assert on_deal.exact_value == 0.375
+    by_turn = out.pop("by_turn")
+    assert [x["turn"] for x in by_turn] == [1, 2, 3]
+    for x, k in zip(by_turn, (2, 3, 4)):
+        same_prop(x["p_melded"], k, 5)
+    # 5000 points: the minimum is 90 (docs/rules/canasta.md, section 4 and R2)
+    assert out == {"game": "canasta", "exact": False, "seed": 6, "n": 5, "score": 5000,
+                   "requirement": 90, "players": 2, "policy": "greedy", "within_turns": 3,
+                   "p_exact_on_deal": 0.375,
+                   "violations": {"illegal_melds": 1, "sevens_discarded_early": 0,
+                                  "bad_go_outs": 4, "emptied_hands": 0},
+                   "deals_per_second": 5 / 0.5}
+    job = PlantedAndSeen.job
+    assert (job.name, job.unit, job.block_size) == ("canasta meld-odds", "deals", 64)
+    lo, hi = wilson_by_hand(1, 5)  # the headline: the half-width of column 1's proportion
+    assert job.headline_half_width(s, 5) == pytest.approx((hi - lo) / 2, rel=1e-12)
+    job.run_blocks("keys", "counts")
+    (args,) = seen
+    assert args[:3] == ("keys", "counts", 2) and (args[7], args[8]) == (5000, 3)  # MODE_MELD
+    assert args[4][:, 0].tolist() == [0, 0]  # greedy in both seats
+    # -35 points: the minimum is 15; a line-up is named seat by seat unless all seats agree;
+    # without the exact value nothing is attached (and the enumeration is not asked for)
+    asked.clear()
+    out = play.meld_odds(-35, 3, rules, parse_policies("builder:10:20,greedy", 2), spec,
+                         exact=False)
+    assert (out["requirement"], out["policy"], out["p_exact_on_deal"]) == (
+        15, "builder:10:20,greedy", None)
+    assert out["p_requirement_on_deal"].exact_value is None and asked == []
+    assert play.meld_odds(0, 3, rules, parse_policies("greedy", 2), spec)["policy"] == "greedy"
+    seen.clear()
+    PlantedAndSeen.job.run_blocks(None, None)
+    assert seen[0][4][:, :2].tolist() == [[0, 0], [0, 0]]
+
+
+def test_canasta_meld_odds_turn_bounds_word_for_word(monkeypatch):
+    from analyzer.games.canasta import play
+    from analyzer.games.canasta.lineup import parse_policy
+    from analyzer.games.canasta.rules import CanastaRules
+
+    monkeypatch.setattr(play, "exact_on_deal", lambda *a: None)
+    greedy = parse_policy("greedy")
+    for turns in (-1, 201):
+        with pytest.raises(UserError) as e:
+            play.meld_odds(0, turns, CanastaRules(), greedy, Planted(5, 1, sums=(0,) * 84))
+        assert str(e.value) == f"--within-turns must be between 0 and 200 (got {turns})"
+    # 0 and 200 turns are allowed: no turn at all, or every turn up to 200
+    out = play.meld_odds(0, 0, CanastaRules(), greedy,
+                         Planted(5, 1, sums=tuple(meld_sums(MELD_DEALS, 0))))
+    assert out["by_turn"] == [] and out["within_turns"] == 0
+    out = play.meld_odds(0, 200, CanastaRules(), greedy,
+                         Planted(5, 1, sums=tuple(meld_sums(MELD_DEALS, 200))))
+    assert len(out["by_turn"]) == 200 and out["by_turn"][-1]["turn"] == 200
+    assert out["by_turn"][-1]["p_melded"].estimate == 4 / 5
+    assert out["violations"]["bad_go_outs"] == 4
+
+
 # ---- Ten whole games: line-up statistics, the price per auction, paired differences ------------------
 
 def ten_sums(games_a, games_b, players=2):

@@ -7,15 +7,19 @@ turn solver.
 * the solver bot with no dice cards in play: per-turn bust rate and P(all six) within 5 SE of
   the exact values of the same policy (PolicyEvaluator, analyzer/games/trash_pandas_policy.py).
 """
+import math
+
 import numpy as np
 import pytest
 
+from analyzer.errors import UserError
 from analyzer.games.trash_pandas.lineup import parse_lineup
 from analyzer.games.trash_pandas.whole import GameSetup
 from analyzer.games.trash_pandas.reference import KEYS, play_reference_game
 from analyzer.games.trash_pandas.rules import TrashPandasRules
 from analyzer.games.trash_pandas.score import deck_arrays
 from analyzer.rng import block_keys
+from tests.test_sums_to_statistics_contracts import Z, same, same_prop
 
 
 def _setup(players, seats, rules=TrashPandasRules(), copies=None, check=True):
@@ -195,3 +199,229 @@ def test_banded_stop_knobs_are_checked(text, message):
 
     with pytest.raises(UserError, match=message):
         parse_bot(text)
+
+
+# ---- `game`'s result from planted sums: every statistic against the textbook formula -------------
+
+def _planted_games():
+    """Two line-ups of two players over the same 5 games, per game: win shares of seats 1-2,
+    points, margin, turns, rounds, top points tied, still shared, truncated, conservation
+    violations, and the 20 counters of kernels/trash_pandas/whole.py (main turns written out,
+    counter j of game g otherwise (3j + 5g + shift) mod 11)."""
+    from kernels.trash_pandas.whole import COUNTERS
+
+    def lineup(shift, wins0, tied, shared, rounds):
+        games = []
+        for g in range(5):
+            counters = {c: (3 * j + 5 * g + shift) % 11 for j, c in enumerate(COUNTERS)}
+            counters["main_turns"] = (30, 32, 28, 41, 35)[g] + shift
+            games.append({"win0": wins0[g], "win1": 1 - wins0[g],
+                          "pts0": (30, 22, 25, 40, 19)[g] + shift,
+                          "pts1": (20, 28, 25, 18, 33)[g] - shift,
+                          "margin": (10, 6, 0, 22, 14)[g] + 2 * shift,
+                          "turns": (24, 30, 26, 41, 28)[g] + shift, "rounds": rounds[g],
+                          "tiebreak": tied[g], "shared": shared[g],
+                          "truncated": (0, 0, 0, 1, 0)[g] * (1 - shift),
+                          "violations": (0, 2, 0, 1, 0)[g] + shift, **counters})
+        return games
+
+    return [lineup(0, (1, 0, 0.5, 1, 0), (0, 1, 1, 1, 0), (0, 0, 1, 0, 0), (3, 5, 3, 25, 4)),
+            lineup(1, (0, 0, 1, 1, 0.5), (1, 1, 0, 0, 1), (1, 0, 0, 0, 1), (4, 4, 6, 2, 20))]
+
+
+def _game_sums(setup, games):
+    """The kernel's named column sums of the planted games (per line-up, then the paired
+    win-share differences of line-up 2 against line-up 1)."""
+    sums = dict.fromkeys(setup.columns(), 0.0)
+    for l, lineup in enumerate(games):
+        for game in lineup:
+            sums[f"L{l}:games"] += 1
+            for name, x in game.items():
+                sums[f"L{l}:{name}"] += x
+                if name not in ("tiebreak", "shared", "truncated", "violations"):
+                    sums[f"L{l}:{name}_sq"] += x * x
+            r = game["rounds"]
+            sums[f"L{l}:rounds_{r}" if r < 20 else f"L{l}:rounds_20+"] += 1
+    for i in range(2):
+        for g in range(len(games[0])):
+            d = games[1][g][f"win{i}"] - games[0][g][f"win{i}"]
+            sums[f"L1-L0:dwin{i}"] += d
+            sums[f"L1-L0:dwin{i}_sq"] += d * d
+    return sums
+
+
+def test_game_result_every_field_from_planted_sums():
+    from analyzer.games.trash_pandas.whole import MEANS, simulate_games
+    from analyzer.rules import rules_to_dict
+    from analyzer.runner import RunResult, RunSpec
+
+    games = _planted_games()
+    setup = GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2),
+                                              parse_lineup("random,heuristic", 2)], check=False)
+    sums = _game_sums(setup, games)
+    seen = []
+
+    class Planted(RunSpec):
+        def run(self, job, **kwargs):
+            seen.append(job)
+            return RunResult(np.array(list(sums.values())), 5, self.seed, 1, 0.25,
+                             interrupted=True, stopped_by="interrupt")
+
+    out = simulate_games(setup, Planted(5, 17, progress=False))
+    assert [lu["lineup"] for lu in out["lineups"]] == ["heuristic", "random,heuristic"]
+    for l, lu in enumerate(out["lineups"]):
+        col = {k: [g[k] for g in games[l]] for k in games[l][0]}
+        for i, seat in enumerate(lu["seats"]):
+            assert seat["seat"] == i + 1
+            same_prop(seat["win_rate"], sum(col[f"win{i}"]), 5)
+            same(seat["points"], col[f"pts{i}"])
+        for name in MEANS:
+            same(lu[name], col[name])
+        tied, shared = sum(col["tiebreak"]), sum(col["shared"])
+        same_prop(lu["tiebreak_share"], tied, 5)
+        same_prop(lu["decided_by_tiebreak"], tied - shared, 5)
+        same_prop(lu["shared_wins"], shared, 5)
+        same_prop(lu["bust_rate_per_turn"], sum(col["main_busts"]), sum(col["main_turns"]))
+        assert lu["truncated_games"] == (1, 0)[l]
+        assert lu["conservation_violations"] == (3, 8)[l]
+        buckets = ([("3", 2), ("4", 1), ("5", 1), ("20+", 1)],
+                   [("2", 1), ("4", 2), ("6", 1), ("20+", 1)])[l]
+        assert [h["rounds"] for h in lu["rounds_histogram"]] == [b for b, _ in buckets]
+        for h, (_, k) in zip(lu["rounds_histogram"], buckets):
+            same_prop(h["share"], k, 5)
+    # by hand: line-up 1 seat 1 won 2.5 of 5 games, line-up 2 seat 1 2.5 too; 3 of 5 tied at
+    # the top in line-up 1, one of them still shared
+    assert out["lineups"][0]["seats"][0]["win_rate"].estimate == 0.5
+    assert out["lineups"][0]["tiebreak_share"].estimate == 0.6
+    # line-up 2 against line-up 1, seat by seat on the same games: d = L2 − L1
+    assert "vs_first" not in out["lineups"][0]
+    vs = out["lineups"][1]["vs_first"]
+    d0 = [-1, 0, 0.5, 0, 0.5]  # seat 1: 0 − 1, 0 − 0, 1 − 0.5, 1 − 1, 0.5 − 0
+    for i, d in enumerate((d0, [-x for x in d0])):
+        assert vs[i]["seat"] == i + 1
+        same(vs[i]["win_rate_change"], d)
+        assert vs[i]["verdict"] == "too close to call"
+    # seat 1's win share minus the fair 1/2, game by game
+    same(out["first_player_advantage"], [0.5, -0.5, 0, 0.5, -0.5])
+    assert {k: v for k, v in out.items() if k not in ("lineups", "first_player_advantage")} == {
+        "game": "trash-pandas", "exact": False, "seed": 17, "n": 5, "players": 2,
+        "rules": rules_to_dict(TrashPandasRules()), "games_per_second": 5 / 0.25,
+        "stopped_by": "interrupt", "interrupted": True}
+    # the job: 512 games a block, counted in games; its headline is the half-width of line-up
+    # 1's seat 1 win rate: shares 1, 0, 0.5, 1, 0 have mean 0.5 and
+    # Σ(x − 0.5)² = 0.25 + 0.25 + 0 + 0.25 + 0.25 = 1, so s² = 1/4
+    (job,) = seen
+    assert (job.name, job.unit, job.block_size) == ("trash-pandas games", "games", 512)
+    vals = np.array(list(sums.values()))
+    assert job.headline_half_width(vals, 5) == pytest.approx(Z * math.sqrt(1 / 4 / 5))
+    # line-up 2's seat 1 wins 0.5 more of every game (d = +0.5, SE 0): better; seat 2 worse
+    for g in range(5):
+        games[1][g]["win0"], games[1][g]["win1"] = 1.0, 0.0
+        games[0][g]["win0"], games[0][g]["win1"] = 0.5, 0.5
+    sums = _game_sums(setup, games)
+    vs = simulate_games(setup, Planted(5, 17, progress=False))["lineups"][1]["vs_first"]
+    assert [(d["seat"], d["verdict"]) for d in vs] == [(1, "better"), (2, "worse")]
+
+
+def test_swapping_line_ups_solves_the_solver_tables_only_when_a_solver_joins():
+    setup = _setup(2, "heuristic", check=False)
+    assert not setup.roll_tab.any() and not setup.after_tab.any()  # no solver: zeros
+    solver = setup.with_lineups([parse_lineup("solver", 2)])
+    assert setup.lineups == [parse_lineup("heuristic", 2)]  # the original is left as it was
+    assert solver.lineups == [parse_lineup("solver", 2)] and isinstance(solver.lineups, list)
+    assert np.array_equal(solver.bots, _setup(2, "solver", check=False).bots)
+    assert solver.roll_tab.any() and solver.after_tab.any()
+    assert solver.rules is setup.rules and solver.deck is setup.deck
+    # from a solver line-up to another with a solver: the tables are kept, not solved again;
+    # between line-ups without one: the zeros are kept
+    again = solver.with_lineups((parse_lineup("heuristic,solver", 2),))
+    assert again.roll_tab is solver.roll_tab and again.after_tab is solver.after_tab
+    plain = setup.with_lineups([parse_lineup("random", 2)])
+    assert plain.roll_tab is setup.roll_tab and plain.after_tab is setup.after_tab
+
+
+def test_length_histogram_of_each_line_up():
+    from analyzer.games.trash_pandas.whole import length_histogram
+    from analyzer.stats import Statistic
+
+    def share(p):
+        return {"share": Statistic(p, 0.0, p, p, 8)}
+
+    result = {"lineups": [{"rounds_histogram": [{"rounds": "3", **share(0.25)},
+                                                {"rounds": "20+", **share(0.75)}]},
+                          {"rounds_histogram": [{"rounds": "5", **share(1.0)}]}]}
+    assert length_histogram(result) == {"3": 0.25, "20+": 0.75}
+    assert length_histogram(result, 1) == {"5": 1.0}
+
+
+def test_the_python_reference_walks_the_kernels_blocks_and_streams(monkeypatch):
+    from analyzer.games.trash_pandas import reference
+    from analyzer.games.trash_pandas.whole import python_reference_games
+
+    seen = []
+
+    def game(players, deck, rules_arr, deal, bots, tables, key, index):
+        seen.append((players, deck.copies.tolist(), rules_arr.tolist(), deal.tolist(),
+                     bots.tolist(), [t.any() for t in tables], key.tolist(), index))
+        # seat 1 wins each block's first game and shares its second
+        return {"shares": [{0: 1.0, 1: 0.5}.get(index, 0.0), 0.0]}
+
+    monkeypatch.setattr(reference, "play_reference_game", game)
+    # 1,030 games: blocks of 512 (the kernel's block size), the third holding 6; 3 wins and 3
+    # halves
+    assert python_reference_games(1030, 9) == pytest.approx(4.5 / 1030)
+    keys = block_keys(9, 0, 3).tolist()
+    assert len(seen) == 1030
+    assert [s[6:] for s in seen[:2]] == [(keys[0], 0), (keys[0], 1)]
+    assert [s[6:] for s in (seen[511], seen[512], seen[1029])] == [
+        (keys[0], 511), (keys[1], 0), (keys[2], 5)]
+    heuristic3 = _setup(3, "heuristic", check=False)
+    players, copies, rules_arr, deal, bots, tables = seen[0][:6]
+    assert players == 3 and deal == [3, 4, 5, 0]  # the 3456 deal for three players
+    assert copies == heuristic3.deck.copies.tolist()
+    assert rules_arr == heuristic3.rules_arr.tolist()
+    assert bots == heuristic3.bots[0].tolist() and tables == [False, False]
+    seen.clear()
+    assert python_reference_games(2, 4, players=2, bot="solver") == pytest.approx(0.75)
+    assert seen[0][0] == 2 and seen[0][3] == [3, 4, 0, 0]
+    assert seen[0][4] == _setup(2, "solver", check=False).bots[0].tolist()
+    assert seen[0][5] == [True, True]  # a solver plays: its tables are solved
+
+
+def test_rules_array_entry_by_entry_and_the_setup_checks():
+    """kernels/trash_pandas/whole.py's int64[11] rules: bonus turn, bonus cap, optional
+    consolation, conservation check, turn cap, Mask's card to the discard pile, Kitteh chain,
+    shared ties, Feesh and Shiny only while resolving, gain lock for all."""
+    from analyzer.games.trash_pandas.whole import deal_for, rules_array
+
+    assert rules_array(TrashPandasRules()).tolist() == [1, 3, 0, 0, 2000, 0, 1, 0, 0, 0, 0]
+    off = TrashPandasRules(bonus_turn=False, bonus_cap=4, consolation="optional",
+                           mask_card="discard", kitteh_chain=False, tie="shared",
+                           feesh_timing="resolve", gain_lock="all", shiny_timing="resolve")
+    arr = rules_array(off, True, 77)
+    assert arr.tolist() == [0, 4, 1, 1, 77, 1, 0, 1, 1, 1, 1] and arr.dtype == np.int64
+    # the deals (docs: 3456 and a preview copy's 2345), unused seats 0
+    assert deal_for(TrashPandasRules(), 2).tolist() == [3, 4, 0, 0]
+    assert deal_for(TrashPandasRules(deal="2345"), 4).tolist() == [2, 3, 4, 5]
+    # a setup counts conservation violations when asked; whole games check the deal first
+    assert _setup(2, "heuristic", check=True).rules_arr[3] == 1
+    assert _setup(2, "heuristic", check=False).rules_arr[3] == 0
+    tiny = deck_arrays(TrashPandasRules().deck, {**dict.fromkeys(KEYS, 0), "feesh": 7})
+    with pytest.raises(UserError) as e:
+        GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2)], deck=tiny)
+    assert str(e.value) == "the deck holds 7 cards, too few to deal 7"
+    assert GameSetup(TrashPandasRules(), 2, [parse_lineup("heuristic", 2)], deck=tiny,
+                     from_setup=False).deck is tiny
+
+
+def test_rollout_line_ups_play_on_the_rollout_engine():
+    import kernels.trash_pandas.whole_decide as plain_decide
+    import kernels.trash_pandas.whole_games as plain
+    import kernels.trash_pandas.whole_rollout as rollout
+
+    setup = _setup(2, "rollout:2,heuristic", check=False)
+    assert setup.kernel("play_games") is rollout.play_games
+    assert setup.kernel("decide_blocks") is rollout.decide_blocks
+    setup = _setup(2, "heuristic", check=False)
+    assert setup.kernel("play_games") is plain.play_games
+    assert setup.kernel("decide_blocks") is plain_decide.decide_blocks
