@@ -858,11 +858,24 @@ def test_decide_reads_the_leader_by_its_share_and_the_history_under_its_belief()
                         {"seat": 1, "event": "stash", "count": 1}]}
     copies = {**dict.fromkeys(SMALL_COPIES, 0), "blammo": 1, "doggo": 2, "feesh": 2,
               "nanners": 1}
-    out = _planted_decide([(0, 1)] * 2, data=data, copies=copies, belief="rules")[0]
-    # (its "fallback" words are not pinned: on this path they are empty, reported to the lead)
+    out, job, given, _ = _planted_decide([(0, 1)] * 2, data=data, copies=copies,
+                                         belief="rules")
     assert {k: v for k, v in out["belief"].items() if k != "fallback"} == {
         **{k: v for k, v in UNIFORM.items() if k != "fallback"},
         "history": {"events": 6, "known_in_hand": {"2": {"feesh": 1}}}}
+    assert out["belief"]["fallback"] == (
+        "the cards the public history proves in the opponents' hands leave fewer unseen cards "
+        "of the types their bots stash than the face-down stashes hold: the bots could not "
+        "have played this history, so the unseen cards are dealt uniformly")
+    # the history is read once, from the position given: unseen are 2 Doggo and 2 Feesh (the
+    # one I played and seat 2 fetched, and the other); the fetched Feesh moves from the unseen
+    # cards into seat 2's hand once (a second reading of the read position moved it twice)
+    import inspect
+
+    handed = inspect.getclosurevars(job.run_blocks).nonlocals["pos"]
+    fe = 2  # Feesh's column (Blammo!, Doggo, Feesh, …)
+    assert given.pool[fe] == 2 and handed.pool[fe] == 1
+    assert handed.g0[1, fe] == given.g0[1, fe] + 1 and handed.opp_hand[1] == given.opp_hand[1] - 1
     # without the fetch the rule is met: the stash-rule belief plays, nothing proven
     data["history"] = data["history"][:3] + [{"seat": 1, "event": "stash", "count": 2}]
     data["seat"] = {"1": {"stash": {"nanners": 1, "doggo": 1}},

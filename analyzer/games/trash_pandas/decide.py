@@ -122,6 +122,14 @@ def decide_job(pos: Position, setup, choices, bp):
                      unit="playouts")
 
 
+#: Why the uniform belief plays when the public history, not the position alone, rules out the
+#: stash rule.
+HISTORY_FALLBACK = (
+    "the cards the public history proves in the opponents' hands leave fewer unseen cards of the "
+    "types their bots stash than the face-down stashes hold: the bots could not have played "
+    "this history, so the unseen cards are dealt uniformly")
+
+
 def choose_belief(pos: Position, setup, name: str = "model"):
     """The belief ``name`` for this position, or the uniform one (with the reason) when the
     position's face-down stashes cannot be dealt under the opponents' stash rule."""
@@ -174,11 +182,15 @@ def decide(pos: Position, setup, spec, belief_name: str = "model") -> dict:
     """Run the playouts and build the answer (JSON-ready)."""
     from analyzer.stats import paired_share_difference, verdict, wilson
 
-    belief, fallback = choose_belief(pos, setup, belief_name)
-    pos, history = with_history(pos, setup, belief)
+    from analyzer.games.trash_pandas.belief import belief_for
+
+    given = pos
+    belief, fallback = choose_belief(given, setup, belief_name)
+    pos, history = with_history(given, setup, belief)
     if not belief.feasible(pos):  # what the history proves left too few stashable cards
-        belief, fallback = choose_belief(pos, setup, "uniform")
-        pos, history = with_history(pos, setup, belief)
+        belief = belief_for("uniform", setup)
+        fallback = HISTORY_FALLBACK
+        pos, history = with_history(given, setup, belief)  # read again from the position given
     bp = belief.params(pos.g0, pos.me, pos.opp_hand, pos.opp_down)
     choices = choices_for(pos, setup.rules)
     res = spec.run(decide_job(pos, setup, choices, bp))
