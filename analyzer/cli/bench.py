@@ -457,7 +457,9 @@ def bench(game: Annotated[Optional[List[str]], typer.Option(
                       for r in rows],
                      ["game", "case (per second)", "1 core", f"{cores} cores", "scaling",
                       "pure Python", "kernel/Python"], "llrrrrr")
-        lines = [machine_line(payload["machine"], payload["calibration_per_second_1_core"])]
+        from analyzer.words import fit
+
+        lines = fit([machine_line(payload["machine"], payload["calibration_per_second_1_core"])])
         lines += [body] if rows else []
         for r in rows:
             if r["scaling_note"]:
@@ -674,7 +676,9 @@ def _compile_times(games, as_json: bool, first: bool = True) -> None:
     payload = {"machine": machine(), "compile": rows, "total": total, "first_queries": firsts}
 
     def render():
-        lines = [machine_line(payload["machine"], None)]
+        from analyzer.words import fit
+
+        lines = fit([machine_line(payload["machine"], None)])
         lines.append(table([(r["game"], f"{r['cold_seconds']:.1f} s", _cpu(r["cold_cpu_seconds"]),
                              f"{r['warm_seconds']:.1f} s") for r in rows + [dict(total, game="total")]],
                            ["game", "compile (cold cache)", "CPU", "load (warm cache)"], "lrrr"))
