@@ -332,7 +332,11 @@ def test_compile_times_per_game_and_their_total(monkeypatch, capsys):
     seconds = iter([(30.0, 25.0), (1.5, 1.0), (12.0, 10.5), (0.5, 0.25)])
     B._compile_times(["pig", "gostop"], False, first=False)
     text = capsys.readouterr().out.splitlines()
-    assert text[3:8] == ["pig                   30.0 s  25.0 s              1.5 s",
+    # the machine line first (wrapped at 80 columns: one line or more, by the CPU's name), then
+    # the table's header and rule
+    head = next(i for i, line in enumerate(text) if line.startswith("game "))
+    assert text[0].startswith("machine: ") and head >= 1
+    assert text[head + 2:head + 7] == ["pig                   30.0 s  25.0 s              1.5 s",
                          "gostop                12.0 s  10.5 s              0.5 s",
                          "total                 42.0 s  35.5 s              2.0 s",
                          "pig: k.f compiled for 2 signatures",
