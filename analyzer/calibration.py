@@ -121,12 +121,12 @@ def run_meta(game: str, seed: int, players: int, max_left: int, playouts: int, r
     """What a calibrate run was (the head of its JSON), noting a Ctrl-C on stderr (with the
     ``finished`` positions kept)."""
     from analyzer.errors import mark_interrupted
-    from analyzer.output import note
+    from analyzer.output import note_interrupted
     from analyzer.rules import rules_to_dict
 
     if interrupted:
         mark_interrupted()
-        note(f"interrupted: keeping the {finished:,} finished positions")
+        note_interrupted(f"interrupted: keeping the {finished:,} finished positions")
     return {"game": game, "exact": False, "seed": seed, "players": players,
             "max_cards_left": max_left, "playouts": playouts, "requested": requested,
             "rules": rules_to_dict(rules), "unit": unit,

@@ -88,10 +88,15 @@ def note(message: str) -> None:
     each line wrapped at 80 columns (analyzer.words.fit; a path is never split)."""
     from analyzer.words import fit
 
-    if message.startswith(("interrupted", "terminated")):
-        INTERRUPTED["told"] = True
     lines = message.rstrip("\n").split("\n")
     sys.stderr.write("\n".join(fit(lines, keep_words=True)) + "\n")
+
+
+def note_interrupted(message: str) -> None:
+    """:func:`note` for the line that says a run was stopped and what it keeps; :func:`emit`
+    then adds no line of its own to a --json run (the stop takes one line)."""
+    INTERRUPTED["told"] = True
+    note(message)
 
 
 #: columns a table fits in when its last column is text that can wrap (analyzer.words.WIDTH)

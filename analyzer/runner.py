@@ -257,13 +257,13 @@ def run(job: KernelJob, n: int | None, seed: int, *, precision: float | None = N
     finally:
         bar.close()
     from analyzer.errors import Interrupted, mark_interrupted
-    from analyzer.output import note
+    from analyzer.output import note, note_interrupted
 
     if interrupted:
         if done_trials == 0:
             raise Interrupted(f"no {job.unit} had finished")
         mark_interrupted()
-        note(f"interrupted: keeping the {done_trials:,} finished {job.unit}")
+        note_interrupted(f"interrupted: keeping the {done_trials:,} finished {job.unit}")
     elif stopped_by == "time-limit":
         reached = ""
         if adaptive:

@@ -56,13 +56,13 @@ def test_an_interrupted_json_run_ends_with_one_stop_line(capsys):
     none after the runner's "interrupted: keeping …"; the text output always ends with the line
     saying what the figures cover (the runner's line came before the table)."""
     from analyzer.errors import mark_interrupted, reset_interrupted
-    from analyzer.output import emit, note
+    from analyzer.output import emit, note_interrupted
 
     def run(as_json, runner_said):
         reset_interrupted()
         mark_interrupted()
         if runner_said:
-            note("interrupted: keeping the 5 finished games")
+            note_interrupted("interrupted: keeping the 5 finished games")
         emit({"a": 1}, as_json, lambda: "table")
         got = capsys.readouterr()
         reset_interrupted()

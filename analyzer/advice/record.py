@@ -77,8 +77,8 @@ def interruptible():
         yield
     except KeyboardInterrupt:
         from analyzer.errors import mark_interrupted
-        from analyzer.output import note
+        from analyzer.output import note_interrupted
 
         mark_interrupted()
-        note("interrupted: the race finished; where its rules go wrong is shown only for the "
+        note_interrupted("interrupted: the race finished; where its rules go wrong is shown only for the "
              "rules whose recording finished")

@@ -106,7 +106,7 @@ def _run_groups(keys, counts, out, time_limit, run) -> tuple[int, str]:
     import time
 
     from analyzer.errors import Interrupted, mark_interrupted
-    from analyzer.output import note
+    from analyzer.output import note, note_interrupted
 
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise UserError(f"--time-limit must be a positive number of seconds (got {time_limit})")
@@ -125,7 +125,7 @@ def _run_groups(keys, counts, out, time_limit, run) -> tuple[int, str]:
             if row == 0:
                 raise Interrupted("no game had finished") from None
             mark_interrupted()
-            note(f"interrupted: keeping the {row:,} finished games")
+            note_interrupted(f"interrupted: keeping the {row:,} finished games")
             return row, "interrupt"
         done, row = hi, row + size
     return row, "n"
