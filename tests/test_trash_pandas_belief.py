@@ -394,3 +394,30 @@ def test_the_block_fit_takes_the_same_newton_steps_as_the_dense_one():
     blocks = fit_ranking(a, 1.0, block=3)
     assert np.abs(dense - blocks).max() < 1e-9
     assert dense[0] > 0.5 and (blocks[9:] == 0).all()
+
+
+def test_restricted_stashes_are_dealt_first_and_the_start_split_is_the_uniform_deal():
+    """Seat 2 (index 1) plays a bot that stashes only scoring types face down; seat 3 (index 2)
+    a random bot that may stash anything. Unseen: Feesh ×2 (scoring) and Doggo ×2 (no points);
+    seat 2 holds one card face down, seat 3 two, the pile one. By hand, over the four distinct
+    cards: seat 2's card is one of the two Feesh (2 ways), seat 3 takes two of the other three
+    (3 ways), the pile the last: 6 allowed arrangements, equally likely under the uniform deal
+    restricted to them. So seat 2 always holds a Feesh, and seat 3 holds Doggo + Doggo in 2 of
+    the 6 (1/3) and Feesh + Doggo in 4 (2/3). Dealing seat 3 first would leave seat 2 no
+    Feesh in 1 deal of 6 (no split found) and skew the rest. No chain steps: the start split is
+    the world (module doc: exact when every restricted stash forbids the same types)."""
+    view = np.zeros((19, 8), dtype=np.int64)
+    view[SC, 0], view[SC, 2] = 1, 3
+    pool = np.zeros(8, dtype=np.int64)
+    pool[FEESH], pool[DOGGO] = 2, 2
+    oh = np.zeros(4, dtype=np.int64)
+    od = np.array([0, 1, 2, 0], dtype=np.int64)
+    rows = [SCORING, SCORING, [1] * 8, SCORING]
+    n = 3000
+    worlds = _draws(view, pool, oh, od, 0, _bp(rows), n, key=5)
+    down = worlds[:, STASH:STASH + 4] - worlds[:, UP:UP + 4]
+    assert (down[:, 1, FEESH] == 1).all() and (down[:, 1].sum(axis=1) == 1).all()
+    both_doggo = int((down[:, 2, DOGGO] == 2).sum())
+    se = math.sqrt((1 / 3) * (2 / 3) / n)
+    assert abs(both_doggo / n - 1 / 3) < 4 * se, (both_doggo, n)
+    assert ((down[:, 2, DOGGO] == 2) == (worlds[:, DECK, FEESH] == 1)).all()  # the pile: the rest
