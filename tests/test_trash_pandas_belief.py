@@ -421,3 +421,28 @@ def test_restricted_stashes_are_dealt_first_and_the_start_split_is_the_uniform_d
     se = math.sqrt((1 / 3) * (2 / 3) / n)
     assert abs(both_doggo / n - 1 / 3) < 4 * se, (both_doggo, n)
     assert ((down[:, 2, DOGGO] == 2) == (worlds[:, DECK, FEESH] == 1)).all()  # the pile: the rest
+
+
+def test_a_count_past_the_last_cell_of_a_weight_row_reads_that_last_cell():
+    """``w[q, kind, t, x]`` is read at ``min(x, XN − 1)`` (module doc). Two players, XN = 2:
+    seat 2 holds two unseen cards in hand, the pile one; unseen Feesh ×2 and Pie ×1. By hand:
+    the uniform deal gives seat 2 Feesh + Feesh with probability C(2,2)/C(3,2) = 1/3. The tilt
+    gives a Feesh in seat 2's hand log-weight 1.0 from one card on (cells [0, 1.0]: two Feesh
+    read the last cell too), so both splits (one Feesh, two Feesh) carry the same factor e and
+    the law stays 1/3 against 2/3. The row after Feesh's (Kitteh's, no card in play) holds 3.0:
+    reading one cell too far would tilt Feesh + Feesh by e³ against e."""
+    view = np.zeros((19, 8), dtype=np.int64)
+    view[SC, 0], view[SC, 2] = 1, 2
+    pool = np.zeros(8, dtype=np.int64)
+    pool[FEESH], pool[PIE] = 2, 1
+    oh = np.array([0, 2, 0, 0], dtype=np.int64)
+    od = np.zeros(4, dtype=np.int64)
+    logw = np.zeros((4, 2, 8, 2))
+    logw[1, 0, FEESH] = [0.0, 1.0]
+    logw[1, 0, KITTEH] = [3.0, 3.0]
+    bp = _bp(np.ones((4, 8)), xn=2, steps=20.0, logw=logw)
+    n = 20_000
+    worlds = _draws(view, pool, oh, od, 0, bp, n, key=13)
+    two = int((worlds[:, HAND + 1, FEESH] == 2).sum())
+    se = math.sqrt((1 / 3) * (2 / 3) / n)
+    assert abs(two / n - 1 / 3) < 4 * se, (two, n)

@@ -90,6 +90,14 @@ def test_verdicts_distances_and_growth_by_hand():
     # estimate below the target [1.04, 2]: the high side (0.1) must clear 0.04: (2.5)²
     assert need_ratio(st, 1.04, 2.0) == pytest.approx(6.25)
     assert need_ratio(st, 1.0, 2.0) == float("inf")  # on the bound: never decided by trials
+    # the best case adds `slack` SEs (0.03 each) to the distance on every branch, never takes:
+    # below [1.04, 2]: 0.1 / (0.04 + 0.03) ; above [0, 0.97]: 0.1 / (0.03 + 0.06) ;
+    # inside [0.95, 1.02], both sides open: max(0.1 / 0.08, 0.1 / 0.05)
+    assert need_ratio(st, 1.04, 2.0, 1.0) == pytest.approx((0.1 / 0.07) ** 2)
+    assert need_ratio(st, 0.0, 0.97, 2.0) == pytest.approx((0.1 / 0.09) ** 2)
+    assert need_ratio(st, 0.95, 1.02, 1.0) == pytest.approx((0.1 / 0.05) ** 2)
+    assert need_ratio(st, 0.95, 2.0, 1.0) == pytest.approx((0.1 / 0.08) ** 2)
+    assert need_ratio(st, 1.0, 2.0, 1.0) == pytest.approx((0.1 / 0.03) ** 2)  # on the bound
     assert growth(4.0) == 2.0 and growth(1.0) == 1.25 and growth(1.5) == pytest.approx(1.65)
     assert growth(float("inf")) == 2.0
 
@@ -127,6 +135,16 @@ def test_equal_grid_by_hand():
         2.0 / plan.trials(32), 1.0 / plan.trials(16), 1.0 / plan.trials(16))))
     assert rate > 0
     assert equal_grid(ctx, [cells[2]], 0.05, 3, 1) is None  # nothing decided: no grid
+    # failed cells alone, one high (0.7: 0.1 past 0.6) and one low (0.25: 0.15 short of 0.4):
+    # the grid clears each bound at its own distance, sd 0.4 and 0.3 (the wider need sets n)
+    low = cell(0.25, 0.2, 0.3, 0.3, "fails", 16, 1.0)
+    g = equal_grid(ctx, [cells[1], low], 0.05, 3, 1)
+    zg = g["z"]
+    assert g["deciding_trials_per_cell"] == math.ceil(max((zg * 0.4 / 0.1) ** 2,
+                                                          (zg * 0.3 / 0.15) ** 2))
+    g = equal_grid(ctx, [low], 0.05, 3, 1)
+    assert g["deciding_trials_per_cell"] == math.ceil((g["z"] * 0.3 / 0.15) ** 2)
+    assert g["trials_per_cell"] == math.ceil((g["z"] * 0.3 / 0.05) ** 2)  # half-width 0.05
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
