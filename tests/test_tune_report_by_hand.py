@@ -1,0 +1,146 @@
+"""`tune --target`'s result object, flat table and verdict heat maps (analyzer/tune_report.py)
+from planted cells: every count, ordering, flag and square computed by hand here, not by a
+search. The cells' statistics are written out literally; the block plan is the only project
+object used (its trial counts are pinned in tests/test_tune_target.py)."""
+import math
+from types import SimpleNamespace
+
+import pytest
+
+from analyzer.tune_report import flat_rows, heatmaps, search_result
+from analyzer.tune_target import BlockPlan, SearchCell, parse_target
+
+IN_X = parse_target("x in [0.4, 0.6]")
+IN_Y = parse_target("y in [0, 10]")
+NEAR = parse_target("x ~ 0.5")
+
+
+def _stat(est, lo, hi, sd=0.5):
+    return {"estimate": est, "ci_low": lo, "ci_high": hi, "sd": sd, "se": 0.01, "n": 1024}
+
+
+def _cell(label, settings, verdict, stats, failed_on="", in_race=True, blocks=16, seconds=1.0):
+    plan = BlockPlan.for_first_round(1024)
+    c = SearchCell(label, settings, None, "p", verdict=verdict, failed_on=failed_on,
+                   in_race=in_race, decided_round=1 if verdict != "undecided" else 0,
+                   blocks=blocks, seconds=seconds, rate=seconds / plan.trials(blocks))
+    c.stats = stats
+    c.ranges = {name: (0.0, 1.0) for name in stats}
+    return c
+
+
+def _ctx(targets, names):
+    metrics = [SimpleNamespace(name=n, job_key=None) for n in names]
+    return SimpleNamespace(game="pig", metrics=metrics, targets=targets,
+                           plan=BlockPlan.for_first_round(1024), seed=9, keep=1, beta=0.05 / 8)
+
+
+def _in_cells():
+    """Four cells over keys a (1, 2) and b ('u', 'v'): one meets both targets, two fail on x
+    (one low, one high), one fails on y."""
+    ok = {"x": _stat(0.5, 0.45, 0.55), "y": _stat(5.0, 4.0, 6.0)}
+    return [
+        _cell("a=1, b=u", {"a": 1, "b": "u"}, "meets", ok),
+        _cell("a=1, b=v", {"a": 1, "b": "v"}, "fails", {"x": _stat(0.3, 0.25, 0.35),
+                                                         "y": _stat(5.0, 4.0, 6.0)},
+              failed_on=IN_X.text),
+        _cell("a=2, b=u", {"a": 2, "b": "u"}, "fails", {"x": _stat(0.7, 0.65, 0.75),
+                                                         "y": _stat(5.0, 4.0, 6.0)},
+              failed_on=IN_X.text),
+        _cell("a=2, b=v", {"a": 2, "b": "v"}, "fails", {"x": _stat(0.5, 0.45, 0.55),
+                                                         "y": _stat(12.0, 11.0, 13.0)},
+              failed_on=IN_Y.text, seconds=3.0),
+    ]
+
+
+def test_counts_eliminations_and_savings_from_planted_cells():
+    cells = _in_cells()
+    res = search_result(_ctx([IN_X, IN_Y], ["x", "y"]), cells, [{"round": 1}], 8192, "decided",
+                        0.05, 8, 1.5)
+    assert (res["cells"], res["meets"], res["fails"], res["undecided"]) == (4, 1, 3, 0)
+    assert res["eliminated_by_target"] == {IN_X.text: 2, IN_Y.text: 1}
+    assert res["trials_spent"] == 8192 and res["kernel_seconds"] == pytest.approx(6.0)
+    grid = res["equal_grid"]
+    # two metrics, two jobs: the grid's trials are per cell × 4 cells × 2 jobs
+    assert grid["trials"] == grid["trials_per_cell"] * 4 * 2
+    assert res["saving"] == pytest.approx(grid["trials"] / 8192)
+    assert res["saving_seconds"] == pytest.approx(grid["seconds"] / 6.0)
+    assert res["seed"] == 9 and res["level_each"] == pytest.approx(0.05 / 8)
+    assert "1 − 0.05/8" in res["method"] and "probability ≥ 0.95 wherever" in res["method"]
+    assert res["closest"] == {}
+
+
+def test_flat_rows_carry_each_interval_in_its_own_columns_and_no_timings():
+    cells = _in_cells()
+    res = search_result(_ctx([IN_X, IN_Y], ["x", "y"]), cells, [], 8192, "decided", 0.05, 8, 1.0)
+    rows = flat_rows(res)
+    assert [r["verdict"] for r in rows] == ["meets", "fails", "fails", "fails"]
+    second = rows[1]
+    assert (second["x"], second["x_ci_low"], second["x_ci_high"]) == (0.3, 0.25, 0.35)
+    assert (second["y"], second["y_ci_low"], second["y_ci_high"]) == (5.0, 4.0, 6.0)
+    assert second["a"] == 1 and second["b"] == "v" and second["failed_on"] == IN_X.text
+    assert all("seconds" not in r for r in rows)  # a rerun writes the same bytes
+
+
+def test_closest_cells_come_first_by_estimated_distance_and_farther_cells_are_flagged():
+    """|x − 0.5| estimates 0.02, 0.10, 0.05 for cells 1, 2, 3 (intervals chosen so that the
+    order by the distance interval's upper end, 0.10, 0.11, 0.08, differs from the order by
+    estimate); the cell out of the race (and not failed) is certified farther; a cell that
+    failed the 'in' target is not listed."""
+    cells = [
+        _cell("c=1", {"c": 1}, "meets", {"x": _stat(0.52, 0.41, 0.6)}),
+        _cell("c=2", {"c": 2}, "meets", {"x": _stat(0.6, 0.59, 0.61)}, in_race=False),
+        _cell("c=3", {"c": 3}, "meets", {"x": _stat(0.45, 0.42, 0.55)}),
+        _cell("c=4", {"c": 4}, "fails", {"x": _stat(0.7, 0.65, 0.75)}, failed_on=IN_X.text,
+              in_race=False),
+    ]
+    res = search_result(_ctx([IN_X, NEAR], ["x"]), cells, [], 4096, "decided", 0.05, 4, 1.0)
+    order = res["closest"][NEAR.text]
+    assert [r["cell"] for r in order] == ["c=1", "c=3", "c=2"]
+    assert [r["distance"]["estimate"] for r in order] == pytest.approx([0.02, 0.05, 0.10])
+    assert [r["certified_farther"] for r in order] == [False, False, True]
+    flags = {r["cell"]: (r["in_race"], r["certified_farther"]) for r in res["rows"]}
+    assert flags == {"c=1": (True, False), "c=2": (False, True), "c=3": (True, False),
+                     "c=4": (False, False)}
+
+
+def _captured_grids(monkeypatch, result, keys, tmp_path):
+    import analyzer.charts as charts
+
+    grids = []
+
+    def keep(fig, base):
+        grids.append(fig.axes[0].images[0].get_array().filled(math.nan).tolist())
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+        return []
+
+    monkeypatch.setattr(charts, "save_figure", keep)
+    heatmaps(result, keys, tmp_path)
+    return grids
+
+
+def test_heat_map_squares_two_keys_show_the_verdict(monkeypatch, tmp_path):
+    """Keys a (columns 1, 2) and b (rows u, v): meets 1.0, fails 0.0 (codes on the page)."""
+    res = search_result(_ctx([IN_X, IN_Y], ["x", "y"]), _in_cells(), [], 8192, "decided",
+                        0.05, 8, 1.0)
+    [grid] = _captured_grids(monkeypatch, res, ["a", "b"], tmp_path)
+    assert grid == [[1.0, 0.0], [0.0, 0.0]]
+
+
+def test_heat_map_squares_of_three_keys_show_the_share_that_meets(monkeypatch, tmp_path):
+    """Keys a, b, c: the (a, b) square pools the cells over c: a=1,b=u has c=0 meets and c=1
+    fails (share 1/2); a=1,b=v both meet (1); a=2,b=u one undecided, one fails (0); a=2,b=v
+    has no cell (empty)."""
+    x = {"x": _stat(0.5, 0.45, 0.55)}
+    cells = [_cell("", {"a": 1, "b": "u", "c": 0}, "meets", x),
+             _cell("", {"a": 1, "b": "u", "c": 1}, "fails", x, failed_on=IN_X.text),
+             _cell("", {"a": 1, "b": "v", "c": 0}, "meets", x),
+             _cell("", {"a": 1, "b": "v", "c": 1}, "meets", x),
+             _cell("", {"a": 2, "b": "u", "c": 0}, "undecided", x),
+             _cell("", {"a": 2, "b": "u", "c": 1}, "fails", x, failed_on=IN_X.text)]
+    res = search_result(_ctx([IN_X], ["x"]), cells, [], 4096, "decided", 0.05, 6, 1.0)
+    grids = _captured_grids(monkeypatch, res, ["a", "b", "c"], tmp_path)
+    ab = grids[0]  # pairs in order: (a, b), (a, c), (b, c)
+    assert ab[0] == [0.5, 0.0] and ab[1][0] == 1.0 and math.isnan(ab[1][1])
