@@ -425,3 +425,44 @@ def test_rollout_line_ups_play_on_the_rollout_engine():
     setup = _setup(2, "heuristic", check=False)
     assert setup.kernel("play_games") is plain.play_games
     assert setup.kernel("decide_blocks") is plain_decide.decide_blocks
+
+
+def test_every_line_up_plays_the_same_deal_and_its_paired_difference_by_hand():
+    """Common random numbers between line-ups, as a contract: with two line-ups in one run,
+    line-up 1's game t is the reference game of line-up 1's bots on game t's stream (the same
+    stream line-up 0 plays), and the paired column ``L1-L0:dwin{i}`` is line-up 1's win share
+    minus line-up 0's, game by game; each game lands in the length histogram's bucket of its
+    rounds (⌈turns / players⌉). Two identical line-ups give identical columns."""
+    players = 3
+    a, b = parse_lineup("heuristic", players), parse_lineup("random,solver,heuristic", players)
+    setup = GameSetup(TrashPandasRules(), players, [a, b], check=True, deck=deck_arrays())
+    games = 24
+    keys = block_keys(20261207, 0, games)
+    out = setup.run_blocks(keys, np.ones(games, dtype=np.int64))
+    cols = setup.columns()
+    for i in range(games):
+        row = dict(zip(cols, out[i]))
+        refs = [play_reference_game(players, setup.deck, setup.rules_arr, setup.deal,
+                                    setup.bots[k], (setup.roll_tab, setup.after_tab), keys[i], 0)
+                for k in (0, 1)]
+        for k, ref in enumerate(refs):
+            assert [row[f"L{k}:pts{j}"] for j in range(players)] == ref["scores"], (i, k)
+            assert row[f"L{k}:turns"] == ref["turns"], (i, k)
+            # the length histogram counts rounds: a round is one turn of each player
+            rounds = -(-ref["turns"] // players)
+            bucket = f"L{k}:rounds_{rounds}" if rounds < 20 else f"L{k}:rounds_20+"
+            hist = {c: row[c] for c in cols
+                    if c.startswith(f"L{k}:rounds_") and c[len(f"L{k}:rounds_")].isdigit()}
+            assert len(hist) == 20
+            assert hist[bucket] == 1 and sum(hist.values()) == 1, (i, k, rounds)
+        for j in range(players):
+            d = refs[1]["shares"][j] - refs[0]["shares"][j]
+            assert row[f"L1-L0:dwin{j}"] == pytest.approx(d)
+            assert row[f"L1-L0:dwin{j}_sq"] == pytest.approx(d * d)
+    twice = GameSetup(TrashPandasRules(), players, [b, b], check=True, deck=deck_arrays())
+    out = twice.run_blocks(keys, np.ones(games, dtype=np.int64))
+    cols = twice.columns()
+    l0 = [c for c in cols if c.startswith("L0:")]
+    for c in l0:
+        assert (out[:, cols.index(c)] == out[:, cols.index("L1:" + c[3:])]).all(), c
+    assert not out[:, [cols.index(c) for c in cols if c.startswith("L1-L0:")]].any()
