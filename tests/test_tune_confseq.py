@@ -121,3 +121,38 @@ def test_asymptotic_interval_by_hand():
     # no spread, or one observation: no interval at all
     assert asymptotic_interval(10, 10.0, 10.0, beta, tuned) == (-math.inf, math.inf)
     assert asymptotic_interval(1, 3.0, 9.0, beta, tuned) == (-math.inf, math.inf)
+
+
+def _radius_by_hand(n, s, q, beta, tuned):
+    var = (q - s * s / n) / (n - 1)
+    rho2 = (-2 * math.log(beta) + math.log(1 - 2 * math.log(beta))) / tuned
+    return math.sqrt(var) * math.sqrt(2 * (n * rho2 + 1) / (n * n * rho2)
+                                      * math.log(math.sqrt(n * rho2 + 1) / beta))
+
+
+def test_asymptotic_interval_from_two_observations_and_a_tuning_below_one():
+    """Two observations (1 and 3: mean 2, variance 2) already give an interval; a tuning point
+    below one trial is read as one trial."""
+    r = _radius_by_hand(2, 4.0, 10.0, 0.05, 1.0)
+    assert asymptotic_interval(2, 4.0, 10.0, 0.05, 1.0) == (pytest.approx(2 - r),
+                                                              pytest.approx(2 + r))
+    assert asymptotic_interval(2, 4.0, 10.0, 0.05, 0.25) == (pytest.approx(2 - r),
+                                                               pytest.approx(2 + r))
+
+
+def test_a_cell_statistic_names_its_interval_and_uses_the_metric_range():
+    """tune_stats.statistic: with a per-trial range the betting sequence (in the range's
+    units), without one the asymptotic sequence tuned for 16 first rounds, by hand."""
+    from analyzer.tune_stats import statistic
+
+    n, s, q, beta = 400.0, 120.0, 90.0, 0.01
+    bet = statistic(n, s, q, (0.0, 1.0), beta, 64)
+    assert bet["interval"] == "betting"
+    assert (bet["ci_low"], bet["ci_high"]) == interval(n, s, q, 0.0, 1.0, beta)
+    sd = math.sqrt((q - s * s / n) / (n - 1))
+    assert bet["sd"] == pytest.approx(sd) and bet["se"] == pytest.approx(sd / 20)
+    assert bet["estimate"] == pytest.approx(0.3) and bet["n"] == 400
+    asy = statistic(n, s, q, None, beta, 64)
+    r = _radius_by_hand(n, s, q, beta, 16 * 64)
+    assert asy["interval"] == "asymptotic"
+    assert (asy["ci_low"], asy["ci_high"]) == (pytest.approx(0.3 - r), pytest.approx(0.3 + r))

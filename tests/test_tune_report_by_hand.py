@@ -144,3 +144,98 @@ def test_heat_map_squares_of_three_keys_show_the_share_that_meets(monkeypatch, t
     grids = _captured_grids(monkeypatch, res, ["a", "b", "c"], tmp_path)
     ab = grids[0]  # pairs in order: (a, b), (a, c), (b, c)
     assert ab[0] == [0.5, 0.0] and ab[1][0] == 1.0 and math.isnan(ab[1][1])
+
+
+def _figures(monkeypatch, result, keys, tmp_path):
+    """Every heat map figure ``heatmaps`` would save, with the name it would save it under."""
+    import matplotlib.pyplot as plt
+
+    import analyzer.charts as charts
+
+    saved = []
+
+    def keep(fig, base):
+        ax = fig.axes[0]
+        image = ax.images[0]
+        saved.append({
+            "name": str(base), "title": ax.get_title(), "xlabel": ax.get_xlabel(),
+            "ylabel": ax.get_ylabel(), "size": tuple(fig.get_size_inches()),
+            "xticks": [t.get_text() for t in ax.get_xticklabels()],
+            "yticks": [t.get_text() for t in ax.get_yticklabels()],
+            "rotation": ax.get_xticklabels()[0].get_rotation(),
+            "clim": image.get_clim(), "cmap": image.get_cmap().name,
+            "foot": [t.get_text() for t in fig.texts]})
+        plt.close(fig)
+        return [str(base) + ".png"]
+
+    monkeypatch.setattr(charts, "save_figure", keep)
+    written = heatmaps(result, keys, tmp_path)
+    return saved, written
+
+
+def test_heat_map_labels_sizes_and_names_by_hand(monkeypatch, tmp_path):
+    """Two keys, 2 × 2 squares: width max(4, 0.6·2 + 2) = 4, height max(2.5, 0.45·2 + 1.8)
+    = 2.7; verdict colours on a fixed 0..1 scale (red-yellow-green); the footnote names the
+    targets, the joint level and the seed; saved as verdicts_a_b."""
+    res = search_result(_ctx([IN_X, IN_Y], ["x", "y"]), _in_cells(), [], 8192, "decided",
+                        0.05, 8, 1.0)
+    [fig], written = _figures(monkeypatch, res, ["a", "b"], tmp_path)
+    assert fig["name"] == str(tmp_path / "verdicts_a_b") and written == [fig["name"] + ".png"]
+    assert fig["title"] == "tune pig: green meets, yellow undecided, red fails"
+    assert (fig["xlabel"], fig["ylabel"]) == ("a", "b")
+    assert fig["xticks"] == ["1", "2"] and fig["yticks"] == ["u", "v"] and fig["rotation"] == 0
+    assert fig["size"] == pytest.approx((4.0, 2.7))
+    assert fig["clim"] == (0, 1) and fig["cmap"] == "RdYlGn"
+    assert fig["foot"] == ["targets: x in [0.4, 0.6]; y in [0, 10] (all verdicts together at "
+                           "≥ 0.95); seed 9"]
+
+
+def test_heat_map_of_one_key_and_of_many_values(monkeypatch, tmp_path):
+    """One key: one row, no y label, saved as verdicts_a. Ten values: ticks turned 45°, width
+    0.6·10 + 2 = 8. Three keys: the title says what a square shows; three pairs."""
+    x = {"x": _stat(0.5, 0.45, 0.55)}
+    cells = [_cell("", {"a": i}, "meets" if i % 2 else "fails", x,
+                   failed_on="" if i % 2 else IN_X.text) for i in range(10)]
+    res = search_result(_ctx([IN_X], ["x"]), cells, [], 4096, "decided", 0.05, 10, 1.0)
+    [fig], _ = _figures(monkeypatch, res, ["a"], tmp_path)
+    assert fig["name"] == str(tmp_path / "verdicts_a") and fig["ylabel"] == ""
+    assert fig["yticks"] == [""] and fig["rotation"] == 45
+    assert fig["size"] == pytest.approx((8.0, 2.5))
+    grid = _captured_grids(monkeypatch, res, ["a"], tmp_path)
+    assert grid == [[[0.0, 1.0] * 5]]  # one figure, one row
+    three = [_cell("", {"a": 1, "b": "u", "c": c}, "meets", x) for c in (0, 1)]
+    res = search_result(_ctx([IN_X], ["x"]), three, [], 4096, "decided", 0.05, 2, 1.0)
+    figs, _ = _figures(monkeypatch, res, ["a", "b", "c"], tmp_path)
+    assert [f["name"][len(str(tmp_path)) + 1:] for f in figs] == [
+        "verdicts_a_b", "verdicts_a_c", "verdicts_b_c"]
+    assert figs[0]["title"] == "tune pig: share of cells meeting every target"
+
+
+def test_search_outputs_are_the_table_and_with_chart_the_heat_maps(tmp_path):
+    from analyzer.tune_report import write_search_outputs
+
+    res = search_result(_ctx([IN_X, IN_Y], ["x", "y"]), _in_cells(), [], 8192, "decided",
+                        0.05, 8, 1.0)
+    files = write_search_outputs(res, ["a", "b"], tmp_path, chart=False)
+    assert sorted(files) == [str(tmp_path / "cells.csv"), str(tmp_path / "cells.md")]
+    header = (tmp_path / "cells.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["cell", "a", "b"] and "x_ci_low" in header and "y_ci_high" in header
+    files = write_search_outputs(res, ["a", "b"], tmp_path, chart=True)
+    assert sorted(files)[2:] == [str(tmp_path / "verdicts_a_b.png"),
+                                 str(tmp_path / "verdicts_a_b.svg")]
+    assert (tmp_path / "verdicts_a_b.png").stat().st_size > 0
+
+
+def test_flat_rows_of_a_closest_target_and_of_an_effect():
+    """A '~' target's distance gets its own columns; a statistic with an effect (a sweep's
+    difference from the baseline) gets an `_effect` column."""
+    cells = [_cell("c=1", {"c": 1}, "meets", {"x": _stat(0.52, 0.41, 0.6)})]
+    res = search_result(_ctx([IN_X, NEAR], ["x"]), cells, [], 4096, "decided", 0.05, 1, 1.0)
+    [row] = flat_rows(res)
+    key = "distance[x ~ 0.5]"
+    assert row[key] == pytest.approx(0.02) and row[f"{key}_ci_low"] == 0.0
+    assert row[f"{key}_ci_high"] == pytest.approx(0.1)
+    planted = {"rows": [{"cell": "k=1", "m": {"estimate": 2.0, "ci_low": 1.0, "ci_high": 3.0,
+                                               "effect": 0.5}}]}
+    assert flat_rows(planted) == [{"cell": "k=1", "m": 2.0, "m_ci_low": 1.0, "m_ci_high": 3.0,
+                                   "m_effect": 0.5}]

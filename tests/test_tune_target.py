@@ -98,6 +98,22 @@ def test_verdicts_distances_and_growth_by_hand():
     assert need_ratio(st, 0.95, 1.02, 1.0) == pytest.approx((0.1 / 0.05) ** 2)
     assert need_ratio(st, 0.95, 2.0, 1.0) == pytest.approx((0.1 / 0.08) ** 2)
     assert need_ratio(st, 1.0, 2.0, 1.0) == pytest.approx((0.1 / 0.03) ** 2)  # on the bound
+    # an asymmetric interval [0.9, 1.2] shows which side is read at the edges: estimate on the
+    # lower bound reads the low side, on the upper bound the high side
+    lop = {"estimate": 1.0, "ci_low": 0.9, "ci_high": 1.2, "se": 0.03, "n": 100}
+    assert need_ratio(lop, 1.0, 2.0, 1.0) == pytest.approx((0.1 / 0.03) ** 2)
+    assert need_ratio(lop, 0.0, 1.0, 1.0) == pytest.approx((0.2 / 0.03) ** 2)
+    # an interval ending exactly on a bound has cleared it: nothing left on that side (1.0)
+    assert need_ratio({**lop, "ci_low": 0.9, "ci_high": 1.05}, 0.9, 1.1, 1.0) == 1.0
+    assert need_ratio({**lop, "ci_low": 0.95, "ci_high": 1.1}, 0.9, 1.1, 1.0) == 1.0
+    assert need_ratio({**lop, "ci_low": 0.9, "ci_high": 1.1}, 0.9, 1.1, 1.0) == 1.0
+    # touching a bound from outside is not failing it; the distance's lower end on either side
+    edge = {"estimate": 0.7, "ci_low": 0.5, "ci_high": 0.8, "se": 0.05, "n": 9}
+    assert in_verdict(edge, 0.8, 1.0) == "" and in_verdict(edge, 0.0, 0.5) == ""
+    assert distance(edge, 0.5)["ci_low"] == 0.0 and distance(edge, 0.8)["ci_low"] == 0.0
+    far = distance(edge, 0.4)  # v below the interval: the nearer end is 0.5
+    assert far["ci_low"] == pytest.approx(0.1) and far["ci_high"] == pytest.approx(0.4)
+    assert (far["se"], far["n"]) == (0.05, 9)
     assert growth(4.0) == 2.0 and growth(1.0) == 1.25 and growth(1.5) == pytest.approx(1.65)
     assert growth(float("inf")) == 2.0
 
