@@ -1,0 +1,821 @@
+"""The advice group's modules pinned in process (issue 40, mutation testing): rules as data and
+in words (search.py), the rule tables of the kernels (table.py), rule files (rulefile.py), the
+bot rules (botrule.py), the words of a run (words.py, cli.py), where a rule goes wrong
+(mistakes.py, record.py), the report files (report.py) and racing's bookkeeping (race.py).
+
+Every expected value is worked out by hand here: the words from the features and decision the
+test plants, rule decisions state by state, refusal lines from the fields planted, statistics
+from tiny planted samples (mean, SD with n − 1, Z95 = 1.959963984540054), Bonferroni z from
+``statistics.NormalDist``. No kernel runs; the whole file takes about a second.
+"""
+from __future__ import annotations
+
+import json
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from analyzer.advice.search import Decision, Feature, Rule, Scored
+from analyzer.errors import UserError
+
+Z95 = NormalDist().inv_cdf(0.975)
+T = Feature("t", "your turn total", (10, 20, 30), fine=(10, 15, 20, 25, 30), unit="points")
+S = Feature("s", "your score", (0, 50, 75))
+P = Feature("p", "the chance", (10, 20), unit="%")
+FEATS = {"t": T, "s": S, "p": P}
+DEC = Decision("roll", "hold")
+THRESH = Rule("threshold", "t", "<=", (20,))
+BANDED = Rule("banded", "t", "<=", (20, 25, 30), "s", (50, 75))
+LIST_A = Rule("list", clauses=(("t", ">=", 25, False), ("s", "<=", 0, True)), default_act=True)
+LIST_B = Rule("list", clauses=(("s", "<=", 0, True), ("t", ">=", 25, False)), default_act=False)
+# states: (t, s) = (10, 0) (26, 60) (26, 80) (21, 0) (10, 50) (27, 75) (30, 0)
+X = {"t": np.array([10, 26, 26, 21, 10, 27, 30]), "s": np.array([0, 60, 80, 0, 50, 75, 0])}
+
+
+def refused(fn, *args, **kw) -> str:
+    with pytest.raises(UserError) as exc:
+        fn(*args, **kw)
+    return str(exc.value)
+
+
+# ======================================================================= search.py: rules
+def test_features_decisions_and_complexities():
+    """A feature's grid is its fine grid, else its values; the default decision is roll/hold;
+    complexity 2 for a threshold, 3B − 1 for B bands, 2 per clause of a list."""
+    assert T.grid() == (10, 15, 20, 25, 30) and S.grid() == (0, 50, 75)
+    assert (Decision().act, Decision().rest) == ("roll", "hold")
+    assert (S.fine, S.unit) == ((), "")
+    assert THRESH.complexity == 2 and BANDED.complexity == 8
+    assert Rule("banded", "t", "<=", (20, 25), "s", (50,)).complexity == 5
+    assert LIST_A.complexity == 4 and Rule("list").complexity == 0
+    r = Rule("threshold")
+    assert (r.feature, r.op, r.thresholds, r.band_feature, r.cuts, r.clauses, r.default_act) \
+        == ("", "<=", (), "", (), (), True)
+
+
+def test_rules_decide_state_by_state():
+    """Each form on the planted states (worked out by hand from the rule's words): a band
+    starts at its cut (s = 50, s = 75), a list's first clause that holds decides."""
+    def acts(r):
+        return [bool(x) for x in r.acts(X)]
+
+    assert acts(THRESH) == [True, False, False, False, True, False, False]
+    assert acts(Rule("threshold", "t", ">=", (21,))) == [False, True, True, True, False, True,
+                                                         True]
+    assert acts(BANDED) == [True, False, True, False, True, True, False]
+    assert acts(LIST_A) == [True, False, False, True, True, False, False]
+    assert acts(Rule("list", clauses=LIST_A.clauses, default_act=False)) == [
+        True, False, False, True, False, False, False]
+    assert acts(LIST_B) == [True, False, False, True, False, False, True]
+    assert acts(Rule("list", default_act=True)) == [True] * 7
+    assert acts(Rule("list", default_act=False)) == [False] * 7
+
+
+def test_rules_in_words():
+    """Units follow numbers ("20 points", "10%", none for a bare count); a band's limits are
+    bare numbers; the first band is named in brackets."""
+    assert THRESH.words(FEATS, DEC) == \
+        "Roll while your turn total is at most 20 points; otherwise hold."
+    assert Rule("threshold", "p", ">=", (10,)).words(FEATS, DEC) == \
+        "Roll while the chance is at least 10%; otherwise hold."
+    assert BANDED.words(FEATS, DEC) == (
+        "Roll (when your score is below 50) while your turn total is at most 20 points; when "
+        "your score is 50 to 74: at most 25; when your score is at least 75: at most 30; "
+        "otherwise hold.")
+    assert Rule("banded", "s", ">=", (1, 2), "t", (20,)).words(FEATS, Decision("go", "stop")) \
+        == ("Go (when your turn total is below 20 points) while your score is at least 1; "
+            "when your turn total is at least 20 points: at least 2; otherwise stop.")
+    assert LIST_A.words(FEATS, DEC) == (
+        "If your turn total is at least 25 points, hold. If your score is at most 0, roll. "
+        "Otherwise roll.")
+    assert LIST_B.words(FEATS, DEC) == (
+        "If your score is at most 0, roll. If your turn total is at least 25 points, hold. "
+        "Otherwise hold.")
+    assert Rule("list", default_act=True).words(FEATS, DEC) == "Always roll."
+    assert Rule("list", default_act=False).words(FEATS, DEC) == "Always hold."
+
+
+def test_rules_as_data_and_back():
+    assert THRESH.to_json() == {"kind": "threshold", "complexity": 2, "feature": "t",
+                                "op": "<=", "threshold": 20}
+    assert BANDED.to_json() == {"kind": "banded", "complexity": 8, "feature": "t", "op": "<=",
+                                "thresholds": [20, 25, 30], "band_feature": "s",
+                                "cuts": [50, 75]}
+    assert LIST_A.to_json() == {"kind": "list", "complexity": 4, "clauses": [
+        {"feature": "t", "op": ">=", "value": 25, "act": False},
+        {"feature": "s", "op": "<=", "value": 0, "act": True}], "default_act": True}
+    for r in (THRESH, BANDED, LIST_A, LIST_B):
+        assert Rule.from_json(json.loads(json.dumps(r.to_json()))) == r
+    d = LIST_A.to_json()
+    d["clauses"][0]["act"] = 0
+    assert Rule.from_json(d).clauses[0] == ("t", ">=", 25, False)
+
+
+def test_the_front_keeps_strict_improvements_and_max_loss_reads_the_upper_bound():
+    from analyzer.advice.search import pareto, simplest_within
+
+    def sc(cx_rule, loss, hi=None):
+        return Scored(cx_rule, loss, loss, loss if hi is None else hi)
+
+    two = Rule("threshold", "t", "<=", (20,))
+    two_b = Rule("threshold", "t", "<=", (30,))
+    two_c = Rule("threshold", "s", "<=", (0,))
+    four = Rule("list", clauses=(("t", ">=", 25, False), ("s", "<=", 0, True)))
+    five = Rule("banded", "t", "<=", (20, 25), "s", (50,))
+    eight = BANDED
+    six = Rule("list", clauses=LIST_A.clauses + (("p", "<=", 10, True),))
+    a, b, c = sc(two, 0.5), sc(two_b, 0.3), sc(two_c, 0.3)
+    d, e = sc(four, 0.3), sc(five, 0.1)
+    f = sc(six, 0.1 - 1e-13)   # not lower by more than 1e-12: left off
+    g = sc(eight, 0.0)
+    front = pareto([a, b, c, d, e, f, g])
+    assert front == [b, e, g] and front[0] is b  # the first of two equal losses
+    assert pareto([sc(two, 0.3), sc(two_b, 0.3 - 1e-16)])[0].rule == two  # within 1e-15
+    assert pareto([sc(two, 0.3), sc(two_b, 0.3 - 1e-14)])[0].rule == two_b
+    assert pareto([]) == []
+    mc = [Scored(two, 0.01, -0.01, 0.03), Scored(five, 0.0, -0.01, 0.01)]
+    assert simplest_within(mc, 0.03) is mc[0] and simplest_within(mc, 0.029) is mc[1]
+    assert simplest_within(mc, 0.005) is None
+
+
+def test_a_rule_row_exact_and_monte_carlo():
+    """Exact: the loss as a number; Monte Carlo: a statistic whose SE is the extra's, else the
+    interval's width / 3.92; the other extras copied, "se" not."""
+    from analyzer.advice.search import rule_row
+
+    feats = [T, S, P]
+    assert rule_row(Scored(THRESH, 0.25, 0.25, 0.25, 0, {"mistakes": {"m": 1}}), feats, DEC) \
+        == {"complexity": 2, "words": "Roll while your turn total is at most 20 points; "
+            "otherwise hold.", "rule": THRESH.to_json(), "loss": 0.25, "mistakes": {"m": 1}}
+    row = rule_row(Scored(THRESH, 0.5, 0.1, 0.9, 400, {"survived": True}), feats, DEC)
+    assert row["loss"] == {"estimate": 0.5, "se": pytest.approx(0.8 / 3.92), "ci_low": 0.1,
+                           "ci_high": 0.9, "n": 400}
+    assert row["survived"] is True
+    row = rule_row(Scored(THRESH, 0.5, 0.1, 0.9, 400, {"se": 0.07}), feats, DEC)
+    assert row["loss"]["se"] == 0.07 and "se" not in row
+
+
+class _Loss:
+    """A planted evaluator: a threshold on t at v loses |v − 22| / 10 with "<=", 5 with ">=";
+    any other rule loses its complexity. Records every batch it is asked."""
+
+    def __init__(self):
+        self.batches = []
+
+    def __call__(self, rules):
+        self.batches.append(list(rules))
+        out = []
+        for r in rules:
+            if r.kind == "threshold" and r.feature == "t":
+                loss = abs(r.thresholds[0] - 22) / 10 if r.op == "<=" else 5.0
+            else:
+                loss = float(r.complexity)
+            out.append(Scored(r, loss, loss, loss))
+        return out
+
+
+def test_the_search_scores_each_rule_once_and_climbs_the_fine_grid():
+    """Coarse thresholds 10, 20, 30 on the primary feature t with both comparisons (6 rules,
+    one batch); the best (20, loss 0.2) climbs the fine grid: 15 and 25 lose 0.7 and 0.3, so
+    20 stays. A rule asked twice is scored once."""
+    from analyzer.advice.search import Searcher
+
+    ev = _Loss()
+    s = Searcher([T, S], ev, primary=["t"])
+    best = s.thresholds()
+    assert best.rule == Rule("threshold", "t", "<=", (20,)) and best.loss == pytest.approx(0.2)
+    assert ev.batches[0] == [Rule("threshold", "t", op, (v,)) for op in ("<=", ">=")
+                             for v in (10, 20, 30)]
+    assert ev.batches[1] == [Rule("threshold", "t", "<=", (15,)),
+                             Rule("threshold", "t", "<=", (25,))]
+    assert len(ev.batches) == 2
+    again = s.score([Rule("threshold", "t", "<=", (20,)), Rule("threshold", "t", "<=", (20,))])
+    assert len(ev.batches) == 2 and again[0] is again[1] is best
+    every = Searcher([T, S], _Loss())
+    assert every.primary == ["t", "s"] and every.ops == ("<=", ">=")
+
+
+def test_climbing_steps_to_the_best_neighbour_until_none_is_better():
+    """From t ≤ 10 (loss 1.2) on the grid 10, 15, …, 30: 15 (0.7), then 20 (0.2), then both
+    neighbours (15: 0.7, 25: 0.3) are worse: stop at 20. A value off the grid steps to its
+    neighbours on the grid."""
+    from analyzer.advice.search import Searcher
+
+    s = Searcher([T, S], _Loss())
+    start = s.score([Rule("threshold", "t", "<=", (10,))])[0]
+    assert s.climb(start).rule.thresholds == (20,)
+    assert s.climb(start, rounds=1).rule.thresholds == (15,)
+    assert s.climb(start, rounds=0) is start
+    assert s._neighbours(Rule("threshold", "t", "<=", (22,))) == [
+        Rule("threshold", "t", "<=", (20,)), Rule("threshold", "t", "<=", (25,))]
+    assert s._neighbours(Rule("threshold", "t", "<=", (10,))) == [
+        Rule("threshold", "t", "<=", (15,))]
+    assert s._neighbours(Rule("threshold", "t", "<=", (30,))) == [
+        Rule("threshold", "t", "<=", (25,))]
+    # a band's cuts move on the band feature's grid, only while they stay increasing
+    assert s._neighbours(Rule("banded", "t", "<=", (20, 25), "s", (50,))) == [
+        Rule("banded", "t", "<=", (15, 25), "s", (50,)),
+        Rule("banded", "t", "<=", (25, 25), "s", (50,)),
+        Rule("banded", "t", "<=", (20, 20), "s", (50,)),
+        Rule("banded", "t", "<=", (20, 30), "s", (50,)),
+        Rule("banded", "t", "<=", (20, 25), "s", (0,)),
+        Rule("banded", "t", "<=", (20, 25), "s", (75,))]
+    # cuts (50, 75) on the grid 0, 50, 75: 50 may go to 0, not to 75; 75 not down to 50
+    moved = [r.cuts for r in s._neighbours(Rule("banded", "t", "<=", (20, 25, 30), "s",
+                                                (50, 75))) if r.cuts != (50, 75)]
+    assert moved == [(0, 75)]
+    assert s._neighbours(Rule("list", clauses=(("s", "<=", 50, True),))) == [
+        Rule("list", clauses=(("s", "<=", 0, True),)),
+        Rule("list", clauses=(("s", "<=", 75, True),))]
+
+
+# ======================================================================= table.py
+IDS = {"t": 1, "s": 2, "p": 3}
+
+
+def test_conditions_round_towards_their_comparison_and_clip():
+    from analyzer.advice.table import ALWAYS, MAX_ROWS, NEVER, OP_GE, OP_LE, cond
+
+    assert (OP_LE, OP_GE, ALWAYS, NEVER, MAX_ROWS) == (0, 1, (0, 0, 0), (0, 1, 1), 4)
+    assert cond(IDS, "t", "<=", 3.5) == (1, 0, 3) and cond(IDS, "t", ">=", 3.5) == (1, 1, 4)
+    assert cond(IDS, "s", "<=", -2.5) == (2, 0, -3) and cond(IDS, "s", ">=", -2.5) == (2, 1, -2)
+    assert cond(IDS, "t", "<=", 7) == (1, 0, 7) and type(cond(IDS, "t", "<=", 7.0)[2]) is int
+    assert cond(IDS, "t", "<=", 10**12) == (1, 0, 10**9)
+    assert cond(IDS, "t", ">=", -10**12) == (1, 1, -10**9)
+    assert cond(IDS, "t", ">=", math.inf) == (1, 1, 10**9)
+
+
+def test_rule_tables_row_by_row_and_read_as_the_kernels_read_them():
+    from analyzer.advice.table import table_acts, table_of
+
+    assert table_of(THRESH, IDS) == ((0, 0, 0, 1, 0, 20),)
+    assert table_of(BANDED, IDS) == ((2, 1, 75, 1, 0, 30), (2, 1, 50, 1, 0, 25),
+                                     (0, 0, 0, 1, 0, 20))
+    assert table_of(LIST_A, IDS) == ((1, 1, 25, 0, 1, 1), (2, 0, 0, 0, 0, 0),
+                                     (0, 0, 0, 0, 0, 0))
+    assert table_of(LIST_B, IDS) == ((2, 0, 0, 0, 0, 0), (1, 1, 25, 0, 1, 1),
+                                     (0, 0, 0, 0, 1, 1))
+    for r, want in ((THRESH, [1, 0, 0, 0, 1, 0, 0]), (BANDED, [1, 0, 1, 0, 1, 1, 0]),
+                    (LIST_A, [1, 0, 0, 1, 1, 0, 0]), (LIST_B, [1, 0, 0, 1, 0, 0, 1])):
+        assert table_acts(table_of(r, IDS), X, {"t": 1, "s": 2}).tolist() == \
+            [bool(w) for w in want]
+    assert table_acts((), X, {"t": 1, "s": 2}).tolist() == [False] * 7  # no row: rest
+    # a row whose guard fails passes on; one whose guard holds decides even when its test fails
+    assert table_acts(((1, 1, 100, 0, 0, 0), (0, 0, 0, 0, 0, 0)), X, {"t": 1, "s": 2}).tolist() \
+        == [True] * 7
+    assert table_acts(((1, 0, 100, 0, 1, 1), (0, 0, 0, 0, 0, 0)), X, {"t": 1, "s": 2}).tolist() \
+        == [False] * 7
+
+
+def test_rules_that_decide_alike_and_grids():
+    from analyzer.advice.table import behaviour, distinct, grid, spread
+
+    assert behaviour(THRESH, X) == np.packbits([1, 0, 0, 0, 1, 0, 0]).tobytes()
+    assert behaviour(Rule("threshold", "t", "<=", (15,)), X) == behaviour(THRESH, X)
+    alike = Rule("threshold", "t", "<=", (25,))   # t = 21 also acts: differs from THRESH,
+    # and decides as LIST_A on every planted state (t 10, 21 act; 26, 27, 30 do not)
+    assert behaviour(alike, X) == behaviour(LIST_A, X) != behaviour(THRESH, X)
+    assert distinct([LIST_A, LIST_B, THRESH, Rule("threshold", "t", "<=", (15,)), alike], X) \
+        == [THRESH, alike, LIST_B]
+    g = grid({"a": [1, 2], "b": [5, 6, 7]})
+    assert g["a"].tolist() == [1, 1, 1, 2, 2, 2] and g["b"].tolist() == [5, 6, 7, 5, 6, 7]
+    assert list(g) == ["a", "b"]
+    assert spread((1, 2, 3)) == (1, 2, 3) and spread((1, 2)) == (1, 2)
+    assert spread((1, 2, 3, 4, 5, 6, 7)) == (1, 4, 7)
+    assert spread((1, 2, 3, 4, 5)) == (1, 3, 5) and spread((1, 2, 3, 4)) == (1, 3, 4)
+    assert spread((1, 2, 3, 4, 5), 2) == (1, 5) and spread((1, 2, 3, 4, 5), 5) == (1, 2, 3, 4, 5)
+
+
+# ======================================================================= botrule.py
+def test_a_given_rule_plays_as_its_bot():
+    from analyzer.advice.botrule import GivenRule, band_knobs
+
+    class Mine(GivenRule):
+        FEATURES = (T, S)
+        DECISION = DEC
+
+        def bot_text(self):
+            return "heuristic:stop-at=20"
+
+    g = Mine(THRESH)
+    assert g.rule() is THRESH and g.complexity == 2
+    assert g.words() == "Roll while your turn total is at most 20 points; otherwise hold."
+    assert g.acts(X).tolist() == [True, False, False, False, True, False, False]
+    assert g.to_json() == {**THRESH.to_json(), "bot": "heuristic:stop-at=20"}
+    assert band_knobs((10, 20), (3, 4), "cut-{}", "stop-at-{}") == [
+        "cut-1=10", "stop-at-2=3", "cut-2=20", "stop-at-3=4"]
+    assert band_knobs((), (), "c{}", "l{}") == []
+
+
+# ======================================================================= rulefile.py
+def _file(tmp_path, data, name="r.json"):
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(p)
+
+
+def test_a_rule_file_read_as_a_rule(tmp_path):
+    """The rule object alone, or a row holding it; 'rule:' in any case and spacing."""
+    from analyzer.advice.rulefile import is_rule, load_rule, read_rule_data
+
+    assert is_rule("rule:x") and is_rule("  RULE:x") and not is_rule("rules") \
+        and not is_rule("x rule:")
+    p = _file(tmp_path, THRESH.to_json())
+    assert load_rule(f"rule:{p}", ["t", "s"]) == THRESH
+    assert load_rule(f"  rule:{p}  ", ["t", "s"], "pig") == THRESH
+    row = _file(tmp_path, {"game": "pig", "words": "w", "rule": BANDED.to_json()}, "row.json")
+    assert load_rule(f"rule:{row}", ["t", "s"], "pig") == BANDED
+    assert read_rule_data(f"rule:{row}") == BANDED.to_json()
+    lst = _file(tmp_path, LIST_A.to_json(), "l.json")
+    assert load_rule(f"rule:{lst}", ["t", "s"]) == LIST_A
+
+
+def test_rule_file_refusals_word_for_word(tmp_path):
+    from analyzer.advice.rulefile import load_rule, read_rule_data
+
+    assert refused(read_rule_data, "rule:") == "policy 'rule:' needs a file: rule:FILE.json"
+    p = _file(tmp_path, "{not json")
+    assert refused(read_rule_data, f"rule:{p}") == (
+        f"rule file '{p}' is not JSON (Expecting property name enclosed in double quotes: "
+        f"line 1 column 2 (char 1))")
+    p = _file(tmp_path, {"game": "ten", "rule": THRESH.to_json()})
+    assert refused(read_rule_data, f"rule:{p}", "pig") == \
+        f"rule file '{p}' holds a rule for ten, not pig"
+    assert read_rule_data(f"rule:{p}") == THRESH.to_json()  # no game asked: not checked
+    assert read_rule_data(f"rule:{p}", "ten") == THRESH.to_json()
+    p = _file(tmp_path, {"game": 3, "rule": THRESH.to_json()})
+    assert refused(read_rule_data, f"rule:{p}", "pig") == \
+        f"rule file '{p}' holds a rule for no game, not pig"
+    p = _file(tmp_path, {"game": "x" * 400})
+    assert len(refused(read_rule_data, f"rule:{p}", "pig")) == 300
+    p = _file(tmp_path, [THRESH.to_json()])
+    assert refused(read_rule_data, f"rule:{p}") == (
+        f"rule file '{p}': expected a rule object (the `rule` of a row of `advice --json`)")
+    p = _file(tmp_path, {"rule": "threshold", "kind": "threshold"})
+    assert read_rule_data(f"rule:{p}") == {"rule": "threshold", "kind": "threshold"}
+    deep = {"a": 1}
+    for _ in range(15):
+        deep = {"a": deep}          # 16 objects deep: read
+    p = _file(tmp_path, deep)
+    assert read_rule_data(f"rule:{p}") == deep
+    p = _file(tmp_path, {"a": deep})  # 17
+    assert refused(read_rule_data, f"rule:{p}") == f"rule file '{p}' nests more than 16 deep"
+    p = _file(tmp_path, "[" * 100000 + "]" * 100000)
+    assert refused(read_rule_data, f"rule:{p}") == f"rule file '{p}' nests more than 16 deep"
+
+
+def test_depth_of_nested_values():
+    from analyzer.advice.rulefile import _depth
+
+    assert _depth(3) == 0 and _depth([]) == 1 and _depth({}) == 1
+    assert _depth([1, [2, [3]]]) == 3 and _depth({"a": [{"b": 1}]}) == 3
+    assert _depth([[[]]]) == 3
+    v = []
+    for _ in range(30):
+        v = [v]
+    assert _depth(v) == 17  # counting stops past 16
+
+
+def test_rule_objects_checked_word_for_word():
+    from analyzer.advice.rulefile import rule_from_data
+
+    names = ["t", "s"]
+    where = "rule file 'f.json'"
+
+    def bad(d, what=""):
+        return refused(rule_from_data, d, names, "f.json", what)
+
+    th = THRESH.to_json()
+    assert rule_from_data(th, names, "f.json") == THRESH
+    kinds = ("expected a rule object with kind threshold, banded or list (the `rule` of a row "
+             "of `advice --json`)")
+    assert bad([1]) == f"{where}: {kinds}"
+    assert bad({**th, "kind": "tree"}) == f"{where}: {kinds}"
+    assert bad({**th, "kind": "tree"}, "front[2]") == f"{where}, front[2] rule: {kinds}"
+    assert bad({k: v for k, v in th.items() if k != "op"}) == \
+        f"{where}: malformed threshold rule (missing 'op')"
+    assert bad({**th, "feature": ["t"]}) == f"{where}: 'feature' must be a name (a string)"
+    assert bad({**th, "feature": "x" * 101}) == f"{where}: 'feature' must be a name (a string)"
+    assert bad({**th, "feature": "u"}) == \
+        f"{where}: unknown feature 'u' (this game's features: s, t)"
+    assert bad({**th, "threshold": True}) == f"{where}: 'threshold' must be a number"
+    assert bad({**th, "threshold": "3"}) == f"{where}: 'threshold' must be a number"
+    assert bad({**th, "threshold": float("nan")}) == f"{where}: thresholds must be numbers"
+    assert bad({**th, "threshold": math.inf}) == f"{where}: thresholds must be numbers"
+    assert bad({**th, "op": "<"}) == f"{where}: comparison '<' must be '<=' or '>='"
+    assert rule_from_data({**th, "op": ">=", "threshold": 2.5}, names, "f") == \
+        Rule("threshold", "t", ">=", (2.5,))
+    bd = BANDED.to_json()
+    assert rule_from_data(bd, names, "f.json") == BANDED
+    assert bad({**bd, "thresholds": [1, "2"]}) == f"{where}: 'thresholds' must be a list of numbers"
+    assert bad({**bd, "thresholds": list(range(17))}) == \
+        f"{where}: 'thresholds' must be a list of numbers"
+    assert bad({**bd, "thresholds": [1, 2, 3, 4], "cuts": [1, 2, 3]}) == \
+        f"{where}: a banded rule has 2 or 3 thresholds and one cut fewer"
+    assert bad({**bd, "thresholds": [1], "cuts": []}) == \
+        f"{where}: a banded rule has 2 or 3 thresholds and one cut fewer"
+    assert bad({**bd, "cuts": [50]}) == \
+        f"{where}: a banded rule has 2 or 3 thresholds and one cut fewer"
+    assert bad({**bd, "cuts": [75, 50]}) == \
+        f"{where}: the cuts of a banded rule must be increasing numbers"
+    assert bad({**bd, "cuts": [50, 50]}) == \
+        f"{where}: the cuts of a banded rule must be increasing numbers"
+    assert bad({**bd, "cuts": [50, math.inf]}) == \
+        f"{where}: the cuts of a banded rule must be increasing numbers"
+    assert bad({**bd, "band_feature": "u"}) == \
+        f"{where}: unknown feature 'u' (this game's features: s, t)"
+    assert rule_from_data({**bd, "thresholds": [1, 2], "cuts": [3]}, names, "f") == \
+        Rule("banded", "t", "<=", (1, 2), "s", (3,))
+    ls = LIST_A.to_json()
+    assert rule_from_data(ls, names, "f.json") == LIST_A
+    clauses = ("'clauses' must be a list of clauses, each with feature, op, value (a number) "
+               "and act (true or false)")
+    assert bad({**ls, "clauses": [{"feature": "t", "op": "<=", "value": 1}]}) == \
+        f"{where}: {clauses}"
+    assert bad({**ls, "clauses": [{"feature": "t", "op": "<=", "value": 1, "act": 1}]}) == \
+        f"{where}: {clauses}"
+    assert bad({**ls, "clauses": ["x"]}) == f"{where}: {clauses}"
+    assert bad({**ls, "clauses": {"feature": "t"}}) == f"{where}: {clauses}"
+    assert bad({**ls, "default_act": 1}) == f"{where}: 'default_act' must be true or false"
+    c = {"feature": "t", "op": "<=", "value": 1, "act": True}
+    assert bad({**ls, "clauses": [c] * 4}) == \
+        f"{where}: a decision list has at most 3 clauses (got 4)"
+    assert rule_from_data({**ls, "clauses": [c] * 3}, names, "f").complexity == 6
+    assert bad({**ls, "clauses": [{**c, "value": math.nan}]}) == \
+        f"{where}: the value of the clause on 't' must be a number"
+    assert bad({**ls, "clauses": [{**c, "feature": "u"}]}) == \
+        f"{where}: unknown feature 'u' (this game's features: s, t)"
+    assert bad({**ls, "clauses": [{**c, "op": "=="}]}) == \
+        f"{where}: comparison '==' must be '<=' or '>='"
+    assert rule_from_data({**ls, "clauses": []}, names, "f") == Rule("list", default_act=True)
+
+
+# ======================================================================= words.py
+def _mc(est, lo, hi, se=0.0032, n=2048):
+    return {"estimate": est, "se": se, "ci_low": lo, "ci_high": hi, "n": n}
+
+
+def _row(cx, words, loss, **kw):
+    return {"complexity": cx, "words": words, "rule": {"cx": cx}, "loss": loss, **kw}
+
+
+def test_sentence_verdict_decimals_and_loss_text():
+    from analyzer.advice.words import (BEST, NOT_SEPARATED, WORSE, _loss, decimals, loss_text,
+                                       sentence, verdict)
+
+    assert sentence("  Roll while x.  ") == "roll while x" and sentence("") == ""
+    assert sentence("If A, b.") == "if A, b"
+    assert _loss({"loss": 0.25}) == (0.25, 0.25, 0.25, None)
+    assert _loss({"loss": {"estimate": 1, "ci_low": 0, "ci_high": 2}}) == (1, 0, 2, None)
+    assert verdict({"best_found": True, "loss": _mc(0, 0.1, 1)}) == BEST == "best found"
+    assert verdict({"loss": _mc(0.1, 0.01, 0.2)}) == WORSE == "shown worse than the best found"
+    assert verdict({"loss": _mc(0.1, 0.0, 0.2)}) == NOT_SEPARATED == \
+        "not separated from the best found"
+    assert verdict({"loss": _mc(0.1, -0.01, 0.2)}) == NOT_SEPARATED
+    rows = [{"loss": _mc(0, 0, 0, se=0.21)}, {"loss": _mc(0, 0, 0, se=0.0032)},
+            {"loss": _mc(0, 0, 0, se=0.0)}, {"loss": 0.5}]
+    assert decimals(rows, 7) == 4 and decimals(rows[:1], 7) == 2 and decimals(rows[2:], 7) == 7
+    assert loss_text({"loss": 0.25}, 4) == "0.2500"
+    assert loss_text({"loss": _mc(0.0024, -0.0103, 0.0152)}, 3) == "0.002 [-0.010, 0.015]"
+
+
+def test_the_sentence_of_a_max_loss_pick_and_the_count_of_ties():
+    from analyzer.advice.words import remember
+
+    best = _row(5, "Best rule.", _mc(0, 0, 0, se=0.0), survived=True, best_found=True)
+    near = _row(2, "Near rule.", _mc(0.0024, -0.0103, 0.0152), survived=True)
+    worse = _row(2, "Worse rule.", _mc(0.024, 0.012, 0.0302), survived=True)
+    said = remember({"all": [best, near], "max_loss": 0.02, "simplest_within": near},
+                    [near, best], "u", "", exact=False)
+    assert said == ("Remember: near rule. It is not shown worse than the best rule found (size "
+                    "5): it loses 0.0024 u, 95% interval -0.0103 to 0.0152. It is the simplest "
+                    "rule within your --max-loss 0.02.")
+    said = remember({"all": [best, worse], "max_loss": 0.05, "simplest_within": worse},
+                    [worse, best], "u", "", exact=False)
+    assert said == ("Remember: worse rule. It loses 0.0240 u against the best rule found, at "
+                    "most 0.0302 (95%). It is the simplest rule within your --max-loss 0.05.")
+    said = remember({"all": [best, worse], "max_loss": 0.05, "simplest_within": best},
+                    [worse, best], "u", "", exact=False)
+    assert said.endswith("(the best by sample mean). Every simpler rule left in the race is "
+                         "shown to lose against it. It is the simplest rule within your "
+                         "--max-loss 0.05.")
+    # the simplest not separated; among equally simple, the smaller loss
+    near2 = _row(2, "Nearer rule.", _mc(0.0010, -0.0103, 0.0152), survived=True)
+    gone = _row(2, "Gone rule.", _mc(0.0001, -0.0103, 0.0152), survived=False)
+    assert remember({"all": [best, near, near2, gone]}, [best], "u", "", exact=False) \
+        .startswith("Remember: nearer rule.")
+    tie = _row(8, "Tie.", _mc(0.01, -0.02, 0.04), survived=True)
+    tie2 = _row(8, "Tie 2.", _mc(0.01, -0.02, 0.04), survived=True)
+    said = remember({"all": [best, tie, tie2]}, [best], "u", "", exact=False)
+    assert said.endswith("It is the best rule found of 3 raced (the best by sample mean). 2 "
+                         "other surviving rules are not separated from it (below).")
+    # exact: a loss of exactly 0 or below costs nothing; the front's first rule by default
+    assert remember({}, [_row(2, "A.", -1e-9)], "u", "perfect play", True) == \
+        "Remember: a. It costs you nothing against perfect play."
+    assert remember({"max_loss": 0.1, "simplest_within": None}, [_row(2, "A.", 0.5)], "u",
+                    "perfect play", True) == \
+        "Remember: a. It costs you 0.500 u against perfect play."
+    assert remember({"simplest_within": _row(4, "B.", 0.1)}, [_row(2, "A.", 0.5)], "u", "p",
+                    True) == "Remember: a. It costs you 0.500 u against p."
+
+
+def test_the_table_of_rules_line_by_line():
+    from analyzer.advice.words import front_lines
+
+    exact = [_row(2, "A.", 0.25), _row(4, "B.", 0.0)]
+    assert front_lines(exact, "u", "perfect play", True, 3, extra=lambda r: f"bot{r['complexity']}"
+                       ) == [
+        "Simplest rules and what they cost (loss in u against perfect play; size = numbers and "
+        "conditions to remember):",
+        "  size 2: loss 0.250", "    A.", "    played by: bot2",
+        "  size 4: loss 0.000", "    B.", "    played by: bot4"]
+    raced = [_row(2, "A.", _mc(0.0024, -0.0103, 0.0152)),
+             _row(5, "B.", _mc(0, 0, 0, se=0.0), best_found=True),
+             _row(3, "C.", _mc(0.03, 0.01, 0.05))]
+    assert front_lines(raced, "u", "x", False) == [
+        "Simplest rules and what they cost (loss in u against the best rule found, 95% "
+        "intervals over the whole race; size = numbers and conditions to remember):",
+        "  size 2: loss 0.0024 [-0.0103, 0.0152], not separated from the best found", "    A.",
+        "  size 5: the best rule found", "    B.",
+        "  size 3: loss 0.0300 [0.0100, 0.0500], shown worse than the best found", "    C."]
+
+
+def test_the_rules_not_separated_line_by_line():
+    """Survivors (not the best found) whose interval reaches 0, simplest first then by loss;
+    at most 5 listed, a front rule by its size only."""
+    from analyzer.advice.words import LISTED, not_separated_lines
+
+    assert LISTED == 5
+    rows = [_row(cx, f"R{i}.", _mc(0.001 * (7 - i), -0.01, 0.02), survived=True,
+                 rule={"id": i}) for i, cx in enumerate((6, 4, 4, 2, 8, 8, 8))]
+    rows.append(_row(2, "Gone.", _mc(0.0, -0.01, 0.02), survived=False, rule={"id": 9}))
+    rows.append(_row(2, "Best.", _mc(0, 0, 0, se=0.0), survived=True, best_found=True,
+                     rule={"id": 10}))
+    rows.append(_row(2, "Worse.", _mc(0.02, 0.01, 0.03), survived=True, rule={"id": 11}))
+    front = [rows[3]]
+    assert not_separated_lines(rows, front, "u") == [
+        "Not separated from the best found (7 surviving rules whose loss interval in u reaches "
+        "0: each may be as good):",
+        "  size 2, loss 0.0040 [-0.0100, 0.0200] (above)",
+        "  size 4, loss 0.0050 [-0.0100, 0.0200]: R2.",
+        "  size 4, loss 0.0060 [-0.0100, 0.0200]: R1.",
+        "  size 6, loss 0.0070 [-0.0100, 0.0200]: R0.",
+        "  size 8, loss 0.0010 [-0.0100, 0.0200]: R6.",
+        "  and 2 more (--json lists every rule)"]
+    assert not_separated_lines(rows[:1], [], "u") == [
+        "Not separated from the best found (1 surviving rule whose loss interval in u reaches "
+        "0: it may be as good):", "  size 6, loss 0.0070 [-0.0100, 0.0200]: R0."]
+    assert not_separated_lines(rows[9:], [], "u") == [
+        "No other rule left in the race reaches the best found: each is shown worse."]
+    five = not_separated_lines(rows[:5], [], "u")
+    assert len(five) == 6 and not five[-1].startswith("  and")
+
+
+def test_the_race_line_in_its_forms():
+    from analyzer.advice.words import race_line
+
+    assert race_line({"unit": "games", "trials_spent": 12345, "survivors": 3, "rounds": 4}) == \
+        "Racing: 12,345 games spent; 3 rules survived 4 rounds"
+    cost = {"unit": "games", "trials_spent": 1000, "candidates": 7, "rounds": 3, "z": 3.14159,
+            "survivors": 2, "saving": 2.0, "grid": {"trials": 2000, "z": 2.5}}
+    assert race_line(cost) == (
+        "Racing: 1,000 games against 2,000 for a uniform grid with the same guarantee, 2.0× "
+        "fewer (the grid plays each of the 7 rules once to the survivors' interval width at "
+        "its own Bonferroni z 2.50; the race's z is 3.14, over 7 rules × 3 rounds). 2 rules "
+        "survived 3 rounds")
+    cost.update(seconds=1.25, max_rounds=9, tests=1, saving=1.0, indifference=0.0,
+                indifferent=4, grid={"trials": 2000, "z": 2.5, "seconds": 2.5})
+    assert race_line(cost) == (
+        "Racing: 1,000 games (1.2 s) against 2,000 (about 2 s) for a uniform grid with the "
+        "same guarantee, 1.0× fewer (the grid plays each of the 7 rules once to the survivors' "
+        "interval width at its own Bonferroni z 2.50; the race's z is 3.14, over 7 rules × 9 "
+        "rounds). 2 rules survived 3 rounds")
+    cost.update(saving=0.8, tests=2, indifference=0.25)
+    assert race_line(cost).endswith(
+        "1.2× more than the grid (the grid plays each of the 7 rules once to the survivors' "
+        "interval width at its own Bonferroni z 2.50; the race's z is 3.14, over 7 rules × 9 "
+        "rounds × 2 tests). 2 rules survived 3 rounds; 4 dropped for gaining less than 0.25 "
+        "over a simpler rule (--indifference)")
+
+
+# ======================================================================= cli.py
+def test_band_by_and_the_opponents_line_up(capsys):
+    from analyzer.advice.cli import check_band_by, parse_opponents
+
+    assert check_band_by("b", ("a", "b")) == "b"
+    assert refused(check_band_by, "c", ("a", "b")) == "--band-by must be one of a, b, got 'c'"
+
+    class Bot:
+        def __init__(self, label):
+            self.label = label
+
+    asked = []
+
+    def seats(text, players, flag):
+        asked.append((text, players, flag))
+        return [Bot(x) for x in text.split(",")] * (players if "," not in text else 1)
+
+    lineup, label, rec = parse_opponents(None, "h", seats, 3, lambda b: True, 50)
+    assert asked == [("h", 3, "--seats")] and label == "h" and rec == 50 and len(lineup) == 3
+    lineup, label, rec = parse_opponents("a,b", "h", seats, 2, lambda b: b.label != "b", 50)
+    assert label == "a,b" and rec == 0 and isinstance(lineup, tuple)
+    assert capsys.readouterr().err == (
+        "note: where each rule goes wrong is not recorded against a,b (the recording engine "
+        "does not play every bot of it); --record-games ignored\n")
+    _l, _lab, rec = parse_opponents("a,b", "h", seats, 2, lambda b: b.label != "b", 0)
+    assert rec == 0 and capsys.readouterr().err == ""
+    _l, _lab, rec = parse_opponents("a,a", "h", seats, 2, lambda b: True, 7)
+    assert _lab == "a" and rec == 7
+
+
+def _scored_front():
+    s2 = Scored(THRESH, 0.05, 0.05, 0.05)
+    s8 = Scored(BANDED, 0.01, 0.01, 0.01)
+    return [s2, s8]
+
+
+def test_the_front_in_the_json_and_its_plain_fields():
+    from analyzer.advice.cli import front_payload, plain_fields
+
+    payload = {}
+    rows = front_payload(payload, _scored_front(), [T, S], DEC, None)
+    assert payload == {"front": rows} and [r["complexity"] for r in rows] == [2, 8]
+    assert rows[0]["words"] == "Roll while your turn total is at most 20 points; otherwise hold."
+    front_payload(payload, _scored_front(), [T, S], DEC, 0.02)
+    assert payload["max_loss"] == 0.02 and payload["simplest_within"]["complexity"] == 8
+    front_payload(payload, _scored_front(), [T, S], DEC, 0.001)
+    assert payload["simplest_within"] is None
+    payload = {}
+    rows = front_payload(payload, _scored_front(), [T, S], DEC, 0.05)
+    assert payload["simplest_within"]["complexity"] == 2
+    plain_fields(payload, rows, "points a turn", exact=True)
+    assert payload["unit_words"] == "points a turn" and "verdict" not in rows[0]
+    assert payload["remember"] == (
+        "Remember: roll while your turn total is at most 20 points; otherwise hold. It costs "
+        "you 0.0500 points a turn against perfect play. It is the simplest rule within your "
+        "--max-loss 0.05.")
+    raced = {"all": [_row(2, "A.", _mc(0.01, 0.005, 0.02), survived=True),
+                     _row(5, "B.", _mc(0, 0, 0, se=0.0), survived=True, best_found=True)],
+             "simplest_within": _row(2, "A.", _mc(0.01, -0.005, 0.02), survived=True),
+             "max_loss": 0.5}
+    front = [dict(raced["all"][0]), dict(raced["all"][1])]
+    plain_fields(raced, front, "u", exact=False)
+    assert [r["verdict"] for r in front] == ["shown worse than the best found", "best found"]
+    assert [r["verdict"] for r in raced["all"]] == ["shown worse than the best found",
+                                                    "best found"]
+    assert raced["simplest_within"]["verdict"] == "not separated from the best found"
+
+
+def test_the_closing_lines():
+    from analyzer.advice.cli import per_turn, tail_lines
+
+    assert tail_lines({}, "done") == [
+        "To play a rule back: --out DIR writes each rule above as DIR/rule_cx<size>.json, then "
+        "give rule:DIR/rule_cx<size>.json as a policy.", "done"]
+    assert tail_lines({"written": ["a.json", "b.json"], "max_loss": 0.05,
+                       "simplest_within": None}, "done") == [
+        "Simplest rule within --max-loss 0.05: none found",
+        "Rules written (play one back as the policy rule:FILE): a.json, b.json", "done"]
+    exact = {"max_loss": 0.05, "unit_words": "u", "simplest_within": _row(2, "A.", 0.0251234)}
+    assert tail_lines(exact, "d")[0] == \
+        "Simplest rule within --max-loss 0.05 (size 2, loss 0.0251 u): A."
+    mc = {"max_loss": 0.05, "simplest_within": _row(4, "B.", _mc(0.0241234, 0.01, 0.0305))}
+    assert tail_lines(mc, "d")[0] == \
+        "Simplest rule within --max-loss 0.05 (size 4, loss 0.0241 , at most 0.0305 (95%)): B."
+    assert per_turn({"wrong_per_turn": 0.16666}) == "0.167 wrong decisions per turn"
+
+
+def test_rule_files_written_with_out(tmp_path):
+    from analyzer.advice.cli import write_rules
+    from analyzer.errors import mark_interrupted, reset_interrupted
+
+    payload = {"game": "pig", "front": [_row(2, "A.", 0.5), _row(4, "B.", 0.25)],
+               "simplest_within": _row(4, "B.", 0.25, extra=1)}
+    assert write_rules(None, payload) == [] and "written" not in payload
+    written = write_rules(tmp_path / "out", payload)
+    assert written == [str(tmp_path / "out" / n) for n in
+                       ("rule_cx2.json", "rule_cx4.json", "rule_simplest.json")]
+    assert payload["written"] == written
+    assert (tmp_path / "out" / "rule_cx2.json").read_text() == json.dumps(
+        {"game": "pig", "words": "A.", "complexity": 2, "loss": 0.5, "rule": {"cx": 2}},
+        indent=2) + "\n"
+    try:
+        mark_interrupted()
+        write_rules(tmp_path / "o2", {**payload, "simplest_within": None})
+    finally:
+        reset_interrupted()
+    assert json.loads((tmp_path / "o2" / "rule_cx4.json").read_text())["interrupted"] is True
+    assert not (tmp_path / "o2" / "rule_simplest.json").exists()
+
+
+def test_where_each_rule_goes_wrong_under_its_size():
+    from analyzer.advice.cli import mistakes_block
+
+    m = {"wrong_per_game": {"estimate": 0.0, "exact_value": 0.0}}
+    lab = {**m, "decision": "take"}
+    assert mistakes_block([{"complexity": 2}, {"complexity": 3, "mistakes": m},
+                           {"complexity": 5, "mistakes": [lab, {**m, "decision": ""}]}]) == [
+        "  size 3:", "    the best rule found: no wrong decisions by definition",
+        "  size 5:", "    take:", "      the best rule found: no wrong decisions by definition",
+        "    the best rule found: no wrong decisions by definition"]
+
+
+# ======================================================================= mistakes.py
+def test_cuts_words_and_lines_of_mistakes():
+    from analyzer.advice.mistakes import FEW, mistake_lines, rule_cuts, where_words
+
+    assert FEW == 100
+    assert rule_cuts(THRESH, BANDED, LIST_A) == {"t": [20.5, 24.5, 25.5, 30.5],
+                                                 "s": [0.5, 49.5, 74.5]}
+    assert rule_cuts() == {}
+    assert where_words({"t": [7, 9], "s": [3, 3]}, {"t": "T"}) == "T 7–9, s 3"
+    assert where_words({}, {}) == "every state"
+    m = {"wrong_per_game": {"estimate": 0.12345, "ci_low": 0.1, "ci_high": 0.15},
+         "decisions_per_game": {"estimate": 3.456}, "games": 12000, "seed": 7,
+         "cells": [{"where": f"T {i}", "rule": "roll", "best": "hold",
+                    "wrong_per_game": {"estimate": 0.01 * i}} for i in range(1, 5)]}
+    assert mistake_lines(m, indent="  ") == [
+        "  wrong decisions per game 0.123 [0.100, 0.150] of 3.46 (12,000 games, seed 7); most "
+        "often:",
+        "    T 1: roll where the best rule would hold (0.010 per game)",
+        "    T 2: roll where the best rule would hold (0.020 per game)",
+        "    T 3: roll where the best rule would hold (0.030 per game)"]
+    assert len(mistake_lines(m, top=4)) == 5 and mistake_lines(m)[0].startswith("       wrong")
+    assert mistake_lines({**m, "cells": []}, indent="") == [
+        "wrong decisions per game 0.123 [0.100, 0.150] of 3.46 (12,000 games, seed 7); none "
+        "seen"]
+    assert mistake_lines({**m, "wrong_per_game": {"exact_value": 0.0}}, "") == [
+        "the best rule found: no wrong decisions by definition"]
+
+
+def test_mistake_statistics_by_hand():
+    """Mean of 0, 1, 2, 3: 1.5, SD √(5/3), SE √(5/3)/2; the Garwood interval of 0 events is
+    [0, 3.689] and of 4 events [1.0899, 10.2416] (published tables); a share 4/8 with
+    residuals 0, −1, 0, 1: SE √(2/3)/(2·2)."""
+    from analyzer.advice.mistakes import (count_statistic, mean_statistic, poisson_interval,
+                                          ratio_statistic)
+
+    s = mean_statistic([0, 1, 2, 3])
+    se = math.sqrt(5 / 3) / 2
+    assert (s.estimate, s.n) == (1.5, 4) and s.se == pytest.approx(se)
+    assert s.ci_low == pytest.approx(1.5 - Z95 * se) and s.ci_high == pytest.approx(1.5 + Z95 * se)
+    one = mean_statistic([2])
+    assert one.se == math.inf and one.ci_low == 0.0 and one.ci_high == math.inf
+    assert mean_statistic([0, 0, 0, 4]).ci_low == 0.0  # clipped at 0
+    assert poisson_interval(0) == (0.0, pytest.approx(3.689, abs=1e-3))
+    lo, hi = poisson_interval(4)
+    assert lo == pytest.approx(1.0899, abs=1e-4) and hi == pytest.approx(10.2416, abs=1e-4)
+    none = count_statistic([0, 0, 0, 0])
+    assert (none.estimate, none.ci_low) == (0.0, 0.0)
+    assert none.ci_high == pytest.approx(3.689 / 4, abs=1e-3)
+    many = count_statistic([50, 50])   # 100 events: the normal interval alone
+    assert (many.ci_low, many.ci_high) == (50.0, 50.0)
+    few = count_statistic([49, 50])    # 99 events: widened to Garwood's
+    assert few.ci_high > 49.5 + Z95 * 0.5 and few.ci_low < 49.5 - Z95 * 0.5
+    r = ratio_statistic([1, 0, 1, 2], [2, 2, 2, 2])
+    se = math.sqrt(2 / 3) / 4
+    assert r.estimate == 0.5 and r.se == pytest.approx(se) and r.n == 4
+    assert r.ci_low == pytest.approx(0.5 - Z95 * se)   # below Garwood's 1.0899 / 8
+    assert r.ci_high == 1.0                            # Garwood's 10.24 / 8, clipped at 1
+    z = ratio_statistic([0, 0], [0, 0])
+    assert (z.estimate, z.se, z.ci_low, z.ci_high, z.n) == (0.0, 0.0, 0.0, 0.0, 2)
+    big = ratio_statistic([60, 40], [200, 200])        # 100 events: normal interval, clipped
+    assert big.estimate == 0.25 and big.ci_low == pytest.approx(0.25 - Z95 * big.se)
+    assert big.se == pytest.approx(math.sqrt(200) / (200 * math.sqrt(2)))
+    assert ratio_statistic([1], [2]).se == math.inf
+
+
+def test_where_a_rule_goes_wrong_cell_by_cell():
+    """Three games; the rule rolls on t ≤ 20, the best on t ≤ 10: decisions at t = 15 and 18
+    (games 0, 2) and t = 20 (game 2) are wrong, all in the cell 10.5 < t < 20.5; t = 5 and 25
+    are right."""
+    from analyzer.advice.mistakes import where_wrong
+
+    game = [0, 0, 1, 2, 2, 2]
+    t = np.array([5, 15, 25, 18, 20, 5])
+    X = {"t": t}
+    ra, ba = t <= 20, t <= 10
+    out = where_wrong(3, game, X, ra, ba, {"t": [10.5, 20.5]}, {"t": "T"}, DEC, seed=9)
+    assert (out["games"], out["seed"]) == (3, 9)
+    assert out["wrong_per_game"]["estimate"] == 1.0
+    assert out["decisions_per_game"]["estimate"] == 2.0
+    assert out["share_wrong"]["estimate"] == 0.5
+    assert len(out["cells"]) == 1
+    cell = out["cells"][0]
+    assert (cell["features"], cell["where"], cell["rule"], cell["best"]) == (
+        {"t": [15, 20]}, "T 15–20", "roll", "hold")
+    assert cell["wrong_per_game"]["estimate"] == 1.0
+    same = where_wrong(3, game, X, ra, ra, {"t": [20.5]}, {}, DEC, seed=9, same=True)
+    assert same["wrong_per_game"] == same["share_wrong"] == {
+        "estimate": 0.0, "se": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n": 3, "exact_value": 0.0}
+    assert same["cells"] == []
+    with pytest.raises(ValueError, match="n_games must be positive"):
+        where_wrong(0, [], {"t": []}, [], [], {}, {}, DEC, seed=1)
+    # two cells ranked by their count (3 at t ≥ 20.5, 1 below), top 1 kept; the rule holds
+    # where the best rolls in the first
+    t2 = np.array([25, 26, 27, 15])
+    cells = where_wrong(2, [0, 0, 1, 1], {"t": t2}, t2 <= 12, t2 <= 30, {"t": [20.5]},
+                        {"t": "T"}, DEC, seed=1, top=1)["cells"]
+    assert [(c["where"], c["rule"], c["best"]) for c in cells] == [("T 25–27", "hold", "roll")]
