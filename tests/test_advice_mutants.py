@@ -819,3 +819,437 @@ def test_where_a_rule_goes_wrong_cell_by_cell():
     cells = where_wrong(2, [0, 0, 1, 1], {"t": t2}, t2 <= 12, t2 <= 30, {"t": [20.5]},
                         {"t": "T"}, DEC, seed=1, top=1)["cells"]
     assert [(c["where"], c["rule"], c["best"]) for c in cells] == [("T 25–27", "hold", "roll")]
+
+
+# ======================================================================= record.py
+def test_recording_keys_and_a_fronts_mistakes(monkeypatch):
+    """Blocks of ``block`` games on stream 2 of the seed (the last block holds the rest); each
+    front rule's record is compared with the reference rule on the same features (here the
+    rule rolls on t ≤ 20, the reference on t ≤ 10: the decision at t = 15 is wrong)."""
+    from analyzer.advice import record
+    from analyzer.rng import block_keys
+
+    assert (record.STREAM, record.GAMES) == (2, 2000)
+    keys, counts = record.record_keys(5, 10, 4)
+    assert counts.tolist() == [4, 4, 2] and counts.dtype == np.int64
+    assert np.array_equal(keys, block_keys(5, 0, 3, stream=2))
+    assert not np.array_equal(keys, block_keys(5, 0, 3))
+    keys, counts = record.record_keys(5, 8, 4)
+    assert counts.tolist() == [4, 4] and len(keys) == 2
+
+    asked = []
+
+    def rec(rule, n, seed):
+        asked.append((rule, n, seed))
+        return [0, 0, 1], {"t": [5, 15, 25]}, [True, True, False]
+
+    ref = Rule("threshold", "t", "<=", (10,))
+    front = [Scored(THRESH, 0.1, 0.1, 0.1), Scored(ref, 0.0, 0.0, 0.0)]
+    record.front_mistakes(front, rec, ref, {"t": "T"}, DEC, seed=3, n_games=2)
+    assert asked == [(THRESH, 2, 3), (ref, 2, 3)]
+    m = front[0].extra["mistakes"]
+    assert (m["games"], m["seed"], m["wrong_per_game"]["estimate"]) == (2, 3, 0.5)
+    assert [(c["where"], c["rule"], c["best"]) for c in m["cells"]] == [("T 15", "roll",
+                                                                        "hold")]
+    assert front[1].extra["mistakes"]["wrong_per_game"]["exact_value"] == 0.0
+    # given acts and cuts are used instead of the rule's own
+    front = [Scored(THRESH, 0.1, 0.1, 0.1)]
+    record.front_mistakes(front, rec, ref, {"t": "T"}, DEC, seed=3, n_games=2,
+                          acts=lambda r, X: np.ones(3, bool), cuts=lambda r, b: {"t": [0.5]},
+                          top=7)
+    assert front[0].extra["mistakes"]["cells"][0]["where"] == "T 25"
+    # nothing decided: no wrong decision
+    front = [Scored(THRESH, 0.1, 0.1, 0.1)]
+    record.front_mistakes(front, lambda r, n, s: ([], {"t": []}, []), ref, {}, DEC, seed=1,
+                          n_games=2)
+    assert front[0].extra["mistakes"]["cells"] == []
+    assert front[0].extra["mistakes"]["wrong_per_game"]["estimate"] == 0.0
+
+
+def test_recording_stops_once_interrupted(capsys):
+    from analyzer.advice import record
+    from analyzer.errors import mark_interrupted, reset_interrupted, was_interrupted
+
+    front = [Scored(THRESH, 0.1, 0.1, 0.1)]
+    try:
+        mark_interrupted()
+        record.front_mistakes(front, None, THRESH, {}, DEC, seed=1)
+        assert "mistakes" not in front[0].extra
+    finally:
+        reset_interrupted()
+    with record.interruptible():
+        raise KeyboardInterrupt
+    try:
+        assert was_interrupted()
+        assert " ".join(capsys.readouterr().err.split()) == (
+            "interrupted: the race finished; where its rules go wrong is shown only for the "
+            "rules whose recording finished")
+    finally:
+        reset_interrupted()
+    with record.interruptible():
+        pass
+    assert not was_interrupted() and capsys.readouterr().err == ""
+
+
+# ======================================================================= report.py
+def test_front_losses_as_statistics():
+    from analyzer.advice.report import _is_reference, _loss, report_race
+
+    s = _loss({"loss": 0.25})
+    assert (s.estimate, s.se, s.ci_low, s.ci_high, s.n) == (0.25, 0.0, 0.25, 0.25, 0)
+    s = _loss({"loss": {"estimate": 0.5, "ci_low": 0.1, "ci_high": 0.492, "n": None}})
+    assert s.se == pytest.approx(0.392 / 3.92) and s.n == 0
+    s = _loss({"loss": _mc(0.5, 0.1, 0.9, se=0.2, n=40)})
+    assert (s.se, s.n) == (0.2, 40)
+    assert _is_reference(_loss({"loss": 0.0})) and _is_reference(_loss({"loss": 1e-13}))
+    assert not _is_reference(_loss({"loss": 1e-11}))
+    assert not _is_reference(_loss({"loss": _mc(0.0, -0.1, 0.1)}))
+    race = {"rounds": 3, "seconds": 9.5, "grid": {"z": 2.0, "seconds": 4.0}}
+    assert report_race(race) == {"rounds": 3, "grid": {"z": 2.0}}
+    assert race["seconds"] == 9.5
+    assert report_race({"grid": None, "x": 1}) == {"grid": None, "x": 1}
+
+
+def test_the_findings_a_front_supports():
+    """The simplest rule's cost (exact to 4 decimals; a Monte Carlo one to its SE's digits,
+    here 0.0033 → 3), or "no loss detected" when its interval holds 0, or "also the simplest"
+    when it is the reference; and the best rule when it costs clearly less."""
+    from analyzer.advice.report import front_findings
+
+    assert front_findings([], "u", "x") == []
+    a, b = _row(2, "Roll while A.", 0.05), _row(5, "Roll while B.", 0.0)
+    found = front_findings([b, a], "u", "optimal play")
+    assert [f.to_json() for f in found] == [
+        {"text": "The simplest rule of thumb, \u201cRoll while A\u201d, gives up 0.0500 u "
+                 "against optimal play.", "priority": 3},
+        {"text": "The best rule found is \u201cRoll while B\u201d.", "priority": 4}]
+    c = _row(4, "C.", 0.01)
+    found = front_findings([a, c], "u", "optimal play", priority=1)
+    assert [f.to_json() for f in found] == [
+        {"text": "The simplest rule of thumb, \u201cA\u201d, gives up 0.0500 u against optimal "
+                 "play.".replace("A", "Roll while A"), "priority": 1},
+        {"text": "The best rule found, \u201cC\u201d, gives up 0.0100 u.", "priority": 2}]
+    close = _row(4, "C.", 0.05)
+    assert len(front_findings([a, close], "u", "x")) == 1
+    assert [f.text for f in front_findings([b], "u", "x")] == [
+        "The best rule is also the simplest: \u201cRoll while B\u201d."]
+    ref = _row(2, "R.", _mc(0.0, 0.0, 0.0, se=0.0, n=2048))
+    assert [f.text for f in front_findings([ref], "u", "x", raced=1234)] == [
+        "The best rule of the 1,234 rules raced is also the simplest: \u201cR\u201d "
+        "(n = 2,048)."]
+    tie = _row(2, "T.", _mc(0.005, -0.0015, 0.0116, se=0.0033, n=2048))
+    assert [f.text for f in front_findings([tie], "u", "the best rule")] == [
+        "No loss detected for the simplest rule of thumb, \u201cT\u201d, against the best "
+        "rule: 0.005 [-0.002, 0.012] u (n = 2,048)."]
+    edge = _row(2, "T.", _mc(0.005, 0.0, 0.0115, se=0.0033, n=2048))
+    assert front_findings([edge], "u", "x")[0].text.startswith("No loss detected")
+    worse = _row(2, "W.", _mc(0.02, 0.0136, 0.0266, se=0.0033, n=2048))
+    best = _row(5, "B.", _mc(0.0, 0.0, 0.0, se=0.0, n=2048))
+    assert [f.text for f in front_findings([worse, best], "u", "the best rule")] == [
+        "The simplest rule of thumb, \u201cW\u201d, gives up 0.020 [0.014, 0.027] u against "
+        "the best rule (n = 2,048).", "The best rule found is \u201cB\u201d."]
+
+
+def test_front_files_for_one_rule_and_for_two():
+    from analyzer.advice.report import front_files
+
+    one = [_row(2, "A.", 0.25)]
+    files, md = front_files(one, "u", "T")
+    assert set(files) == {"advice_front.csv", "advice_front.md"}
+    assert files["advice_front.csv"].decode().splitlines() == [
+        "complexity,loss,ci_low,ci_high,rule,rule_data", '2,0.25,0.25,0.25,A.,"{""cx"": 2}"']
+    assert md.endswith("One rule is on the front, so there is no trade-off to chart.")
+    assert "loss (u)" in md and "95% interval" not in md and "verdict" not in md
+    two = [_row(2, "A.", _mc(0.02, 0.01, 0.03), best_found=False),
+           _row(5, "B.", _mc(0.0, 0.0, 0.0, se=0.0), best_found=True)]
+    files, md = front_files(two, "u", "T", stem="s")
+    assert {"s.csv", "s.md", "s.svg", "s.png", "s.data.csv"} <= set(files)
+    assert md.startswith("![T: loss against complexity, 95% intervals](s.svg)\n\n")
+    assert "loss (u), 95% interval" in md and "verdict" in md
+    assert "shown worse than the best found" in md
+    assert files["s.csv"].decode().splitlines()[0] == \
+        "complexity,loss,ci_low,ci_high,rule,rule_data,verdict"
+    files, md = front_files([_row(2, "A.", 0.25), _row(4, "B.", 0.125)], "u", "T")
+    assert md.startswith("![T: loss against complexity](advice_front.svg)\n\n")
+
+
+def test_report_parts_of_an_exact_and_a_raced_front():
+    from analyzer.advice.report import RACE_HOW, exact_part, raced_part
+
+    rows = [_row(2, "A.", 0.25), _row(4, "B.", 0.125)]
+    part = exact_part(rows, "u", "T", "Intro.", "How.")
+    assert part.summary.startswith("Intro.\n\n![T: loss against complexity](advice_front.svg)")
+    assert part.meta["exact"] is True and part.meta["front"] == rows
+    assert part.meta["how"] == "How." and part.meta["key_chart"] == "advice_front"
+    assert part.meta["findings"][0]["text"].endswith("against optimal play.")
+    assert exact_part(rows[:1], "u", "T", "I", "H", against="x").meta["key_chart"] is None
+    assert RACE_HOW == ("Racing: every rule plays the same games (common random numbers) in "
+                        "rounds; a rule whose Bonferroni 95% interval lies clearly behind the "
+                        "best is dropped.")
+
+    class R(Rule):
+        pass
+
+    res = {"front": [Scored(_Named(THRESH), 0.0, 0.0, 0.0, 80, {"survived": True,
+                                                                 "best_found": True})],
+           "race": {"unit": "games", "trials_spent": 80, "survivors": 1, "rounds": 2,
+                    "candidates": 3, "seconds": 1.0}}
+    part = raced_part(res, "u", "T", "Intro.")
+    assert part.summary.startswith("Intro.\n\nRacing: 80 games spent; 1 rules survived 2 "
+                                   "rounds.\n\n")
+    assert part.meta["race"] == {"unit": "games", "trials_spent": 80, "survivors": 1,
+                                 "rounds": 2, "candidates": 3}
+    assert part.meta["exact"] is False and part.meta["how"] == RACE_HOW
+    assert part.meta["front"][0]["words"] == "W2."
+    assert part.meta["findings"][0]["text"] == \
+        "The best rule of the 3 rules raced is also the simplest: \u201cW2\u201d (n = 80)."
+
+
+class _Named:
+    """A raced candidate (a policy of its own): complexity, words() and to_json()."""
+
+    def __init__(self, rule):
+        self.rule_ = rule
+        self.complexity = rule.complexity
+
+    def words(self):
+        return f"W{self.complexity}."
+
+    def to_json(self):
+        return {"cx": self.complexity}
+
+    def __eq__(self, other):
+        return isinstance(other, _Named) and other.rule_ == self.rule_
+
+    def __hash__(self):
+        return hash(self.rule_)
+
+
+# ======================================================================= race.py
+def test_a_race_on_sums_by_hand():
+    """Two rules, batches of 2 trials: rule 0's differences 0, 0; rule 1's 3, 5 (sum 8, sum of
+    squares 34: mean 4, variance 2, half-width z·1 with z the Bonferroni quantile of 2
+    looks): rule 1's interval lies above rule 0's [0, 0], so it is dropped after one round."""
+    from analyzer.advice.race import _bounds, race
+
+    z = NormalDist().inv_cdf(1 - 0.05 / 2 / 2)
+    asked = []
+
+    def sample(idx, rnd):
+        asked.append((list(idx), rnd))
+        return [(0.0, 0.0) if i == 0 else (8.0, 34.0) for i in idx]
+
+    out, cost = race([_Cx(2), _Cx(2)], sample, 2, max_rounds=1)
+    assert asked == [([0, 1], 0)]
+    assert cost == {"trials_spent": 4, "trials_flat": 4, "rounds": 1, "survivors": 1,
+                    "z": pytest.approx(z)}
+    assert (out[1].loss, out[1].n) == (4.0, 2)
+    assert out[1].lo == pytest.approx(4 - z) and out[1].hi == pytest.approx(4 + z)
+    assert out[1].extra == {"survived": False, "se": pytest.approx(1.0)}
+    assert out[0].extra == {"survived": True, "se": 0.0}
+    asked.clear()
+    out, cost = race([_Cx(2), _Cx(2)], sample, 2, max_rounds=5)
+    assert asked == [([0, 1], 0)] and cost["rounds"] == 1  # one left: the race ends
+    # a simpler worse rule is never dropped by a more complex better one
+    asked.clear()
+    out, cost = race([_Cx(4), _Cx(2)], sample, 2, max_rounds=2)
+    assert asked == [([0, 1], 0), ([0, 1], 1)] and cost["survivors"] == 2
+    assert cost["z"] == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 4 / 2))
+    assert cost["trials_spent"] == 8 and out[1].n == 4
+    # a precision reached ends the race
+    asked.clear()
+    race([_Cx(2), _Cx(4)], lambda idx, rnd: asked.append(rnd) or [(0.0, 0.0)] * len(idx), 2,
+         max_rounds=5, precision=0.1)
+    assert asked == [0]
+    assert _bounds([1.0], [1.0], [1], 2.0) == ([-math.inf], [math.inf])
+    lo, hi = _bounds([4.0], [10.0], [2], 2.0)   # mean 2, variance 2, SE 1
+    assert lo == [pytest.approx(0.0)] and hi == [pytest.approx(4.0)]
+    lo, hi = _bounds([4.0], [7.0], [2], 2.0)    # a negative variance from rounding: 0
+    assert lo == hi == [2.0]
+
+
+class _Cx:
+    def __init__(self, complexity):
+        self.complexity = complexity
+
+
+def test_a_block_race_every_field_by_hand():
+    """Three rules of size 2 over blocks of 10 trials, 2 rounds: rules 0 and 1 play alike
+    (mean 1 per block), rule 2's blocks 0, .1, 0, .1 lose 1, .9, 1, .9 against rule 0 (the
+    first of the two best): mean .95, SD √(.01/3), SE half that, half-width t·SE with
+    t = t_quantile(z, 3) and z the Bonferroni quantile of 3 × 2 looks: dropped after round 1."""
+    from analyzer.advice.race import race_blocks, t_quantile
+
+    def values(i, rnd):
+        return [0.0, 0.1, 0.0, 0.1] if i == 2 else [1.0] * 4
+
+    out, cost = race_blocks([_Cx(2)] * 3, values, 10, 2)
+    z = NormalDist().inv_cdf(1 - 0.05 / 6 / 2)
+    se = math.sqrt(0.01 / 3) / 2
+    h = t_quantile(z, 3) * se
+    assert t_quantile(z, 3) == pytest.approx(z + (z ** 3 + z) / 12
+                                             + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 864)
+    assert (out[0].loss, out[0].lo, out[0].hi, out[0].n) == (0.0, 0.0, 0.0, 80)
+    assert out[0].extra == {"survived": True, "se": 0.0, "rounds": 2, "best_found": True,
+                            "separated": False}
+    assert (out[1].loss, out[1].lo, out[1].hi, out[1].n) == (0.0, 0.0, 0.0, 80)
+    assert out[1].extra == {"survived": True, "se": 0.0, "rounds": 2, "best_found": False,
+                            "separated": False}
+    assert out[2].loss == pytest.approx(0.95) and out[2].n == 40
+    assert out[2].lo == pytest.approx(0.95 - h) and out[2].hi == pytest.approx(0.95 + h)
+    assert out[2].extra == {"survived": False, "se": pytest.approx(se), "rounds": 1,
+                            "best_found": False, "separated": True}
+    grid = cost.pop("grid")
+    assert grid["blocks"] == 3 * grid["blocks_per_rule"] and grid["tests"] == 3
+    assert grid["z"] == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 3 / 2))
+    assert grid["trials"] == grid["blocks"] * 10
+    saving = cost.pop("saving")
+    assert saving == pytest.approx(grid["blocks"] / 20)
+    assert cost.pop("seconds") >= 0
+    assert cost == {"trials_spent": 200, "trials_flat": 240, "blocks_spent": 20,
+                    "blocks_flat": 24, "rounds": 2, "survivors": 2, "candidates": 3,
+                    "z": pytest.approx(z), "tests": 1, "max_rounds": 2, "reference_index": 0,
+                    "saving_same_sample": 1.2, "not_separated": [1], "alive_per_round": [3, 2],
+                    "indifference": 0.0, "indifferent": 0, "interrupted": False}
+    # every survivor's half-width within the precision: one round
+    _o, c = race_blocks([_Cx(2)] * 3, values, 10, 5, precision=0.01)
+    assert c["rounds"] == 1 and c["alive_per_round"] == [3]
+    # one survivor left: the race ends
+    _o, c = race_blocks([_Cx(2)] * 2, lambda i, r: [0.0, 0.1, 0.0, 0.1] if i else [1.0] * 4,
+                        10, 5)
+    assert c["rounds"] == 1 and c["survivors"] == 1
+
+
+def test_zone_policies_families_and_candidate_rows():
+    from analyzer.advice.race import candidate_row, race_family, race_policies, zone
+
+    assert zone(0.1, None) == 0.1 and zone(0.1, 0.0) == 0.0 and type(zone(1, None)) is float
+    fam = [_Named(THRESH), _Named(BANDED)]
+    seen = []
+
+    def values(policy, rnd):
+        seen.append((policy.complexity, rnd))
+        return [1.0] * 4 if policy.complexity == 8 else [0.0, 0.1, 0.0, 0.1]
+
+    scored, cost, ref = race_policies(fam, ["p2", "p8"], lambda p, r: values(
+        fam[0] if p == "p2" else fam[1], r), 10, 1, 0.0)
+    assert ref == "p8" and [s.extra["policy"] for s in scored] == ["p2", "p8"]
+    res = race_family(fam, values, 10, 1, 0.0, "games")
+    assert res["reference"] is fam[1] and res["race"]["unit"] == "games"
+    assert [s.rule for s in res["all"]] == fam
+    assert res["front"] == [res["all"][0], res["all"][1]] or res["front"] == [res["all"][1]]
+    assert res["seconds"] >= 0
+    s = Scored(_Named(THRESH), 0.5, 0.25, 0.75, 40, {"survived": True, "se": 0.1})
+    assert candidate_row(s) == {"complexity": 2, "words": "W2.", "rule": {"cx": 2},
+                                "loss": {"estimate": 0.5, "se": 0.1, "ci_low": 0.25,
+                                         "ci_high": 0.75, "n": 40},
+                                "survived": True, "best_found": False, "separated": False}
+    s.extra.update(best_found=True, separated=True, mistakes={"m": 1})
+    row = candidate_row(s)
+    assert (row["best_found"], row["separated"], row["mistakes"]) == (True, True, {"m": 1})
+    assert "mistakes" not in candidate_row(Scored(_Named(THRESH), 0, 0, 0, 1, {"mistakes": None}))
+    assert candidate_row(Scored(_Named(THRESH), 0, 0, 0, 1))["survived"] is None
+
+
+# ======================================================================= cli.py: whole texts
+def _words(text):
+    return " ".join(text.split())
+
+
+def test_an_exact_runs_text_and_json(tmp_path, capsys):
+    """Title, sentence, the table, where each rule goes wrong (how often, then where), the
+    closing lines and the footer counting the rules evaluated; --json prints the payload with
+    its plain fields instead."""
+    from analyzer.advice.cli import emit_exact
+
+    def payload():
+        return {"game": "pig"}
+
+    rows = [_row(2, "A.", 0.25, mistakes={"wrong_per_turn": 0.5})]
+    res = {"evaluations": 17, "seconds": 1.25}
+    emit_exact(payload(), [dict(rows[0])], res, title="T", unit="u",
+               where=lambda m: " (at 3)", out=None, json=False)
+    text = capsys.readouterr().out
+    assert _words(text) == _words(
+        "T Remember: a. It costs you 0.250 u against perfect play. "
+        "Simplest rules and what they cost (loss in u against perfect play; size = numbers "
+        "and conditions to remember): size 2: loss 0.2500 A. "
+        "Where each rule goes wrong: size 2: 0.500 wrong decisions per turn (at 3) "
+        "To play a rule back: --out DIR writes each rule above as DIR/rule_cx<size>.json, then "
+        "give rule:DIR/rule_cx<size>.json as a policy. 17 rules evaluated exactly in 1.2 s")
+    assert all(len(line) <= 80 for line in text.splitlines())
+    p = {**payload(), "front": [dict(rows[0])]}
+    emit_exact(p, p["front"], res, title="T", unit="u", where=lambda m: "", out=tmp_path,
+               json=True, how_often=lambda m: "often", against="x")
+    got = json.loads(capsys.readouterr().out)
+    assert got["remember"] == "Remember: a. It costs you 0.250 u against x."
+    assert got["unit_words"] == "u" and got["written"] == [str(tmp_path / "rule_cx2.json")]
+
+
+def test_a_raced_runs_payload_and_text(capsys):
+    """The payload holds the reference, the front, every candidate best first, the race and
+    its seconds, --max-loss's pick among the survivors' front; the text adds the rules not
+    separated, where each goes wrong, ``more`` lines and the race line."""
+    from analyzer.advice.cli import emit_raced, raced_payload
+
+    a = Scored(_Named(THRESH), 0.03, 0.01, 0.05, 40, {"survived": True, "se": 0.01})
+    b = Scored(_Named(BANDED), 0.0, 0.0, 0.0, 40, {"survived": True, "se": 0.0,
+                                                   "best_found": True})
+    c = Scored(_Named(LIST_A), 0.5, 0.4, 0.6, 20, {"survived": False, "se": 0.05})
+    race = {"unit": "games", "trials_spent": 100, "survivors": 2, "rounds": 3}
+    res = {"front": [a, b], "all": [c, a, b], "reference": _Named(BANDED), "race": race,
+           "seconds": 2.5}
+    payload = {"game": "pig"}
+    rows = raced_payload(payload, res, None, None)
+    assert [r["complexity"] for r in rows] == [2, 8]
+    assert payload["reference"] == {"cx": 8} and payload["front"] is rows
+    assert [r["complexity"] for r in payload["all"]] == [8, 2, 4]  # by loss
+    assert payload["race"] is race and payload["seconds"] == 2.5
+    assert "max_loss" not in payload and "written" not in payload
+    raced_payload(payload, res, 0.06, None)
+    assert payload["max_loss"] == 0.06 and payload["simplest_within"]["complexity"] == 2
+    raced_payload(payload, res, 0.04, None)
+    assert payload["simplest_within"]["complexity"] == 8
+    raced_payload(payload, {**res, "all": [c]}, 0.9, None)
+    assert payload["simplest_within"] is None  # no survivor
+
+    emit_raced({"game": "pig"}, res, "Title", max_loss=None, out=None, json=False, unit="u",
+               extra=lambda r: "bot", more=lambda p: ["More line."])
+    text = _words(capsys.readouterr().out)
+    assert text == _words(
+        "Title Remember: w8. It is the best rule found of 3 raced (the best by sample mean). "
+        "Every simpler rule left in the race is shown to lose against it. "
+        "Simplest rules and what they cost (loss in u against the best rule found, 95% "
+        "intervals over the whole race; size = numbers and conditions to remember): "
+        "size 2: loss 0.030 [0.010, 0.050], shown worse than the best found W2. played by: bot "
+        "size 8: the best rule found W8. played by: bot "
+        "No other rule left in the race reaches the best found: each is shown worse. "
+        "More line. Racing: 100 games spent; 2 rules survived 3 rounds "
+        "To play a rule back: --out DIR writes each rule above as DIR/rule_cx<size>.json, then "
+        "give rule:DIR/rule_cx<size>.json as a policy. 2.5 s")
+    emit_raced({"game": "pig"}, res, "Title", max_loss=0.04, out=None, json=True, unit="u",
+               digits=2)
+    got = json.loads(capsys.readouterr().out)
+    assert [r["verdict"] for r in got["front"]] == ["shown worse than the best found",
+                                                    "best found"]
+    assert got["simplest_within"]["verdict"] == "best found" and got["unit_words"] == "u"
+
+
+def test_advice_text_of_a_race_with_mistakes():
+    from analyzer.advice.cli import advice_text
+
+    m = {"wrong_per_game": {"estimate": 0.0, "exact_value": 0.0}}
+    rows = [_row(2, "A.", _mc(0, 0, 0, se=0.0), survived=True, best_found=True, mistakes=m)]
+    payload = {"all": rows, "race": {"unit": "games", "trials_spent": 10, "survivors": 1,
+                                     "rounds": 1}}
+    text = advice_text(payload, rows, title=["L1", "L2"], unit="u", exact=False, footer="F",
+                       wrong=["ignored"])
+    assert _words(text) == _words(
+        "L1 L2 Remember: a. It is the best rule found of 1 raced (the best by sample mean). It "
+        "is the only rule left in the race. Simplest rules and what they cost (loss in u "
+        "against the best rule found, 95% intervals over the whole race; size = numbers and "
+        "conditions to remember): size 2: the best rule found A. No other rule left in the "
+        "race reaches the best found: each is shown worse. Where each rule goes wrong: size 2: "
+        "the best rule found: no wrong decisions by definition Racing: 10 games spent; 1 rules "
+        "survived 1 rounds To play a rule back: --out DIR writes each rule above as "
+        "DIR/rule_cx<size>.json, then give rule:DIR/rule_cx<size>.json as a policy. F")

@@ -134,7 +134,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "advice": (["analyzer/advice/*.py"],
                ["tests/test_advice.py", "tests/test_advice_policy.py",
                 "tests/test_advice_mistakes.py", "tests/test_canasta_rule_table.py",
-                "tests/test_gostop_rule_table.py", "tests/test_ten_table_bot.py"]),
+                "tests/test_gostop_rule_table.py", "tests/test_ten_table_bot.py",
+                # added 7 Dec 2026 (adv40): the group's own tests, and the in-process tests of
+                # racing, the words and the raced report parts not selected before
+                "tests/test_advice_mutants.py", "tests/test_advice_racing.py",
+                "tests/test_advice_words.py", "tests/test_game_advice_parts.py"]),
     "tune_target": (["analyzer/tune_target.py"],
                     ["tests/test_tune_target.py", "tests/test_tune_search_contracts.py"]),
     "report": (["analyzer/report.py", "analyzer/report_params.py", "analyzer/report_site.py"],
