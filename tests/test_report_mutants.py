@@ -501,11 +501,12 @@ def test_a_game_page_in_html_line_by_line(tmp_path, monkeypatch):
 def test_a_page_without_findings_description_or_house_rules(tmp_path, monkeypatch):
     """No findings: one line says so (and no "more findings" note); no description: no lede
     (nor its Markdown lines); no house rules: "the published defaults". A part not in the
-    recipe keeps its place on the page as its index."""
+    recipe keeps its place on the page as its index; a manifest without parameters has none
+    to say."""
     from analyzer.report_site import write_index
 
     _fixed_versions(monkeypatch)
-    part = {**PAGE_B, "meta": {"how": "Planted."}}
+    part = {**{k: v for k, v in PAGE_B.items() if k != "params"}, "meta": {"how": "Planted."}}
     write_index(_recipe_obj(description="", rules={}, parts=[{"name": "zz"}]), 9, tmp_path,
                 [part])
     md = (tmp_path / "index.md").read_text().split("\n")
@@ -1195,3 +1196,16 @@ def test_a_report_inside_report_alls_folder_links_the_site(tmp_path, monkeypatch
     html = (root / "r" / "index.html").read_text()
     assert ("<nav><a href='../r/index.html' aria-current='page'>t</a><a href='../ten/index."
             "html'>Ten</a></nav>") in html
+
+
+def test_a_site_card_without_findings_or_chart(tmp_path):
+    """A result that states no findings and no key chart (the keys absent) still gets its
+    card: title, parts, seed."""
+    from analyzer.report_site import write_top_index
+
+    write_top_index(tmp_path, [{"out": str(tmp_path / "pig"), "title": "Pig", "seed": 1,
+                                "parts": ["a"]}])
+    assert (tmp_path / "index.md").read_text().endswith("## [Pig](pig/index.md)\n\n\n")
+    assert ("<div class='card'><div class='text'><h2><a href='pig/index.html'>Pig</a></h2>"
+            "<p class='meta'>1 parts · report seed 1 · <a href='pig/index.html'>read the "
+            "report</a></p></div></div>") in (tmp_path / "index.html").read_text()
