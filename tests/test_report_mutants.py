@@ -1188,14 +1188,44 @@ def test_parts_on_a_dask_scheduler(tmp_path, monkeypatch, capsys):
 
 
 def test_a_report_inside_report_alls_folder_links_the_site(tmp_path, monkeypatch):
+    """The pages of a report of ``report all`` link every game's page: the finished page and
+    the unfinished one shown while a part is computed (before the first part and after it)."""
     rep, _ = _planted_kinds(monkeypatch)
-    rec = rep.load_recipe(_write(tmp_path, TWO_PARTS))
     root = tmp_path / "all"
+    pages = []
+    real_two = rep.game_parts("pig")["two"].compute
+
+    def two(params, rules, seed):
+        pages.append((root / "r" / "index.html").read_text())
+        return real_two(params, rules, seed)
+
+    rep.game_parts("pig")["two"].compute = two
+    rec = rep.load_recipe(_write(tmp_path, TWO_PARTS))
     res = rep.run_recipe(rec, root / "r", root=root, site=[("r", "t"), ("ten", "Ten")])
     assert res["out"] == str(root / "r")
-    html = (root / "r" / "index.html").read_text()
-    assert ("<nav><a href='../r/index.html' aria-current='page'>t</a><a href='../ten/index."
-            "html'>Ten</a></nav>") in html
+    nav = ("<nav><a href='../r/index.html' aria-current='page'>t</a><a href='../ten/index."
+           "html'>Ten</a></nav>")
+    assert nav in (root / "r" / "index.html").read_text()
+    assert len(pages) == 1 and nav in pages[0] and "(incomplete)" in pages[0]
+    shown = []
+    rep.game_parts("pig")["one"].compute = lambda p, r, s: shown.append(
+        (root / "q" / "index.html").read_text()) or rep.PartResult({}, "x")
+    rep.run_recipe(rep.load_recipe(_write(tmp_path, HEAD + '[[parts]]\nname = "a"\n'
+                                          'kind = "pig.one"\n', "q.toml")), root / "q",
+                   root=root, site=[("q", "t")])
+    assert "<nav><a href='../q/index.html' aria-current='page'>t</a></nav>" in shown[0]
+
+
+def test_a_recipe_built_in_code_whose_parts_name_no_parameters(tmp_path, monkeypatch):
+    """A Recipe made by hand (not read from a file) may leave a part's "params" out: the part
+    runs with none."""
+    from analyzer.report import Recipe
+
+    rep, calls = _planted_kinds(monkeypatch)
+    rec = Recipe(tmp_path / "r.toml", "t", "pig", 3, {}, [{"name": "b", "kind": "pig.two"}])
+    res = rep.run_recipe(rec, tmp_path / "out")
+    assert res["computed"] == 1 and calls == [("two", {}, {}, _seed(3, 0))]
+    assert json.loads((tmp_path / "out" / "parts" / "b.json").read_text())["params"] == {}
 
 
 def test_a_site_card_without_findings_or_chart(tmp_path):
