@@ -1253,3 +1253,89 @@ def test_advice_text_of_a_race_with_mistakes():
         "the best rule found: no wrong decisions by definition Racing: 10 games spent; 1 rules "
         "survived 1 rounds To play a rule back: --out DIR writes each rule above as "
         "DIR/rule_cx<size>.json, then give rule:DIR/rule_cx<size>.json as a policy. F")
+
+
+class _Loss2(_Loss):
+    """As :class:`_Loss`, with bands and lists told apart: a banded rule loses its complexity
+    plus (Σ cuts + Σ |t − 22|) / 1000, a list its complexity plus Σ values / 1000."""
+
+    def __call__(self, rules):
+        self.batches.append(list(rules))
+        out = []
+        for r in rules:
+            if r.kind == "threshold":
+                loss = (abs(r.thresholds[0] - 22) / 10 if r.op == "<=" else 5.0) \
+                    if r.feature == "t" else 2.0
+            elif r.kind == "banded":
+                loss = r.complexity + (sum(r.cuts) + sum(abs(t - 22) for t in r.thresholds)) \
+                    / 1000
+            else:
+                loss = r.complexity + sum(c[2] for c in r.clauses) / 1000
+            out.append(Scored(r, loss, loss, loss))
+        return out
+
+
+def test_bands_are_fitted_cut_by_cut_and_climbed():
+    """From t ≤ 20: two bands on s cut at 50 (5.054; 75 gives 5.079), climbed to the cut 0
+    (5.004); a third band between the cuts 0 and 50 (8.056; 0 and 75 give 8.081), no
+    neighbour better. Worked out by hand from the planted losses."""
+    from analyzer.advice.search import Searcher
+
+    s = Searcher([T, S], _Loss2())
+    base = s.thresholds()
+    out = s.banded(base)
+    assert [x.rule for x in out] == [Rule("banded", "t", "<=", (20, 20), "s", (0,)),
+                                     Rule("banded", "t", "<=", (20, 20, 20), "s", (0, 50))]
+    assert [x.loss for x in out] == [pytest.approx(5.004), pytest.approx(8.056)]
+    assert [x.rule.complexity for x in Searcher([T, S], _Loss2()).banded(base, 2)] == [5]
+    assert Searcher([T], _Loss2()).banded(base) == []  # no other feature to band by
+
+
+def test_decision_lists_grow_clause_by_clause():
+    """From t ≤ 20 the list starts "if t ≥ 25: hold, otherwise roll"; the best second clause
+    by the planted losses is "if s ≤ 0: roll" (the first of the value-0 clauses), then the
+    old clause climbs from 25 down to 10 (4.010); a third clause "if s ≤ 0: roll" again
+    (6.010)."""
+    from analyzer.advice.search import Searcher
+
+    s = Searcher([T, S], _Loss2())
+    base = s.thresholds()
+    out = s.lists(base)
+    assert [x.rule for x in out] == [
+        Rule("list", clauses=(("s", "<=", 0, True), ("t", ">=", 10, False))),
+        Rule("list", clauses=(("s", "<=", 0, True), ("s", "<=", 0, True),
+                              ("t", ">=", 10, False)))]
+    assert [x.loss for x in out] == [pytest.approx(4.010), pytest.approx(6.010)]
+    assert Rule("list", clauses=(("t", ">=", 25, False),)) in s.seen
+    assert len(Searcher([T, S], _Loss2()).lists(base, 2)) == 1
+    top = Scored(Rule("threshold", "t", "<=", (30,)), 0.8, 0.8, 0.8)
+    assert Searcher([T, S], _Loss2()).lists(top) == []  # no value above 30 to stop at
+    ge = Scored(Rule("threshold", "t", ">=", (20,)), 5.0, 5.0, 5.0)
+    s = Searcher([T, S], _Loss2())
+    s.lists(ge, 1)
+    assert list(s.seen) == [Rule("list", clauses=(("t", "<=", 15, False),))]
+
+
+def test_the_whole_search_and_the_exact_search():
+    from analyzer.advice.search import Searcher, exact_search
+
+    only = Searcher([T, S], _Loss2()).run(1, 1)
+    assert {r.rule.kind for r in only} == {"threshold"} and len(only) == 14
+    two = Searcher([T, S], _Loss2()).run(2, 1)
+    assert max(r.rule.complexity for r in two) == 5
+    lists = Searcher([T, S], _Loss2()).run(1, 2)
+    assert {r.rule.kind for r in lists} == {"threshold", "list"}
+    assert max(r.rule.complexity for r in lists) == 4
+
+    class Ev(_Loss2):
+        evaluations = 99
+
+        def mistakes(self, rule):
+            return {"of": rule.complexity}
+
+    ev = Ev()
+    res = exact_search([T, S], ev, 1, 1)
+    assert res["features"] == [T, S] and res["evaluations"] == 99 and res["evaluator"] is ev
+    assert [s.rule for s in res["front"]] == [Rule("threshold", "t", "<=", (20,))]
+    assert res["front"][0].extra == {"mistakes": {"of": 2}}
+    assert len(res["scored"]) == 14 and res["seconds"] >= 0
