@@ -1339,3 +1339,47 @@ def test_the_whole_search_and_the_exact_search():
     assert [s.rule for s in res["front"]] == [Rule("threshold", "t", "<=", (20,))]
     assert res["front"][0].extra == {"mistakes": {"of": 2}}
     assert len(res["scored"]) == 14 and res["seconds"] >= 0
+
+
+def test_the_raced_commands_options_and_their_help():
+    """Each option factory's flag, metavar, bounds and help, word for word (the help is what
+    `advice --help` shows)."""
+    import typing
+
+    from analyzer.advice import cli
+
+    def info(t):
+        base, opt = typing.get_args(t)
+        return base, opt
+
+    base, o = info(cli.race_precision_option("games"))
+    assert base is float and o.default == "--precision" and o.metavar == "HALF-WIDTH"
+    assert o.help == ("Race until every surviving rule's loss half-width is at most this "
+                      "(games).")
+    base, o = info(cli.race_indifference_option("points"))
+    assert base == typing.Optional[float] and o.default == "--indifference"
+    assert (o.metavar, o.min) == ("DELTA", 0.0)
+    assert o.help == ("Drop a rule once it is shown not to beat the best simpler surviving "
+                      "rule by more than DELTA (points): it is not worth remembering. Default: "
+                      "the --precision; 0 keeps every rule not shown worse.")
+    base, o = info(cli.race_rounds_option("2,048 games"))
+    assert base is int and o.default == "--rounds" and (o.min, o.max) == (1, 200)
+    assert o.help == "Most racing rounds (each: 2,048 games)."
+    base, o = info(cli.record_games_option())
+    assert base is int and o.default == "--record-games"
+    assert (o.min, o.max) == (0, 1_000_000)
+    assert o.help == ("Fresh games each rule on the front plays (a stream of the seed apart "
+                      "from the race's) to find the states where it decides otherwise than "
+                      "the best rule; 0 skips it.")
+    assert info(cli.record_games_option("deals"))[1].help.startswith("Fresh deals each rule")
+    base, o = info(cli.opponents_option("heuristic", "a,b"))
+    assert base == typing.Optional[str] and o.default == "--seats"
+    assert o.metavar == "BOT,BOT,…"
+    assert o.help == ("The line-up the rules play in: one bot per seat, separated by ',' (a "
+                      "single bot means every seat; knobs after ':' as in `game --seats`), "
+                      "e.g. a,b. The studied seat takes every seat in turn, its bot replaced "
+                      "by each rule. Default: heuristic in every seat.")
+    base, o = info(cli.band_by_option(("x", "y"), "x (one), y (two)"))
+    assert base is str and o.default == "--band-by" and o.metavar == "x|y"
+    assert o.help == ("Which banded rules to race besides the single thresholds: x (one), y "
+                      "(two), both (all) or neither (none).")
