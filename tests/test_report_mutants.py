@@ -1239,3 +1239,39 @@ def test_a_site_card_without_findings_or_chart(tmp_path):
     assert ("<div class='card'><div class='text'><h2><a href='pig/index.html'>Pig</a></h2>"
             "<p class='meta'>1 parts · report seed 1 · <a href='pig/index.html'>read the "
             "report</a></p></div></div>") in (tmp_path / "index.html").read_text()
+
+
+def test_a_seed_beyond_63_bits_and_a_game_without_part_kinds(tmp_path, monkeypatch):
+    """Seeds are below 2**63 (the part seeds are 63-bit too); a game offering no part kind
+    says "none" when a part names one."""
+    from analyzer import report as rep
+
+    p = _write(tmp_path, HEAD.replace("seed = 3", f"seed = {2**63}")
+               + '[[parts]]\nname = "a"\nkind = "pig.two"\n')
+    _planted_kinds(monkeypatch)
+    assert refused(rep.load_recipe, p) == \
+        f"{p}: seed: Input should be less than 9223372036854775808"
+    monkeypatch.setattr(rep, "game_parts", lambda game: {})
+    p = _write(tmp_path, HEAD + '[[parts]]\nname = "a"\nkind = "pig.two"\n')
+    assert refused(rep.load_recipe, p) == \
+        f"{p}: part 'a': unknown part kind 'pig.two' (known: none)"
+
+
+def test_a_section_folder_that_cannot_be_removed_is_left_quietly(tmp_path, monkeypatch):
+    """Removing a dead run's folder may fail (permissions, a file in use): nothing is raised."""
+    import shutil
+    import tempfile
+
+    import analyzer.output
+    from analyzer.report import _clean_section_folders
+
+    def rmtree(path, ignore_errors=False):
+        if not ignore_errors:
+            raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(analyzer.output, "pid_alive", lambda pid: False)
+    monkeypatch.setattr(shutil, "rmtree", rmtree)
+    (tmp_path / "pushluck-section-999999-x").mkdir()
+    _clean_section_folders()
+    assert (tmp_path / "pushluck-section-999999-x").is_dir()
