@@ -1383,3 +1383,121 @@ def test_the_raced_commands_options_and_their_help():
     assert base is str and o.default == "--band-by" and o.metavar == "x|y"
     assert o.help == ("Which banded rules to race besides the single thresholds: x (one), y "
                       "(two), both (all) or neither (none).")
+
+
+class _Bands(_Loss2):
+    """Planted losses of banded rules told apart band by band (cuts cost nothing):
+    2 bands: 5 + A(t₀) + B(t₁); 3 bands: 8 + A(t₀) + B(t₁) + C(t₂), with A(20) = 0, B(30) = 0,
+    C(10) = 0, C(30) = 0.3, C(20) = 0.5 and 0.5 (A, B) or 0.6 (C) elsewhere: C is not convex,
+    so climbing from t₂ = 30 never reaches 10."""
+
+    def __call__(self, rules):
+        out = super().__call__(rules)
+        for s in out:
+            r = s.rule
+            if r.kind == "banded":
+                t = r.thresholds
+                loss = r.complexity + (0 if t[0] == 20 else 0.5) + (0 if t[1] == 30 else 0.5)
+                if len(t) >= 3:
+                    loss += {10: 0.0, 30: 0.3, 20: 0.5}.get(t[2], 0.6)
+                s.loss = s.lo = s.hi = loss
+        return out
+
+
+def test_bands_fit_the_new_bands_threshold_where_it_is_added():
+    """From t ≤ 20, two bands on s: the cuts 50 and 75 tie (5.0 once band 2's threshold is fit
+    to 30), the first kept. A third band below the cut 50 (cut 0) starts from (20, 20, 30) and
+    fits band 0 (best 8.8); above it (cut 75) starts from (20, 30, 30) and fits band 2: 10,
+    8.0, kept. Worked out by hand from the planted losses."""
+    from analyzer.advice.search import Searcher
+
+    s = Searcher([T, S], _Bands())
+    out = s.banded(s.thresholds())
+    assert [x.rule for x in out] == [Rule("banded", "t", "<=", (20, 30), "s", (50,)),
+                                     Rule("banded", "t", "<=", (20, 30, 10), "s", (50, 75))]
+    assert [x.loss for x in out] == [pytest.approx(5.0), pytest.approx(8.0)]
+    # the starting rule of each new band and the grid of its fitted threshold were scored
+    for t in ((20, 20, 30), (10, 20, 30), (30, 20, 30)):
+        assert Rule("banded", "t", "<=", t, "s", (0, 50)) in s.seen
+    for t in ((20, 30, 30), (20, 30, 20)):
+        assert Rule("banded", "t", "<=", t, "s", (50, 75)) in s.seen
+
+
+def test_the_default_search_stops_at_three_clauses_and_times_itself():
+    from analyzer.advice.search import Searcher, exact_search
+
+    every = Searcher([T, S], _Loss2()).run()
+    assert max(r.rule.complexity for r in every if r.rule.kind == "list") == 6
+    assert max(r.rule.complexity for r in every if r.rule.kind == "banded") == 8
+
+    class Ev(_Loss2):
+        evaluations = 1
+
+        def mistakes(self, rule):
+            return None
+
+    res = exact_search([T, S], Ev())
+    assert max(r.rule.complexity for r in res["scored"] if r.rule.kind == "list") == 6
+    assert 0 <= res["seconds"] < 60
+
+
+def test_digits_and_units_reach_every_line_of_a_raced_text(tmp_path, capsys):
+    """Rows whose loss has no SE take the command's digits (4 unless given); the rules not
+    separated come from every candidate, not the front alone, with the unit in words;
+    ``where`` and ``more`` read their argument; --out writes the raced rules too."""
+    from analyzer.advice.cli import advice_text, emit_exact, emit_raced
+    from analyzer.advice.words import not_separated_lines
+
+    best = _row(5, "B.", {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}, survived=True,
+                best_found=True)
+    near = _row(2, "N.", {"estimate": 0.0123456, "ci_low": -0.01, "ci_high": 0.03},
+                survived=True)
+    near2 = _row(3, "M.", {"estimate": 0.02, "ci_low": -0.01, "ci_high": 0.05}, survived=True)
+    # a loss without an SE is shown as its estimate alone, to the digits given
+    assert not_separated_lines([best, near], [best], "u")[1] == "  size 2, loss 0.0123: N."
+    assert not_separated_lines([best, near], [best], "u", 2)[1] == "  size 2, loss 0.01: N."
+    assert not_separated_lines([near, near2], [], "u")[0] == (
+        "Not separated from the best found (2 surviving rules whose loss interval in u "
+        "reaches 0: each may be as good):")
+    payload = {"all": [best, near], "race": {"unit": "games", "trials_spent": 10,
+                                             "survivors": 2, "rounds": 1}}
+    text = _words(advice_text(payload, [best], title="T", unit="pts", exact=False,
+                              footer="F", digits=2))
+    assert ("Remember: n. It is not shown worse than the best rule found (size 5): it loses "
+            "0.01 pts, 95% interval -0.01 to 0.03.") in text
+    assert ("Not separated from the best found (1 surviving rule whose loss interval in pts "
+            "reaches 0: it may be as good): size 2, loss 0.01: N.") in text
+    text = _words(advice_text({"race": payload["race"]}, [near, best], title="T", unit="pts",
+                              exact=False, footer="F"))
+    assert ("Remember: n. It is not shown worse than the best rule found (size 5): it loses "
+            "0.0123 pts, 95% interval -0.0100 to 0.0300.") in text
+    text = _words(advice_text({}, [_row(2, "A.", 0.25)], title="T", unit="u", exact=True,
+                              footer="F"))
+    assert "It costs you 0.250 u against perfect play." in text
+    assert "(loss in u against perfect play;" in text
+
+    emit_exact({"game": "pig", "front": [_row(2, "A.", 0.25, mistakes={"at": 7})]},
+               [_row(2, "A.", 0.25, mistakes={"at": 7})], {"evaluations": 1, "seconds": 0.0},
+               title="T", unit="u", where=lambda m: f" at {m['at']}", out=None, json=False,
+               how_often=lambda m: f"{m['at']} times", against="the table")
+    text = _words(capsys.readouterr().out)
+    assert "size 2: 7 times at 7" in text and "It costs you 0.250 u against the table." in text
+    assert "(loss in u against the table;" in text
+
+    a = Scored(_Named(THRESH), 0.0123456, -0.01, 0.03, 40, {"survived": True})
+    b = Scored(_Named(BANDED), 0.0, 0.0, 0.0, 40, {"survived": True, "best_found": True})
+    res = {"front": [a, b], "all": [a, b], "reference": _Named(BANDED),
+           "race": {"unit": "games", "trials_spent": 80, "survivors": 2, "rounds": 1},
+           "seconds": 0.5}
+    emit_raced({"game": "pig"}, res, "Title", max_loss=None, out=tmp_path, json=False,
+               unit="u", more=lambda p: [f"Game {p['game']}."])
+    text = _words(capsys.readouterr().out)
+    assert "size 2: loss 0.0123, not separated from the best found" in text
+    assert "size 2, loss 0.0123 (above)" in text
+    assert "Game pig." in text
+    assert "Rules written (play one back as the policy rule:FILE): " in text
+    assert (tmp_path / "rule_cx2.json").is_file() and (tmp_path / "rule_cx8.json").is_file()
+    emit_raced({"game": "pig"}, res, "Title", max_loss=None, out=None, json=False, unit="u",
+               digits=2)
+    text = _words(capsys.readouterr().out)
+    assert "size 2: loss 0.01, not separated" in text and "size 2, loss 0.01 (above)" in text
