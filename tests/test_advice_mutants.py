@@ -1310,10 +1310,10 @@ def test_decision_lists_grow_clause_by_clause():
     assert len(Searcher([T, S], _Loss2()).lists(base, 2)) == 1
     top = Scored(Rule("threshold", "t", "<=", (30,)), 0.8, 0.8, 0.8)
     assert Searcher([T, S], _Loss2()).lists(top) == []  # no value above 30 to stop at
-    ge = Scored(Rule("threshold", "t", ">=", (20,)), 5.0, 5.0, 5.0)
+    ge = Scored(Rule("threshold", "t", ">=", (30,)), 5.0, 5.0, 5.0)
     s = Searcher([T, S], _Loss2())
-    s.lists(ge, 1)
-    assert list(s.seen) == [Rule("list", clauses=(("t", "<=", 15, False),))]
+    s.lists(ge, 1)  # "act while t ≥ 30" as a list: "if t ≤ 25: rest"
+    assert list(s.seen) == [Rule("list", clauses=(("t", "<=", 25, False),))]
 
 
 def test_the_whole_search_and_the_exact_search():
@@ -1501,3 +1501,108 @@ def test_digits_and_units_reach_every_line_of_a_raced_text(tmp_path, capsys):
                digits=2)
     text = _words(capsys.readouterr().out)
     assert "size 2: loss 0.01, not separated" in text and "size 2, loss 0.01 (above)" in text
+
+
+def test_a_list_may_add_a_clause_that_rests():
+    """With a planted cost of 0.0005 for a first clause that acts, the second clause is
+    "if s ≤ 0: hold" (act false), then t's clause climbs to 10 as before."""
+    from analyzer.advice.search import Searcher
+
+    class Rest(_Loss2):
+        def __call__(self, rules):
+            out = super().__call__(rules)
+            for x in out:
+                if x.rule.kind == "list" and x.rule.clauses[0][3]:
+                    x.loss = x.lo = x.hi = x.loss + 0.0005
+            return out
+
+    s = Searcher([T, S], Rest())
+    out = s.lists(s.thresholds(), 2)
+    assert [x.rule for x in out] == [
+        Rule("list", clauses=(("s", "<=", 0, False), ("t", ">=", 10, False)))]
+
+
+def test_racing_on_sums_its_defaults_levels_and_stops():
+    """The default race looks 64 rounds at level 0.95 and no precision (it goes on while two
+    rules are left); a given alpha, one rule and one round (z of 1 look: 1.96), touching
+    intervals (both kept), the stop at the precision by the half-width, and one rule left
+    going on while its half-width exceeds the precision."""
+    from analyzer.advice.race import _bounds, race
+
+    def zeros(idx, rnd):
+        asked.append(rnd)
+        return [(0.0, 0.0)] * len(idx)
+
+    def one_three(idx, rnd):  # rule 0: differences 0, 0; rule 1: 1, 3 (mean 2, variance 2)
+        asked.append(rnd)
+        return [(0.0, 0.0) if i == 0 else (4.0, 10.0) for i in idx]
+
+    def nz(cells, level=0.95):
+        return NormalDist().inv_cdf(1 - (1 - level) / cells / 2)
+
+    asked = []
+    out, cost = race([_Cx(2), _Cx(2)], zeros, 2, max_rounds=3)
+    assert asked == [0, 1, 2] and cost["rounds"] == 3 and cost["survivors"] == 2
+    assert cost["z"] == pytest.approx(nz(6))
+    asked = []
+    _o, cost = race([_Cx(2), _Cx(2)], zeros, 2)
+    assert len(asked) == 64 and cost["z"] == pytest.approx(nz(128))
+    _o, cost = race([_Cx(2)], zeros, 2, max_rounds=1, alpha=0.1)
+    assert cost["z"] == pytest.approx(nz(1, 0.9))
+    _o, cost = race([_Cx(2)], zeros, 2, max_rounds=1)
+    assert cost["z"] == pytest.approx(1.959964, abs=1e-6)
+    z = nz(4)  # two rules, two rounds
+    for precision, rounds in ((1.5 * z, [0]), (0.8 * z, [0, 1]), (2.2, [0, 1])):
+        asked = []
+        out, cost = race([_Cx(2), _Cx(2)], one_three, 2, max_rounds=2, precision=precision)
+        assert asked == rounds and cost["rounds"] == len(rounds), precision
+        # one round: 1, 3 (variance 2, SE 1); two: 1, 3, 1, 3 (variance 4/3, SE 1/√3)
+        assert out[1].hi - out[1].lo == pytest.approx(2 * z / (1 if len(rounds) == 1 else
+                                                               math.sqrt(3)))
+    asked = []
+    race([_Cx(2)], one_three, 2, max_rounds=2, precision=0.5)
+    assert asked == [0, 1]  # one rule left, half-width 2.24 > 0.5: on to the last round
+    assert _bounds([1.0, 1.0], [1.0, 1.0], [1, 1], 2.0) == ([-math.inf] * 2, [math.inf] * 2)
+    out, cost = race([_Cx(2), _Cx(2)], lambda idx, rnd: [(1.0, 1.0)] * len(idx), 1,
+                     max_rounds=1)
+    assert cost["survivors"] == 2 and out[0].lo == -math.inf
+
+
+def test_the_sentence_and_table_digits_by_default_and_edges():
+    from analyzer.advice.cli import plain_fields
+    from analyzer.advice.words import front_lines, remember, sentence
+
+    assert sentence("Go to X.") == "go to X"
+    near = _row(2, "N.", {"estimate": 0.0123456, "ci_low": -0.01, "ci_high": 0.03},
+                survived=True)
+    best = _row(5, "B.", {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0}, survived=True,
+                best_found=True)
+    assert remember({"all": [near, best]}, [best], "u", "", exact=False).endswith(
+        "it loses 0.0123 u, 95% interval -0.0100 to 0.0300.")
+    assert front_lines([near], "u", "", exact=False)[1] == \
+        "  size 2: loss 0.0123, not separated from the best found"
+    payload = {"all": [near, best]}
+    plain_fields(payload, [best], "u", exact=False)
+    assert payload["remember"].endswith("it loses 0.0123 u, 95% interval -0.0100 to 0.0300.")
+    plain_fields(payload, [best], "u", exact=False, digits=1)
+    assert payload["remember"].endswith("it loses 0.0 u, 95% interval -0.0 to 0.0.")
+    # an equally complex rule shown worse is not "simpler"
+    same = _row(5, "S.", _mc(0.03, 0.01, 0.05), survived=True)
+    assert remember({"all": [best, same]}, [best], "u", "", exact=False).endswith(
+        "(the best by sample mean). Every other rule left in the race is shown worse.")
+    # a --max-loss pick whose interval starts exactly at 0 is "not shown worse"
+    edge = _row(2, "E.", _mc(0.01, 0.0, 0.02), survived=True)
+    assert remember({"all": [best, edge], "max_loss": 0.05, "simplest_within": edge}, [best],
+                    "u", "", exact=False).startswith(
+        "Remember: e. It is not shown worse than the best rule found (size 5)")
+
+
+def test_a_front_rule_lists_five_wrong_cells_by_default():
+    from analyzer.advice import record
+
+    t = np.arange(6) * 10 + 5            # 5, 15, …, 55: one wrong decision in each of 6 cells
+    front = [Scored(THRESH, 0.1, 0.1, 0.1)]
+    record.front_mistakes(front, lambda r, n, s: (np.zeros(6, int), {"t": t}, np.ones(6, bool)),
+                          Rule("list", default_act=False), {"t": "T"}, DEC, seed=1, n_games=1,
+                          cuts=lambda r, b: {"t": [10, 20, 30, 40, 50]})
+    assert len(front[0].extra["mistakes"]["cells"]) == 5
