@@ -1560,7 +1560,8 @@ def test_racing_on_sums_its_defaults_levels_and_stops():
         assert out[1].hi - out[1].lo == pytest.approx(2 * z / (1 if len(rounds) == 1 else
                                                                math.sqrt(3)))
     asked = []
-    race([_Cx(2)], one_three, 2, max_rounds=2, precision=0.5)
+    race([_Cx(2)], lambda idx, rnd: asked.append(rnd) or [(4.0, 10.0)], 2, max_rounds=2,
+         precision=0.5)
     assert asked == [0, 1]  # one rule left, half-width 2.24 > 0.5: on to the last round
     assert _bounds([1.0, 1.0], [1.0, 1.0], [1, 1], 2.0) == ([-math.inf] * 2, [math.inf] * 2)
     out, cost = race([_Cx(2), _Cx(2)], lambda idx, rnd: [(1.0, 1.0)] * len(idx), 1,
