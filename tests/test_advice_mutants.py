@@ -1607,3 +1607,49 @@ def test_a_front_rule_lists_five_wrong_cells_by_default():
                           Rule("list", default_act=False), {"t": "T"}, DEC, seed=1, n_games=1,
                           cuts=lambda r, b: {"t": [10, 20, 30, 40, 50]})
     assert len(front[0].extra["mistakes"]["cells"]) == 5
+
+
+def test_the_indifference_zone_by_hand():
+    """Survivors visited simplest first, then best first: rule 1 (mean 1.5) before rule 0
+    (mean 1) though listed after it, so rule 0 is the one dropped (its gain −0.5, SD 0). Upper
+    bound of a gain g over k blocks: mean + t(z, k − 1)·SD(ddof 1)/√k, z = 2: gains .2, 0,
+    .2, 0 give .1 + 3.1736·.11547/2 = .2832 (kept at δ = .27, dropped at δ = .30); over 2
+    blocks 0, .2: .1 + 7.5625·.1 = .856 (dropped at δ = 1); a constant gain .5 equals its
+    bound (kept at δ = .5: the test is strict)."""
+    from analyzer.advice.race import _drop_indifferent
+
+    why = {}
+    vals = [np.ones(4), np.full(4, 1.5), np.array([1.2, 1.0, 1.2, 1.0])]
+    assert _drop_indifferent([0, 1], vals, [2, 2], 2.0, 0.3, why) == [1] and why == {0: 1}
+    pair = [np.ones(4), np.array([1.2, 1.0, 1.2, 1.0])]
+    for delta, kept in ((0.27, [0, 1]), (0.30, [0])):
+        why = {}
+        assert _drop_indifferent([0, 1], pair, [2, 4], 2.0, delta, why) == kept, delta
+        assert why == ({} if len(kept) == 2 else {1: 0})
+    two = [np.ones(2), np.array([1.0, 1.2])]
+    assert _drop_indifferent([0, 1], two, [2, 4], 2.0, 1.0, {}) == [0]
+    assert _drop_indifferent([0, 1], two, [2, 4], 2.0, 0.85, {}) == [0, 1]
+    flat = [np.ones(4), np.full(4, 1.5)]
+    assert _drop_indifferent([0, 1], flat, [2, 4], 2.0, 0.5, {}) == [0, 1]
+    assert _drop_indifferent([0, 1], flat, [2, 4], 2.0, 0.5000001, {}) == [0]
+    one = [np.ones(1), np.full(1, 1.1)]
+    assert _drop_indifferent([0, 1], one, [2, 4], 2.0, 5.0, {}) == [0, 1]  # k = 1: no bound
+
+
+def test_a_parts_words_carry_the_unit_and_the_top_cells():
+    from analyzer.advice import record
+    from analyzer.advice.report import exact_part
+
+    rows = [_row(2, "A.", 0.25), _row(4, "B.", 0.125)]
+    part = exact_part(rows, "pts", "T", "Intro.", "How.")
+    assert "loss (pts)" in part.summary and set(part.files) >= {"advice_front.csv",
+                                                                 "advice_front.png"}
+    assert [f["text"] for f in part.meta["findings"]] == [
+        "The simplest rule of thumb, \u201cA\u201d, gives up 0.2500 pts against optimal play.",
+        "The best rule found, \u201cB\u201d, gives up 0.1250 pts."]
+    t = np.arange(6) * 10 + 5
+    front = [Scored(THRESH, 0.1, 0.1, 0.1)]
+    record.front_mistakes(front, lambda r, n, s: (np.zeros(6, int), {"t": t}, np.ones(6, bool)),
+                          Rule("list", default_act=False), {"t": "T"}, DEC, seed=1, n_games=1,
+                          cuts=lambda r, b: {"t": [10, 20, 30, 40, 50]}, top=2)
+    assert len(front[0].extra["mistakes"]["cells"]) == 2
