@@ -1653,3 +1653,65 @@ def test_a_parts_words_carry_the_unit_and_the_top_cells():
                           Rule("list", default_act=False), {"t": "T"}, DEC, seed=1, n_games=1,
                           cuts=lambda r, b: {"t": [10, 20, 30, 40, 50]}, top=2)
     assert len(front[0].extra["mistakes"]["cells"]) == 2
+
+
+def test_rule_files_through_load_rule_and_the_shape_limits(tmp_path):
+    """load_rule checks the game only when asked and names the file in its refusals; a name
+    of 100 characters and lists of 16 items pass the shape check (and are then judged as a
+    feature or as a rule), 101 characters or 17 items do not."""
+    from analyzer.advice.rulefile import load_rule, rule_from_data
+
+    row = _file(tmp_path, {"game": "pig", "rule": THRESH.to_json()}, "row.json")
+    assert load_rule(f"rule:{row}", ["t"]) == THRESH
+    assert refused(load_rule, f"rule:{row}", ["t"], "ten") == \
+        f"rule file '{row}' holds a rule for pig, not ten"
+    bad = _file(tmp_path, {**THRESH.to_json(), "feature": "u"}, "bad.json")
+    assert refused(load_rule, f"rule:{bad}", ["t"]) == \
+        f"rule file '{bad}': unknown feature 'u' (this game's features: t)"
+    assert refused(rule_from_data, {**THRESH.to_json(), "feature": "u"}, ["t"], "f.json") == \
+        "rule file 'f.json': unknown feature 'u' (this game's features: t)"
+    where = "rule file 'f.json'"
+    assert refused(rule_from_data, {**THRESH.to_json(), "feature": "x" * 100}, ["t"],
+                   "f.json") == f"{where}: unknown feature '{'x' * 100}' (this game's " \
+                                f"features: t)"
+    bd = BANDED.to_json()
+    assert refused(rule_from_data, {**bd, "thresholds": list(range(16))}, ["t", "s"],
+                   "f.json") == f"{where}: a banded rule has 2 or 3 thresholds and one cut fewer"
+    assert refused(rule_from_data, {**bd, "cuts": list(range(16))}, ["t", "s"], "f.json") == \
+        f"{where}: a banded rule has 2 or 3 thresholds and one cut fewer"
+    c = {"feature": "t", "op": "<=", "value": 1, "act": True}
+    ls = LIST_A.to_json()
+    assert refused(rule_from_data, {**ls, "clauses": [c] * 16}, ["t"], "f.json") == \
+        f"{where}: a decision list has at most 3 clauses (got 16)"
+    assert refused(rule_from_data, {**ls, "clauses": [c] * 17}, ["t"], "f.json") == (
+        f"{where}: 'clauses' must be a list of clauses, each with feature, op, value (a "
+        f"number) and act (true or false)")
+
+
+class _Flat(_Loss):
+    def __call__(self, rules):
+        self.batches.append(list(rules))
+        return [Scored(r, 1.0, 1.0, 1.0) for r in rules]
+
+
+def test_climbing_stops_on_a_plateau_after_60_rounds_and_without_neighbours():
+    """Equal neighbours are not a step (the rule found first stays); at most 60 steps by
+    default (threshold 0 on a grid of 0..199 losing |v − 150| climbs to 60); a rule with no
+    number to move comes back as it was."""
+    from analyzer.advice.search import Searcher
+
+    s = Searcher([T, S], _Flat())
+    start = s.score([THRESH])[0]
+    assert s.climb(start) is start
+    long = Feature("t", "w", (0,), fine=tuple(range(200)))
+
+    class Far(_Loss):
+        def __call__(self, rules):
+            return [Scored(r, abs(r.thresholds[0] - 150), 0, 0) for r in rules]
+
+    s = Searcher([long], Far())
+    assert s.climb(s.score([Rule("threshold", "t", "<=", (0,))])[0]).rule.thresholds == (60,)
+    assert s.climb(s.score([Rule("threshold", "t", "<=", (0,))])[0], 200).rule.thresholds == \
+        (150,)
+    empty = Scored(Rule("list"), 0.5, 0.5, 0.5)
+    assert Searcher([T], _Flat()).climb(empty) is empty
