@@ -1715,3 +1715,22 @@ def test_climbing_stops_on_a_plateau_after_60_rounds_and_without_neighbours():
         (150,)
     empty = Scored(Rule("list"), 0.5, 0.5, 0.5)
     assert Searcher([T], _Flat()).climb(empty) is empty
+
+
+def test_a_rule_file_too_large_and_a_banded_rules_own_checks(tmp_path):
+    """A rule file over 1 MiB says it is not a rule file; a banded rule's acting feature,
+    comparison and thresholds are checked like a threshold rule's."""
+    from analyzer.advice.rulefile import read_rule_data, rule_from_data
+
+    big = tmp_path / "big.json"
+    big.write_text(" " * ((1 << 20) + 1))
+    assert refused(read_rule_data, f"rule:{big}") == \
+        f"{big} is larger than 1 MiB: not a pushluck rule file"
+    where = "rule file 'f.json'"
+    bd = BANDED.to_json()
+    assert refused(rule_from_data, {**bd, "feature": "u"}, ["t", "s"], "f.json") == \
+        f"{where}: unknown feature 'u' (this game's features: s, t)"
+    assert refused(rule_from_data, {**bd, "op": "<"}, ["t", "s"], "f.json") == \
+        f"{where}: comparison '<' must be '<=' or '>='"
+    assert refused(rule_from_data, {**bd, "thresholds": [1, math.inf, 3]}, ["t", "s"],
+                   "f.json") == f"{where}: thresholds must be numbers"
