@@ -1734,3 +1734,60 @@ def test_a_rule_file_too_large_and_a_banded_rules_own_checks(tmp_path):
         f"{where}: comparison '<' must be '<=' or '>='"
     assert refused(rule_from_data, {**bd, "thresholds": [1, math.inf, 3]}, ["t", "s"],
                    "f.json") == f"{where}: thresholds must be numbers"
+
+
+def test_policy_races_pass_precision_and_indifference_on():
+    """Two candidates, size 2 (blocks 0, .1, 0, .1) and size 8 (.5 each): the larger one gains
+    .45 with a small SE. With no indifference zone (the default) both survive two rounds;
+    with δ = 1 the size-8 rule cannot be shown to gain 1 and goes; a precision of 10 ends the
+    race after the first round."""
+    from analyzer.advice.race import race_family, race_policies
+
+    fam = [_Named(THRESH), _Named(BANDED)]
+
+    def values(policy, rnd):
+        return [0.5] * 4 if policy.complexity == 8 else [0.0, 0.1, 0.0, 0.1]
+
+    _s, cost, _ref = race_policies(fam, fam, values, 10, 2, 0.0)
+    assert (cost["rounds"], cost["survivors"], cost["indifferent"]) == (2, 2, 0)
+    _s, cost, _ref = race_policies(fam, fam, values, 10, 2, 0.0, indifference=1.0)
+    assert (cost["survivors"], cost["indifferent"]) == (1, 1)
+    _s, cost, _ref = race_policies(fam, fam, values, 10, 3, 10.0)
+    assert cost["rounds"] == 1
+    res = race_family(fam, values, 10, 2, 0.0, "games")
+    assert (res["race"]["survivors"], res["race"]["indifferent"]) == (2, 0)
+    assert 0 <= res["seconds"] < 60
+    res = race_family(fam, values, 10, 2, 0.0, "games", indifference=1.0)
+    assert res["race"]["indifferent"] == 1
+    assert race_family(fam, values, 10, 3, 10.0, "games")["race"]["rounds"] == 1
+
+
+def test_two_seat_values_by_hand():
+    """Blocks split over the seats (2 by default, at least one block each), each seat's keys
+    the round's own, blocks of ``block`` trials as int64 counts, the studied seat's column
+    divided by the block: 30/10 and 50/10."""
+    from analyzer.advice.race import two_seat_values
+    from analyzer.rng import block_keys
+
+    calls = []
+
+    class Job:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def run_blocks(self, keys, counts):
+            calls.append((self.seat, np.array(keys), counts))
+            return np.array([[30.0, 50.0]] * len(keys))
+
+    vals, trials = two_seat_values(Job, lambda seat: seat, 7, 1, 4, 10)
+    assert vals.tolist() == [3.0, 3.0, 5.0, 5.0] and trials == 40
+    assert [c[0] for c in calls] == [0, 1]
+    assert np.array_equal(calls[0][1], block_keys(7, 4, 2))
+    assert np.array_equal(calls[1][1], block_keys(7, 6, 2))
+    assert calls[0][2].tolist() == [10, 10] and calls[0][2].dtype == np.int64
+    calls.clear()
+    vals, trials = two_seat_values(Job, lambda seat: 0, 7, 0, 1, 10)
+    assert vals.tolist() == [3.0, 3.0] and trials == 20   # one block each, not none
+    calls.clear()
+    vals, trials = two_seat_values(Job, lambda seat: 1, 7, 0, 6, 10, seats=3)
+    assert len(calls) == 3 and trials == 60 and vals.tolist() == [5.0] * 6
