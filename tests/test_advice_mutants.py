@@ -1791,3 +1791,48 @@ def test_two_seat_values_by_hand():
     calls.clear()
     vals, trials = two_seat_values(Job, lambda seat: 1, 7, 0, 6, 10, seats=3)
     assert len(calls) == 3 and trials == 60 and vals.tolist() == [5.0] * 6
+
+
+def test_block_race_levels_and_few_blocks():
+    """alpha reaches the Bonferroni level; one rule and one round is one look (z 1.96); two
+    blocks give a finite interval (t with 1 degree), one block an infinite one."""
+    from analyzer.advice.race import race_blocks, t_quantile
+
+    _o, c = race_blocks([_Cx(2)], lambda i, r: [1.0, 2.0], 10, 1, alpha=0.1)
+    assert c["z"] == pytest.approx(NormalDist().inv_cdf(1 - 0.1 / 2))  # 1.645
+    _o, c = race_blocks([_Cx(2)], lambda i, r: [1.0, 2.0], 10, 1)
+    assert c["z"] == pytest.approx(1.959964, abs=1e-6)
+    z = NormalDist().inv_cdf(1 - 0.05 / 2 / 2)
+    out, _c = race_blocks([_Cx(2), _Cx(2)], lambda i, r: [1.0, 1.0] if i else [2.0, 3.0], 10,
+                          1)
+    # rule 1 loses 1, 2 (mean 1.5, SD √.5, SE .5) against rule 0
+    assert out[1].loss == 1.5 and out[1].hi == pytest.approx(1.5 + t_quantile(z, 1) * 0.5)
+    out, _c = race_blocks([_Cx(2), _Cx(2)], lambda i, r: [1.0] if i else [2.0], 10, 1)
+    assert out[1].loss == 1.0 and out[1].hi == math.inf and out[1].lo == -math.inf
+
+
+def test_a_raced_part_states_its_unit_title_and_reference():
+    from analyzer.advice.report import raced_part
+
+    a = Scored(_Named(THRESH), 0.005, -0.0015, 0.0116, 80, {"survived": True, "se": 0.0033})
+    b = Scored(_Named(BANDED), 0.0, 0.0, 0.0, 80, {"survived": True, "se": 0.0,
+                                                   "best_found": True})
+    res = {"front": [a, b], "race": {"unit": "games", "trials_spent": 80, "survivors": 2,
+                                     "rounds": 1, "candidates": 2}}
+    part = raced_part(res, "pts", "Title", "Intro.")
+    assert "![Title: loss against complexity, 95% intervals](advice_front.svg)" in part.summary
+    assert "loss (pts), 95% interval" in part.summary
+    assert part.meta["findings"][0]["text"] == (
+        "No loss detected for the simplest rule of thumb, \u201cW2\u201d, against the best "
+        "rule: 0.005 [-0.002, 0.012] pts (n = 80).")
+    assert raced_part(res, "pts", "T", "I", against="x").meta["findings"][0]["text"].startswith(
+        "No loss detected for the simplest rule of thumb, \u201cW2\u201d, against x:")
+
+
+def test_band_words_holding_while():
+    """Only the first " while" (the rule's own) gets the first band in brackets."""
+    g = Feature("g", "turns while ahead", (0, 5))
+    r = Rule("banded", "t", "<=", (20, 25), "g", (5,))
+    assert r.words({"t": T, "g": g}, DEC) == (
+        "Roll (when turns while ahead is below 5) while your turn total is at most 20 points; "
+        "when turns while ahead is at least 5: at most 25; otherwise hold.")
