@@ -1836,3 +1836,19 @@ def test_band_words_holding_while():
     assert r.words({"t": T, "g": g}, DEC) == (
         "Roll (when turns while ahead is below 5) while your turn total is at most 20 points; "
         "when turns while ahead is at least 5: at most 25; otherwise hold.")
+
+
+def test_a_raced_runs_json_sentence_takes_the_commands_digits(capsys):
+    """--json: the sentence to remember shows a loss without an SE to the command's digits."""
+    from analyzer.advice.cli import emit_raced
+
+    a = Scored(_Named(THRESH), 0.0123456, -0.01, 0.03, 40, {"survived": True})
+    b = Scored(_Named(BANDED), 0.0, 0.0, 0.0, 40, {"survived": True, "best_found": True})
+    res = {"front": [a, b], "all": [a, b], "reference": _Named(BANDED),
+           "race": {"unit": "games", "trials_spent": 80, "survivors": 2, "rounds": 1},
+           "seconds": 0.5}
+    emit_raced({"game": "pig"}, res, "T", max_loss=None, out=None, json=True, unit="u",
+               digits=2)
+    assert json.loads(capsys.readouterr().out)["remember"] == (
+        "Remember: w2. It is not shown worse than the best rule found (size 8): it loses 0.01 "
+        "u, 95% interval -0.01 to 0.03.")
