@@ -1852,3 +1852,43 @@ def test_a_raced_runs_json_sentence_takes_the_commands_digits(capsys):
     assert json.loads(capsys.readouterr().out)["remember"] == (
         "Remember: w2. It is not shown worse than the best rule found (size 8): it loses 0.01 "
         "u, 95% interval -0.01 to 0.03.")
+
+
+def _t_cf(z, nu):  # the Cornish–Fisher expansion race.py states, written out again
+    return z + (z ** 3 + z) / (4 * nu) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * nu * nu)
+
+
+def test_the_equal_guarantee_grid_is_the_fewest_blocks_by_search():
+    """n = min {n ≥ 2 : t(z_g, n − 1)/√n ≤ t(z_race, k − 1)/√k}, found here by trying every n;
+    the grid's time is its blocks at the race's seconds per block."""
+    from analyzer.advice.race import equal_guarantee_grid
+
+    for m, tests, z_race, k in ((3, 1, 3.2, 50), (40, 2, 4.1, 37), (7, 1, 2.9, 9)):
+        z_g = NormalDist().inv_cdf(1 - 0.05 / (tests * m) / 2)
+        target = _t_cf(z_race, k - 1) / math.sqrt(k)
+        n = next(n for n in range(2, 10**6) if _t_cf(z_g, n - 1) / math.sqrt(n) <= target)
+        g = equal_guarantee_grid(m, tests, z_race, k, 10, seconds_per_block=0.5)
+        assert (g["blocks_per_rule"], g["blocks"], g["trials"]) == (n, m * n, m * n * 10), k
+        assert g["seconds"] == pytest.approx(m * n * 0.5) and g["tests"] == tests * m
+
+
+def test_an_interrupt_in_a_later_round_keeps_the_finished_rounds():
+    """Ctrl-C while round 2 is played: the race ends on round 1's blocks, says it was
+    interrupted and marks the command so; the grid's time is at the race's own pace."""
+    from analyzer.advice.race import race_blocks
+    from analyzer.errors import reset_interrupted, was_interrupted
+
+    def values(i, rnd):
+        if rnd == 1:
+            raise KeyboardInterrupt
+        return [1.0, 1.0] if i == 0 else [0.0, 0.5]
+
+    try:
+        out, cost = race_blocks([_Cx(2), _Cx(2)], values, 10, 3)
+        assert was_interrupted()
+    finally:
+        reset_interrupted()
+    assert cost["interrupted"] is True and cost["rounds"] == 1
+    assert cost["alive_per_round"] == [2] and [s.n for s in out] == [20, 20]
+    assert cost["grid"]["seconds"] == pytest.approx(
+        cost["grid"]["blocks"] * cost["seconds"] / cost["blocks_spent"])
