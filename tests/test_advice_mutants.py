@@ -1892,3 +1892,21 @@ def test_an_interrupt_in_a_later_round_keeps_the_finished_rounds():
     assert cost["alive_per_round"] == [2] and [s.n for s in out] == [20, 20]
     assert cost["grid"]["seconds"] == pytest.approx(
         cost["grid"]["blocks"] * cost["seconds"] / cost["blocks_spent"])
+
+
+def test_the_front_charts_words_and_a_no_loss_finding_without_n():
+    """The chart names its axes and title (matplotlib writes each text into the SVG as a
+    comment); "no loss detected" keeps its priority and has no "(n = …)" without an n."""
+    import re
+
+    from analyzer.advice.report import front_files, front_findings
+
+    files, _md = front_files([_row(2, "A.", 0.25), _row(4, "B.", 0.125)], "u", "My title")
+    texts = re.findall(r"<!-- (.*?) -->", files["advice_front.svg"].decode())
+    assert {"complexity (numbers and conditions to remember)", "loss against the best (u)",
+            "My title"} <= set(texts)
+    tie = _row(2, "T.", {"estimate": 0.005, "ci_low": -0.0015, "ci_high": 0.0116,
+                         "se": 0.0033})
+    assert [f.to_json() for f in front_findings([tie], "u", "x", priority=2)] == [
+        {"text": "No loss detected for the simplest rule of thumb, \u201cT\u201d, against x: "
+                 "0.005 [-0.002, 0.012] u.", "priority": 2}]
