@@ -1910,3 +1910,20 @@ def test_the_front_charts_words_and_a_no_loss_finding_without_n():
     assert [f.to_json() for f in front_findings([tie], "u", "x", priority=2)] == [
         {"text": "No loss detected for the simplest rule of thumb, \u201cT\u201d, against x: "
                  "0.005 [-0.002, 0.012] u.", "priority": 2}]
+
+
+def test_the_front_table_for_people_row_by_row():
+    """The Markdown table: the rule's words, its size, the loss (exact to 4 decimals; a Monte
+    Carlo loss with its interval to the SE's digits, 0.0033 → 3) and, for a race, the
+    verdict."""
+    from analyzer.advice.report import front_files
+
+    _f, md = front_files([_row(2, "A.", 0.25)], "u", "T")
+    assert md.split("\n")[:3] == ["| rule of thumb | numbers to remember | loss (u) |",
+                                  "|---|---|---|", "| A. | 2 | 0.2500 |"]
+    rows = [_row(2, "A.", _mc(0.02, 0.0136, 0.0266, se=0.0033, n=80), best_found=False),
+            _row(5, "B.", _mc(0.0, 0.0, 0.0, se=0.0, n=80), best_found=True)]
+    lines = front_files(rows, "u", "T")[1].split("\n")
+    i = lines.index("| rule of thumb | numbers to remember | loss (u), 95% interval | verdict |")
+    assert lines[i + 2] == "| A. | 2 | 0.020 [0.014, 0.027] | shown worse than the best found |"
+    assert lines[i + 3].startswith("| B. | 5 | ") and lines[i + 3].endswith(" | best found |")
