@@ -1927,3 +1927,12 @@ def test_the_front_table_for_people_row_by_row():
     i = lines.index("| rule of thumb | numbers to remember | loss (u), 95% interval | verdict |")
     assert lines[i + 2] == "| A. | 2 | 0.020 [0.014, 0.027] | shown worse than the best found |"
     assert lines[i + 3].startswith("| B. | 5 | ") and lines[i + 3].endswith(" | best found |")
+
+
+def test_where_wrong_lists_five_cells_by_default():
+    from analyzer.advice.mistakes import where_wrong
+
+    t = np.arange(6) * 10 + 5             # one wrong decision in each of 6 cells
+    out = where_wrong(1, np.zeros(6, int), {"t": t}, np.ones(6, bool), np.zeros(6, bool),
+                      {"t": [10, 20, 30, 40, 50]}, {}, DEC, seed=1)
+    assert len(out["cells"]) == 5
