@@ -1886,6 +1886,8 @@ def test_an_interrupt_in_a_later_round_keeps_the_finished_rounds():
     try:
         out, cost = race_blocks([_Cx(2), _Cx(2)], values, 10, 3)
         assert was_interrupted()
+    except KeyboardInterrupt:  # (not re-raised: pytest would read it as its own Ctrl-C)
+        pytest.fail("the interrupt of round 2 escaped the race")
     finally:
         reset_interrupted()
     assert cost["interrupted"] is True and cost["rounds"] == 1
@@ -1936,3 +1938,10 @@ def test_where_wrong_lists_five_cells_by_default():
     out = where_wrong(1, np.zeros(6, int), {"t": t}, np.ones(6, bool), np.zeros(6, bool),
                       {"t": [10, 20, 30, 40, 50]}, {}, DEC, seed=1)
     assert len(out["cells"]) == 5
+
+
+def test_the_reference_finding_keeps_its_priority():
+    from analyzer.advice.report import front_findings
+
+    assert [f.to_json() for f in front_findings([_row(2, "R.", 0.0)], "u", "x", priority=2)] \
+        == [{"text": "The best rule is also the simplest: \u201cR\u201d.", "priority": 2}]
