@@ -1275,3 +1275,13 @@ def test_a_section_folder_that_cannot_be_removed_is_left_quietly(tmp_path, monke
     (tmp_path / "pushluck-section-999999-x").mkdir()
     _clean_section_folders()
     assert (tmp_path / "pushluck-section-999999-x").is_dir()
+
+
+def test_a_key_chart_among_parts_without_meta():
+    """A manifest without "meta" (none of ours lacks it, but the page reads it with a default)
+    states no key chart."""
+    from analyzer.report_site import key_chart
+
+    assert key_chart([{"name": "z", "files": ["z/x.png"]},
+                      {"name": "a", "files": ["a/c.png"], "meta": {"key_chart": "c"}}]) == \
+        "a/c.png"
