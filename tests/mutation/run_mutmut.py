@@ -134,7 +134,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "advice": (["analyzer/advice/*.py"],
                ["tests/test_advice.py", "tests/test_advice_policy.py",
                 "tests/test_advice_mistakes.py", "tests/test_canasta_rule_table.py",
-                "tests/test_gostop_rule_table.py", "tests/test_ten_table_bot.py"]),
+                "tests/test_gostop_rule_table.py", "tests/test_ten_table_bot.py",
+                # added 7 Dec 2026 (adv40): the group's own tests, and the in-process tests of
+                # racing, the words and the raced report parts not selected before
+                "tests/test_advice_mutants.py", "tests/test_advice_racing.py",
+                "tests/test_advice_words.py", "tests/test_game_advice_parts.py"]),
     "tune_target": (["analyzer/tune_target.py"],
                     ["tests/test_tune_target.py", "tests/test_tune_search_contracts.py"]),
     "tune_stats": (["analyzer/confseq.py", "analyzer/tune_stats.py", "analyzer/tune_report.py"],
@@ -142,7 +146,23 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                     "tests/test_tune_search_contracts.py", "tests/test_tune_report_by_hand.py"]),
     "report": (["analyzer/report.py", "analyzer/report_params.py", "analyzer/report_site.py"],
                ["tests/test_report_resume_contracts.py", "tests/test_report_tune.py",
-                "tests/test_games_registry.py"]),
+                "tests/test_games_registry.py",
+                # added 7 Dec 2026 (adv40): the group's own tests, and in-process tests of
+                # report.py / report_site.py not selected before (the rest of
+                # test_report_files.py and test_report_site.py run the CLI in a subprocess)
+                "tests/test_report_mutants.py", "tests/test_game_advice_parts.py"]
+               + [f"tests/test_report_files.py::test_{t}" for t in (
+                   "no_two_parts_of_any_shipped_recipe_or_of_report_all_claim_one_path",
+                   "parts_returning_the_same_file_names_keep_their_own_files",
+                   "a_malformed_manifest_means_recompute",
+                   "part_names_that_would_share_a_folder_are_refused",
+                   "a_recomputed_part_removes_only_its_own_unchanged_earlier_files",
+                   "a_folder_of_the_old_layout_loses_only_the_files_its_manifests_list")]
+               + ["tests/test_balance.py::test_a_page_that_detects_a_seat_advantage_drops_"
+                  "another_parts_null_result",
+                  "tests/test_canasta_cli.py::test_report_parts_and_tune_metrics_are_registered",
+                  "tests/test_report_ladder_hook.py::test_the_ladder_part_reads_a_ladder_module"
+                  "_as_a_balance_part"]),
 }
 
 
