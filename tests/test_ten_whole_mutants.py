@@ -264,7 +264,7 @@ def test_paired_differences_name_seats_from_one_and_read_line_up_k():
     same(rows[0]["win_rate"], [0, 0, 0, 0])
 
 
-# ---- the exact bots' tables ------------------------------------------------------------------------
+# ---- the exact bots' tables ----------------------------------------------------------------------
 
 def test_exact_tables_one_solve_per_value_model_and_tokens_held():
     """Each distinct value model of the ``exact`` seats gets its tables once (two seats with
@@ -297,7 +297,7 @@ def test_exact_tables_one_solve_per_value_model_and_tokens_held():
     assert not none[1].any() and not none[2].any() and not none[3].any()
 
 
-# ---- the removals note ------------------------------------------------------------------------------
+# ---- the removals note ---------------------------------------------------------------------------
 
 HOW = ("list them under {keys} in a deck file and pass it with --deck FILE (`pushluck ten deck` "
        "prints the deck in use)")
