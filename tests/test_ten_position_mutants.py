@@ -375,3 +375,71 @@ def test_build_state_defaults_and_the_supply_check():
     with pytest.raises(UserError) as e:
         build_state(rules(bust_tokens=7), 2, [], tokens=[1, 1], busts=[4, 4])
     assert str(e.value) == "the players hold 2 currency and 8 bust tokens; the game has 50 and 7"
+
+
+# ---- scripted games: the forced first choice and every field of the result ------------------------
+
+STOP1 = "threshold:stop-at=1:buy=never:bid=never:reward=numbers"
+
+
+def scripted(forced=None, **kw):
+    from analyzer.games.ten.lineup import parse_bot
+    from analyzer.games.ten.position import scripted_game
+
+    return scripted_game(rules(), [parse_bot(STOP1)] * 2, "r2,b3", forced=forced, **kw)
+
+
+def test_a_scripted_game_every_field_by_hand():
+    """Pile r2 then b3; both seats stop as soon as T ≥ 1 and take the numbers, never buy or
+    bid. Seat 1 draws r2 (the first draw is mandatory), stops: r2 to its collection (seat 2
+    gains C = 0). Seat 2 draws b3, the pile is empty, it stops: b3. One point, 5 tokens and one
+    card each: a shared win; the last card was seat 2's."""
+    g = scripted()
+    assert g["collections"] == [Counter({"r2": 1}), Counter({"b3": 1})]
+    assert g["tokens"] == [5, 5] and g["busts"] == [0, 0]
+    assert g["market"] == Counter() and g["out"] == Counter()
+    assert (g["supply"], g["bust_supply"], g["last_player"]) == (40, 15, 1)
+    rec = g["record"]
+    assert (rec["turns"], rec["win_0"], rec["win_1"], rec["tied"]) == (2, 0.5, 0.5, 1)
+    assert (rec["score_0"], rec["score_1"], rec["cards_0"], rec["cards_1"]) == (1, 1, 1, 1)
+    assert rec["stops_numbers"] == 2 and rec["busts"] == 0 and rec["violations"] == 0
+    assert set(rec) == set(__import__("kernels.ten.whole_layout",
+                                      fromlist=["REC_NAMES"]).REC_NAMES)
+
+
+def test_a_scripted_games_forced_first_choice():
+    """The active seat's first choice, forced before anything is drawn (the tableau is empty):
+    "draw" is the mandatory draw (the same game as none); "numbers" stops at once with nothing
+    (a stop for the numbers), so seat 2 draws r2 and seat 1 draws b3, the last card: three
+    turns over two rounds, three stops for the numbers; "currency" the same cards with one stop
+    for the currency; a kernel code works as its word (F_NUMBERS = 2)."""
+    plain = scripted()
+    assert scripted("draw") == plain
+    g = scripted("numbers")
+    assert g["collections"] == [Counter({"b3": 1}), Counter({"r2": 1})]
+    assert g["last_player"] == 0 and g["tokens"] == [5, 5]
+    rec = g["record"]
+    assert (rec["turns"], rec["rounds"], rec["stops_numbers"], rec["stops_currency"]) == (
+        3, 2, 3, 0)
+    assert scripted(2) == g
+    g = scripted("currency")
+    assert g["collections"] == [Counter({"b3": 1}), Counter({"r2": 1})]
+    rec = g["record"]
+    assert (rec["turns"], rec["rounds"], rec["stops_numbers"], rec["stops_currency"]) == (
+        3, 2, 2, 1)
+    assert plain["record"]["rounds"] == 1
+
+
+def test_a_scripted_game_from_a_given_situation():
+    """Collections, tokens, bust tokens, the market and the active seat given: seat 2 starts
+    (active = 1) with b1, b2 and draws r2 (3 points: the blue run of 2 and r2), then seat 1
+    draws b3 beside its r1 (2 points); supplies are the game's minus what is held (50 − 7,
+    15 − 3); seat 1 drew the last card."""
+    g = scripted(collections=["r1", "b1,b2"], tokens=[3, 4], busts=[2, 1], market="g5",
+                 active=1)
+    assert g["collections"] == [Counter({"r1": 1, "b3": 1}), Counter({"b1": 1, "b2": 1,
+                                                                      "r2": 1})]
+    assert g["tokens"] == [3, 4] and g["busts"] == [2, 1] and g["market"] == Counter({"g5": 1})
+    assert (g["supply"], g["bust_supply"], g["last_player"]) == (43, 12, 0)
+    rec = g["record"]
+    assert (rec["win_1"], rec["score_0"], rec["score_1"], rec["violations"]) == (1, 2, 3, 0)
