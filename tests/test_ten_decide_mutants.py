@@ -250,6 +250,15 @@ def test_the_job_hands_the_position_to_the_kernel(tmp_path, monkeypatch):
     wide = [(1, 0, 1), (1, 0, 0), (1, 0, 1), (1, 0, 0)]
     _m, se_w, _lo, _hi = by_hand([t[0] - t[2] for t in wide])
     assert job.headline_half_width(np.array(sums_of(wide)), 4) == pytest.approx(Z3 * se_w)
+    # against the best (draw, 4 of 4): both differences spread as (1, 0, 1, 0); measured from
+    # the worst choice instead, numbers − currency (0, 1, −1, 0) would be wider
+    t4 = [(1, 0, 0), (1, 1, 0), (1, 0, 1), (1, 1, 1)]
+    _m, se4, _lo, _hi = by_hand([1, 0, 1, 0])
+    assert job.headline_half_width(np.array(sums_of(t4)), 4) == pytest.approx(Z3 * se4)
+    # two playouts are enough for an interval: (1, 0, 0), (0, 0, 1); the best is draw (the
+    # first of the two largest sums): draw − currency (1, −1) has SE 1
+    two = [(1, 0, 0), (0, 0, 1)]
+    assert job.headline_half_width(np.array(sums_of(two)), 2) == pytest.approx(Z3 * 1.0)
 
 
 def test_one_choice_the_first_draw_and_its_headline(tmp_path, monkeypatch):
@@ -388,6 +397,12 @@ def test_bids_without_means_collapse_only_for_the_last_bidder(tmp_path):
     pos, _rules = load(path)
     listed, same_as = bid_choices(pos, TenRules(bid_within_means=False))
     assert listed == list(range(16)) and same_as == {}
+    # bids stop at 127, the kernel's largest (BIDS − 1): after a bid of 120, 121..127
+    path = position(tmp_path, "o1", 3, 1, ["", "b1", "g1"], [0, 5, 5], [2, 0, 0], wild="r#",
+                    extra='phase = "auction"\nbids = [120]', name="p3.toml")
+    pos, _rules = load(path, bid_within_means=False)
+    listed, same_as = bid_choices(pos, TenRules(bid_within_means=False))
+    assert listed == [0] + list(range(121, 128)) and same_as == {}
 
 
 def test_payments_by_hand():
@@ -397,7 +412,8 @@ def test_payments_by_hand():
 
     assert payment(6, 0, 3, 0, 3) == (0, 2, 0)  # exactly two bust tokens; the third kept
     assert payment(7, 10, 2, 0, 5) == (2, 1, 0)  # value 5: one bust token, 2 tokens
-    assert payment(7, 1, 2, 0, 5) == (1, 2, 0)  # 5 + 1 token, 1 owed: the second bust token
+    assert payment(7, 1, 2, 3, 5) == (1, 2, 0)  # 5 + 1 token, 1 owed: the second bust token,
+    # which settles it (no card is spent)
     assert payment(4, 9, 0, 3, 3) == (4, 0, 0)
     assert payment(4, 1, 0, 5, 3) == (1, 0, 3)
     assert payment(0, 1, 1, 1, 3) == (0, 0, 0)

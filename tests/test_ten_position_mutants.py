@@ -79,6 +79,8 @@ KNOWN = "active, bids, buyers, market, me, out, phase, player, players, seats, t
     (base(active=3), "f.toml: 'active' = 3: seats are 1..2"),
     (base(me=3), "f.toml: 'me' = 3: seats are 1..2"),
     (base(player=[{}]), "f.toml: give one [[player]] table per seat (2), got 1"),
+    ({k: v for k, v in base().items() if k != "player"},
+     "f.toml: give one [[player]] table per seat (2), got 0"),
     (base(player={"tokens": 1}), "f.toml: give one [[player]] table per seat (2), got none"),
     (base(player=[{}, 3]), "f.toml player 2: [[player]] must be a table, got 3"),
     (with_player(1, hand="r1"),
