@@ -95,6 +95,11 @@ def test_setup_arrays_by_hand():
     one = s.kernel_args(1)[4]
     assert one.shape == (1, 2, L.NB) and (one[0] == a["bots"][1]).all()
     assert (s.kernel_args(0)[4][0] == a["bots"][0]).all()
+    # exact seats of any line-up get tables, and each seat's row points at its own table
+    ex = setup(["threshold,threshold", "exact,exact:token=0.5"]).arrays
+    assert ex["dec"].shape[:2] == (2, 11) and ex["nchild"].shape[1] == 9
+    assert ex["bots"][1, 0, L.B_DRAW] == L.D_EXACT and ex["bots"][1, 1, L.B_DRAW] == L.D_EXACT
+    assert (ex["bots"][1, 0, L.B_TABLE], ex["bots"][1, 1, L.B_TABLE]) == (0, 1)
 
 
 def test_block_sizes_and_search():
