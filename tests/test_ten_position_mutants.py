@@ -445,3 +445,37 @@ def test_a_scripted_game_from_a_given_situation():
     assert (g["supply"], g["bust_supply"], g["last_player"]) == (43, 12, 0)
     rec = g["record"]
     assert (rec["win_1"], rec["score_0"], rec["score_1"], rec["violations"]) == (1, 2, 3, 0)
+
+
+def test_a_scripted_game_checks_conservation_and_counts_the_auctioned_wild():
+    """Scripted games run with the conservation check on (rules array with R_CHECK = 1): a
+    wild named as auctioned but never auctioned (no forced bid) is a card of the game in no
+    row, so the check after every turn and after the final buy round (kernels/ten/
+    whole_engine.py) counts one violation each: 2 turns + 1 with the r2, b3 pile, 3 turns + 1
+    with ``numbers`` forced. An auctioned r# while another r# sits in a collection: the deck
+    holds both (2), and the game conserves them."""
+    from analyzer.games.ten.lineup import parse_bot
+    from analyzer.games.ten.position import scripted_game
+    from kernels.ten.whole_layout import bid_code
+
+    assert scripted(wild="r#")["record"]["violations"] == 3
+    assert scripted("numbers", wild="r#")["record"]["violations"] == 4
+    assert scripted()["record"]["violations"] == 0
+    quiet = [parse_bot("threshold:bid=never:buy=never:reward=currency")] * 3
+    g = scripted_game(rules(), quiet, "b1", collections=["r#", "", ""],
+                      forced=bid_code(41, 1, 3), wild="r#")
+    assert g["collections"][:2] == [Counter({"r#": 1}), Counter({"r#": 1})]
+    assert g["record"]["violations"] == 0 and g["tokens"] == [5, 2, 5]
+
+
+def test_a_scripted_games_seed_decides_a_random_bots_moves():
+    """Two random seats over 12 cards: seeds 0, 1, 2 give three different games; the seed
+    defaults to 0."""
+    from analyzer.games.ten.lineup import parse_bot
+    from analyzer.games.ten.position import scripted_game
+
+    b = [parse_bot("random")] * 2
+    pile = "r1,r2,r3,$2,b5,g6,o7,r9,b8,$3,o1,g2"
+    games = [scripted_game(rules(), b, pile, seed=s) for s in range(3)]
+    assert games[0] != games[1] and games[1] != games[2] and games[0] != games[2]
+    assert scripted_game(rules(), b, pile) == games[0]
