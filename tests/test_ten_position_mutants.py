@@ -479,3 +479,22 @@ def test_a_scripted_games_seed_decides_a_random_bots_moves():
     games = [scripted_game(rules(), b, pile, seed=s) for s in range(3)]
     assert games[0] != games[1] and games[1] != games[2] and games[0] != games[2]
     assert scripted_game(rules(), b, pile) == games[0]
+
+
+def test_a_position_file_is_named_in_its_refusals(tmp_path):
+    """``load_position`` reads the TOML file and names it (its path as given) in a refusal; a
+    good file gives the same position as its data checked directly."""
+    from analyzer.games.ten.position import load_position
+
+    path = tmp_path / "mine.toml"
+    path.write_text('players = 2\nactive = 1\ncolour = "red"\n[[player]]\n[[player]]\n')
+    with pytest.raises(UserError) as e:
+        load_position(path, rules(), deck_spec())
+    assert str(e.value) == f"{path}: unknown key 'colour' (known: {KNOWN})"
+    path.write_text('players = 2\nactive = 2\nmarket = "g4"\n[[player]]\ntokens = 3\n'
+                    '[[player]]\ncollection = "b1"\n')
+    pos = load_position(path, rules(), deck_spec())
+    want = check({"players": 2, "active": 2, "market": "g4",
+                  "player": [{"tokens": 3}, {"collection": "b1"}]})
+    assert (pos.active, pos.me, pos.players) == (1, 1, 2)
+    assert (pos.state.cards == want.state.cards).all() and (pos.state.tk == want.state.tk).all()
