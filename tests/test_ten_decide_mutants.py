@@ -309,12 +309,12 @@ def test_the_one_turn_answer_reads_every_seen_card_and_the_active_seats_tokens(t
 
 # ---- buy phases, the final round and its exact answer --------------------------------------------
 
-def test_buy_choices_by_hand():
+def test_buy_choices_by_hand(tmp_path):
     """Seat 1 (active) holds r1, o5, 2 tokens and 1 bust token (means 2 + 3 + 2 = 7). Market:
     r1 (owned: not listed), b7 (7 ≤ 7), g8 (8 > 7: not listed), o2, o2 (listed once). Codes:
     no buy 4, buy t 5 + t (b7 = 9 + 6 = 15: 20; o2 = 27 + 1: 33; g8 = 18 + 7: 30). With
-    bust_token_value 4 the means are 8: g8 too.
-    The rules without buys or auctions refuse such a position word for word."""
+    bust_token_value 4 the means are 8: g8 too. The final round (every card listed) offers the
+    same choices. Rules without buys refuse both phases word for word."""
     from analyzer.games.ten.decide import choices_of
     from analyzer.games.ten.position import check_position
     from analyzer.games.ten.rules import TenRules, load_deck
@@ -329,12 +329,13 @@ def test_buy_choices_by_hand():
     with pytest.raises(UserError) as e:
         choices_of(pos, TenRules(buys=False))
     assert str(e.value) == 'the position is in phase "buy" but the rules say buys = false'
-    data["phase"], data["buyers"] = "final", []
-    data["out"] = ""
+    path = position(tmp_path, "", 2, 1, ["r1,o5", ""], [2, 5], [1, 0], market="r1,b7,g8,o2,o2",
+                    extra='phase = "final"\nbuyers = [2]')
+    pos = load(path)[0]
+    assert choices_of(pos, TenRules()) == (["no buy", "buy b7", "buy o2"], [4, 20, 33], {})
     with pytest.raises(UserError) as e:
-        choices_of(check_position(data, "f", TenRules(), load_deck(None)), TenRules(buys=False))
-    assert "phase \"final\"" in str(e.value)
-    # the final round lists every card; the same choices as a buy phase
+        choices_of(pos, TenRules(buys=False))
+    assert str(e.value) == 'the position is in phase "final" but the rules say buys = false'
 
 
 def test_draw_choices_and_auctions_switched_off(tmp_path):
