@@ -290,7 +290,8 @@ def test_the_one_turn_answer_reads_every_seen_card_and_the_active_seats_tokens(t
     """The last card r9 is left; seat 2 is active with r5, $2 face up (N 5, C 2, T 3) and 9
     tokens; seat 1, seat 2, the market and out hold the other cards. Drawing r9 busts (T 12):
     p_bust_next 1; stopping for the numbers is worth 1 card; for the currency 2 tokens, of
-    which only 1 fits under the cap of 10 (token weight 0.25): 0.25. Seat 2's line."""
+    which only 1 fits under the cap of 10 (token weight 0.25): 0.25. Seat 2's line. The
+    deck is the one of the position's player count (a removal list of 3 players applies)."""
     from analyzer.games.ten.decide import _turn_level
     from analyzer.games.ten.rules import load_deck
 
@@ -301,6 +302,16 @@ def test_the_one_turn_answer_reads_every_seen_card_and_the_active_seats_tokens(t
     assert (tl["seat"], tl["N"], tl["C"], tl["T"], tl["cards_left"]) == (2, 5, 2, 3, 1)
     assert tl["p_bust_next"] == 1.0
     assert tl["ev_stop_numbers"] == 1.0 and tl["ev_stop_currency"] == 0.25
+    # 3 players under a deck file that removes o9 ("4+"): the pile is r9 alone, not r9, o9
+    import dataclasses
+
+    from analyzer.games.ten.position import load_position
+
+    spec = dataclasses.replace(load_deck(None), marked_4plus=("o9",))
+    path = position(tmp_path, "r9,o9", 3, 1, ["r1", "b1", "g1"], [5, 5, 5], tableau="r5,$2",
+                    name="three.toml")
+    pos = load_position(str(path), rules, spec)
+    assert len(pos.state.pile) == 1 and _turn_level(pos, rules, spec)["cards_left"] == 1
     # no card left to draw (a turn's start with every card listed): no one-turn answer
     path = position(tmp_path, "", 2, 1, ["r1", "b1"], [5, 5], name="empty.toml")
     pos, rules = load(path)
