@@ -531,6 +531,13 @@ def test_all_alike_and_the_exact_statistics():
     rec, why = exact_pick(wins)
     assert rec == "b (as good: c, d)" and why.startswith("exact: the draw pile is empty")
     assert exact_pick({"a": exact_share(0.0, 2), "b": exact_share(1.0, 2)})[0] == "b"
+    # the tolerances are inclusive: a share 1e-12 below the best is as good; a Σw² off by
+    # exactly 1e-9·n still counts as alike; one playout is always alike with itself
+    assert exact_pick({"a": exact_share(1e-12, 2), "b": exact_share(0.0, 2)})[0] == (
+        "a (as good: b)")
+    assert all_alike(np.array([0.0, 1e-9]), 1, 1)
+    assert not all_alike(np.array([0.0, 2e-9]), 1, 1)
+    assert all_alike(np.array(sums_of([(0.5, 1, 0)])), 3, 1)
 
 
 def test_a_buy_phase_with_one_choice(tmp_path):
