@@ -215,8 +215,8 @@ def test_the_job_hands_the_position_to_the_kernel(tmp_path, monkeypatch):
     ``position_blocks`` with the keys, counts, the pile, one pile copy, the card rows, tokens,
     the active seat, me, the choices' codes (draw 1, numbers 2, currency 3), the deck, the
     players, the rules array, the bots' rows, the scoring tables of the rules' full-run points
-    (12 here), and the exact tables. Headline: ∞ below 2 playouts, else the widest best-vs-other
-    half-width at z = 2.241403."""
+    (12 here), and the exact tables (an exact seat's, checked against the solver). Headline:
+    ∞ below 2 playouts, else the widest best-vs-other half-width at z = 2.241403."""
     import kernels.ten.whole_blocks as WB
     from analyzer.games.ten.bots import bot_rows
     from analyzer.games.ten.lineup import parse_seats
@@ -242,6 +242,21 @@ def test_the_job_hands_the_position_to_the_kernel(tmp_path, monkeypatch):
     assert all((x == y).all() for x, y in zip(a[13], run_tables(12)))
     assert a[14].shape == (1, 1, 1, 1) and a[15].shape == (1, 9) and a[16].shape == (1, 5)
     assert len(a) == 17
+    # an exact seat: the one-turn tables of the position's rules, deck and players (11 token
+    # counts 0..10 held), checked against the solver; its row points at table 0
+    from analyzer.games.ten.exact import Model, solve
+    from analyzer.games.ten.rules import ValueModel, load_deck, turn_state
+    from kernels.ten import whole_layout as L
+
+    sp = spec(CLEAR)
+    run_decide(pos, rules, "exact,random,threshold,random", sp)
+    sp.jobs[0].run_blocks(keys, counts)
+    e = calls[1]
+    assert e[14].shape[:2] == (1, 11)
+    sol = solve(Model(turn_state(rules, load_deck(None), None, None, 4), rules, ValueModel(), 4,
+                      0))
+    assert (e[14][0, 10] == sol.decision).all() and (e[15] == sol.nchild).all()
+    assert e[12][0, L.B_DRAW] == L.D_EXACT and e[12][0, L.B_TABLE] == 0
     s = np.array(sums_of(CLEAR))
     assert job.headline_half_width(s, 1) == math.inf
     _m, se_c, _lo, _hi = by_hand([t[1] - t[2] for t in CLEAR])
