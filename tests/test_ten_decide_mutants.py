@@ -355,6 +355,11 @@ def test_buy_choices_by_hand(tmp_path):
     with pytest.raises(UserError) as e:
         choices_of(pos, TenRules(buys=False))
     assert str(e.value) == 'the position is in phase "buy" but the rules say buys = false'
+    # seat 2 buying reads its own tokens (2), bust tokens (1) and cards (o5): means 6
+    data = {"players": 2, "active": 2, "phase": "buy", "market": "b6,b7",
+            "player": [{}, {"collection": "o5", "tokens": 2, "bust_tokens": 1}]}
+    pos = check_position(data, "f", TenRules(), load_deck(None))
+    assert choices_of(pos, TenRules()) == (["no buy", "buy b6"], [4, 19], {})
     path = position(tmp_path, "", 2, 1, ["r1,o5", ""], [2, 5], [1, 0], market="r1,b7,g8,o2,o2",
                     extra='phase = "final"\nbuyers = [2]')
     pos = load(path)[0]
