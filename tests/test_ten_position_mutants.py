@@ -137,6 +137,9 @@ KNOWN = "active, bids, buyers, market, me, out, phase, player, players, seats, t
     (base(phase="auction", wild="**", bids=[], out="**"),
      "card '**' is listed 2 times (out, wild) but the deck holds 1"),
     (base(seats=3), "f.toml: 'seats' must be a string like \"threshold,random\""),
+    (base(out=3), "f.toml: 'out' must be a string of cards like \"r5,$2\""),
+    (base(phase="auction", wild=4, bids=[]),
+     "f.toml: 'wild' must be a string of cards like \"r5,$2\""),
     (base(player=[{"collection": "r1", "tokens": 5, "bust_tokens": 10},
                   {"collection": "b1", "tokens": 3, "bust_tokens": 6}]),
      "the players hold 8 currency and 16 bust tokens; the game has 50 and 15"),
@@ -170,6 +173,9 @@ def test_refusals_that_read_a_rules_knob():
     check(base(), rules(currency_tokens=8))
     assert refused(base(), rules(bust_tokens=0)) == (
         "f.toml player 2: 'bust_tokens' must be an integer 0..0 (got 1)")
+    # without colour wilds the deck holds no r# at all
+    assert refused(with_player(0, collection="r1,r#"), rules(colour_wilds=0)) == (
+        "card 'r#' is listed 1 times (player 1) but the deck holds 0")
 
 
 def test_edges_that_are_accepted():
