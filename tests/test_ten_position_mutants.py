@@ -316,6 +316,8 @@ def test_auction_means_read_tokens_bust_tokens_and_cards():
     assert check(base(bids=[30], **auc), rules(bid_within_means=False)).auction.cur == 30
     pos = check(base(bids=[], **auc))
     assert pos.deciding == 1 and pos.me == 1 and pos.wild == "r#" and pos.phase == "auction"
+    # the auctioned wild is in no row but is a card of the game: the deck holds both r#
+    assert pos.state.deck[41] == 2 and pos.state.cards[:, 41].sum() == 1
 
 
 @pytest.mark.parametrize("bids, message", [
