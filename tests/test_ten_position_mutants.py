@@ -380,6 +380,7 @@ def test_build_state_defaults_and_the_supply_check():
     st = build_state(rules(), 2, [], [["r1"], ["b1", "b2"]], [2, 9], [3, 4])
     assert list(st.tk[:12]) == [2, 9, 0, 0, 0, 3, 4, 0, 0, 0, 39, 8]
     assert st.cards[0, 0] == 1 and st.cards[1, 9] == 1 and st.cards[1, 10] == 1
+    assert st.active == 0  # seat 1 unless told
     with pytest.raises(UserError) as e:
         build_state(rules(currency_tokens=10), 2, [], tokens=[6, 5])
     assert str(e.value) == ("the players hold 11 currency and 0 bust tokens; the game has 10 "
