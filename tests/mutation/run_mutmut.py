@@ -124,7 +124,24 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                    ["tests/test_ten_whole.py", "tests/test_ten_whole_rules.py",
                     "tests/test_lineup_contracts.py", "tests/test_decide_crn_contracts.py",
                     "tests/test_sums_to_statistics_contracts.py",
-                    "tests/test_precision_contracts.py"]),
+                    "tests/test_precision_contracts.py",
+                    # added 7 Dec 2026 (fourth run): in-process tests of decide/position not
+                    # selected before (the hand-checked end-game positions, play ten's saved
+                    # positions, calibrate's frozen positions) and this group's own tests
+                    "tests/test_play_ten.py", "tests/test_ten_calibrate.py",
+                    "tests/test_ten_position_mutants.py", "tests/test_ten_decide_mutants.py",
+                    "tests/test_ten_whole_mutants.py"]
+                   + [f"tests/test_ten_decide_exact.py::test_{t}" for t in (
+                       "the_last_card_by_hand_for_a_seat_that_is_not_the_active_one",
+                       "a_buy_phase_by_hand", "an_auction_from_its_recorded_state_by_hand",
+                       "bids_that_cannot_differ_are_listed_once",
+                       "identical_bids_play_identically_in_the_kernel",
+                       "common_random_numbers_every_choice_sees_the_same_pile",
+                       "the_bidding_order_starts_left_of_the_active_seat_by_hand",
+                       "a_bid_at_or_below_the_current_one_is_refused",
+                       "the_auction_state_round_trips_through_a_position_file",
+                       "the_selection_z_by_value",
+                       "every_pairs_cross_sum_is_the_sum_of_products_of_single_playouts")]),
     "trash_pandas.decide": (["analyzer/games/trash_pandas/decide.py",
                              "analyzer/games/trash_pandas/position.py",
                              "analyzer/games/trash_pandas/whole.py"],
