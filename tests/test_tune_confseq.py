@@ -156,3 +156,17 @@ def test_a_cell_statistic_names_its_interval_and_uses_the_metric_range():
     r = _radius_by_hand(n, s, q, beta, 16 * 64)
     assert asy["interval"] == "asymptotic"
     assert (asy["ci_low"], asy["ci_high"]) == (pytest.approx(0.3 - r), pytest.approx(0.3 + r))
+
+
+def test_observations_off_zero_are_scaled_to_the_unit_range_by_hand():
+    """Range [2, 6]: 50 observations of 3 and 50 of 5 are u = 0.25 and 0.75: Σu = 50,
+    Σu² = 50·(0.0625 + 0.5625) = 31.25; the interval is 2 + 4·(the unit interval). All at the
+    range's low end (1,000 of 2): Σu = Σu² = 0, whose lower end is the range's own."""
+    lo, hi = interval(100, 400.0, 1700.0, 2.0, 6.0, 0.01)
+    ulo, uhi = scaled_interval(100, 50.0, 31.25, 0.01)
+    assert (lo, hi) == (pytest.approx(2 + 4 * ulo), pytest.approx(2 + 4 * uhi))
+    lo, hi = interval(1000, 2000.0, 4000.0, 2.0, 6.0, 0.01)
+    ulo, uhi = scaled_interval(1000, 0.0, 0.0, 0.01)
+    assert lo == 2.0 and hi == pytest.approx(2 + 4 * uhi) and uhi < 1
+    with pytest.raises(ValueError, match=r"^the range needs b > a$"):
+        interval(10, 20.0, 40.0, 2.0, 2.0, 0.01)

@@ -239,3 +239,36 @@ def test_flat_rows_of_a_closest_target_and_of_an_effect():
                                                "effect": 0.5}}]}
     assert flat_rows(planted) == [{"cell": "k=1", "m": 2.0, "m_ci_low": 1.0, "m_ci_high": 3.0,
                                    "m_effect": 0.5}]
+
+
+def test_equal_grid_of_a_closest_race_by_hand():
+    """'~ 0.5': the best cell (the smallest upper end of its distance: cell 1, |x − 0.5| in
+    [0, 0.1], estimated 0.02) stays; cell 2 (estimate 0.7, distance 0.2, sd 0.3 but
+    the best's sd 0.5 is larger) left the race: the grid must tell them apart at half the gap
+    of their estimated distances, (0.2 − 0.02)/2 = 0.09, with the larger sd, and reach cell 2's
+    half-width 0.05 for the same interval. Deciding fields: that n times 2 cells × 1 job."""
+    from analyzer.tune_stats import equal_grid, grid_z
+
+    best = _cell("c=1", {"c": 1}, "meets", {"x": _stat(0.52, 0.4, 0.6, sd=0.5)})
+    out = _cell("c=2", {"c": 2}, "meets", {"x": _stat(0.7, 0.65, 0.75, sd=0.3)}, in_race=False)
+    ctx = _ctx([NEAR], ["x"])
+    g = equal_grid(ctx, [best, out], 0.05, 2, 1)
+    z = grid_z(0.05, 2)
+    n_same = math.ceil((z * 0.5 / 0.05) ** 2)
+    n_decide = math.ceil((z * 0.5 / 0.09) ** 2)
+    assert g["trials_per_cell"] == n_same and g["trials"] == 2 * n_same
+    assert g["deciding_trials_per_cell"] == n_decide and g["deciding_trials"] == 2 * n_decide
+    rate = best.rate + out.rate  # both cells' own rates equal the average here
+    assert g["deciding_seconds"] == pytest.approx(n_decide * rate)
+    assert g["intervals"] == 2 and g["z"] == pytest.approx(z)
+
+
+def test_a_cell_with_aliases_names_them_and_its_policy():
+    c = _cell("a=1", {"a": 1}, "meets", {"x": _stat(0.5, 0.45, 0.55)})
+    c.aliases = [{"a": 2}, {"a": 3}]
+    res = search_result(_ctx([IN_X], ["x"]), [c], [], 1024, "decided", 0.05, 1, 1.0)
+    [row] = res["rows"]
+    assert row["cell"] == "a=1 (and 2 more with the same rules)"
+    assert row["policy"] == "p" and row["same_rules_as"] == [{"a": 2}, {"a": 3}]
+    assert row["n"] == 1024 and row["x"] == {"estimate": 0.5, "ci_low": 0.45, "ci_high": 0.55,
+                                             "se": 0.01, "n": 1024}
