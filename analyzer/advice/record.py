@@ -80,5 +80,5 @@ def interruptible():
         from analyzer.output import note_interrupted
 
         mark_interrupted()
-        note_interrupted("interrupted: the race finished; where its rules go wrong is shown only for the "
-             "rules whose recording finished")
+        note_interrupted("interrupted: the race finished; where its rules go wrong is shown only "
+                         "for the rules whose recording finished")
