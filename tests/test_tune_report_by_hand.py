@@ -105,20 +105,9 @@ def test_closest_cells_come_first_by_estimated_distance_and_farther_cells_are_fl
 
 
 def _captured_grids(monkeypatch, result, keys, tmp_path):
-    import analyzer.charts as charts
-
-    grids = []
-
-    def keep(fig, base):
-        grids.append(fig.axes[0].images[0].get_array().filled(math.nan).tolist())
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
-        return []
-
-    monkeypatch.setattr(charts, "save_figure", keep)
-    heatmaps(result, keys, tmp_path)
-    return grids
+    """The squares' values of every heat map ``heatmaps`` would save (NaN where no cell)."""
+    saved, _ = _figures(monkeypatch, result, keys, tmp_path)
+    return [f["grid"] for f in saved]
 
 
 def test_heat_map_squares_two_keys_show_the_verdict(monkeypatch, tmp_path):
@@ -164,6 +153,7 @@ def _figures(monkeypatch, result, keys, tmp_path):
             "yticks": [t.get_text() for t in ax.get_yticklabels()],
             "rotation": ax.get_xticklabels()[0].get_rotation(),
             "clim": image.get_clim(), "cmap": image.get_cmap().name,
+            "grid": image.get_array().filled(math.nan).tolist(),
             "foot": [t.get_text() for t in fig.texts]})
         plt.close(fig)
         return [str(base) + ".png"]
