@@ -65,3 +65,33 @@ def test_plain_functions_pass_through():
         return x
 
     assert plain_types(f) is f and not hasattr(f, "plain_types")
+
+
+def test_trash_pandas_engine_callees_are_compiled_for_plain_types():
+    """Trash Pandas' whole-game engine is called with literal seats, modes and entries from many
+    call sites (``play_turn(g, 0, …)``): without plain_types its callees were compiled up to 11
+    times each (a cold compile of 418 s, 178 s of it repeated callees; 184 s after). Every jitted
+    function of the engine modules that another kernel calls carries it; only the parallel entry
+    points (called from Python) and the ``inline="always"`` helpers (inlined, never dispatched)
+    do not."""
+    import importlib
+
+    from numba.core.registry import CPUDispatcher
+
+    missing, checked = [], 0
+    for name in ("whole", "whole_bots", "whole_state", "whole_games", "whole_tables",
+                 "whole_rollout", "whole_decide", "search", "belief"):
+        mod = importlib.import_module(f"kernels.trash_pandas.{name}")
+        for attr, obj in vars(mod).items():
+            if not isinstance(obj, CPUDispatcher):
+                continue
+            twin = obj.py_func.__name__ != attr  # kernels/twin.py: the engine compiled again
+            if obj.py_func.__module__ != mod.__name__ and not twin:
+                continue  # imported from another module (kernels.rng, ...)
+            options = obj.targetoptions
+            if options.get("parallel") or options.get("inline") == "always":
+                continue
+            checked += 1
+            if not getattr(obj, "plain_types", False):
+                missing.append(f"{name}.{attr}")
+    assert checked >= 100 and missing == []

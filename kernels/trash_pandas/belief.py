@@ -49,6 +49,7 @@ from numba import njit
 from kernels.rng import next_double, randint
 from kernels.trash_pandas.layout import DECK, GAIN, HAND, MAXP, NROWS, NT, SC, STASH, UP
 from kernels.trash_pandas.whole_bots import RANDOM
+from kernels.widen import plain_types
 
 BP_STEPS, BP_XN, BP_DOWN_OK = 0, 1, 2
 BP_LOGW = BP_DOWN_OK + MAXP * NT
@@ -63,6 +64,7 @@ def params_size(xn: int) -> int:
     return BP_LOGW + MAXP * 2 * NT * xn
 
 
+@plain_types
 @njit(cache=True)
 def _logw(bp, place, t, x):
     """Log-weight of ``x`` cards of type t in ``place`` (0 for the pile)."""
@@ -72,6 +74,7 @@ def _logw(bp, place, t, x):
     return bp[BP_LOGW + (place * NT + t) * xn + min(x, xn - 1)]
 
 
+@plain_types
 @njit(cache=True)
 def _allowed(bp, place, t):
     """May a card of type t lie in ``place``? (Only face-down stashes forbid types.)"""
@@ -80,6 +83,7 @@ def _allowed(bp, place, t):
     return bp[BP_DOWN_OK + (place // 2) * NT + t] > 0.0
 
 
+@plain_types
 @njit(cache=True)
 def _deal_into(cnt, slot_place, slot_type, n, place, k, pool, total_ok, bp, s):
     """Deal ``k`` cards of allowed types from ``pool`` into ``place`` (slots from ``n`` on);
@@ -101,6 +105,7 @@ def _deal_into(cnt, slot_place, slot_type, n, place, k, pool, total_ok, bp, s):
     return n
 
 
+@plain_types
 @njit(cache=True)
 def _restricted(bp, q):
     """Does seat q's face-down stash forbid some type?"""
@@ -110,6 +115,7 @@ def _restricted(bp, q):
     return False
 
 
+@plain_types
 @njit(cache=True)
 def _allowed_total(pool, bp, place):
     n = 0
@@ -119,6 +125,7 @@ def _allowed_total(pool, bp, place):
     return n
 
 
+@plain_types
 @njit(cache=True)
 def sample_world(g, view, pool0, opp_hand, opp_down, me, bp, s):
     """Fill ``g`` with ``view`` (what ``me`` sees: opponents' hand rows and the draw pile's row
@@ -193,6 +200,7 @@ def sample_world(g, view, pool0, opp_hand, opp_down, me, bp, s):
     return True
 
 
+@plain_types
 @njit(cache=True)
 def public_view(g, me, view, pool, opp_hand, opp_down):
     """What seat ``me`` sees of the full state ``g``: ``view`` (opponents' hands and gained marks
@@ -222,6 +230,7 @@ def public_view(g, me, view, pool, opp_hand, opp_down):
             view[STASH + q, t] = g[UP + q, t]
 
 
+@plain_types
 @njit(cache=True)
 def rule_params(bp, bots, pts, per_card):
     """Fill ``bp`` (``RULE_SIZE`` long) with the belief that knows only the bots' stash rule:
@@ -238,6 +247,7 @@ def rule_params(bp, bots, pts, per_card):
                 bp[BP_DOWN_OK + q * NT + t] = 1.0
 
 
+@plain_types
 @njit(cache=True)
 def open_params(bp):
     """Lift the face-down rule of ``bp`` (every type allowed everywhere): the fallback when a

@@ -91,6 +91,7 @@ from kernels.trash_pandas.belief import (RULE_SIZE, open_params, public_view, ru
                                          sample_world)
 from kernels.trash_pandas.whole_state import (BLAMMO, DISC, FEESH, GAIN, HAND, MAXP, NANNERS,
                                               NROWS, NT, SC, YUMYUM, play_card)
+from kernels.widen import plain_types
 
 N_RS, N_FACE = 0, 1  # node kinds
 A_STOP, A_ROLL = 0, 1  # choices at an RS node (ENTRY_STOP, ENTRY_ROLL)
@@ -105,6 +106,7 @@ NODE_CAP = 1 << 17  # nodes of one tree at most (a time budget may run many iter
 CLOCK_EVERY = 8  # iterations between two looks at the clock under a time budget
 
 
+@plain_types
 @njit(cache=True)
 def clock():
     """Seconds of a monotonic clock (Python's ``time.perf_counter``, through object mode: about
@@ -114,12 +116,14 @@ def clock():
     return t
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def out_of_time(i, ms, t0):
     """After iteration i: has the time budget ``ms`` (milliseconds; 0 none) run out?"""
     return ms > 0.0 and i % CLOCK_EVERY == CLOCK_EVERY - 1 and (clock() - t0) * 1000.0 >= ms
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def base_bots(bots):
     """The bots that play the playouts: a rollout or search seat as the heuristic (its knobs)."""
@@ -131,6 +135,7 @@ def base_bots(bots):
     return base
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def face_choices(g, me, face, held, rules, legal):
     """Fill ``legal`` (bool[NA]) with the choices after rolling ``face``, a held one: take (a
@@ -150,6 +155,7 @@ def face_choices(g, me, face, held, rules, legal):
     return n
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def ucb_pick(nvis, wsum, node, legal, c):
     """UCB1 at ``node`` over the ``legal`` choices (module doc), untried ones first."""
@@ -169,6 +175,7 @@ def ucb_pick(nvis, wsum, node, legal, c):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def most_visited(nvis, wsum, legal):
     """The root choice with the most visits (ties: the higher mean)."""
@@ -183,6 +190,7 @@ def most_visited(nvis, wsum, legal):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def keep_or_switch(nvis, wsum, best, h, z):
     """The root choice to play: ``best`` (the most visited) or ``h`` (the heuristic's; −1 if
@@ -198,6 +206,7 @@ def keep_or_switch(nvis, wsum, best, h, z):
     return best if wsum[0, best] / na - wsum[0, h] / nh > z * se else h
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def add_node(child, kind, node, slot, new_kind, nodes):
     """Store a new node of ``new_kind`` as the child ``slot`` of ``node`` when the tree has room
@@ -209,6 +218,7 @@ def add_node(child, kind, node, slot, new_kind, nodes):
     return nodes
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def playout_scratch():
     """Scratch arrays of one decision's playouts: a world, its copy, their streams, the
@@ -219,6 +229,7 @@ def playout_scratch():
             np.zeros(MAXP, dtype=np.int64))
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def decision_key(s):
     """The decision's key words: one ``next_u64`` of the game's stream (module doc)."""
@@ -229,6 +240,7 @@ def decision_key(s):
     return key
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def seat_view(g, me, bots, pts, per_card):
     """What seat ``me`` sees and what it cannot (belief.py ``public_view``: view, pool,
@@ -244,6 +256,7 @@ def seat_view(g, me, bots, pts, per_card):
     return view, pool, opp_hand, opp_down, bp
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def deal_world(world, view, pool, opp_hand, opp_down, me, bp, key, i, sw):
     """World i of a decision on its own stream ``sw`` (the uniform deal if the stash rule
@@ -255,6 +268,7 @@ def deal_world(world, view, pool, opp_hand, opp_down, me, bp, key, i, sw):
         sample_world(world, view, pool, opp_hand, opp_down, me, bp, sw)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _heuristic_face(g, me, base, held, mode, face, rules, roll_tab, after_tab, s):
     """What the base heuristic does with a rolled ``face`` (its after-roll choice, then its
@@ -265,6 +279,7 @@ def _heuristic_face(g, me, base, held, mode, face, rules, roll_tab, after_tab, s
     return d
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def tree_search(g, me, bots, mode, held, root_kind, root_face, pts, per_card, copies, rules,
                 roll_tab, after_tab, s, stats):
@@ -377,6 +392,7 @@ def tree_search(g, me, bots, mode, held, root_kind, root_face, pts, per_card, co
                           bots[me, B.K_SWITCH])
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def yumyum_values(g, q, a, bots, held, mode, pts, per_card, copies, rules, roll_tab,
                   after_tab, s, sums):
@@ -421,6 +437,7 @@ def yumyum_values(g, q, a, bots, held, mode, pts, per_card, copies, rules, roll_
             break
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def keep_rolling_search(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                         roll_tab, after_tab, s):
@@ -430,6 +447,7 @@ def keep_rolling_search(g, a, bot, bots, held, nh, mode, pts, per_card, copies, 
                        after_tab, s, stats) == A_ROLL
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def after_roll_search(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                       roll_tab, after_tab, s):
@@ -445,6 +463,7 @@ def after_roll_search(g, a, bot, bots, held, mode, face, pts, per_card, copies, 
                        roll_tab, after_tab, s, stats)
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def yumyum_search(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, roll_tab,
                   after_tab, s):
@@ -465,6 +484,7 @@ def yumyum_search(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, r
     return better if paired_lead_holds(sums[0] - sums[1], sums[2], sums[4], z) else h
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def paired_lead_holds(dsum, d2sum, n, z):
     """Does a paired lead |D| = |dsum|/n exceed z standard errors, the d's variance taken with

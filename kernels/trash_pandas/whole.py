@@ -52,6 +52,7 @@ from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, 
                                               YUMYUM, conserved, draw, hand_size, leave_hand,
                                               play_card, rank_key, reset, score_game, stash_card,
                                               stash_size, take_stash_card)
+from kernels.widen import plain_types
 
 COUNTERS = ("main_turns", "main_busts", "sixes", "bonus_turns", "bonus_busts", "rolls",
             "blammo", "nanners", "yumyum", "doggo", "kitteh", "pie", "feesh", "shiny",
@@ -71,6 +72,7 @@ ENTRY_ROLL, ENTRY_STOP, ENTRY_FACE = 0, 1, 2
 MAXTURNS = 2000
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _popcount(h):
     n = 0
@@ -80,6 +82,7 @@ def _popcount(h):
     return n
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _locked(p, active, rules):
     """Whether a card p gains now is locked for the rest of the turn: always under the house
@@ -88,6 +91,7 @@ def _locked(p, active, rules):
     return rules[RULE_LOCK] != 0 or p == active
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _receive(g, p, t, active, rules):
     """A card of type t moves into p's hand by a steal (locked as :func:`_locked` says)."""
@@ -96,6 +100,7 @@ def _receive(g, p, t, active, rules):
         g[GAIN + p, t] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _draw_off_turn(g, p, active, rules, s):
     """p draws one card (whole_state.draw marks it gained); unlocked again when p is not the
@@ -105,6 +110,7 @@ def _draw_off_turn(g, p, active, rules, s):
         g[GAIN + p, t] -= 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
     """A Paw (hand) or Shiny (stash) steal with Doggo/Kitteh blocks and Kitteh chains.
@@ -170,6 +176,7 @@ def steal(g, thief, victim, from_stash, first_type, bots, rules, acc, s):
         return 1 if thief == original else 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _mask(g, a, bots, pts, per_card, rules, acc, s):
     t = draw(g, a, s)
@@ -190,6 +197,7 @@ def _mask(g, a, bots, pts, per_card, rules, acc, s):
         draw(g, a, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def feesh_fetch(g, a, t, acc):
     """Player a discards a Feesh and takes a card of type t from the discard pile into hand,
@@ -200,6 +208,7 @@ def feesh_fetch(g, a, t, acc):
     g[HAND + a, t] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def shiny_plays(g, a, bots, pts, per_card, rules, acc, s):
     """Player a plays Shiny after Shiny while its bot picks a target (whole_bots.shiny_pick)."""
@@ -212,6 +221,7 @@ def shiny_plays(g, a, bots, pts, per_card, rules, acc, s):
         acc[C_SHSTEAL] += steal(g, a, q, True, t, bots, rules, acc, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
     """Resolve the held tokens of player a (module doc order); ``w`` int64 scratch (≥ 5)."""
@@ -260,6 +270,7 @@ def resolve(g, a, held, mode, bots, pts, per_card, rules, acc, s, w):
         acc[C_STASHED] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                       roll_tab, after_tab, s):
@@ -269,6 +280,7 @@ def after_roll_choice(g, a, bot, bots, held, mode, face, pts, per_card, copies, 
     return B.after_roll(g, a, bot, held, mode, face, roll_tab, after_tab, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                         roll_tab, after_tab, s):
@@ -276,6 +288,7 @@ def keep_rolling_choice(g, a, bot, bots, held, nh, mode, pts, per_card, copies, 
     return B.keep_rolling(g, a, bot, held, nh, mode, roll_tab, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def yumyum_choice(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, roll_tab,
                   after_tab, s):
@@ -285,6 +298,7 @@ def yumyum_choice(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, r
     return B.plays_yumyum(g, q, bots[q], nh, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
                rules, roll_tab, after_tab, acc, s):
@@ -350,6 +364,7 @@ def roll_phase(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per
             action = ENTRY_STOP
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card, copies,
               rules, roll_tab, after_tab, acc, s, w):
@@ -390,6 +405,7 @@ def play_turn(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_
             g[GAIN + p, t] = 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, per_card,
                   copies, rules, roll_tab, after_tab, acc, s, w):
@@ -411,6 +427,7 @@ def continue_game(g, a, mode, held, entry, entry_face, entry_choice, bots, pts, 
         a = (a + 1) % players
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def setup(g, players, copies, deal, s):
     """Fill the pile and deal ``deal[i]`` cards to seat i in seat order."""
@@ -423,6 +440,7 @@ def setup(g, players, copies, deal, s):
             g[GAIN + p, t] = 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def outcome(g, players, pts, per_card, rules, w, scores):
     """Scores into ``scores``; returns (number of winners, top points tied 0/1, margin).
@@ -450,6 +468,7 @@ def outcome(g, players, pts, per_card, rules, w, scores):
     return nwin, 1 if ntop > 1 else 0, top - second
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def win_share(g, i, players, pts, per_card, rules, w, scores):
     """Player i's share of the win at the end of a game (1/winners if among them, else 0)."""

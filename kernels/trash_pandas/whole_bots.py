@@ -43,6 +43,7 @@ from kernels.rng import randint
 from kernels.trash_pandas.whole_state import (BLAMMO, DISC, DOGGO, FEESH, GAIN, HAND, KITTEH,
                                               NANNERS, NT, PIE, SC, SHINY, STASH, UP, YUMYUM,
                                               hand_size, stash_size)
+from kernels.widen import plain_types
 
 (K_KIND, K_STOP, K_BSTOP, K_BLAMMO, K_NANNERS, K_PIE, K_FEESH, K_SHINY, K_KEEP, K_TARGET,
  K_REACT, K_BLOCK, K_KITTEH, K_YUM, K_TREE, K_ROLLOUTS, K_BAND, K_CUT1, K_CUT2, K_STOP2,
@@ -66,16 +67,19 @@ FEESH_BLAMMO, FEESH_NANNERS = 3, 4  # a Feesh for that card from the discard pil
 NO_BLOCK, USE_DOGGO, USE_KITTEH = 0, 1, 2
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _usable(g, p, t):
     return g[HAND + p, t] - g[GAIN + p, t]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _clip3(x):
     return 3 if x > 3 else x
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _none_or_one_of(s, first_ok, second_ok, none, first, second):
     """A random bot's pick, uniform over ``none`` and whichever of ``first``/``second`` is
@@ -88,6 +92,7 @@ def _none_or_one_of(s, first_ok, second_ok, none, first, second):
     return second
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _table_index(g, p, mode, held, extra_b, extra_n):
     """The solver tables' index (module doc) with ``extra_b``/``extra_n`` more usable
@@ -97,6 +102,7 @@ def _table_index(g, p, mode, held, extra_b, extra_n):
     return (((mode * 64 + held) * 4 + b) * 4 + n) * 4 + _clip3(_usable(g, p, PIE))
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     """After rolling ``face``: 0 take it (a bust if held), 1 spend Blammo!, 2 spend Nanners."""
@@ -116,6 +122,7 @@ def after_roll(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     return TAKE
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     """p rolled ``face``, a repeat it would take (a bust): TAKE, or FEESH_BLAMMO/FEESH_NANNERS to
@@ -151,6 +158,7 @@ def feesh_save(g, p, bot, held, mode, face, roll_tab, after_tab, s):
     return heuristic_feesh_save(g, p, bot, db, dn)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def heuristic_feesh_save(g, p, bot, db, dn):
     """The heuristic's Feesh rule at a repeat it would take, with a usable Feesh (its knob
@@ -163,6 +171,7 @@ def heuristic_feesh_save(g, p, bot, db, dn):
     return TAKE
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     """After taking a token below the cap: True to roll again. Not for table bots: the engine
@@ -185,6 +194,7 @@ def keep_rolling(g, p, bot, held, nh, mode, roll_tab, s):
     return nh < limit
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def keep_rolling_tables(g, p, bot, held, nh, mode, roll_tab, s):
     """:func:`keep_rolling` for an engine in which table bots may play: a heuristic (or a
@@ -196,6 +206,7 @@ def keep_rolling_tables(g, p, bot, held, nh, mode, roll_tab, s):
     return keep_rolling(g, p, bot, held, nh, mode, roll_tab, s)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def table_feature(g, p, f, nh, mode):
     """Feature ``f`` (``F_*``) of seat p deciding whether to roll again with nh tokens held."""
@@ -214,6 +225,7 @@ def table_feature(g, p, f, nh, mode):
     return 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _table_holds(g, p, bot, at, nh, mode):
     """Whether the condition (feature, comparison, value) at ``bot[at:at + 3]`` holds."""
@@ -222,6 +234,7 @@ def _table_holds(g, p, bot, at, nh, mode):
     return x <= v if int(bot[at + 1]) == OP_LE else x >= v
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def rolls_by_table(g, p, bot, nh, mode):
     """The stop rule table of ``bot`` (module doc): True to roll again."""
@@ -232,6 +245,7 @@ def rolls_by_table(g, p, bot, nh, mode):
     return False
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stash_behind(g, p):
     """Cards by which p's stash trails the biggest other stash (0 when p's is the biggest):
@@ -244,6 +258,7 @@ def stash_behind(g, p):
     return most - mine
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def plays_yumyum(g, q, bot, nh, s):
     """Opponent q, holding a usable Yum Yum, decides to force the stopping player to roll."""
@@ -254,6 +269,7 @@ def plays_yumyum(g, q, bot, nh, s):
     return bot[K_YUM] > 0 and nh >= bot[K_YUM]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def block_choice(g, v, bot, s):
     """Player v is the target of a steal: 0 no block, 1 Doggo, 2 Kitteh."""
@@ -270,11 +286,13 @@ def block_choice(g, v, bot, s):
     return USE_DOGGO
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _scorable(t, pts, per_card):
     return per_card[t] > 0 or pts[t, 0] > 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _spare(g, p, bot, t):
     """Cards of type t in p's hand the heuristic is willing to stash (keeps K_KEEP of Blammo!
@@ -285,6 +303,7 @@ def _spare(g, p, bot, t):
     return h if h > 0 else 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stash_gain(g, p, t, pts, per_card):
     """Visible points p gains by stashing one more card of type t (its own stash against the
@@ -319,6 +338,7 @@ def stash_gain(g, p, t, pts, per_card):
     return gain * 8 + pts[t, 0]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stash_pick(g, p, bot, pts, per_card, s):
     """The card type p stashes next from hand, or -1 to stash nothing more."""
@@ -342,6 +362,7 @@ def stash_pick(g, p, bot, pts, per_card, s):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def spare_count(g, p, bot, pts, per_card):
     """How many cards in p's hand the heuristic would stash."""
@@ -352,6 +373,7 @@ def spare_count(g, p, bot, pts, per_card):
     return n
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def tree_stashes(g, p, bot, stash_slots, pts, per_card, s):
     """Trash-tree: True to stash 1 (at the stash step), False to draw 1 now. The heuristic stashes
@@ -363,6 +385,7 @@ def tree_stashes(g, p, bot, stash_slots, pts, per_card, s):
     return spare_count(g, p, bot, pts, per_card) > stash_slots
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def reacts_to_mask(g, q, bot, t, pts, per_card, s):
     """Player q may stash a card of the revealed type t face up: True to do it."""
@@ -373,6 +396,7 @@ def reacts_to_mask(g, q, bot, t, pts, per_card, s):
     return bot[K_REACT] > 0 and _spare(g, q, bot, t) > 0 and _scorable(t, pts, per_card)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def recycle_as(g, p, bot, held, s):
     """Recycle resolves as a token not held: heuristic priority trash, trees, paw, trash-tree,
@@ -394,6 +418,7 @@ def recycle_as(g, p, bot, held, s):
     return -1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def pies_to_use(g, p, bot, ntok, s):
     """How many MMM Pie! p spends, one per distinct token (ntok tokens to resolve)."""
@@ -407,6 +432,7 @@ def pies_to_use(g, p, bot, ntok, s):
     return m if bot[K_PIE] > 0 else 0
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def steal_target(g, p, bot, from_stash, s):
     """Whom p steals from (a hand card for Paw, a stashed card for Shiny), or -1 if nobody has
@@ -442,6 +468,7 @@ def steal_target(g, p, bot, from_stash, s):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def feesh_pick(g, p, bot, pts, per_card, s):
     """The discard-pile card p fetches with a usable Feesh, or -1 not to play one."""
@@ -473,6 +500,7 @@ def feesh_pick(g, p, bot, pts, per_card, s):
     return best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def shiny_pick(g, p, bot, pts, per_card, s):
     """A usable Shiny: returns (target, type) with type −1 for a blind face-down card, or
@@ -498,12 +526,14 @@ def shiny_pick(g, p, bot, pts, per_card, s):
     return q, best
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def _seen_count(g, p, j, t):
     """Cards of type t in j's stash as seat p sees them: its own whole stash, others' face-up."""
     return g[STASH + j, t] if j == p else g[UP + j, t]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def seen_points(g, p, q, pts, per_card):
     """q's end-of-game points if the stashes were what seat p sees (its own whole stash, the
@@ -541,6 +571,7 @@ def seen_points(g, p, q, pts, per_card):
     return total
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def takes_consolation(g, p, bot, pts, per_card, s):
     """With an optional consolation draw (p has just busted): random flips a coin; the

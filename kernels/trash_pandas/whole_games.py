@@ -11,6 +11,7 @@ from kernels.rng import seed_trial
 from kernels.trash_pandas.whole import (C_VIOL, COUNTERS, ENTRY_ROLL, NACC, NC, RULE_MAXTURNS,
                                         RULE_TIE, continue_game, outcome, setup)
 from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, rank_key
+from kernels.widen import plain_types
 
 
 def column_names(players: int, lineups: int) -> tuple:
@@ -42,6 +43,7 @@ NHIST = 20  # game-length histogram buckets (rounds), the last one open-ended
 NBASE = 1 + 4 * MAXP + 10 + 2 * NC + NHIST
 
 
+@plain_types
 @njit(cache=True)
 def _fold(out, blk, base, players, scores, nwin, tied, margin, turns, truncated, acc, shares):
     """Add one game's figures to the block's sums starting at column ``base`` (names above)."""

@@ -61,6 +61,7 @@ from kernels.trash_pandas import whole_games as G
 from kernels.trash_pandas import whole_tables as T
 from kernels.trash_pandas.whole_state import BLAMMO, DISC, FEESH, GAIN, HAND, NANNERS, SC
 from kernels.twin import digest_suffix, twin
+from kernels.widen import plain_types
 
 # The twins are cached beside whole.py; their names carry a digest of the files whose functions
 # they call instead of the plain engine's (this one and the search bot's), so editing either
@@ -68,6 +69,7 @@ from kernels.twin import digest_suffix, twin
 _SUFFIX = digest_suffix(digest_suffix("_rollout", S.__file__), __file__)
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, rules,
                    roll_tab, after_tab, s):
@@ -99,6 +101,7 @@ def rollout_values(g, a, bots, mode, held, choices, nch, pts, per_card, copies, 
 Z_SWITCH = 2.0  # standard errors a paired lead must exceed to leave the heuristic's choice
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def _best(sums, nch, k):
     """Choice 0 (the heuristic's) unless the choice with the largest sum leads it by more than
@@ -115,6 +118,7 @@ def _best(sums, nch, k):
     return best if lead > Z_SWITCH * se else 0
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies, rules,
                        roll_tab, after_tab, s):
@@ -159,6 +163,7 @@ def after_roll_rollout(g, a, bot, bots, held, mode, face, pts, per_card, copies,
     return choices[_best(sums, nch, bot[B.K_ROLLOUTS]), 2]
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                          roll_tab, after_tab, s):
@@ -178,6 +183,7 @@ def keep_rolling_rollout(g, a, bot, bots, held, nh, mode, pts, per_card, copies,
     return choices[_best(sums, 2, bot[B.K_ROLLOUTS]), 0] == W.ENTRY_ROLL
 
 
+@plain_types
 @njit(cache=True, _nrt=True)  # allocates; stated, not inherited from a _nrt=False caller
 def yumyum_think(g, q, a, bots, held, nh, mode, pts, per_card, copies, rules, roll_tab,
                  after_tab, s):

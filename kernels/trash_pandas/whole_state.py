@@ -37,8 +37,10 @@ from kernels.rng import randint
 from kernels.trash_pandas.layout import (BLAMMO, CARDS, DECK, DISC, DOGGO, FEESH, GAIN, HAND,  # noqa: F401
                                          KITTEH, MAXP, NANNERS, NROWS, NT, PIE, SC, SHINY,
                                          STASH, UP, YUMYUM, new_state)
+from kernels.widen import plain_types
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def reset(g, copies, players):
     """Empty hands, stashes and discard; the full deck in the draw pile."""
@@ -53,6 +55,7 @@ def reset(g, copies, players):
     g[SC, 2] = players
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def pick_from(g, row, total, s):
     """A type drawn uniformly at random from the ``total`` cards counted in row ``row``
@@ -66,6 +69,7 @@ def pick_from(g, row, total, s):
     return NT - 1  # unreachable when total = Σ row
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def draw(g, p, s):
     """Player p draws one card into hand (gained this turn); returns its type or -1 if the
@@ -83,6 +87,7 @@ def draw(g, p, s):
     return t
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def row_total(g, row):
     """Σ_t g[row, t]: the cards counted in one row."""
@@ -92,22 +97,26 @@ def row_total(g, row):
     return s
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def hand_size(g, p):
     return row_total(g, HAND + p)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stash_size(g, p):
     return row_total(g, STASH + p)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def usable(g, p, t):
     """Cards of type t player p may play for their action now."""
     return g[HAND + p, t] - g[GAIN + p, t]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def play_card(g, p, t):
     """Discard one usable card of type t from p's hand (the caller checked usable ≥ 1)."""
@@ -115,6 +124,7 @@ def play_card(g, p, t):
     g[DISC, t] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def leave_hand(g, p, t):
     """One card of type t leaves p's hand by a stash or a steal (a gained one first)."""
@@ -123,6 +133,7 @@ def leave_hand(g, p, t):
         g[GAIN + p, t] = g[HAND + p, t]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def stash_card(g, p, t, face_up):
     """p stashes one card of type t from hand (face up for a Mask reaction)."""
@@ -132,6 +143,7 @@ def stash_card(g, p, t, face_up):
         g[UP + p, t] += 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def take_stash_card(g, p, t, face_up):
     """One stashed card of type t leaves p's stash (face up or face down)."""
@@ -140,6 +152,7 @@ def take_stash_card(g, p, t, face_up):
         g[UP + p, t] -= 1
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def majority(counts, nplayers, p1, p2, p3, out):
     """Points of each player for one majority type into ``out`` (rules page: dense places, a
@@ -176,6 +189,7 @@ def majority(counts, nplayers, p1, p2, p3, out):
         out[i] = v
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def score_game(g, pts, per_card, nplayers, counts, tmp, scores):
     """End-of-game points of each player into ``scores`` (int64[4]); returns nothing.
@@ -195,6 +209,7 @@ def score_game(g, pts, per_card, nplayers, counts, tmp, scores):
                 scores[i] += tmp[i]
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def rank_key(g, scores, i, shared):
     """(points, distinct types stashed, stashed cards) packed into one comparable integer;
@@ -208,6 +223,7 @@ def rank_key(g, scores, i, shared):
     return (scores[i] * 16 + distinct) * 1024 + stash_size(g, i)
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def conserved(g, copies, nplayers):
     """True when every card of the deck file is in exactly one place (and no count is < 0)."""

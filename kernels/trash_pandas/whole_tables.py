@@ -27,8 +27,10 @@ from kernels.trash_pandas import whole_bots as B
 from kernels.trash_pandas import whole_decide as D
 from kernels.trash_pandas import whole_games as G
 from kernels.twin import twin
+from kernels.widen import plain_types
 
 
+@plain_types
 @njit(cache=True, _nrt=False)
 def keep_rolling_choice_tables(g, a, bot, bots, held, nh, mode, pts, per_card, copies, rules,
                                roll_tab, after_tab, s):
