@@ -13,7 +13,10 @@
   ``OSError`` traceback or Python's "Exception ignored" at exit;
 * it checks the environment Numba reads before Numba starts (:func:`environment_problem`):
   ``NUMBA_NUM_THREADS=0`` made Numba raise at import and ``NUMBA_NUM_THREADS=100000`` crashed
-  the process (SIGSEGV) while it started its threads.
+  the process (SIGSEGV) while it started its threads;
+* it asks BLAS for one thread unless the user chose (``OPENBLAS_NUM_THREADS``,
+  ``MKL_NUM_THREADS``): the kernels' threads are Numba's, and BLAS's only work is small
+  products (the belief's fit) that a second thread pool on a busy machine made seconds slow.
 
 Only the standard library is imported here.
 """
@@ -29,6 +32,8 @@ THREADS_FLOOR, THREADS_PER_CORE = 64, 4
 THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "tbb", "omp", "workqueue")
 #: errno values of a failed write to stdout that mean "the reader went away": quiet, exit 0
 GONE = (errno.EPIPE,)
+#: the variables that set BLAS's thread count (set to 1 unless the user set them)
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 _BEGUN = {"done": False}
@@ -48,6 +53,8 @@ def begin() -> None:
         return
     _BEGUN["done"] = True
     interrupts.install(armed=False)
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
     _stand_in_for_closed_streams()
     if not isinstance(sys.stdout, GuardedOutput):
         sys.stdout = GuardedOutput(sys.stdout)

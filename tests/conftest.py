@@ -1,8 +1,13 @@
 import json
+import os
 import subprocess
 import sys
 
 import pytest
+
+# as in a `pushluck` process (analyzer/startup.py): BLAS on one thread, set before NumPy loads
+for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 
 def run_cli(*args, check_json=False):
