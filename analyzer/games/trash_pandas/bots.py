@@ -56,6 +56,7 @@ knobs: kernels/trash_pandas/whole_bots.py ``rolls_by_table``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -265,13 +266,29 @@ def empty_solver_tables() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(2 * 64 * 64, dtype=np.uint8), np.zeros(2 * 64 * 64 * 6, dtype=np.uint8)
 
 
+#: the code the solver bots' tables come from (the cache key of :func:`solver_tables` reads it)
+SOLVER_SOURCES = [Path(__file__).with_name(f) for f in ("bots.py", "exact.py", "play.py",
+                                                        "rules.py")]
+
+
 def solver_tables(rules) -> tuple[np.ndarray, np.ndarray]:
     """(roll_tab, after_tab) of the exact turn solver's optimal policy, B = N = P = 3, default
-    card-equivalent weights (analyzer/games/trash_pandas_policy.py layout)."""
+    card-equivalent weights (analyzer/games/trash_pandas_policy.py layout). Solved once per
+    rules and code version and kept in the solution cache (analyzer/cache.py): solving them in
+    Python took 0.15 s of every whole-game command with a solver bot."""
+    from analyzer.cache import cached_arrays
+    from analyzer.rules import rules_to_dict
+
+    got = cached_arrays("tp-solver-tables", {"rules": rules_to_dict(rules), "bnp": [3, 3, 3]},
+                        SOLVER_SOURCES, lambda: _solve_tables(rules), keep=16)
+    return got["roll"], got["after"]
+
+
+def _solve_tables(rules) -> dict[str, np.ndarray]:
     from analyzer.games.trash_pandas.exact import TurnSolver
     from analyzer.games.trash_pandas.rules import ValueModel
     from analyzer.games.trash_pandas.play import PolicySpec, build_tables
 
     tables = build_tables(PolicySpec("optimal"), TurnSolver(ValueModel(), rules),
                           3, 3, 3)
-    return tables.roll, tables.after
+    return {"roll": tables.roll, "after": tables.after}
