@@ -201,13 +201,15 @@ def test_ctrl_c_prints_the_finished_positions_and_exits_130():
     with contextlib.ExitStack() as cleanup:  # never leave a run of 100,000 positions behind
         cleanup.callback(os.close, master)
         cleanup.callback(lambda: proc.poll() is None and proc.kill())
-        seen = _read_until_done(master, 100000, 1)  # the bar shows a position done
+        # the bar shows two positions done: with one, the run ends in the one-line "one position
+        # only had finished" (a bias needs two), which a loaded machine reached in one suite run
+        seen = _read_until_done(master, 100000, 2)
         assert b"/100000" in seen, seen[-500:]
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)
         err = seen + _read_until(master, b"\0", timeout=2)
     assert proc.returncode == 130, err[-500:]
     payload = json.loads(out)
-    assert payload["interrupted"] is True and payload["positions"] > 0
+    assert payload["interrupted"] is True and payload["positions"] >= 2
     assert payload["positions"] == len(payload["rows"]) < 100000
     assert b"Traceback" not in err
