@@ -5,8 +5,10 @@ import sys
 
 import pytest
 
+from analyzer.startup import BLAS_THREADS  # noqa: E402 - the standard library only
+
 # as in a `pushluck` process (analyzer/startup.py): BLAS on one thread, set before NumPy loads
-for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+for _name in BLAS_THREADS:
     os.environ.setdefault(_name, "1")
 
 

@@ -45,6 +45,12 @@ def score_tables(full_run: int = 10):
     return run_tables(full_run)
 
 
+#: the code the exact bots' tables come from (the cache key of :func:`exact_tables` reads it)
+EXACT_SOURCES = [Path(__file__), Path(__file__).with_name("exact.py"),
+                 Path(__file__).with_name("rules.py"),
+                 Path(__file__).resolve().parents[3] / "kernels" / "ten" / "exact.py"]
+
+
 def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
     """(index of each value model, dec uint8[M, cap + 1, A, B], nchild, cchild) for the exact
     bots: the one-turn optimal policy of a fresh deck, solved once per tokens held. Kept in the
@@ -71,12 +77,6 @@ def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
                         lambda: _solve_exact_tables(tr, st, players, models), keep=16)
     return ({vm: i for i, vm in enumerate(models)}, got["dec"], got["nchild"],
             got["cchild"])
-
-
-#: the code the exact bots' tables come from (the cache key of :func:`exact_tables` reads it)
-EXACT_SOURCES = [Path(__file__), Path(__file__).with_name("exact.py"),
-                 Path(__file__).with_name("rules.py"),
-                 Path(__file__).resolve().parents[3] / "kernels" / "ten" / "exact.py"]
 
 
 def _solve_exact_tables(tr, st, players: int, models) -> dict:
