@@ -166,72 +166,87 @@ def choose_best(cells, vm, cnt0, need, mode, G, W):
         t0 |= x
     if t0 == U0:
         return 0, 0.0
-    if dice == 1 or (mode == P_MIN and need == 1):
-        return _leaves(cells, vm, G, W, 0, 0, mode, need, ssum, best_d, best_h)
+    # one die (or min-dice needing one): the root's candidates are the leaves. Both cases go
+    # through the loop's one call of _leaves: an inlined function is a copy per call site, and a
+    # second copy cost seconds of every cold compile of the game engine
+    root_leaves = dice == 1 or (mode == P_MIN and need == 1)
     depth = 0
     curv[0] = 0
     cand[0] = U0
+    i = 0
+    v = 0
+    d1 = 0
+    tot = U0
     while depth >= 0:
-        c = cand[depth]
-        o = depth * 7
-        while c == U0 and curv[depth] < 6:
-            curv[depth] += 1
-            c = valid[o + curv[depth]]
-        if c == U0:
-            depth -= 1
-            if depth >= 0:
-                v = pval[depth]
-                i = pcell[depth]
-                unplace(cells, vm, i, v)
-                cnt[v] += 1
-                rcode[rowof[i]] -= v * rinc[i]
-                ccode[colof[i]] -= v * cinc[i]
-                ssum -= v
-            continue
-        b = c & (~c + U1)
-        cand[depth] = c ^ b
-        v = curv[depth]
-        i = bit_index(b)
-        d1 = depth + 1
-        place(cells, vm, i, v)
-        cnt[v] -= 1
-        rcode[rowof[i]] += v * rinc[i]
-        ccode[colof[i]] += v * cinc[i]
-        ssum += v
-        pval[depth] = v
-        pcell[depth] = i
-        o1 = d1 * 7
-        grow_sets(fs, o, o1, b, v, badv, un, full, nf, nl)
-        base = vm[0] & fs[o1]
-        dead = base
-        tot = U0
-        below = b - U1
-        for u in range(1, 7):
-            f = fs[o1 + u]
-            dead &= f
-            # the child's exclusions: this depth's, plus the candidates tried before this one
-            tried = ALL if u < v else (below if u == v else U0)
-            e = excl[o + u] | (valid[o + u] & tried)
-            excl[o1 + u] = e
-            x = base & ~(f | e) if cnt[u] > 0 else U0
-            valid[o1 + u] = x
-            tot |= x
-        if d1 >= need:
-            if coded:
-                hv = placed_value(vm[0], popcount(vm[7]), dead, n, rcode, ccode, tr, tc, LT, ssum,
-                                  cellv, ruinp)
-            else:
-                hv = heur(cells, vm, n, masks, badv, LT, bon, rf, nbs, dig)
-            if (mode != P_MIN or d1 == need) and _better(mode, d1, hv, best_d, best_h):
-                best_d = d1
-                best_h = hv
-                for k in range(d1):
-                    wcell[k] = pcell[k]
-                    wval[k] = pval[k]
-        if tot != U0 and (d1 + 1 == dice or (mode == P_MIN and d1 + 1 == need)):
-            # the next dice are leaves: evaluate them here, without descending
-            best_d, best_h = _leaves(cells, vm, G, W, o1, d1, mode, need, ssum, best_d, best_h)
+        lo = -1  # the offset of the candidates to evaluate as leaves (none: -1)
+        ld = 0
+        if root_leaves:
+            lo = 0
+        else:
+            c = cand[depth]
+            o = depth * 7
+            while c == U0 and curv[depth] < 6:
+                curv[depth] += 1
+                c = valid[o + curv[depth]]
+            if c == U0:
+                depth -= 1
+                if depth >= 0:
+                    v = pval[depth]
+                    i = pcell[depth]
+                    unplace(cells, vm, i, v)
+                    cnt[v] += 1
+                    rcode[rowof[i]] -= v * rinc[i]
+                    ccode[colof[i]] -= v * cinc[i]
+                    ssum -= v
+                continue
+            b = c & (~c + U1)
+            cand[depth] = c ^ b
+            v = curv[depth]
+            i = bit_index(b)
+            d1 = depth + 1
+            place(cells, vm, i, v)
+            cnt[v] -= 1
+            rcode[rowof[i]] += v * rinc[i]
+            ccode[colof[i]] += v * cinc[i]
+            ssum += v
+            pval[depth] = v
+            pcell[depth] = i
+            o1 = d1 * 7
+            grow_sets(fs, o, o1, b, v, badv, un, full, nf, nl)
+            base = vm[0] & fs[o1]
+            dead = base
             tot = U0
+            below = b - U1
+            for u in range(1, 7):
+                f = fs[o1 + u]
+                dead &= f
+                # the child's exclusions: this depth's, plus the candidates tried before this one
+                tried = ALL if u < v else (below if u == v else U0)
+                e = excl[o + u] | (valid[o + u] & tried)
+                excl[o1 + u] = e
+                x = base & ~(f | e) if cnt[u] > 0 else U0
+                valid[o1 + u] = x
+                tot |= x
+            if d1 >= need:
+                if coded:
+                    hv = placed_value(vm[0], popcount(vm[7]), dead, n, rcode, ccode, tr, tc, LT,
+                                      ssum, cellv, ruinp)
+                else:
+                    hv = heur(cells, vm, n, masks, badv, LT, bon, rf, nbs, dig)
+                if (mode != P_MIN or d1 == need) and _better(mode, d1, hv, best_d, best_h):
+                    best_d = d1
+                    best_h = hv
+                    for k in range(d1):
+                        wcell[k] = pcell[k]
+                        wval[k] = pval[k]
+            if tot != U0 and (d1 + 1 == dice or (mode == P_MIN and d1 + 1 == need)):
+                lo = o1  # the next dice are leaves: evaluate them here, without descending
+                ld = d1
+        if lo >= 0:
+            best_d, best_h = _leaves(cells, vm, G, W, lo, ld, mode, need, ssum, best_d, best_h)
+            tot = U0
+        if root_leaves:
+            break
         if tot != U0 and not (mode == P_MIN and d1 >= need):
             depth = d1
             curv[d1] = 0
