@@ -187,15 +187,24 @@ def _stop_block(k0, k1, k2, k3, n, k_stop, thr, exact):
     return busts, s_tok, sixes, rej
 
 
-@njit(cache=True, inline="always")
-def _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, exact):
-    """:func:`_stop_block` with ``k_stop`` = 6 (the bench's case) passed as a literal, so LLVM
-    can bound the turn length, unroll it and vectorise over trials; other values take the generic
-    loop (same sums). One literal copy only: each one, times the exact replay, is a compile of
-    its own (with five literal copies the kernel took about 56 s of the cold compile)."""
+@njit(cache=True)
+def _stop_block_sums(k0, k1, k2, k3, n, k_stop, thr):
+    """One block of :func:`stop_at_plain`: (busts, Σtokens, sixes) with exact faces.
+
+    Stop at 6 (the bench's case) runs the fast branch-free loop with the 6 as a literal, so LLVM
+    can bound the turn length, unroll it and vectorise over trials; a block in which a word would
+    have been rejected, and every other ``k_stop``, runs the exact loop (same sums: the exact
+    faces are the fast ones whenever no word is rejected). Two inlined copies of the turn loop
+    only (with five literal copies and their exact replays the kernel took about 56 s of the cold
+    compile; with two fast copies and two replays 10 s). A function of its own: the parallel loop
+    of the caller holds no branch-assigned variable (Numba's reduction analysis of a prange body
+    met one as an "unexpected cycle in lookup()", in some fresh compiles)."""
     if k_stop == 6:
-        return _stop_block(k0, k1, k2, k3, n, 6, thr, exact)
-    return _stop_block(k0, k1, k2, k3, n, k_stop, thr, exact)
+        busts, s_tok, sixes, rej = _stop_block(k0, k1, k2, k3, n, 6, thr, False)
+        if rej == 0:
+            return busts, s_tok, sixes
+    busts, s_tok, sixes, rej = _stop_block(k0, k1, k2, k3, n, k_stop, thr, True)
+    return busts, s_tok, sixes
 
 
 @njit(cache=True, parallel=True)
@@ -204,17 +213,14 @@ def stop_at_plain(keys, counts, k_stop):
 
     Per-block sums: 0 busts, 1 Σtokens, 2 turns reaching six. Faces exactly uniform (a block that
     met a word Lemire would reject, probability ≈ 1e-9 per face, is replayed with the exact
-    helper), so the sums equal those of :func:`bounded_pair`.
+    helper), so the sums equal those of :func:`bounded_pair` (:func:`_stop_block_sums`).
     """
     m = keys.shape[0]
     out = np.zeros((m, 3), dtype=np.float64)
     thr = lemire_threshold(6)
     for blk in prange(m):
-        k0, k1, k2, k3 = keys[blk, 0], keys[blk, 1], keys[blk, 2], keys[blk, 3]
-        n = counts[blk]
-        busts, s_tok, sixes, rej = _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, False)
-        if rej:
-            busts, s_tok, sixes, rej = _stop_block_k(k0, k1, k2, k3, n, k_stop, thr, True)
+        busts, s_tok, sixes = _stop_block_sums(keys[blk, 0], keys[blk, 1], keys[blk, 2],
+                                               keys[blk, 3], counts[blk], k_stop, thr)
         out[blk, 0] = busts
         out[blk, 1] = s_tok
         out[blk, 2] = sixes
