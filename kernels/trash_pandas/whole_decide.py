@@ -18,18 +18,19 @@ Per-block sums (float64[m, 4·C]): for choice c, columns 4c Σw, 4c+1 Σw², 4c+
 4c+3 Σ(w_c − w_0)² (the paired difference with choice 0).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange, types
 
 from kernels.rng import seed_trial
 from kernels.trash_pandas.belief import sample_world
+from kernels.trash_pandas.engine_arg import EngineDriver, continue_game_type
 from kernels.trash_pandas.whole import NACC, continue_game, win_share
 from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, SC
 
 
-@njit(cache=True, parallel=True)
-def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, choices, bots,
-                  pts, per_card, copies, rules, roll_tab, after_tab, bp):
-    """Per-block sums of ``me``'s win share after each choice (module doc).
+def _decide_blocks(cont, keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, choices,
+                   bots, pts, per_card, copies, rules, roll_tab, after_tab, bp):
+    """Per-block sums of ``me``'s win share after each choice (module doc), each game played to
+    its end by ``cont``, an engine's ``continue_game`` (kernels/trash_pandas/engine_arg.py).
 
     keys uint64[m, 4], counts int64[m] trials per block; g0 int64[19, 8]; pool0 int64[8];
     opp_hand/opp_down int64[4]; choices int64[C, 3]; bots float64[4, NK]; bp the belief's
@@ -55,9 +56,8 @@ def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, c
             for c in range(nc):
                 g[:, :] = gd
                 sd[:] = s
-                continue_game(g, me, mode, held, choices[c, 0], choices[c, 1], choices[c, 2],
-                              bots, pts, per_card, copies, rules, roll_tab, after_tab, acc, sd,
-                              w)
+                cont(g, me, mode, held, choices[c, 0], choices[c, 1], choices[c, 2], bots, pts,
+                     per_card, copies, rules, roll_tab, after_tab, acc, sd, w)
                 share = win_share(g, me, players, pts, per_card, rules, w, scores)
                 if c == 0:
                     first = share
@@ -67,3 +67,14 @@ def decide_blocks(keys, counts, g0, pool0, opp_hand, opp_down, me, mode, held, c
                 out[blk, 4 * c + 2] += d
                 out[blk, 4 * c + 3] += d * d
     return out
+
+
+def _cont_type(t):
+    """The type of ``cont`` for :func:`_decide_blocks`'s other argument types ``t``."""
+    return continue_game_type(t[10], t[11], t[12], t[13], t[14], t[15], t[16])
+
+
+#: the driver, compiled once per argument types whatever the engine (engine_arg.py)
+DRIVER = EngineDriver(_decide_blocks, _cont_type, types.Array(types.float64, 2, "C"))
+#: decisions played out by the plain engine (whole.py)
+decide_blocks = DRIVER.bind(continue_game)

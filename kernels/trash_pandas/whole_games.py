@@ -5,9 +5,10 @@ numbers there); this module folds each game's figures into the block's sums, per
 the paired win-share differences between line-ups (common random numbers).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
 from kernels.rng import seed_trial
+from kernels.trash_pandas.engine_arg import ZERO, EngineDriver, continue_game_type
 from kernels.trash_pandas.whole import (C_VIOL, COUNTERS, ENTRY_ROLL, NACC, NC, RULE_MAXTURNS,
                                         RULE_TIE, continue_game, outcome, setup)
 from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, rank_key
@@ -75,10 +76,10 @@ def _fold(out, blk, base, players, scores, nwin, tied, margin, turns, truncated,
     out[blk, col + min(rounds, NHIST) - 1] += 1
 
 
-@njit(cache=True, parallel=True)
-def play_games(keys, counts, players, copies, pts, per_card, deal, rules, lineups, roll_tab,
-               after_tab):
-    """Whole games, per-block sums (columns: :func:`column_names`).
+def _play_games(cont, keys, counts, players, copies, pts, per_card, deal, rules, lineups,
+                roll_tab, after_tab):
+    """Whole games, per-block sums (columns: :func:`column_names`), each played to its end by
+    ``cont``, an engine's ``continue_game`` (kernels/trash_pandas/engine_arg.py).
 
     keys int64/uint64[m, 4] block keys; counts int64[m] games per block; copies int64[8];
     pts int64[8, 3]; per_card int64[8]; deal int64[4] cards dealt to seat i; rules int64[11]
@@ -107,8 +108,8 @@ def play_games(keys, counts, players, copies, pts, per_card, deal, rules, lineup
                 seed_trial(keys[blk], t, s)
                 acc[:] = 0.0
                 setup(g, players, copies, deal, s)
-                turns = continue_game(g, 0, 0, 0, ENTRY_ROLL, 0, 0, lineups[l], pts, per_card,
-                                      copies, rules, roll_tab, after_tab, acc, s, w)
+                turns = cont(g, ZERO, ZERO, ZERO, ENTRY, ZERO, ZERO, lineups[l], pts, per_card,
+                             copies, rules, roll_tab, after_tab, acc, s, w)
                 nwin, tied, margin = outcome(g, players, pts, per_card, rules, w, scores)
                 best = -1
                 for i in range(players):
@@ -129,3 +130,19 @@ def play_games(keys, counts, players, copies, pts, per_card, deal, rules, lineup
                         out[blk, col + 2 * i] += d
                         out[blk, col + 2 * i + 1] += d * d
     return out
+
+
+ENTRY = np.int64(ENTRY_ROLL)
+
+
+def _cont_type(t):
+    """The type of ``cont`` for :func:`_play_games`'s other argument types ``t``: bot rows are
+    one line-up of ``lineups``."""
+    return continue_game_type(types.Array(t[8].dtype, 2, "C"), t[4], t[5], t[3], t[7], t[9],
+                              t[10])
+
+
+#: the driver, compiled once per argument types whatever the engine (engine_arg.py)
+DRIVER = EngineDriver(_play_games, _cont_type, types.Array(types.float64, 2, "C"))
+#: whole games played by the plain engine (whole.py)
+play_games = DRIVER.bind(continue_game)

@@ -37,9 +37,10 @@ A rollout plays the game with the engine of whole.py, so the engine that runs a 
 not be that same compiled engine (Numba cannot type a function that calls itself through a
 chain of jitted callers; recursion across cached dispatchers also crashes on reload). The twin
 functions below are the *same Python code* as whole.py's ``roll_phase``/``play_turn``/
-``continue_game``, whole_games.py's ``play_games`` and whole_decide.py's ``decide_blocks``,
-compiled a second time under a ``_rollout`` name (kernels/twin.py) with their decision hooks
-(``after_roll_choice``/``keep_rolling_choice``) and callees swapped for the rollout ones; the
+``continue_game``, compiled a second time under a ``_rollout`` name (kernels/twin.py) with their
+decision hooks (``after_roll_choice``/``keep_rolling_choice``) and callees swapped for the
+rollout ones (whole_games.py's ``play_games`` and whole_decide.py's ``decide_blocks`` take this
+``continue_game`` as an argument: kernels/trash_pandas/engine_arg.py); the
 rollouts call the rule-table engine (kernels/trash_pandas/whole_tables.py, the plain engine
 that also reads table bots' stop rules, so any bot of the line-up may sit in a rollout), which
 never calls back. The plain engine, its cache and its results are unchanged by this module. Cost: every decision plays up to 3·K games.
@@ -199,5 +200,5 @@ roll_phase = twin(W.roll_phase, _SUFFIX, after_roll_choice=after_roll_rollout,
                   keep_rolling_choice=keep_rolling_rollout, yumyum_choice=yumyum_think)
 play_turn = twin(W.play_turn, _SUFFIX, roll_phase=roll_phase)
 continue_game = twin(W.continue_game, _SUFFIX, play_turn=play_turn)
-play_games = twin(G.play_games, _SUFFIX, parallel=True, continue_game=continue_game)
-decide_blocks = twin(D.decide_blocks, _SUFFIX, parallel=True, continue_game=continue_game)
+play_games = G.DRIVER.bind(continue_game)
+decide_blocks = D.DRIVER.bind(continue_game)
