@@ -13,22 +13,31 @@ holding ``H``". Faces come two per 64-bit draw (high 32-bit half first), each ex
 
 Algorithm
 ---------
-A turn's outcome is a *code*: the held set ``H`` (bits 0–5) and the bust flag (bit 6). Every sum
-the kernel reports is a function of the main turn's code and, for a turn that collected all six,
-of the bonus turn's code, so a block is played in three passes:
+A leg's (main or bonus turn's) outcome is a *code*: the held set ``H`` at its end (bits 0–5) and
+the bust flag (bit 6). Every sum the kernel reports is a function of the main turn's code and,
+for a turn that collected all six, of the bonus turn's code. The bust flag is itself a function
+of ``H``: a leg that ends holding ``H`` with fewer than six tokens busted exactly when the
+policy rolls at ``H`` (had it not rolled, it would have stopped there), so the passes below
+carry ``H`` only and :func:`_with_busts` sets bit 6 when the counts are read. A block is
+played in three passes:
 
-1. **Codes, branch-free** (:func:`_fast_code`): three draws give six multiply-shift faces, which
-   always suffice (a seventh face of a main turn must repeat; a bonus turn stops by its cap ≤ 5
-   or at six); the six steps of the turn are played with masks (``alive``), so the trial loop has
-   no branch and LLVM vectorises it over trials. Bit 7 marks a *rare* trial: one in which a
+1. **Codes, branch-free** (:func:`_main_codes`): three draws give six multiply-shift faces,
+   which always suffice (a seventh face of a main turn must repeat; a bonus turn stops by its
+   cap ≤ 5 or at six); the six steps of the turn are played with masks (``alive``), so the trial
+   loop has no branch and LLVM vectorises it over trials. A policy that rolls by the number of
+   held tokens only (stop-at:K, and a bonus turn's cap; :func:`_by_size`) skips the roll-table
+   lookup per face: a face is taken when none so far repeated and the policy rolled that far,
+   a per-face mask the same for every trial (:func:`_six_faces_code_sized`); any other table
+   is looked up per face (:func:`_six_faces_code`). Bit 7 marks a *rare* trial: one in which a
    face word would have been rejected by Lemire's step (probability ``6 · 4 / 2**32`` per trial;
    the multiply-shift face may then differ from the exact one).
-2. **Counts**: a histogram of the main codes, and the list of the trials whose code is 63
-   (collected all six without a rare word; about 1.5% of stop-at:6 turns), appended without a
-   branch. A rare trial is replayed exactly and in full (:func:`_exact_turn`: the same stream,
-   :func:`~kernels.rng.bounded_pair` faces, the bonus turn continuing the stream after the main
-   turn's faces).
-3. **Bonus turns, branch-free** (:func:`_fast_bonus_code`, with ``bonus_turn``): each listed
+2. **Counts** (:func:`_tally`): a histogram of the main codes. A rare trial is replayed exactly
+   and in full (:func:`_exact_turn`: the same stream, :func:`~kernels.rng.bounded_pair` faces,
+   the bonus turn continuing the stream after the main turn's faces). With ``bonus_turn``, the
+   trials whose code is 63 (collected all six without a rare word; about 1.5% of stop-at:6
+   turns) are listed by :func:`_positions_of_six`: eight codes at a time, the words holding a 63
+   first, then their bytes, both appended without a branch.
+3. **Bonus turns, branch-free** (:func:`_bonus_codes`, with ``bonus_turn``): each listed
    trial's bonus turn is pass 1 again on the stream after the three draws pass 1 used (six exact
    faces are exactly three draws, both halves used, so the exact main leg ends at the same
    state), vectorised over the listed trials; a bonus turn with a rare word is replayed exactly
@@ -43,7 +52,29 @@ Cost: about 3 xoshiro256** steps, 4 SplitMix64 finalisers and 6 multiply-shifts 
 vector lanes, one histogram increment, and the same vector work again for about 1.5% of trials
 (stop-at:6's bonus turns). Playing those bonus turns one by one with exact faces (branchy, about
 100 ns each) took a fifth of the time: pass 3 moved the kernel from 0.80 to 1.03 of the bench's
-calibration loop on one core (medians of 7 paired runs, same process).
+calibration loop on one core (medians of 7 paired runs, same process). Those figures, and the
+1.03–1.07 of later runs, come from the Intel machines the kernel was first tuned on.
+
+The share of the calibration loop depends on the CPU, and not through memory traffic. The
+calibration loop (kernels/trash_pandas/calibration.py) is itself vectorised by LLVM (its dice
+loop of at most six rolls is unrolled and made branch-free: 8 lanes of 64 bits), so the share
+is close to the ratio of vector instructions per trial, which the CPU weighs differently. On an
+AMD EPYC (Zen 4, LLVM target znver4, AVX-512) the kernel first ran at 0.60–0.64 of the
+calibration loop. Measured there, in calibration-loop units per trial (1.0 = the whole
+calibration loop): pass 1 about 1.28 (the loop's own work plus a roll-table lookup, a bust flag
+and a Lemire flag per face and a byte store), the histogram with the branch-free list of sixes
+0.27, pass 3 and the rest 0.1. Keeping a block's codes in L1 (passes 1 and 2 fused over chunks of
+1024–8192 trials), four interleaved sub-histograms, int32 step variables (Numba widens them to
+64 bits again), int64 codes, and compiling for an AVX2 or an icelake-server target all measured
+the same or slower there. What helped, and costs no
+CPU anything: the bust flag read off the final held set (two operations fewer per face), the
+by-size policy loop (the roll-table lookup gone for stop-at:K), and the list of sixes made apart
+from the histogram, eight codes at a time (the histogram alone costs 0.16). With them, on that
+machine (one core, medians over 9 processes of the medians of 5 paired runs, the old kernel
+beside it): stop-at:6 0.72 of the calibration loop (0.60 before), and about 0.73 for optimal
+(0.61) and 0.72 for stop-at:3 (0.59; 3 processes each). Pass 1 alone is still about 1.1
+calibration units there, so this design cannot reach 0.9 on Zen 4 as it stands: what is left is
+work per trial, not memory traffic.
 Output: the per-block sums of turn.py's ``COLUMNS``, float64, shape (blocks, 13).
 """
 import numpy as np
@@ -61,21 +92,30 @@ _LEMIRE_6 = np.uint64(2**32 % 6)  # Lemire's rejection threshold for a d6 (lemir
 
 
 @njit(cache=True, inline="always")
-def _masked_step(h, alive, bust, face, roll_bits):
-    """One face of a turn played with masks: a repeat while ``alive`` busts, a new face is taken,
-    then the turn stays alive only if ``roll_bits`` says roll at the new held set."""
-    rep = (h >> face) & 1
-    bust |= alive & rep
-    alive &= 1 - rep
+def _masked_step(h, alive, face, roll_bits):
+    """One face of a turn played with masks: a repeat ends the turn (``alive`` drops to 0), a new
+    face is taken while ``alive``, then the turn stays alive only if ``roll_bits`` says roll at
+    the new held set. No bust flag: :func:`_with_busts` reads it off the final held set."""
+    alive &= ~(h >> face)  # bit 0: 1 - (face held); alive is 0 or 1
     h |= alive << face
     alive &= np.int64((roll_bits >> np.uint64(h)) & _ONE)
-    return h, alive, bust
+    return h, alive
 
 
 @njit(cache=True, inline="always")
-def _six_faces_code(s0, s1, s2, s3, roll_bits, thr):
-    """A leg's code from the next three draws of the stream (six multiply-shift faces, played
-    with masks), with bit 7 set when a face word falls below Lemire's threshold ``thr``."""
+def _sized_step(h, fresh, face, reach):
+    """:func:`_masked_step` for a policy that rolls by the number of held tokens only: ``fresh``
+    (0 or 1) says no face so far repeated, ``reach`` (0 or -1, the same for every trial) says the
+    policy rolled this face when none repeated (:func:`_by_size`)."""
+    fresh &= ~(h >> face)
+    h |= (fresh << face) & reach
+    return h, fresh
+
+
+@njit(cache=True, inline="always")
+def _six_faces(s0, s1, s2, s3, thr):
+    """The next three draws of the stream as six multiply-shift faces and the rare flag (1 when
+    a face word falls below Lemire's threshold ``thr``)."""
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     f0, r0 = face_flag(x >> np.uint64(32), 6, thr)
     f1, r1 = face_flag(x & _MASK32, 6, thr)
@@ -85,17 +125,40 @@ def _six_faces_code(s0, s1, s2, s3, roll_bits, thr):
     x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
     f4, r4 = face_flag(x >> np.uint64(32), 6, thr)
     f5, r5 = face_flag(x & _MASK32, 6, thr)
+    return f0, f1, f2, f3, f4, f5, r0 | r1 | r2 | r3 | r4 | r5
+
+
+@njit(cache=True, inline="always")
+def _six_faces_code(s0, s1, s2, s3, roll_bits, thr):
+    """A leg's code from the next three draws of the stream (six multiply-shift faces, played
+    with masks): the held set at its end, with bit 7 set when a face word falls below
+    Lemire's threshold ``thr``."""
+    f0, f1, f2, f3, f4, f5, rare = _six_faces(s0, s1, s2, s3, thr)
     h = 0
     alive = 1
-    bust = 0
-    h, alive, bust = _masked_step(h, alive, bust, f0, roll_bits)
-    h, alive, bust = _masked_step(h, alive, bust, f1, roll_bits)
-    h, alive, bust = _masked_step(h, alive, bust, f2, roll_bits)
-    h, alive, bust = _masked_step(h, alive, bust, f3, roll_bits)
-    h, alive, bust = _masked_step(h, alive, bust, f4, roll_bits)
-    h, alive, bust = _masked_step(h, alive, bust, f5, roll_bits)
-    rare = r0 | r1 | r2 | r3 | r4 | r5
-    return h | (bust << 6) | (rare << 7)
+    h, alive = _masked_step(h, alive, f0, roll_bits)
+    h, alive = _masked_step(h, alive, f1, roll_bits)
+    h, alive = _masked_step(h, alive, f2, roll_bits)
+    h, alive = _masked_step(h, alive, f3, roll_bits)
+    h, alive = _masked_step(h, alive, f4, roll_bits)
+    h, alive = _masked_step(h, alive, f5, roll_bits)
+    return h | (rare << 7)
+
+
+@njit(cache=True, inline="always")
+def _six_faces_code_sized(s0, s1, s2, s3, r1, r2, r3, r4, r5, thr):
+    """:func:`_six_faces_code` for a policy that rolls by the number of held tokens only:
+    ``r1`` … ``r5`` are -1 when the policy rolls the second … sixth face (having taken every
+    face before it), else 0 (:func:`_by_size`)."""
+    f0, f1, f2, f3, f4, f5, rare = _six_faces(s0, s1, s2, s3, thr)
+    h = 1 << f0  # the first face is always rolled and new
+    fresh = 1
+    h, fresh = _sized_step(h, fresh, f1, r1)
+    h, fresh = _sized_step(h, fresh, f2, r2)
+    h, fresh = _sized_step(h, fresh, f3, r3)
+    h, fresh = _sized_step(h, fresh, f4, r4)
+    h, fresh = _sized_step(h, fresh, f5, r5)
+    return h | (rare << 7)
 
 
 @njit(cache=True, inline="always")
@@ -245,6 +308,108 @@ def _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val):
            rolls, bonus_busts, rolls2, x_tok, x_tok2, x_val, x_val2)
 
 
+@njit(cache=True)
+def _by_size(roll_bits):
+    """Whether the policy ``roll_bits`` rolls by the number of held tokens only (as stop-at:K and
+    a bonus turn's cap do), and if so the reach masks of :func:`_six_faces_code_sized`:
+    (True, r1, …, r5) with ``r_k`` = -1 when the policy rolls holding 1, …, k tokens, else 0;
+    (False, 0, …) otherwise. Six held tokens end a leg whatever the table says."""
+    reach = np.zeros(6, dtype=np.int64)
+    rolls = -1
+    for k in range(1, 6):
+        first = -1
+        for h in range(64):
+            if _popcount(h) == k:
+                b = np.int64((roll_bits >> np.uint64(h)) & _ONE)
+                if first < 0:
+                    first = b
+                elif b != first:
+                    return False, 0, 0, 0, 0, 0
+        rolls &= -first
+        reach[k] = rolls
+    return True, reach[1], reach[2], reach[3], reach[4], reach[5]
+
+
+@njit(cache=True)
+def _with_busts(held, roll_bits):
+    """Counts by the held set at a leg's end (``held[H]``, H < 64) as counts by code: a leg that
+    ended holding H with fewer than six tokens busted exactly when the policy rolls at H (it
+    stopped there otherwise), so the bust flag is read off H here rather than carried through
+    every step of pass 1."""
+    out = np.zeros(128, dtype=np.int64)
+    for h in range(64):
+        bust = h != _SIX and (roll_bits >> np.uint64(h)) & _ONE != 0
+        out[h + _BUST if bust else h] += held[h]
+    return out
+
+
+@njit(cache=True)
+def _main_codes(codes, k0, k1, k2, k3, n, roll_main, thr):
+    """Pass 1: the main turn's code of trials 0..n-1 into ``codes``, vectorised over trials (the
+    by-size policy loop when the roll table allows it, :func:`_by_size`)."""
+    sized, r1, r2, r3, r4, r5 = _by_size(roll_main)
+    if sized:
+        for t in range(n):
+            s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+            codes[t] = _six_faces_code_sized(s0, s1, s2, s3, r1, r2, r3, r4, r5, thr)
+    else:
+        for t in range(n):
+            codes[t] = _fast_code(k0, k1, k2, k3, t, roll_main, thr)
+
+
+@njit(cache=True)
+def _tally(codes, n):
+    """Pass 2: how many of the first ``n`` codes are each byte value (256 counts)."""
+    tally = np.zeros(256, dtype=np.int64)
+    for t in range(n):
+        tally[codes[t]] += 1
+    return tally
+
+
+_BYTES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
+_SIXES = np.uint64(_SIX) * _BYTES
+
+
+@njit(cache=True)
+def _positions_of_six(codes, count):
+    """The ``count`` trials whose code is ``_SIX``, in order. ``codes`` is padded to whole
+    64-bit words (with zeros). First the words holding a byte equal to ``_SIX`` are listed (the
+    has-zero-byte test on ``word ^ _SIXES``; about one word in nine at stop-at:6), then their
+    bytes; both appends are branch-free (a branch per word would be mispredicted often)."""
+    words = codes.view(np.uint64)
+    nw = words.shape[0]
+    hit = np.empty(nw, dtype=np.int32)
+    nh = 0
+    for i in range(nw):
+        v = words[i] ^ _SIXES
+        hit[nh] = i
+        nh += ((v - _BYTES) & ~v & _HIGHS) != 0
+    at = np.empty(count + 1, dtype=np.int32)  # the last store of a word may fall one past
+    k = 0
+    for j in range(nh):
+        for t in range(8 * hit[j], 8 * hit[j] + 8):
+            at[k] = t
+            k += codes[t] == _SIX
+    return at[:count]
+
+
+@njit(cache=True)
+def _bonus_codes(k0, k1, k2, k3, sixes_at, roll_bonus, thr):
+    """Pass 3: the bonus turn's code of each listed trial, vectorised over them."""
+    sized, r1, r2, r3, r4, r5 = _by_size(roll_bonus)
+    m = sixes_at.shape[0]
+    bcodes = np.empty(m, dtype=np.uint8)
+    if sized:
+        for i in range(m):
+            s0, s1, s2, s3 = _after_main_six(k0, k1, k2, k3, sixes_at[i])
+            bcodes[i] = _six_faces_code_sized(s0, s1, s2, s3, r1, r2, r3, r4, r5, thr)
+    else:
+        for i in range(m):
+            bcodes[i] = _fast_bonus_code(k0, k1, k2, k3, sixes_at[i], roll_bonus, thr)
+    return bcodes
+
+
 @njit(cache=True, parallel=True)
 def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr):
     """The three passes of the module doc over every block; ``thr`` is the rare-face threshold of
@@ -263,18 +428,11 @@ def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr)
     for blk in prange(m):
         k0, k1, k2, k3 = keys[blk, 0], keys[blk, 1], keys[blk, 2], keys[blk, 3]
         n = counts[blk]
-        codes = np.empty(n, dtype=np.uint8)
-        for t in range(n):  # pass 1: vectorised over trials
-            codes[t] = _fast_code(k0, k1, k2, k3, t, roll_main, thr)
-        tally = np.zeros(256, dtype=np.int64)
-        sixes_at = np.empty(n, dtype=np.int32)  # only the first `sixes` entries are written
-        sixes = 0
-        for t in range(n):  # pass 2: counts, and the trials that collected six (no branch)
-            c = codes[t]
-            tally[c] += 1
-            sixes_at[sixes] = t
-            sixes += c == _SIX
-        main = tally[:128].copy()
+        codes = np.empty(-(-n // 8) * 8, dtype=np.uint8)  # whole words for _positions_of_six
+        codes[n:] = 0
+        _main_codes(codes, k0, k1, k2, k3, n, roll_main, thr)  # pass 1
+        tally = _tally(codes, n)  # pass 2
+        main = _with_busts(tally, roll_main)
         bonus = np.zeros(128, dtype=np.int64)
         if tally[_RARE:].sum() > 0:  # rare trials: replayed exactly, main and bonus turn
             for t in range(n):
@@ -283,15 +441,18 @@ def nocards_blocks(keys, counts, bonus_turn, bust_value, roll, resolve_val, thr)
                     main[c] += 1
                     if b >= 0:
                         bonus[b] += 1
-        if bonus_turn and sixes > 0:  # pass 3: the bonus turns, vectorised over them
-            bcodes = np.empty(sixes, dtype=np.uint8)
-            for i in range(sixes):
-                bcodes[i] = _fast_bonus_code(k0, k1, k2, k3, sixes_at[i], roll_bonus, thr)
-            for i in range(sixes):
+        if bonus_turn and tally[_SIX] > 0:  # pass 3: the bonus turns, vectorised over them
+            sixes_at = _positions_of_six(codes, tally[_SIX])
+            bcodes = _bonus_codes(k0, k1, k2, k3, sixes_at, roll_bonus, thr)
+            held = np.zeros(64, dtype=np.int64)
+            for i in range(sixes_at.shape[0]):
                 b = np.int64(bcodes[i])
                 if b >= _RARE:
                     b = _bonus_after_six(k0, k1, k2, k3, sixes_at[i], roll_bonus)
-                bonus[b] += 1
+                    bonus[b] += 1
+                else:
+                    held[b] += 1
+            bonus += _with_busts(held, roll_bonus)
         _store_sums(out, blk, main, bonus, bonus_turn, bust_value, resolve_val)
     return out
 
