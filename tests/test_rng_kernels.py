@@ -15,8 +15,8 @@ from numba import njit
 
 from analyzer.rng import block_keys
 from kernels.rng import (bounded32, bounded_local, bounded_pair, face_flag, lemire_threshold,
-                         next_u64, pair_face, randint, seed_trial, seed_words, trial_state,
-                         xoshiro)
+                         next_u64, pair_face, randint, seed_trial, seed_words, seed_words_unchecked,
+                         trial_state, xoshiro)
 from tests.rng_reference import (bounded32_old, bounded_local_old, bounded_pair_old,
                                  trial_state_old)
 
@@ -105,6 +105,35 @@ def test_seed_words_trial_state_and_seed_trial_match_the_old_seeding():
         assert np.array_equal(new[:, :, api, :], old)
     # key (0, 1, 2, 3), trial 0: every word mixes to 0, the all-zero state becomes s0 = 1
     assert list(new[4, 0, 0]) == [1, 0, 0, 0]
+
+
+@njit(cache=True)
+def _unchecked(keys, ts):
+    """seed_words and seed_words_unchecked of every (key, trial), and the first output of each."""
+    out = np.empty((keys.shape[0], ts.shape[0], 2, 5), dtype=np.uint64)
+    for b in range(keys.shape[0]):
+        k0, k1, k2, k3 = keys[b, 0], keys[b, 1], keys[b, 2], keys[b, 3]
+        for i in range(ts.shape[0]):
+            s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, ts[i])
+            out[b, i, 0, :4] = s0, s1, s2, s3
+            out[b, i, 0, 4] = xoshiro(s0, s1, s2, s3)[0]
+            s0, s1, s2, s3 = seed_words_unchecked(k0, k1, k2, k3, ts[i])
+            out[b, i, 1, :4] = s0, s1, s2, s3
+            out[b, i, 1, 4] = xoshiro(s0, s1, s2, s3)[0]
+    return out
+
+
+def test_unchecked_seeding_differs_only_in_the_all_zero_state_and_not_in_its_first_draw():
+    """seed_words_unchecked gives seed_words' words except for a trial whose words all mix to 0
+    (trial 7 of the key (7·GOLDEN + j)_j), which it leaves all-zero where seed_words sets
+    s0 = 1; the first xoshiro256** output of both is 0 (it reads s1 only)."""
+    t7 = (7 * 0x9E3779B97F4A7C15) % 2**64
+    keys = np.vstack([block_keys(9, 0, 6), np.array([[t7, t7 + 1, t7 + 2, t7 + 3]], np.uint64)])
+    ts = np.array([0, 1, 7, 1000, 2**31], dtype=np.int64)
+    out = _unchecked(keys, ts)
+    assert np.array_equal(out[:6, :, 0], out[:6, :, 1])
+    assert np.array_equal(out[6, [0, 1, 3, 4], 0], out[6, [0, 1, 3, 4], 1])
+    assert list(out[6, 2, 0]) == [1, 0, 0, 0, 0] and list(out[6, 2, 1]) == [0, 0, 0, 0, 0]
 
 
 # ---------------------------------------------------------------- bounded integers, one word

@@ -5,6 +5,7 @@ values and to rounding with fractional ones; and the exact replay of rare trials
 every trial, changes nothing."""
 import numpy as np
 import pytest
+from numba import njit
 
 from analyzer.games.trash_pandas.exact import TurnSolver
 from analyzer.games.trash_pandas.play import build_tables
@@ -16,15 +17,15 @@ KEYS = block_keys(41, 0, 4)
 COUNTS = np.array([3000, 2500, 1, 0], dtype=np.int64)  # a one-trial and an empty block too
 
 
-def _both(policy, rules, values=ValueModel()):
+def _both(policy, rules, values=ValueModel(), keys=KEYS, counts=COUNTS):
     from kernels.trash_pandas import simulate_turns, simulate_turns_nocards
 
     solver = TurnSolver(values, rules)
     t = build_tables(parse_policy(policy), solver, 0, 0, 0)
     r = solver.rules
-    fast = simulate_turns_nocards(KEYS, COUNTS, r.bonus_turn, r.bonus_cap,
+    fast = simulate_turns_nocards(keys, counts, r.bonus_turn, r.bonus_cap,
                                   float(solver.bust_value), t.roll, t.resolve_val)
-    general = simulate_turns(KEYS, COUNTS, 0, 0, 0, 1, 1, 1, r.bonus_turn, r.bonus_cap,
+    general = simulate_turns(keys, counts, 0, 0, 0, 1, 1, 1, r.bonus_turn, r.bonus_cap,
                              float(solver.card), float(solver.bust_value), t.after, t.roll,
                              t.stop_pies, t.six_pies, t.resolve_val)
     return fast, general, (solver, t)
@@ -80,3 +81,32 @@ def test_columns_by_hand_on_the_codes():
     assert s[2] == 0 and s[3] == n and s[4] == n and s[6] == n and s[8] == n and s[5] == 0
     singles = [t.resolve_val[(1 << f) * 7] for f in range(6)]
     assert min(singles) * n <= s[0] <= max(singles) * n
+
+
+def test_a_trial_from_the_all_zero_state_gets_the_same_code_unchecked():
+    """Pass 1 seeds without seed_words' all-zero fix-up (kernels.rng.seed_words_unchecked). Trial
+    7 of the key (7·GOLDEN + j)_j mixes to the all-zero state, which seed_words turns into
+    s0 = 1: pass 1's codes of that block equal those of seed_words' streams trial by trial (the
+    first draw is 0 either way), and the sums equal the card kernel's, for a by-size and a
+    general table."""
+    from kernels.rng import seed_words
+    from kernels.trash_pandas.nocards import _LEMIRE_6, _main_codes, _six_faces_code
+
+    @njit
+    def checked_codes(k0, k1, k2, k3, n, roll_main, thr):
+        out = np.empty(n, dtype=np.uint8)
+        for t in range(n):
+            s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+            out[t] = _six_faces_code(s0, s1, s2, s3, roll_main, thr)
+        return out
+
+    t7 = (7 * 0x9E3779B97F4A7C15) % 2**64
+    key = np.array([t7, t7 + 1, t7 + 2, t7 + 3], dtype=np.uint64)
+    for policy in ("stop-at:6", "optimal"):
+        fast, general, (_, t) = _both(policy, TrashPandasRules(), keys=key[None, :],
+                                      counts=np.array([64], dtype=np.int64))
+        assert np.array_equal(fast, general)
+        roll_main = np.uint64(sum(1 << h for h in range(64) if t.roll[h]))
+        codes = np.zeros(64, dtype=np.uint8)
+        _main_codes(codes, *key, 64, roll_main, _LEMIRE_6)
+        assert np.array_equal(codes, checked_codes(*key, 64, roll_main, _LEMIRE_6))

@@ -66,21 +66,25 @@ and a Lemire flag per face and a byte store), the histogram with the branch-free
 0.27, pass 3 and the rest 0.1. Keeping a block's codes in L1 (passes 1 and 2 fused over chunks of
 1024–8192 trials), four interleaved sub-histograms, int32 step variables (Numba widens them to
 64 bits again), int64 codes, and compiling for an AVX2 or an icelake-server target all measured
-the same or slower there. What helped, and costs no
-CPU anything: the bust flag read off the final held set (two operations fewer per face), the
-by-size policy loop (the roll-table lookup gone for stop-at:K), and the list of sixes made apart
-from the histogram, eight codes at a time (the histogram alone costs 0.16). With them, on that
-machine (one core, medians over 9 processes of the medians of 5 paired runs, the old kernel
-beside it): stop-at:6 0.72 of the calibration loop (0.60 before), and about 0.73 for optimal
-(0.61) and 0.72 for stop-at:3 (0.59; 3 processes each). Pass 1 alone is still about 1.1
-calibration units there, so this design cannot reach 0.9 on Zen 4 as it stands: what is left is
-work per trial, not memory traffic.
+the same or slower there. What helped, and costs no CPU anything: the bust flag read off the
+final held set (two operations fewer per face), the by-size policy loop (the roll-table lookup
+gone for stop-at:K), pass 1 seeded without seed_words' all-zero fix-up (a reduction, a compare
+and a select per trial, about 7%; :func:`_fast_code` says why the codes are the same), and the
+list of sixes made apart from the histogram, eight codes at a time (the histogram alone costs
+0.16). With them, on that machine (one core, taskset to the idle CPU; medians over 7 processes
+of the medians of 5 paired runs, the old kernel beside it): stop-at:6 0.76 of the calibration
+loop (0.63 before), optimal 0.73 (0.58; 5 processes) and stop-at:3 0.85 (0.65; 3 processes).
+Pass 1 alone is still about 1.0–1.1 calibration units there, so this design cannot reach 0.9 at
+stop-at:6 on Zen 4 as it stands: what is left is work per trial, not memory traffic. The same
+changes take a fifth off pass 1's instructions per trial when compiled for skylake-avx512 or
+icelake-server (main loop: 153 before, 122 by size, 126 by table; counted, not timed: no Intel
+machine here).
 Output: the per-block sums of turn.py's ``COLUMNS``, float64, shape (blocks, 13).
 """
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import bounded_pair, face_flag, seed_words, xoshiro
+from kernels.rng import bounded_pair, face_flag, seed_words, seed_words_unchecked, xoshiro
 from kernels.trash_pandas.turn import NSUMS, _store
 
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -163,8 +167,11 @@ def _six_faces_code_sized(s0, s1, s2, s3, r1, r2, r3, r4, r5, thr):
 
 @njit(cache=True, inline="always")
 def _fast_code(k0, k1, k2, k3, t, roll_bits, thr):
-    """Pass 1 for trial ``t``: the main turn's code (:func:`_six_faces_code` of its stream)."""
-    s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+    """Pass 1 for trial ``t``: the main turn's code (:func:`_six_faces_code` of its stream),
+    seeded without seed_words' all-zero fix-up (:func:`~kernels.rng.seed_words_unchecked`): the
+    code is the same, since a trial that needs the fix-up draws 0 first with or without it, so
+    its first two faces are 0 and 0 (the leg ends by its second face) and the word is flagged."""
+    s0, s1, s2, s3 = seed_words_unchecked(k0, k1, k2, k3, t)
     return _six_faces_code(s0, s1, s2, s3, roll_bits, thr)
 
 
@@ -350,7 +357,7 @@ def _main_codes(codes, k0, k1, k2, k3, n, roll_main, thr):
     sized, r1, r2, r3, r4, r5 = _by_size(roll_main)
     if sized:
         for t in range(n):
-            s0, s1, s2, s3 = seed_words(k0, k1, k2, k3, t)
+            s0, s1, s2, s3 = seed_words_unchecked(k0, k1, k2, k3, t)
             codes[t] = _six_faces_code_sized(s0, s1, s2, s3, r1, r2, r3, r4, r5, thr)
     else:
         for t in range(n):
