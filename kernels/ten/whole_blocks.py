@@ -19,8 +19,9 @@ tables of ``score.run_tables``; ``dec`` uint8[M, cap + 1, A, B], ``nchild`` int3
 ``cchild`` int32[B, 5] the exact one-turn tables (dummies when no seat uses them).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
+from kernels.engine_arg import EngineDriver
 from kernels.rng import randint, seed_trial
 from kernels.ten.whole_engine import play_game
 from kernels.ten.whole_score import WS_SIZE
@@ -87,9 +88,9 @@ def add_game(acc, rec, k, K, P, ref):
             acc[o + 4 * q + 3] += ds * ds
 
 
-@njit(cache=True, parallel=True)
-def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
-    """Whole games from a fresh deck for K line-ups on common random numbers (module doc)."""
+def _game_blocks(play, keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
+    """Whole games from a fresh deck for K line-ups on common random numbers (module doc), each
+    played by ``play`` (the engine's ``play_game``, a first-class function argument)."""
     nb = keys.shape[0]
     K = bots.shape[0]
     out = np.zeros((nb, K * LW + (K - 1) * DW), dtype=np.float64)
@@ -106,8 +107,8 @@ def game_blocks(keys, counts, base, deck, P, rl, bots, tabs, dec, nchild, cchild
             for k in range(K):
                 seed_trial(keys[b], t, s)
                 new_game(pile, base, cards, tk, deck, rl, P, s)
-                play_game(pile, 0, 0, F_NONE, P, cards, tk, rl, bots[k], s, tabs, ws, dec,
-                          nchild, cchild, deck, rec)
+                play(pile, ZERO, ZERO, NONE, P, cards, tk, rl, bots[k], s, tabs, ws, dec, nchild,
+                     cchild, deck, rec)
                 add_game(acc, rec, k, K, P, ref)
         for c in range(out.shape[1]):
             out[b, c] = acc[c]
@@ -136,11 +137,11 @@ def game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
     return recs, finals, toks
 
 
-@njit(cache=True, parallel=True)
-def position_blocks(keys, counts, unseen, deal, cards0, tk0, active, me, choices, deck, P, rl,
-                    bots, tabs, dec, nchild, cchild):
+def _position_blocks(play, keys, counts, unseen, deal, cards0, tk0, active, me, choices, deck, P,
+                     rl, bots, tabs, dec, nchild, cchild):
     """Playouts of a position for each choice on the same piles and streams (module doc); with
-    ``deal`` 0 the pile is ``unseen`` as given, in draw order (a known pile: calibrate's truth)."""
+    ``deal`` 0 the pile is ``unseen`` as given, in draw order (a known pile: calibrate's truth).
+    Each game is played by ``play`` (the engine's ``play_game``, a first-class function)."""
     nb = keys.shape[0]
     K = choices.shape[0]
     out = np.zeros((nb, K + K * (K + 1) // 2), dtype=np.float64)
@@ -163,8 +164,8 @@ def position_blocks(keys, counts, unseen, deal, cards0, tk0, active, me, choices
                         pile[i] = unseen[i]
                 cards[:, :] = cards0
                 tk[:] = tk0
-                play_game(pile, 0, active, choices[k], P, cards, tk, rl, bots, s, tabs, ws, dec,
-                          nchild, cchild, deck, rec)
+                play(pile, ZERO, active, choices[k], P, cards, tk, rl, bots, s, tabs, ws, dec,
+                     nchild, cchild, deck, rec)
                 w[k] = rec[G_WIN + me]
             c = K
             for i in range(K):
@@ -181,3 +182,35 @@ def cross_column(K: int, i: int, j: int) -> int:
     """The column of Σ w_i·w_j (i, j < K, either order) in ``position_blocks``' output."""
     i, j = min(i, j), max(i, j)
     return K + i * K - i * (i - 1) // 2 + (j - i)
+
+
+ZERO = np.int64(0)  # a first-class call matches argument types exactly: no literal constants
+NONE = np.int64(F_NONE)
+
+
+def play_game_type(pile, P, rl, bots, tabs, dec, nchild, cchild, deck):
+    """``FunctionType`` of whole_engine.py ``play_game`` for a pile of type ``pile``, one seat
+    row set ``bots`` and these table types (Numba types); the position, scratch and record
+    arrays are C-ordered int64, uint64 and float64 (as the drivers allocate them); it returns
+    int64."""
+    i64 = types.int64
+    sig = i64(pile, i64, i64, i64, P, types.Array(i64, 2, "C"), types.Array(i64, 1, "C"), rl,
+              bots, types.Array(types.uint64, 1, "C"), tabs, types.Array(i64, 1, "C"), dec,
+              nchild, cchild, deck, types.Array(types.float64, 1, "C"))
+    return types.FunctionType(sig)
+
+
+def _pile(t):
+    return types.Array(t.dtype, 1, "C")  # np.empty_like of a 1-d array: C-ordered
+
+
+#: the drivers, compiled once per argument types (kernels/engine_arg.py): the engine's compile
+#: is not linked into them, and one compile of ``play_game`` (int64 arguments) serves both
+GAMES = EngineDriver(_game_blocks, lambda t: play_game_type(
+    _pile(t[2]), t[4], t[5], types.Array(t[6].dtype, 2, "C"), t[7], t[8], t[9], t[10], t[3]),
+    types.Array(types.float64, 2, "C"))
+POSITIONS = EngineDriver(_position_blocks, lambda t: play_game_type(
+    _pile(t[2]), t[10], t[11], t[12], t[13], t[14], t[15], t[16], t[9]),
+    types.Array(types.float64, 2, "C"))
+game_blocks = GAMES.bind(play_game)
+position_blocks = POSITIONS.bind(play_game)

@@ -1,6 +1,6 @@
-"""Parallel drivers that take the engine as an argument: one compile serves every engine.
+"""Trash Pandas' whole-game drivers take the engine as an argument (kernels/engine_arg.py).
 
-What belongs here: :class:`EngineDriver`, used by the whole-game drivers (whole_games.py
+What belongs here: :func:`continue_game_type`, used by the whole-game drivers (whole_games.py
 ``play_games``, whole_decide.py ``decide_blocks``) that play games to their end with an engine's
 ``continue_game``: the plain engine (whole.py), the rule-table engine (whole_tables.py) or the
 engine of the bots that think (whole_rollout.py).
@@ -17,7 +17,7 @@ whole game's work; paired runs on one thread showed no loss.
 A first-class function argument needs an explicit signature, so a driver is compiled per tuple
 of argument types (the types the caller passes, from ``numba.typeof``), with the type of
 ``continue_game`` built from them (:func:`continue_game_type`); each compile is cached on disk
-like any kernel (``cache=True``).
+like any kernel (``cache=True``; the driver class: kernels/engine_arg.py ``EngineDriver``).
 """
 from __future__ import annotations
 
@@ -38,41 +38,3 @@ def continue_game_type(bots, pts, per_card, copies, rules, roll_tab, after_tab):
               after_tab, types.Array(types.float64, 1, "C"), types.Array(types.uint64, 1, "C"),
               types.Array(i64, 1, "C"))
     return types.FunctionType(sig)
-
-
-class EngineDriver:
-    """A parallel driver ``py_func(cont, *args)`` compiled per argument types (module doc).
-
-    ``cont_type(arg_types)`` gives the ``FunctionType`` of ``cont`` from the other arguments'
-    types; ``returns`` is the driver's return type (a Numba type)."""
-
-    def __init__(self, py_func, cont_type, returns):
-        self.py_func = py_func
-        self.cont_type = cont_type
-        self.returns = returns
-        self.compiled: dict = {}
-
-    def for_types(self, arg_types: tuple):
-        """The driver compiled (or loaded from the cache) for ``arg_types``."""
-        got = self.compiled.get(arg_types)
-        if got is None:
-            from numba import njit
-
-            sig = self.returns(self.cont_type(arg_types), *arg_types)
-            got = njit(sig, cache=True, parallel=True)(self.py_func)
-            self.compiled[arg_types] = got
-        return got
-
-    def bind(self, cont):
-        """The driver with ``cont`` (an engine's ``continue_game`` dispatcher) as its engine:
-        a function of the other arguments."""
-        def driver(*args):
-            from numba import typeof
-
-            return self.for_types(tuple(typeof(a) for a in args))(cont, *args)
-
-        driver.__name__ = self.py_func.__name__
-        driver.__doc__ = self.py_func.__doc__
-        driver.engine = cont
-        driver.driver = self
-        return driver

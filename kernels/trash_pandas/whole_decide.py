@@ -22,7 +22,8 @@ from numba import prange, types
 
 from kernels.rng import seed_trial
 from kernels.trash_pandas.belief import sample_world
-from kernels.trash_pandas.engine_arg import EngineDriver, continue_game_type
+from kernels.engine_arg import EngineDriver
+from kernels.trash_pandas.engine_arg import continue_game_type
 from kernels.trash_pandas.whole import NACC, continue_game, win_share
 from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, SC
 

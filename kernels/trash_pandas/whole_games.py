@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit, prange, types
 
 from kernels.rng import seed_trial
-from kernels.trash_pandas.engine_arg import ZERO, EngineDriver, continue_game_type
+from kernels.engine_arg import EngineDriver
+from kernels.trash_pandas.engine_arg import ZERO, continue_game_type
 from kernels.trash_pandas.whole import (C_VIOL, COUNTERS, ENTRY_ROLL, NACC, NC, RULE_MAXTURNS,
                                         RULE_TIE, continue_game, outcome, setup)
 from kernels.trash_pandas.whole_state import MAXP, NROWS, NT, rank_key

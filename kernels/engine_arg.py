@@ -1,0 +1,56 @@
+"""Parallel drivers that take their game engine as an argument: one compile serves every engine.
+
+What belongs here: :class:`EngineDriver`. A jitted function that calls another links the
+callee's compiled code into its own and optimises the whole again, so a parallel driver that
+plays whole games re-optimises the entire game engine under it (about 10–18 s of a cold compile
+per driver), and a game with several engines (Trash Pandas: plain, rule-table, rollout) had a
+copy of each driver per engine. A driver here receives the engine's entry point as a
+*first-class function* (Numba's ``FunctionType``: a typed function address, called through it),
+so its compile never touches the engine, and one compiled driver serves every engine. The call
+through an address happens once per game (or per choice of a decision), next to a whole game's
+work.
+
+A first-class function argument needs an explicit signature, so a driver is compiled per tuple
+of argument types (the types the caller passes, from ``numba.typeof``), with the engine's
+``FunctionType`` built from them by the game (e.g. kernels/trash_pandas/engine_arg.py
+``continue_game_type``); each compile is cached on disk like any kernel (``cache=True``).
+"""
+from __future__ import annotations
+
+
+class EngineDriver:
+    """A parallel driver ``py_func(cont, *args)`` compiled per argument types (module doc).
+
+    ``cont_type(arg_types)`` gives the ``FunctionType`` of ``cont`` from the other arguments'
+    types; ``returns`` is the driver's return type (a Numba type)."""
+
+    def __init__(self, py_func, cont_type, returns):
+        self.py_func = py_func
+        self.cont_type = cont_type
+        self.returns = returns
+        self.compiled: dict = {}
+
+    def for_types(self, arg_types: tuple):
+        """The driver compiled (or loaded from the cache) for ``arg_types``."""
+        got = self.compiled.get(arg_types)
+        if got is None:
+            from numba import njit
+
+            sig = self.returns(self.cont_type(arg_types), *arg_types)
+            got = njit(sig, cache=True, parallel=True)(self.py_func)
+            self.compiled[arg_types] = got
+        return got
+
+    def bind(self, cont):
+        """The driver with ``cont`` (an engine's ``continue_game`` dispatcher) as its engine:
+        a function of the other arguments."""
+        def driver(*args):
+            from numba import typeof
+
+            return self.for_types(tuple(typeof(a) for a in args))(cont, *args)
+
+        driver.__name__ = self.py_func.__name__
+        driver.__doc__ = self.py_func.__doc__
+        driver.engine = cont
+        driver.driver = self
+        return driver
