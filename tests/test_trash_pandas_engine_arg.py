@@ -60,3 +60,26 @@ def test_one_compiled_driver_serves_the_plain_and_the_table_engine():
     assert len(compiled.signatures) == 1
     assert a[:, 0].sum() == 80 and np.array_equal(a, b)
 
+
+
+def test_line_ups_in_a_strided_array_play_the_same_games():
+    """The engine's type follows the caller's arrays: line-ups passed as a strided view (layout
+    'A', not C) compile a driver of their own and play the same games."""
+    from analyzer.games.trash_pandas.bots import plain_lineup
+    from analyzer.games.trash_pandas.rules import TrashPandasRules
+    from analyzer.games.trash_pandas.whole import GameSetup
+    from kernels.trash_pandas import whole_games as G
+
+    setup = GameSetup(TrashPandasRules(), 3, [plain_lineup("heuristic", 3)])
+    d = setup.deck
+    keys, counts = block_keys(5, 0, 2), np.full(2, 20, dtype=np.int64)
+    rest = (setup.rules_arr,)
+    a = G.play_games(keys, counts, 3, d.copies, d.pts, d.per_card, setup.deal, *rest, setup.bots,
+                     setup.roll_tab, setup.after_tab)
+    wide = np.zeros(setup.bots.shape[:2] + (2 * setup.bots.shape[2],))
+    wide[:, :, ::2] = setup.bots
+    strided = wide[:, :, ::2]
+    assert typeof(strided).layout == "A"
+    b = G.play_games(keys, counts, 3, d.copies, d.pts, d.per_card, setup.deal, *rest, strided,
+                     setup.roll_tab, setup.after_tab)
+    assert np.asarray(a)[:, 0].sum() == 40 and np.array_equal(a, b)

@@ -207,8 +207,8 @@ def _pile(t):
 #: the drivers, compiled once per argument types (kernels/engine_arg.py): the engine's compile
 #: is not linked into them, and one compile of ``play_game`` (int64 arguments) serves both
 GAMES = EngineDriver(_game_blocks, lambda t: play_game_type(
-    _pile(t[2]), t[4], t[5], types.Array(t[6].dtype, 2, "C"), t[7], t[8], t[9], t[10], t[3]),
-    types.Array(types.float64, 2, "C"))
+    _pile(t[2]), t[4], t[5], types.Array(t[6].dtype, 2, "C" if t[6].layout == "C" else "A"),
+    t[7], t[8], t[9], t[10], t[3]), types.Array(types.float64, 2, "C"))  # bots[k]: one line-up
 POSITIONS = EngineDriver(_position_blocks, lambda t: play_game_type(
     _pile(t[2]), t[10], t[11], t[12], t[13], t[14], t[15], t[16], t[9]),
     types.Array(types.float64, 2, "C"))

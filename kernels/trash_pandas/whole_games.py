@@ -139,8 +139,8 @@ ENTRY = np.int64(ENTRY_ROLL)
 def _cont_type(t):
     """The type of ``cont`` for :func:`_play_games`'s other argument types ``t``: bot rows are
     one line-up of ``lineups``."""
-    return continue_game_type(types.Array(t[8].dtype, 2, "C"), t[4], t[5], t[3], t[7], t[9],
-                              t[10])
+    rows = types.Array(t[8].dtype, 2, "C" if t[8].layout == "C" else "A")  # lineups[l]
+    return continue_game_type(rows, t[4], t[5], t[3], t[7], t[9], t[10])
 
 
 #: the driver, compiled once per argument types whatever the engine (engine_arg.py)
