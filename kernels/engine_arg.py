@@ -42,8 +42,9 @@ class EngineDriver:
         return got
 
     def bind(self, cont):
-        """The driver with ``cont`` (an engine's ``continue_game`` dispatcher) as its engine:
-        a function of the other arguments."""
+        """The driver with ``cont`` (the dispatcher of an engine's entry point: Trash Pandas'
+        ``continue_game``, Ten's ``play_game``) as its engine: a function of the other
+        arguments, with ``engine`` and ``driver`` attributes saying which."""
         def driver(*args):
             from numba import typeof
 
