@@ -130,7 +130,8 @@ def game_details(key, n, base, deck, P, rl, bots, tabs, dec, nchild, cchild):
     for t in range(n):
         seed_trial(key, t, s)
         new_game(pile, base, cards, tk, deck, rl, P, s)
-        play_game(pile, 0, 0, F_NONE, P, cards, tk, rl, bots[0], s, tabs, ws, dec, nchild,
+        # int64 constants, as the drivers pass them: the compile of play_game they use
+        play_game(pile, ZERO, ZERO, NONE, P, cards, tk, rl, bots[0], s, tabs, ws, dec, nchild,
                   cchild, deck, recs[t])
         finals[t] = cards
         toks[t] = tk
