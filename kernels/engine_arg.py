@@ -14,6 +14,10 @@ A first-class function argument needs an explicit signature, so a driver is comp
 of argument types (the types the caller passes, from ``numba.typeof``), with the engine's
 ``FunctionType`` built from them by the game (e.g. kernels/trash_pandas/engine_arg.py
 ``continue_game_type``); each compile is cached on disk like any kernel (``cache=True``).
+
+Since the driver's compile never needs the engine's code, the two can be compiled at once: on a
+cold cache a second process compiles the engine while this one compiles the driver
+(kernels/compile_ahead.py), then this one loads the engine from the cache.
 """
 from __future__ import annotations
 
@@ -30,14 +34,30 @@ class EngineDriver:
         self.returns = returns
         self.compiled: dict = {}
 
-    def for_types(self, arg_types: tuple):
-        """The driver compiled (or loaded from the cache) for ``arg_types``."""
+    def for_types(self, arg_types: tuple, engine=None):
+        """The driver compiled (or loaded from the cache) for ``arg_types``. With ``engine`` (the
+        dispatcher it will be called with), an engine missing from the cache is compiled in a
+        second process meanwhile when the driver is missing too (kernels/compile_ahead.py)."""
         got = self.compiled.get(arg_types)
         if got is None:
             from numba import njit
 
-            sig = self.returns(self.cont_type(arg_types), *arg_types)
-            got = njit(sig, cache=True, parallel=True)(self.py_func)
+            from kernels import compile_ahead
+
+            cont_type = self.cont_type(arg_types)
+            sig = self.returns(cont_type, *arg_types)
+            got = njit(cache=True, parallel=True)(self.py_func)
+            ahead = None
+            if engine is not None and compile_ahead.enabled() and compile_ahead.cold(got, sig) \
+                    and compile_ahead.cold(engine, cont_type.signature):
+                ahead = compile_ahead.start(engine, cont_type.signature)
+            try:
+                got.compile(sig)  # as njit(sig) does: this signature only
+            except BaseException:
+                compile_ahead.stop(ahead)
+                raise
+            got.disable_compile()
+            compile_ahead.finish(ahead)
             self.compiled[arg_types] = got
         return got
 
@@ -48,7 +68,7 @@ class EngineDriver:
         def driver(*args):
             from numba import typeof
 
-            return self.for_types(tuple(typeof(a) for a in args))(cont, *args)
+            return self.for_types(tuple(typeof(a) for a in args), cont)(cont, *args)
 
         driver.__name__ = self.py_func.__name__
         driver.__doc__ = self.py_func.__doc__

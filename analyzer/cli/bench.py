@@ -650,7 +650,9 @@ def _compile_times(games, as_json: bool, first: bool = True) -> None:
     for key in (games or game_keys()):
         get_game(key)
         with tempfile.TemporaryDirectory(prefix="pushluck-numba-") as cache:
-            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            # one process compiles everything (kernels/compile_ahead.py off): a measure of the
+            # compile work, comparable across versions; the first answers below run as a user's
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache, PUSHLUCK_COMPILE_AHEAD="0")
             cmd = [sys.executable, "-m", "analyzer", "bench", "--warm", "--kernels-only",
                    "--game", key, "--json"]
             times, cpus, outs = [], [], []
