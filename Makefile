@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # the suite runs on every core (pytest-xdist), one test file per worker at a time
 TEST_WORKERS ?= auto
 
-.PHONY: run test bench fuzz readme setup clean mutate site-check
+.PHONY: run test bench fuzz readme setup clean mutate site-check shipped-cache
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/pushluck bench
+
+# The cache entries shipped with the package (analyzer/shipped_cache.py): make them again after
+# changing the code in their keys (tests/test_shipped_cache.py says when).
+shipped-cache: $(STAMP)
+	$(PY) -m analyzer.shipped_cache
 
 readme: $(STAMP)
 	$(PY) docs/readme_examples.py

@@ -10,6 +10,13 @@ Where: ``$PUSHLUCK_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/pushluck``, else
 ``~/.cache/pushluck``. ``PUSHLUCK_NO_CACHE=1`` turns the cache off (compute every time). A cache
 folder that cannot be written is not an error: the answer is computed and not kept.
 
+Shipped entries: the package carries the entries a first query on the default setups needs
+(``analyzer/data/cache``, made by :mod:`analyzer.shipped_cache`), so that query need not learn or
+solve them (nor compile the kernels that would). :func:`cached_arrays` reads one when the user's cache has no entry
+under the same key, never written to or pruned; since the key covers the code, an entry made
+from other code is simply not found (and tests/test_shipped_cache.py fails until
+``make shipped-cache`` makes them again).
+
 A query that only looks up a few cells reads an entry with :func:`cached_views`, without NumPy
 (whose import costs most of a query's budget, issue 16): ``np.savez`` stores each array
 uncompressed as a ``.npy`` member (a magic string, a header that is a Python dict literal giving
@@ -35,6 +42,10 @@ if TYPE_CHECKING:
 # .npy item types a memoryview can show, by NumPy's descr (little-endian: checked at read time)
 _NPY_FORMATS = {"<f8": "d", "<i8": "q", "<u8": "Q", "<i4": "i", "<u4": "I", "|b1": "?",
                 "|i1": "b", "|u1": "B"}
+
+
+#: the entries shipped with the package (module doc)
+SHIPPED_DIR = Path(__file__).parent / "data" / "cache"
 
 
 def cache_dir() -> Path:
@@ -74,14 +85,15 @@ def cached_arrays(name: str, params: dict, sources: list[Path],
     if os.environ.get("PUSHLUCK_NO_CACHE") == "1":
         return compute()
     path = _entry_path(name, params, sources)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            got = {k: data[k] for k in data.files}
-        if keep is not None:
-            _touch(path)
-        return got
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        pass  # missing or unreadable: compute it again
+    for where in (path, SHIPPED_DIR / path.name):
+        try:
+            with np.load(where, allow_pickle=False) as data:
+                got = {k: data[k] for k in data.files}
+            if keep is not None and where == path:
+                _touch(path)
+            return got
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            pass  # missing or unreadable: the shipped entry, else compute it again
     arrays = compute()
     buf = io.BytesIO()
     np.savez(buf, **arrays)

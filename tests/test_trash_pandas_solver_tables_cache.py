@@ -21,8 +21,12 @@ def _counting(monkeypatch):
 
 
 def test_tables_are_solved_once_per_rules_then_read(tmp_path, monkeypatch):
+    from analyzer import cache
+
     monkeypatch.setenv("PUSHLUCK_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("PUSHLUCK_NO_CACHE", raising=False)
+    # the package ships the default rules' tables (tests/test_shipped_cache.py): none here
+    monkeypatch.setattr(cache, "SHIPPED_DIR", tmp_path / "none")
     solved = _counting(monkeypatch)
     rules = TrashPandasRules()
     roll, after = B.solver_tables(rules)

@@ -56,9 +56,24 @@ def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
     bots: the one-turn optimal policy of a fresh deck, solved once per tokens held. Kept in the
     solution cache (analyzer/cache.py) per pile, rules, players, value models and code version:
     solving the 11 tables and loading the solver's kernel took 0.4–0.6 s of every `ten decide`."""
+    from analyzer.cache import cached_arrays
+
+    params, tr, st, models = exact_table_params(rules, spec, players, bots)
+    if not models:
+        return ({}, np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
+                np.zeros((1, 5), dtype=np.int32))
+    got = cached_arrays("ten-exact-tables", params, EXACT_SOURCES,
+                        lambda: _solve_exact_tables(tr, st, players, models), keep=16)
+    return ({vm: i for i, vm in enumerate(models)}, got["dec"], got["nchild"],
+            got["cchild"])
+
+
+def exact_table_params(rules: TenRules, spec, players: int, bots: list[Bot]):
+    """(cache parameters, turn rules, fresh-deck turn state, value models) of
+    :func:`exact_tables`: one model per distinct exact bot, in seat order (no models: the
+    rest None)."""
     import dataclasses
 
-    from analyzer.cache import cached_arrays
     from analyzer.games.ten.rules import turn_state
     from analyzer.rules import rules_to_dict
 
@@ -66,17 +81,13 @@ def exact_tables(rules: TenRules, spec, players: int, bots: list[Bot]):
     for b in bots:
         if b.name == "exact" and b.value_model() not in models:
             models.append(b.value_model())
-    if not models:
-        return ({}, np.zeros((1, 1, 1, 1), dtype=np.uint8), np.zeros((1, 9), dtype=np.int32),
-                np.zeros((1, 5), dtype=np.int32))
+    if not models:  # no exact bot: nothing to solve
+        return None, None, None, models
     tr = rules.turn_rules()
     st = turn_state(tr, spec, None, None, players)
     params = {"state": dataclasses.asdict(st), "rules": rules_to_dict(tr), "players": players,
               "models": [dataclasses.asdict(vm) for vm in models]}
-    got = cached_arrays("ten-exact-tables", params, EXACT_SOURCES,
-                        lambda: _solve_exact_tables(tr, st, players, models), keep=16)
-    return ({vm: i for i, vm in enumerate(models)}, got["dec"], got["nchild"],
-            got["cchild"])
+    return params, tr, st, models
 
 
 def _solve_exact_tables(tr, st, players: int, models) -> dict:

@@ -244,16 +244,22 @@ def learn(setup, lineup):
     """θ (stages × groups × places × aims × 2 × 8 × NF) and the kept states per stage, from the cache when a
     valid entry exists (module doc)."""
     from analyzer.cache import cached_arrays
+
+    got = cached_arrays("tp-belief", learning_params(setup, lineup), SOURCES,
+                        lambda: _learn(setup, lineup), keep=16)
+    return got["theta"], [int(x) for x in got["states"]]
+
+
+def learning_params(setup, lineup) -> dict:
+    """What the learned belief depends on besides the code (its cache entry's parameters)."""
     from analyzer.rules import rules_to_dict
 
-    params = {"rules": rules_to_dict(setup.rules), "players": setup.players,
-              "copies": setup.deck.copies.tolist(), "pts": setup.deck.pts.tolist(),
-              "per_card": setup.deck.per_card.tolist(),
-              "lineup": [_learning_label(b) for b in lineup],
-              "games": GAMES, "stride": STRIDE, "cap": CAP, "k": K, "l2": L2,
-              "buckets": BUCKETS, "seed": LEARN_SEED}
-    got = cached_arrays("tp-belief", params, SOURCES, lambda: _learn(setup, lineup), keep=16)
-    return got["theta"], [int(x) for x in got["states"]]
+    return {"rules": rules_to_dict(setup.rules), "players": setup.players,
+            "copies": setup.deck.copies.tolist(), "pts": setup.deck.pts.tolist(),
+            "per_card": setup.deck.per_card.tolist(),
+            "lineup": [_learning_label(b) for b in lineup],
+            "games": GAMES, "stride": STRIDE, "cap": CAP, "k": K, "l2": L2,
+            "buckets": BUCKETS, "seed": LEARN_SEED}
 
 
 def _learn(setup, lineup) -> dict:

@@ -98,6 +98,15 @@ def _compile_tables() -> None:
     warm_up(game_job(_games_setup(3, "heuristic").with_lineups([(table,) * 3])))
 
 
+def _compile_belief() -> None:
+    """The belief's learning kernels (self-play snapshots, the rules belief's splits): `decide`'s
+    default belief is shipped learned (analyzer/shipped_cache.py), so warm them on another
+    line-up's belief (heuristic bots, 3 players: learned and kept in the cache)."""
+    from analyzer.games.trash_pandas.belief import belief_for
+
+    belief_for("model", _games_setup(3, "heuristic"))
+
+
 def _snapshot_positions(setup, games: int):
     """Positions a search bot decides at, from ``games`` self-play games of ``setup``: the
     state at the start of every second turn with the seat whose turn it is, holding two tokens
@@ -186,6 +195,8 @@ CASES = [
     BenchWarm("trash-pandas", "the rollout:K and search bots' engine (compiled apart)",
               _compile_rollout, compiles=True),
     BenchWarm("trash-pandas", "the rule-table bots' engine (compiled apart)", _compile_tables,
+              compiles=True),
+    BenchWarm("trash-pandas", "the belief's learning kernels (compiled apart)", _compile_belief,
               compiles=True),
     commands_warm("trash-pandas", "whole-game decide (compiled apart)",
                   ("trash-pandas", "decide", "analyzer/data/trash_pandas_position_example.toml",
