@@ -2,9 +2,9 @@
 and the exact initial-meld count. ``layout`` names the card types and every state column,
 ``meld`` holds the melding algorithms (first meld, meld phase, going out), ``engine`` the turn
 flow of one round (deal, draw or take the pile, meld, discard, kitty, scoring), ``trials`` the
-parallel drivers (whole games, independent rounds, meld odds, decisions) behind the one entry
-point ``mc_blocks``, and ``exact`` the enumeration of every dealt hand for the chance of meeting
-the initial requirement on the deal. Only the entry points are re-exported here.
+trials and block functions (whole games, independent rounds, meld odds, decisions) behind the
+one entry point, ``driver``'s ``mc_blocks``, and ``exact`` the enumeration of every dealt hand
+for the chance of meeting the initial requirement on the deal. Only the entry points are re-exported here.
 """
 from kernels.lazy import lazy_exports
 
@@ -19,7 +19,7 @@ _WHERE = {
     "MODE_MELD": "kernels.canasta.trials",
     "MODE_ROUNDS": "kernels.canasta.trials",
     "NROUNDSTAT": "kernels.canasta.trials",
-    "mc_blocks": "kernels.canasta.trials",
+    "mc_blocks": "kernels.canasta.driver",
 }
 
 __getattr__, __all__ = lazy_exports(globals(), _WHERE)

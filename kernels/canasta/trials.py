@@ -8,7 +8,9 @@ depend on the thread count and paired options share common random numbers. Block
 parallel with ``prange``; scratch state is allocated once per block. Every driver returns
 per-block sums (columns documented per kernel) that the runner reduces in block order.
 The trial functions run without reference counting like the engine (``_nrt=False``, see
-engine.py); ``run_block``, which allocates the scratch state, and ``mc_blocks`` keep it.
+engine.py); the block functions, which allocate the scratch state, and the driver keep it.
+The parallel driver (kernels/canasta/driver.py ``mc_blocks``) takes a mode's block function
+below as a first-class function.
 """
 import numpy as np
 from numba import njit, prange
@@ -311,53 +313,72 @@ def decide_trial(key, t, s, rp, pol, pos_hand, pos_kit_on, pos_un, pos_can, pos_
     row[11] += (ra - rb) * (ra - rb)
 
 
-@njit(cache=True)
-def run_block(key, count, mode, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on, pos_un,
-              pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, width,
-              res_row):
-    """All trials of one block, serially, into ``res_row`` (sums, then NV violation counts).
-    Scratch state is allocated once per block."""
-    P = rp[R_NP]
-    s = np.zeros(4, dtype=np.uint64)
-    state = new_state(P)
-    viol = np.zeros(NV, dtype=np.int64)
-    tmp = np.zeros(NT, dtype=np.int64)
-    out = np.zeros((NT, 3), dtype=np.int64)
-    rs = np.zeros(NROUNDSTAT, dtype=np.float64)
-    buf = np.zeros(106 * P + 8, dtype=np.int64)
-    row = np.zeros(width, dtype=np.float64)
-    for t in range(count):
-        if mode == MODE_DECIDE:
-            decide_trial(key, t, s, rp, pol, pos_hand, pos_kit_on, pos_un, pos_can, pos_pl,
-                         pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, state, viol,
-                         tmp, out, buf, row)
-            continue
-        seed_trial(key, t, s)
-        if mode == MODE_GAMES:
-            game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
-        elif mode == MODE_ROUNDS:
-            round_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
-        else:
-            meld_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, score, turns, row)
+@njit(cache=True, inline="always")
+def _scratch(P, width):
+    """A block's scratch: stream state, round state, counters and the row of sums."""
+    return (np.zeros(4, dtype=np.uint64), new_state(P), np.zeros(NV, dtype=np.int64),
+            np.zeros(NT, dtype=np.int64), np.zeros((NT, 3), dtype=np.int64),
+            np.zeros(NROUNDSTAT, dtype=np.float64), np.zeros(106 * P + 8, dtype=np.int64),
+            np.zeros(width, dtype=np.float64))
+
+
+@njit(cache=True, inline="always")
+def _store(row, viol, width, res_row):
     for k in range(width):
         res_row[k] = row[k]
     for k in range(NV):
         res_row[width + k] = viol[k]
 
 
-@njit(cache=True, parallel=True)
-def mc_blocks(keys, counts, mode, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on,
-              pos_un, pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind):
-    """One parallel driver for every Monte Carlo question (one compilation): ``mode`` selects
-    whole games, independent rounds, meld odds or a decision (column layouts in the trial
-    functions). Blocks run in parallel (``prange``), trials within a block serially
-    (``run_block``). The last NV columns hold the rule-violation counters of the block."""
-    m = keys.shape[0]
-    P = rp[R_NP]
-    width = max(4 + P + 3 * NROUNDSTAT + 2 + GAME_EXTRA, 3 + 2 * NROUNDSTAT, 2 + turns, 12)
-    res = np.zeros((m, width + NV), dtype=np.float64)
-    for b in prange(m):
-        run_block(keys[b], counts[b], mode, rp, pol, thr, reqv, score, turns, pos_hand,
-                  pos_kit_on, pos_un, pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n,
-                  skip_draw, kind, width, res[b])
-    return res
+# One block function per mode, all with the same arguments: all trials of one block, serially,
+# into ``res_row`` (sums, then NV violation counts); scratch state is allocated once per block.
+
+
+@njit(cache=True)
+def games_block(key, count, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on, pos_un,
+                pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, width,
+                res_row):
+    """Whole games (``MODE_GAMES``; :func:`game_trial`'s columns)."""
+    s, state, viol, tmp, out, rs, buf, row = _scratch(rp[R_NP], width)
+    for t in range(count):
+        seed_trial(key, t, s)
+        game_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
+    _store(row, viol, width, res_row)
+
+
+@njit(cache=True)
+def rounds_block(key, count, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on, pos_un,
+                 pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, width,
+                 res_row):
+    """Independent rounds (``MODE_ROUNDS``; :func:`round_trial`'s columns)."""
+    s, state, viol, tmp, out, rs, buf, row = _scratch(rp[R_NP], width)
+    for t in range(count):
+        seed_trial(key, t, s)
+        round_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, rs, row)
+    _store(row, viol, width, res_row)
+
+
+@njit(cache=True)
+def meld_block(key, count, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on, pos_un,
+               pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, width,
+               res_row):
+    """Meld odds (``MODE_MELD``; :func:`meld_trial`'s columns)."""
+    s, state, viol, tmp, out, rs, buf, row = _scratch(rp[R_NP], width)
+    for t in range(count):
+        seed_trial(key, t, s)
+        meld_trial(s, rp, pol, thr, reqv, state, viol, tmp, out, score, turns, row)
+    _store(row, viol, width, res_row)
+
+
+@njit(cache=True)
+def decide_block(key, count, rp, pol, thr, reqv, score, turns, pos_hand, pos_kit_on, pos_un,
+                 pos_can, pos_pl, pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, width,
+                 res_row):
+    """Decisions from a position (``MODE_DECIDE``; :func:`decide_trial`'s columns; each trial
+    seeds its own stream)."""
+    s, state, viol, tmp, out, rs, buf, row = _scratch(rp[R_NP], width)
+    for t in range(count):
+        decide_trial(key, t, s, rp, pol, pos_hand, pos_kit_on, pos_un, pos_can, pos_pl,
+                     pile0, g0, unseen, opp_sizes, stock_n, skip_draw, kind, state, viol,
+                     tmp, out, buf, row)
+    _store(row, viol, width, res_row)
