@@ -55,6 +55,9 @@ def start(dispatcher, sig):
         proc.stdin.close()
     except OSError:
         return None
+    import atexit
+
+    atexit.register(stop, proc)  # this process ends first (an error, an interrupt): stop it
     return proc
 
 
@@ -71,8 +74,9 @@ def finish(proc) -> bool:
 
 
 def stop(proc) -> None:
-    """Stop a child of :func:`start` (this process failed or was interrupted)."""
-    if proc is not None:
+    """Stop a child of :func:`start` (this process failed or was interrupted); nothing if it
+    has finished."""
+    if proc is not None and proc.poll() is None:
         proc.kill()
         proc.wait()
 

@@ -33,6 +33,7 @@ class EngineDriver:
         self.cont_type = cont_type
         self.returns = returns
         self.compiled: dict = {}
+        self.pending: dict = {}  # arg types -> the second process compiling the engine
 
     def for_types(self, arg_types: tuple, engine=None):
         """The driver compiled (or loaded from the cache) for ``arg_types``. With ``engine`` (the
@@ -47,8 +48,9 @@ class EngineDriver:
             cont_type = self.cont_type(arg_types)
             sig = self.returns(cont_type, *arg_types)
             got = njit(cache=True, parallel=True)(self.py_func)
-            ahead = None
-            if engine is not None and compile_ahead.enabled() and compile_ahead.cold(got, sig) \
+            ahead = self.pending.pop(arg_types, None)
+            if ahead is None and engine is not None and compile_ahead.enabled() \
+                    and compile_ahead.cold(got, sig) \
                     and compile_ahead.cold(engine, cont_type.signature):
                 ahead = compile_ahead.start(engine, cont_type.signature)
             try:
@@ -61,15 +63,40 @@ class EngineDriver:
             self.compiled[arg_types] = got
         return got
 
+    def start_ahead(self, arg_types: tuple, engine) -> None:
+        """Start compiling ``engine`` for a call with ``arg_types`` in a second process now, if
+        it is missing from the cache (kernels/compile_ahead.py), so that work done before the
+        call (an exact answer, a table) overlaps the engine's compile; the call then waits for
+        it. Nothing when the driver for these types is loaded already or one is running."""
+        from kernels import compile_ahead
+
+        if arg_types in self.compiled or arg_types in self.pending \
+                or not compile_ahead.enabled():
+            return
+        sig = self.cont_type(arg_types).signature
+        if compile_ahead.cold(engine, sig):
+            proc = compile_ahead.start(engine, sig)
+            if proc is not None:
+                self.pending[arg_types] = proc
+
     def bind(self, cont):
         """The driver with ``cont`` (the dispatcher of an engine's entry point: Trash Pandas'
         ``continue_game``, Ten's ``play_game``) as its engine: a function of the other
-        arguments, with ``engine`` and ``driver`` attributes saying which."""
+        arguments, with ``engine`` and ``driver`` attributes saying which, and ``ahead(*args)``
+        to start a cold engine's compile early (:meth:`start_ahead`)."""
         def driver(*args):
             from numba import typeof
 
             return self.for_types(tuple(typeof(a) for a in args), cont)(cont, *args)
 
+        def ahead(*args):
+            """Start the engine's compile for a later call with these arguments' types
+            (:meth:`EngineDriver.start_ahead`); returns at once."""
+            from numba import typeof
+
+            self.start_ahead(tuple(typeof(a) for a in args), cont)
+
+        driver.ahead = ahead
         driver.__name__ = self.py_func.__name__
         driver.__doc__ = self.py_func.__doc__
         driver.engine = cont

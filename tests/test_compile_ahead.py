@@ -43,13 +43,20 @@ import json, sys
 import numpy as np
 from kernels import compile_ahead
 started = []
+phase = ["before the call"]
 real_start = compile_ahead.start
 def spy(d, sig):
-    started.append(str(sig))
+    started.append(phase[0])
     return real_start(d, sig)
 compile_ahead.start = spy
+import os
 import toy_engine as T
-got = T.run(np.array([1.0, 2.0, 4.0]), 5).tolist()
+xs = np.array([1.0, 2.0, 4.0])
+if os.environ.get("TOY_AHEAD") == "1":  # started early, before other work, then called
+    T.run.ahead(xs, 5)
+    T.run.ahead(xs, 5)  # a second request while one runs starts nothing
+phase[0] = "in the call"
+got = T.run(xs, 5).tolist()
 sig = T.ENGINE_TYPE.signature
 print(json.dumps({"got": got, "started": started,
                   "hits": int(T.engine._cache_hits[sig]),
@@ -64,8 +71,9 @@ def toy(tmp_path):
     return tmp_path
 
 
-def _run(toy, ahead: str = "1"):
+def _run(toy, ahead: str = "1", early: str = "0"):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(toy / "nc"), "PUSHLUCK_COMPILE_AHEAD": ahead,
+           "TOY_AHEAD": early,
            "PYTHONPATH": os.pathsep.join([str(toy), str(ROOT)])}
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(SCRIPT)], env=env, cwd=toy,
                          capture_output=True, text=True, timeout=300)
@@ -77,10 +85,20 @@ def _run(toy, ahead: str = "1"):
 def test_cold_engine_is_compiled_by_the_second_process_and_loaded_here(toy):
     first = _run(toy)
     assert first["got"] == [8.0, 11.0, 17.0]  # 3x + 5, by hand
-    assert len(first["started"]) == 1  # one engine ran ahead...
+    assert first["started"] == ["in the call"]  # one engine ran ahead...
     assert first["misses"] == 0 and first["hits"] == 1  # ...and this process loaded it
     again = _run(toy)  # everything cached: nothing runs ahead, nothing compiles
     assert again == {**first, "started": []}
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="runs ahead only with two CPUs")
+def test_started_early_the_call_waits_for_that_compile(toy):
+    first = _run(toy, early="1")
+    assert first["got"] == [8.0, 11.0, 17.0]
+    assert first["started"] == ["before the call"]  # by ahead(), and the call waited for it
+    assert first["misses"] == 0 and first["hits"] == 1
+    again = _run(toy, early="1")  # cached: ahead() starts nothing
+    assert again["started"] == [] and again["misses"] == 0
 
 
 def test_turned_off_the_engine_compiles_here(toy):
@@ -120,5 +138,5 @@ def test_a_failed_second_process_leaves_the_compile_here(toy):
     got = json.loads(out.stdout)
     assert got["got"] == [8.0, 11.0, 17.0]
     if (os.cpu_count() or 1) > 1:
-        assert len(got["started"]) == 1
+        assert got["started"] == ["in the call"]
     assert got["misses"] == 1 and got["hits"] == 0

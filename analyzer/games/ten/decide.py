@@ -177,6 +177,10 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
         z = selection_z(K)
         return max(pair_difference(sums, K, b, j, n, z).half_width for j in range(K) if j != b)
 
+    if hasattr(position_blocks, "ahead"):  # a cold engine compiles meanwhile (engine_arg.py)
+        position_blocks.ahead(np.zeros((1, 4), dtype=np.uint64), np.zeros(1, dtype=np.int64),
+                              *args)
+    turn_level = _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None
     block = SEARCH_BLOCK if searching else 64
     res = spec.run(KernelJob("ten decide", block, run_blocks, headline, unit="playouts"))
     n = res.n
@@ -223,7 +227,7 @@ def decide(pos, rules, spec_deck, bots, spec) -> dict:
             "auction": pos.auction.to_json() if pos.auction is not None else None,
             "same_as": same, "p_win": wins, "differences": diffs, "selection": sel,
             "recommendation": rec, "margin": why, "verdict": said,
-            "turn_level": _turn_level(pos, rules, spec_deck) if pos.phase == "draw" else None,
+            "turn_level": turn_level,
             "playouts_per_second": res.per_second * K, "seconds": res.kernel_seconds,
             "stopped_by": res.stopped_by, "interrupted": res.interrupted}
 
