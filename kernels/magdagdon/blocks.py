@@ -8,8 +8,9 @@ action of a roll by the games that follow it (best), ``feasibility_blocks`` time
 placement search (bench).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
+from kernels.engine_arg import EngineDriver
 from kernels.rng import trial_state
 from kernels.magdagdon.board import (MAXD, P_ROLLOUT, RI_D, RI_N, TOP_M, board_from_cells,
                                      make_work, place, search)
@@ -74,63 +75,84 @@ def games_blocks(keys, counts, pa, ka, pb, kb, two, init, G, G2, lo, width):
     return out
 
 
-@njit(cache=True, parallel=True)
-def best_blocks(keys, counts, cells0, powers_left, used0, roll, acts, policy, G, out):
+@njit(cache=True)
+def best_block(key, count, first, cells0, powers_left, used0, roll, acts, policy, G, out):
+    """Block of :func:`best_blocks`: its ``count`` trials from stream key ``key``, trial t's
+    scores into ``out[first + t]`` (one column per action)."""
+    N = cells0.shape[0]
+    C = acts.shape[0]
+    W, S = make_work(G[0][RI_D], 0)
+    cells = np.zeros(N, dtype=np.int8)
+    vm = np.zeros(8, dtype=np.uint64)
+    rc = np.zeros(7, dtype=np.int64)
+    pc = np.zeros(7, dtype=np.int64)
+    for t in range(count):
+        for a in range(C):
+            for i in range(N):
+                cells[i] = cells0[i]
+            board_from_cells(cells, vm)
+            s0, s1, s2, s3 = trial_state(key, t)
+            kind = acts[a, 0]
+            pl = powers_left
+            us = used0
+            pending = False
+            for v in range(7):
+                pc[v] = roll[v]
+            if kind == 0:
+                for j in range(acts[a, 1]):
+                    place(cells, vm, acts[a, 2 + j], acts[a, 2 + MAXD + j])
+            elif kind == 1:
+                place(cells, vm, acts[a, 1], 7)
+            elif kind == 2:
+                pc[acts[a, 1]] -= 1
+                pc[acts[a, 2]] += 1
+                pl -= 1
+                us += 1
+                pending = True
+            else:
+                j = 0
+                for v in range(1, 7):
+                    pc[v] -= acts[a, 2 + v]
+                    j += acts[a, 2 + v]
+                s0, s1, s2, s3 = roll_into(pc, j, s0, s1, s2, s3)
+                pl -= 1
+                us += 1
+                pending = True
+            sco, _t, _m, _r, _u, s0, s1, s2, s3 = play_base(
+                cells, vm, pl, us, pending, pc, policy, G, W, S, rc, s0, s1, s2, s3)
+            out[first + t, a] = sco
+
+
+def _best_blocks(block, keys, counts, cells0, powers_left, used0, roll, acts, policy, G, out):
     """Scores of every action on the same trials (common random numbers).
 
     ``acts[a]``: kind (0 placement: k cells/values in columns 2.. and 2+MAXD..; 1 ruin on cell
     acts[a,1]; 2 change one die acts[a,1] → acts[a,2] (a power); 3 reroll the sub-multiset
     acts[a,2+v] (a power)). After the action the game is played out with ``policy`` from trial
-    t's stream; ``out[first trial of block + t, a]`` receives the final score.
+    t's stream; ``out[first trial of block + t, a]`` receives the final score. Blocks run in
+    parallel, each by ``block`` (:func:`best_block`, a first-class function: the driver's
+    compile does not hold the game's, kernels/engine_arg.py).
     """
     m = keys.shape[0]
-    N = cells0.shape[0]
-    C = acts.shape[0]
     offs = np.zeros(m + 1, dtype=np.int64)
     for b in range(m):
         offs[b + 1] = offs[b] + counts[b]
     for b in prange(m):
-        W, S = make_work(G[0][RI_D], 0)
-        cells = np.zeros(N, dtype=np.int8)
-        vm = np.zeros(8, dtype=np.uint64)
-        rc = np.zeros(7, dtype=np.int64)
-        pc = np.zeros(7, dtype=np.int64)
-        for t in range(counts[b]):
-            for a in range(C):
-                for i in range(N):
-                    cells[i] = cells0[i]
-                board_from_cells(cells, vm)
-                s0, s1, s2, s3 = trial_state(keys[b], t)
-                kind = acts[a, 0]
-                pl = powers_left
-                us = used0
-                pending = False
-                for v in range(7):
-                    pc[v] = roll[v]
-                if kind == 0:
-                    for j in range(acts[a, 1]):
-                        place(cells, vm, acts[a, 2 + j], acts[a, 2 + MAXD + j])
-                elif kind == 1:
-                    place(cells, vm, acts[a, 1], 7)
-                elif kind == 2:
-                    pc[acts[a, 1]] -= 1
-                    pc[acts[a, 2]] += 1
-                    pl -= 1
-                    us += 1
-                    pending = True
-                else:
-                    j = 0
-                    for v in range(1, 7):
-                        pc[v] -= acts[a, 2 + v]
-                        j += acts[a, 2 + v]
-                    s0, s1, s2, s3 = roll_into(pc, j, s0, s1, s2, s3)
-                    pl -= 1
-                    us += 1
-                    pending = True
-                sco, _t, _m, _r, _u, s0, s1, s2, s3 = play_base(
-                    cells, vm, pl, us, pending, pc, policy, G, W, S, rc, s0, s1, s2, s3)
-                out[offs[b] + t, a] = sco
+        block(keys[b], counts[b], offs[b], cells0, powers_left, used0, roll, acts, policy, G,
+              out)
     return out
+
+
+def best_block_type(t):
+    """``FunctionType`` of :func:`best_block` called by :func:`_best_blocks` with arguments of
+    types ``t`` (keys, counts, then the rest as passed): a row of ``keys``, an item of
+    ``counts``, the int64 first trial, the rest unchanged."""
+    row = types.Array(t[0].dtype, 1, "C" if t[0].layout == "C" else "A")
+    return types.FunctionType(types.void(row, t[1].dtype, types.int64, *t[2:]))
+
+
+BEST = EngineDriver(_best_blocks, best_block_type, lambda ft, *t: t[-1](ft, *t))
+best_blocks = BEST.bind(best_block)
 
 
 @njit(cache=True, parallel=True)

@@ -155,16 +155,18 @@ def best(cells, roll, rules: MagdagdonRules, diff: Difficulty, powers_left: int,
         raise UserError(f"-n {games:,} with {len(acts)} actions needs {games * len(acts):,} "
                         f"result cells (at most {MAX_CELLS:,}): use -n {MAX_CELLS // len(acts):,} "
                         f"or fewer")
-    G = kernel_inputs(rules, diff, book=True)
     rows = np.array([r for _d, r in acts], dtype=np.int64)
     nblocks, counts = block_layout(games, 32)
     keys = block_keys(seed, 0, nblocks)
     out = np.zeros((games, len(acts)), dtype=np.float64)
-    games, stopped_by = _run_groups(
-        keys, counts, out, spec.time_limit,
-        lambda k, c, o: best_blocks(k, c, cells.astype(np.int8), powers_left,
-                                    diff.powers - powers_left, counts_of(roll), rows,
-                                    policy.mode, G, o))
+    args = (cells.astype(np.int8), powers_left, diff.powers - powers_left, counts_of(roll), rows,
+            policy.mode)
+    # a cold game compiles in a second process while the opening book is built (engine_arg.py)
+    if hasattr(best_blocks, "ahead"):
+        best_blocks.ahead(keys, counts, *args, kernel_inputs(rules, diff), out)
+    G = kernel_inputs(rules, diff, book=True)
+    games, stopped_by = _run_groups(keys, counts, out, spec.time_limit,
+                                    lambda k, c, o: best_blocks(k, c, *args, G, o))
     out = out[:games]
     stats = [mean_from_sums(float(out[:, a].sum()), float((out[:, a] ** 2).sum()), games)
              for a in range(len(acts))]
