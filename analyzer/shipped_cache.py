@@ -35,18 +35,12 @@ TEN_PLAYERS = (1, 2, 3, 4, 5)
 
 def _tp_default(players: int):
     """(rules, setup, line-up) of `trash-pandas decide` with no rules file, no --set and no
-    --seats, as analyzer/games/trash_pandas/cli_whole.py builds them."""
-    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
-    from analyzer.games.trash_pandas.rules import TrashPandasRules
-    from analyzer.games.trash_pandas.score import deck_arrays, whole_deck
-    from analyzer.games.trash_pandas.whole import GameSetup
-    from analyzer.rules import build_rules
+    --seats (the command's own ``decide_setup``)."""
+    from analyzer.games.trash_pandas.cli_whole import _whole_rules, decide_setup
 
-    rules = build_rules(TrashPandasRules, None, None)
-    lineup = parse_lineup(None, players, default=DECIDE_BOT)
-    setup = GameSetup(rules, players, [lineup], deck=deck_arrays(deck=whole_deck(rules.deck)),
-                      from_setup=False)
-    return rules, setup, lineup
+    rules = _whole_rules(None, None)
+    setup = decide_setup(rules, players, None)
+    return rules, setup, setup.lineups[0]
 
 
 def _ten_default(players: int):
@@ -78,7 +72,7 @@ def expected_names() -> set[str]:
     """The file names the shipped folder must hold for the present code (its keys)."""
     from analyzer.cache import _entry_path
     from analyzer.games.trash_pandas import belief as B
-    from analyzer.games.ten.whole import EXACT_SOURCES
+    from analyzer.games.ten.whole import EXACT_SOURCES, exact_table_params
     from analyzer.games.trash_pandas.bots import SOLVER_SOURCES
     from analyzer.rules import rules_to_dict
 
@@ -89,16 +83,10 @@ def expected_names() -> set[str]:
     names.add(_entry_path("tp-solver-tables", {"rules": rules_to_dict(rules), "bnp": [3, 3, 3]},
                           SOLVER_SOURCES).name)
     for players in TEN_PLAYERS:
-        names.add(_entry_path("ten-exact-tables", ten_params(*_ten_default(players), players),
-                              EXACT_SOURCES).name)
+        rules, spec, bots = _ten_default(players)
+        params = exact_table_params(rules, spec, players, bots)[0]
+        names.add(_entry_path("ten-exact-tables", params, EXACT_SOURCES).name)
     return names
-
-
-def ten_params(rules, spec, bots, players: int) -> dict:
-    """The cache parameters of Ten's exact tables (analyzer/games/ten/whole.py)."""
-    from analyzer.games.ten.whole import exact_table_params
-
-    return exact_table_params(rules, spec, players, bots)[0]
 
 
 def _compressed(src: Path, dst: Path) -> None:

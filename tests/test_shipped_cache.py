@@ -103,13 +103,12 @@ def test_the_shipped_belief_and_tables_equal_a_fresh_learn_and_solve(monkeypatch
 
 def test_the_shipped_ten_tables_equal_a_fresh_solve():
     """Ten's exact bots' tables for 4 players, solved again, equal the shipped ones exactly."""
-    from analyzer.games.ten.whole import EXACT_SOURCES, _solve_exact_tables
-    from analyzer.shipped_cache import ten_params, _ten_default
-    from analyzer.games.ten.whole import exact_table_params
+    from analyzer.games.ten.whole import EXACT_SOURCES, _solve_exact_tables, exact_table_params
+    from analyzer.shipped_cache import _ten_default
 
     rules, spec, bots = _ten_default(4)
     params, tr, st, models = exact_table_params(rules, spec, 4, bots)
-    assert params == ten_params(rules, spec, bots, 4) and len(models) == 1
+    assert len(models) == 1
     fresh = _solve_exact_tables(tr, st, 4, models)
     name = cache._entry_path("ten-exact-tables", params, EXACT_SOURCES).name
     with np.load(cache.SHIPPED_DIR / name) as held:

@@ -121,7 +121,7 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
     from analyzer.examples import position_file
     from analyzer.games.trash_pandas.belief import check_belief
     from analyzer.games.trash_pandas.position import build_position, check_position
-    from analyzer.games.trash_pandas.score import WHOLE_CARDS, deck_arrays, whole_deck
+    from analyzer.games.trash_pandas.score import WHOLE_CARDS, whole_deck
     from analyzer.output import emit
     from analyzer.rules import load_toml
 
@@ -133,18 +133,26 @@ def decide(position: PositionArg = None, example: ExampleOpt = None,
                              r.bonus_cap, reveal_to_hand=r.mask_card == "hand")
     # the position is good: only now the simulation's modules (NumPy, the kernels)
     from analyzer.games.trash_pandas.decide import decide as run_decide, render_decide
-    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
-    from analyzer.games.trash_pandas.whole import GameSetup
 
-    deck = deck_arrays(deck=cards)
     pos = build_position(checked)
-    lineup = parse_lineup(seats, pos.players, default=DECIDE_BOT)
-    setup = GameSetup(r, pos.players, [lineup], deck=deck,
-                      from_setup=False)
+    setup = decide_setup(r, pos.players, seats, cards)
     spec = run_spec(trials_or_default(n, precision, DECIDE_PLAYOUTS), seed, precision,
                     time_limit, progress, json)
     out = run_decide(pos, setup, spec, belief)
     emit(out, json, lambda: render_decide(out))
+
+
+def decide_setup(rules, players: int, seats, cards=None):
+    """The GameSetup `decide` plays from: ``rules``' deck (``cards``, if read already) and the
+    line-up of --seats (default: solver in every seat); analyzer/shipped_cache.py builds the
+    default setups through it."""
+    from analyzer.games.trash_pandas.lineup import DECIDE_BOT, parse_lineup
+    from analyzer.games.trash_pandas.score import deck_arrays, whole_deck
+    from analyzer.games.trash_pandas.whole import GameSetup
+
+    cards = cards if cards is not None else whole_deck(rules.deck)
+    lineup = parse_lineup(seats, players, default=DECIDE_BOT)
+    return GameSetup(rules, players, [lineup], deck=deck_arrays(deck=cards), from_setup=False)
 
 
 GAME_EPILOG = ("Examples:\n\n  pushluck trash-pandas game --players 2 -n 50000 --seed 7\n\n"
