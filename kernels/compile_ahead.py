@@ -12,7 +12,8 @@ The first answer of a cold `trash-pandas decide` comes about 10 s sooner on two 
 
 It runs only when it can gain: both the driver and the engine are missing from the cache (read
 from Numba's cache index, without loading anything), the machine has more than one CPU, and
-``PUSHLUCK_COMPILE_AHEAD`` is not ``0``. If the second process fails, this one compiles the
+``PUSHLUCK_COMPILE_AHEAD`` is not ``0``. The child ends with its parent (an interrupted command
+leaves no compile running). If the second process fails, this one compiles the
 engine itself as before (same code, same numbers: the cache entry is the one this process would
 have written).
 
@@ -81,9 +82,28 @@ def stop(proc) -> None:
         proc.wait()
 
 
+def _exit_with_parent() -> None:
+    """End this child as soon as its parent has gone, however the parent ended (an interrupt
+    during a compile ends it without running exit handlers): a thread checks every half second
+    whether the process was handed to another parent."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _child() -> int:
     import importlib
 
+    _exit_with_parent()
     module, qualname, sig = pickle.load(sys.stdin.buffer)
     func = importlib.import_module(module)
     for part in qualname.split("."):
